@@ -1,0 +1,35 @@
+//go:build windows
+
+package book
+
+import (
+	"os"
+	"unsafe"
+
+	"golang.org/x/sys/windows"
+)
+
+// mapFile maps the whole file read-only.
+func mapFile(f *os.File, size int64) ([]byte, error) {
+	if size == 0 {
+		return nil, nil
+	}
+	h, err := windows.CreateFileMapping(windows.Handle(f.Fd()), nil, windows.PAGE_READONLY,
+		uint32(uint64(size)>>32), uint32(size), nil)
+	if err != nil {
+		return nil, os.NewSyscallError("CreateFileMapping", err)
+	}
+	defer windows.CloseHandle(h)
+	addr, err := windows.MapViewOfFile(h, windows.FILE_MAP_READ, 0, 0, uintptr(size))
+	if err != nil {
+		return nil, os.NewSyscallError("MapViewOfFile", err)
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(addr)), int(size)), nil
+}
+
+func unmapFile(b []byte) error {
+	if b == nil {
+		return nil
+	}
+	return windows.UnmapViewOfFile(uintptr(unsafe.Pointer(&b[0])))
+}

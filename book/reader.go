@@ -1,0 +1,105 @@
+package book
+
+import (
+	"fmt"
+	"os"
+	"sort"
+)
+
+// Book is an opened Polyglot book, memory-mapped: opening costs the same
+// for any size and only the pages a probe touches are read.
+type Book struct {
+	path     string
+	file     *os.File
+	data     []byte // the whole-entry part of the mapping
+	mapping  []byte
+	warnings []string
+}
+
+// Open maps a book file. A size that is not a multiple of 16 is accepted
+// with a warning (the tail is ignored, as PolyGlot does).
+func Open(path string) (*Book, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open book: %w", err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("open book %s: %w", path, err)
+	}
+	if st.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("open book %s: is a directory", path)
+	}
+	size := st.Size()
+	m, err := mapFile(f, size)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("open book %s: map: %w", path, err)
+	}
+	b := &Book{path: path, file: f, mapping: m}
+	whole := size - size%EntrySize
+	b.data = m[:whole]
+	if tail := size % EntrySize; tail != 0 {
+		b.warnings = append(b.warnings, fmt.Sprintf("%s: size %d is not a multiple of 16: the last %d byte(s) are ignored", path, size, tail))
+	}
+	return b, nil
+}
+
+// Close unmaps the book.
+func (b *Book) Close() error {
+	err := unmapFile(b.mapping)
+	b.mapping, b.data = nil, nil
+	if cerr := b.file.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Path is the file the book was opened from.
+func (b *Book) Path() string { return b.path }
+
+// Len is the number of whole entries in the file, header entries included.
+func (b *Book) Len() int { return len(b.data) / EntrySize }
+
+// Warnings are the problems found so far that do not stop the book from
+// being used.
+func (b *Book) Warnings() []string { return b.warnings }
+
+// Entry returns the i-th entry of the file.
+func (b *Book) Entry(i int) Entry { return DecodeEntry(b.data[i*EntrySize:]) }
+
+func (b *Book) keyAt(i int) Key {
+	d := b.data[i*EntrySize:]
+	return Key(uint64(d[0])<<56 | uint64(d[1])<<48 | uint64(d[2])<<40 | uint64(d[3])<<32 |
+		uint64(d[4])<<24 | uint64(d[5])<<16 | uint64(d[6])<<8 | uint64(d[7]))
+}
+
+// Lookup returns the index of the first entry with key k and how many
+// entries follow with that key. Key 0 (header entries) never matches, and
+// move code 0 entries are included: callers skip them with Move.IsNull.
+func (b *Book) Lookup(k Key) (first, count int) {
+	if k == 0 {
+		return 0, 0
+	}
+	n := b.Len()
+	i := sort.Search(n, func(i int) bool { return b.keyAt(i) >= k })
+	j := i
+	for j < n && b.keyAt(j) == k {
+		j++
+	}
+	return i, j - i
+}
+
+// Entries returns the entries of key k in file order, without null moves.
+func (b *Book) Entries(k Key) []Entry {
+	first, count := b.Lookup(k)
+	out := make([]Entry, 0, count)
+	for i := first; i < first+count; i++ {
+		if e := b.Entry(i); !e.Move.IsNull() {
+			out = append(out, e)
+		}
+	}
+	return out
+}
