@@ -1,0 +1,232 @@
+package uci
+
+import (
+	"strconv"
+	"strings"
+)
+
+// CommandKind is what a GUI line asks for.
+type CommandKind int
+
+const (
+	CmdUnknown CommandKind = iota // forwarded as is
+	CmdEmpty                      // blank line
+	CmdUCI
+	CmdDebug
+	CmdIsReady
+	CmdSetOption
+	CmdRegister
+	CmdUCINewGame
+	CmdPosition
+	CmdGo
+	CmdStop
+	CmdPonderHit
+	CmdQuit
+)
+
+var commandWords = map[string]CommandKind{
+	"uci": CmdUCI, "debug": CmdDebug, "isready": CmdIsReady, "setoption": CmdSetOption,
+	"register": CmdRegister, "ucinewgame": CmdUCINewGame, "position": CmdPosition,
+	"go": CmdGo, "stop": CmdStop, "ponderhit": CmdPonderHit, "quit": CmdQuit,
+}
+
+// Command is one parsed GUI line. Exactly one of Position, Go and SetOption
+// is set, according to Kind.
+type Command struct {
+	Kind      CommandKind
+	Line      string // the line as received, terminator removed
+	Position  *Position
+	Go        *Go
+	SetOption *SetOption
+}
+
+// Position is "position startpos|fen FEN [moves M...]".
+type Position struct {
+	StartPos bool
+	FEN      string   // fields joined by single spaces; 4 to 6 fields
+	Moves    []string // as written; checked by whoever applies them
+}
+
+// Go is a "go" command with all its parameters. Times are in milliseconds
+// and may be negative (some GUIs send a negative remaining time).
+type Go struct {
+	SearchMoves          []string
+	Ponder, Infinite     bool
+	WTime, BTime         int64
+	WInc, BInc           int64
+	HasWTime, HasBTime   bool
+	MovesToGo            int
+	Depth, Nodes, Mate   int64
+	MoveTime             int64
+	HasMate, HasMoveTime bool
+}
+
+// SetOption is "setoption name NAME [value VALUE]".
+type SetOption struct {
+	Name     string // words joined by single spaces
+	Value    string // raw text after "value", inner spacing kept
+	HasValue bool
+}
+
+// ParseCommand reads one GUI line. As the UCI specification asks, unknown
+// words before a known command are skipped ("joho debug on" is "debug on");
+// a line with no known command is CmdUnknown and meant to be forwarded. The
+// error is set when a known command is malformed (the Kind is still set).
+func ParseCommand(line string) (Command, error) {
+	fs := fields(line)
+	c := Command{Line: line}
+	if len(fs) == 0 {
+		c.Kind = CmdEmpty
+		return c, nil
+	}
+	i := 0
+	for ; i < len(fs); i++ {
+		if k, ok := commandWords[fs[i].s]; ok {
+			c.Kind = k
+			break
+		}
+	}
+	if i == len(fs) {
+		c.Kind = CmdUnknown
+		return c, nil
+	}
+	args := fs[i+1:]
+	var err error
+	switch c.Kind {
+	case CmdPosition:
+		c.Position, err = parsePosition(line, args)
+	case CmdGo:
+		c.Go = parseGo(args)
+	case CmdSetOption:
+		c.SetOption, err = parseSetOption(line, args)
+	}
+	return c, err
+}
+
+func parsePosition(line string, fs []field) (*Position, error) {
+	p := &Position{}
+	i := 0
+	// Skip unknown words before startpos/fen.
+	for i < len(fs) && fs[i].s != "startpos" && fs[i].s != "fen" && fs[i].s != "moves" {
+		i++
+	}
+	if i == len(fs) || fs[i].s == "moves" {
+		return nil, errorf(line, "position without startpos or fen")
+	}
+	if fs[i].s == "startpos" {
+		p.StartPos = true
+		i++
+	} else {
+		i++
+		start := i
+		for i < len(fs) && fs[i].s != "moves" {
+			i++
+		}
+		n := i - start
+		if n < 4 || n > 6 {
+			return nil, errorf(line, "FEN with %d fields (want 4 to 6)", n)
+		}
+		parts := make([]string, n)
+		for j := range parts {
+			parts[j] = fs[start+j].s
+		}
+		p.FEN = strings.Join(parts, " ")
+	}
+	for i < len(fs) && fs[i].s != "moves" {
+		i++
+	}
+	if i < len(fs) {
+		i++
+		p.Moves = make([]string, 0, len(fs)-i)
+		for ; i < len(fs); i++ {
+			p.Moves = append(p.Moves, fs[i].s)
+		}
+	}
+	return p, nil
+}
+
+var goWords = map[string]bool{
+	"searchmoves": true, "ponder": true, "wtime": true, "btime": true, "winc": true, "binc": true,
+	"movestogo": true, "depth": true, "nodes": true, "mate": true, "movetime": true, "infinite": true,
+}
+
+// parseGo never fails: unknown words and bad numbers are skipped.
+func parseGo(fs []field) *Go {
+	g := &Go{}
+	for i := 0; i < len(fs); i++ {
+		w := fs[i].s
+		num := func() (int64, bool) {
+			if i+1 >= len(fs) {
+				return 0, false
+			}
+			n, err := strconv.ParseInt(fs[i+1].s, 10, 64)
+			if err != nil {
+				return 0, false
+			}
+			i++
+			return n, true
+		}
+		switch w {
+		case "searchmoves":
+			for i+1 < len(fs) && !goWords[fs[i+1].s] {
+				i++
+				g.SearchMoves = append(g.SearchMoves, fs[i].s)
+			}
+		case "ponder":
+			g.Ponder = true
+		case "infinite":
+			g.Infinite = true
+		case "wtime":
+			g.WTime, g.HasWTime = num()
+		case "btime":
+			g.BTime, g.HasBTime = num()
+		case "winc":
+			g.WInc, _ = num()
+		case "binc":
+			g.BInc, _ = num()
+		case "movestogo":
+			n, _ := num()
+			g.MovesToGo = int(n)
+		case "depth":
+			g.Depth, _ = num()
+		case "nodes":
+			g.Nodes, _ = num()
+		case "mate":
+			g.Mate, g.HasMate = num()
+		case "movetime":
+			g.MoveTime, g.HasMoveTime = num()
+		}
+	}
+	return g
+}
+
+func parseSetOption(line string, fs []field) (*SetOption, error) {
+	nameAt, valueAt := -1, -1
+	for i, f := range fs {
+		if nameAt < 0 && strings.EqualFold(f.s, "name") {
+			nameAt = i
+		} else if nameAt >= 0 && valueAt < 0 && strings.EqualFold(f.s, "value") {
+			valueAt = i
+		}
+	}
+	if nameAt < 0 {
+		return nil, errorf(line, "setoption without name")
+	}
+	end := len(fs)
+	if valueAt >= 0 {
+		end = valueAt
+	}
+	words := make([]string, 0, end-nameAt)
+	for _, f := range fs[nameAt+1 : end] {
+		words = append(words, f.s)
+	}
+	o := &SetOption{Name: strings.Join(words, " ")}
+	if o.Name == "" {
+		return nil, errorf(line, "setoption with an empty name")
+	}
+	if valueAt >= 0 {
+		o.HasValue = true
+		o.Value = rawBetween(line, fs, valueAt+1, len(fs))
+	}
+	return o, nil
+}

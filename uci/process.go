@@ -1,0 +1,101 @@
+package uci
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"sync"
+	"time"
+)
+
+// Process is the engine child: started in its own process group with stdin
+// and stdout piped and its stderr shared with ours.
+type Process struct {
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stdout io.ReadCloser
+
+	mu      sync.Mutex // guards writes to stdin
+	exited  chan struct{}
+	waitErr error
+}
+
+// StartProcess starts argv[0] with argv[1:] in dir. stderr receives the
+// engine's stderr (nil: discarded).
+func StartProcess(argv []string, dir string, stderr io.Writer) (*Process, error) {
+	if len(argv) == 0 || argv[0] == "" {
+		return nil, errors.New("engine: no command")
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Stderr = stderr
+	setProcessGroup(cmd)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("engine %s: %w", argv[0], err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("engine %s: %w", argv[0], err)
+	}
+	if err := startCommand(cmd); err != nil {
+		return nil, fmt.Errorf("engine %q (in %s): %w", argv[0], dir, err)
+	}
+	p := &Process{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan struct{})}
+	go func() {
+		p.waitErr = cmd.Wait()
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+// Stdout is the engine's output.
+func (p *Process) Stdout() io.Reader { return p.stdout }
+
+// WriteLine sends one line with a single write, so the engine never waits
+// for a buffer to fill.
+func (p *Process) WriteLine(s string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	buf := make([]byte, 0, len(s)+1)
+	buf = append(append(buf, s...), '\n')
+	_, err := p.stdin.Write(buf)
+	return err
+}
+
+// Exited is closed when the engine process has ended.
+func (p *Process) Exited() <-chan struct{} { return p.exited }
+
+// ExitErr is the engine's exit status; valid once Exited is closed.
+func (p *Process) ExitErr() error {
+	<-p.exited
+	return p.waitErr
+}
+
+// Pid is the engine's process id.
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// Kill ends the engine's whole process group at once: an engine started
+// through a wrapper script leaves no grandchild behind.
+func (p *Process) Kill() {
+	killGroup(p.cmd)
+}
+
+// Quit sends "quit", waits up to grace for the engine to leave, then kills
+// its process group; it returns once the process is gone.
+func (p *Process) Quit(grace time.Duration) {
+	p.WriteLine("quit")
+	p.mu.Lock()
+	p.stdin.Close()
+	p.mu.Unlock()
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-p.exited:
+	case <-t.C:
+	}
+	// Even after a clean exit, helpers it left in its group must go.
+	p.Kill()
+	<-p.exited
+}

@@ -1,0 +1,15 @@
+//go:build unix && !linux
+
+package uci
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// No parent-death signal outside Linux: if polyproxy is killed with
+// SIGKILL the engine sees EOF on stdin, which every UCI engine treats as
+// quit.
+func setParentDeathSignal(*syscall.SysProcAttr) {}
+
+func startCommand(cmd *exec.Cmd) error { return cmd.Start() }

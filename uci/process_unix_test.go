@@ -1,0 +1,75 @@
+//go:build unix
+
+package uci
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// An engine started through a wrapper script: the script's grandchild
+// (here a sleep) must die with it when we quit.
+func TestQuitKillsWholeGroup(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "engine.sh")
+	pidFile := filepath.Join(dir, "grandchild.pid")
+	os.WriteFile(script, []byte("#!/bin/sh\nsleep 60 &\necho $! > "+pidFile+"\necho ready\nwait\n"), 0o755)
+	p, err := StartProcess([]string{script}, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr := NewLineReader(p.Stdout(), 0)
+	if l, err := lr.ReadLine(); err != nil || string(l) != "ready" {
+		t.Fatalf("got %q %v", l, err)
+	}
+	b, _ := os.ReadFile(pidFile)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	p.Quit(200 * time.Millisecond) // the script ignores quit
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("quit took %v", d)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for syscall.Kill(pid, 0) == nil {
+		if time.Now().After(deadline) {
+			t.Fatalf("grandchild %d still alive", pid)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func TestStartProcessMissing(t *testing.T) {
+	_, err := StartProcess([]string{"/nonexistent/engine"}, t.TempDir(), nil)
+	if err == nil || !strings.Contains(err.Error(), "/nonexistent/engine") {
+		t.Fatalf("want a clear error, got %v", err)
+	}
+	if _, err := StartProcess(nil, "", nil); err == nil {
+		t.Fatal("empty command accepted")
+	}
+}
+
+func TestProcessDirAndWrite(t *testing.T) {
+	dir := t.TempDir()
+	p, err := StartProcess([]string{"/bin/sh", "-c", "read x; echo \"$x $(pwd)\""}, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.WriteLine("hello")
+	l, err := NewLineReader(p.Stdout(), 0).ReadLine()
+	want := "hello " + dir
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		want = "hello " + real
+	}
+	if err != nil || string(l) != want {
+		t.Fatalf("got %q %v want %q", l, err, want)
+	}
+	p.Quit(time.Second)
+}

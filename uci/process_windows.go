@@ -1,0 +1,17 @@
+//go:build windows
+
+package uci
+
+import "os/exec"
+
+func setProcessGroup(*exec.Cmd) {}
+
+// On Windows only the engine itself is killed; if polyproxy dies the engine
+// sees EOF on stdin and quits.
+func killGroup(cmd *exec.Cmd) {
+	if cmd.Process != nil {
+		cmd.Process.Kill()
+	}
+}
+
+func startCommand(cmd *exec.Cmd) error { return cmd.Start() }
