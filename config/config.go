@@ -1,0 +1,617 @@
+// Package config reads polyproxy's settings: a PolyGlot-style polyglot.ini
+// and PolyGlot's command line, with PolyGlot's defaults.
+//
+// Compatibility decisions (all documented in README.md):
+//   - Section and [PolyGlot] key names are case-insensitive; [Engine] keys keep
+//     the user's spelling (the proxy matches them case-insensitively against
+//     the names the engine announces).
+//   - Values keep ';' and '#' (Windows paths, our ';' book list); only lines
+//     that start with ';' or '#' are comments. "\;" and "\#" are unescaped as
+//     PolyGlot does; other backslashes are kept, so Windows paths work as written.
+//   - A value wholly enclosed in matching quotes has them removed, except
+//     EngineCommand, where quotes group words (see splitCommand).
+//   - Relative paths in the ini are relative to the ini's folder (tournament
+//     managers start engines in odd working directories); relative paths on
+//     the command line are relative to the current directory; a relative
+//     engine program is relative to EngineDir.
+//   - Keys we do not use are warnings, never failures; bad values are errors.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"gopkg.in/ini.v1"
+)
+
+// Defaults, as PolyGlot 2.0.4 documents them (man polyglot) where PolyGlot has the key.
+const (
+	DefaultIniFile          = "polyglot.ini"
+	DefaultLogFile          = "polyglot.log"
+	DefaultBookFile         = "book.bin"
+	DefaultBookDepth        = 256
+	DefaultBookThreshold    = 5 // per mille
+	DefaultLearnResignScore = 1000
+	DefaultLearnResignMoves = 3
+)
+
+// Book modes: how a move is chosen among a position's eligible book moves.
+const (
+	BookModeWeighted = "weighted" // at random, in proportion to the weights (PolyGlot's BookRandom=true)
+	BookModeBest     = "best"     // the highest weight (PolyGlot's BookRandom=false)
+	BookModeUniform  = "uniform"  // at random, all eligible moves alike
+)
+
+// BookModes lists the valid BookMode values, the default first.
+var BookModes = []string{BookModeWeighted, BookModeBest, BookModeUniform}
+
+// BookFileSeparator separates the files of a BookFile list (priority order),
+// on every system, so one ini works everywhere. PolyGlot reads ';' as the
+// start of a comment, so it simply uses the first file of such a list.
+const BookFileSeparator = ";"
+
+// ErrUnknownKey is wrapped by ApplyPolyGlot for a name it does not know.
+var ErrUnknownKey = errors.New("unknown key")
+
+// Config is everything polyproxy runs with, after the ini file and the command line.
+type Config struct {
+	IniPath string // "" with -noini
+	BaseDir string // folder relative paths are resolved against (the ini's folder; cwd with -noini)
+
+	EngineDir     string   // engine working directory (absolute after Load)
+	EngineCommand string   // as written
+	EngineArgv    []string // EngineCommand split into program + args (quotes honoured); program made absolute when it has a path or lies in EngineDir
+	EngineName    string   // "" = engine's own name + " (polyproxy)"
+
+	Log     bool
+	LogFile string // absolute; default "polyglot.log" in BaseDir
+
+	Book                bool
+	BookFiles           []string // priority order, absolute paths; BookFile=a.bin;b.bin
+	BookMode            string   // one of BookModes; BookRandom=false maps to "best" as in PolyGlot
+	BookDepth           int      // full moves, from the FEN's move counter; 0 disables the book
+	BookThreshold       int      // per mille; BookTreshold (PolyGlot spelling) or BookThreshold
+	BookAvoidRepetition bool
+	BookSeed            uint64 // 0 = a fresh seed in every process
+	BookLearn           bool
+	BookLearnWeight     bool // prefer moves with better learned results (off by default)
+	// Live-learning adjudication: a game counts as decided when the engine
+	// reports a score beyond LearnResignScore for LearnResignMoves moves in a row.
+	LearnResignScore int // centipawns
+	LearnResignMoves int
+
+	EngineOptions []Option // [Engine] section and -uci NAME=VALUE, in order; later duplicates (any case) override earlier
+	Warnings      []string // unknown keys etc.: logged, not fatal
+}
+
+// Option is one engine option as the user wrote it.
+type Option struct{ Name, Value string }
+
+// Default returns the configuration with PolyGlot's defaults, relative paths
+// resolved against baseDir (which should be absolute).
+func Default(baseDir string) *Config {
+	return &Config{
+		BaseDir:          baseDir,
+		EngineDir:        baseDir,
+		LogFile:          filepath.Join(baseDir, DefaultLogFile),
+		BookFiles:        []string{filepath.Join(baseDir, DefaultBookFile)},
+		BookMode:         BookModeWeighted,
+		BookDepth:        DefaultBookDepth,
+		BookThreshold:    DefaultBookThreshold,
+		LearnResignScore: DefaultLearnResignScore,
+		LearnResignMoves: DefaultLearnResignMoves,
+	}
+}
+
+// Usage is the command line Load accepts.
+const Usage = "polyproxy [INI] [-noini] [-ec CMD] [-ed DIR] [-en NAME] [-log true|false] [-lf FILE] [-pg NAME=VALUE]... [-uci NAME=VALUE]..."
+
+// commandLine is PolyGlot's command line, parsed but not yet applied.
+type commandLine struct {
+	ini     string
+	noIni   bool
+	pg      []Option // -pg and its aliases, in order
+	uci     []Option
+	warning []string
+}
+
+// aliases maps PolyGlot's short flags to the [PolyGlot] key they set.
+var aliases = map[string]string{
+	"-ec":  "EngineCommand",
+	"-ed":  "EngineDir",
+	"-en":  "EngineName",
+	"-log": "Log",
+	"-lf":  "LogFile",
+	"-wb":  "OnlyWbOptions",
+}
+
+func parseCommandLine(args []string) (*commandLine, error) {
+	cl := &commandLine{}
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if arg == "-noini" {
+			cl.noIni = true
+			continue
+		}
+		if !strings.HasPrefix(arg, "-") || arg == "-" {
+			if cl.ini != "" {
+				return nil, fmt.Errorf("unexpected argument %q (the ini file is %q)\nusage: %s", arg, cl.ini, Usage)
+			}
+			cl.ini = arg
+			continue
+		}
+		key, isAlias := aliases[arg]
+		if !isAlias && arg != "-pg" && arg != "-uci" {
+			return nil, fmt.Errorf("unknown flag %s\nusage: %s", arg, Usage)
+		}
+		if i+1 >= len(args) {
+			return nil, fmt.Errorf("flag %s needs a value\nusage: %s", arg, Usage)
+		}
+		i++
+		value := args[i]
+		if isAlias {
+			cl.pg = append(cl.pg, Option{key, value})
+			continue
+		}
+		name, v, ok := strings.Cut(value, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			return nil, fmt.Errorf("flag %s needs NAME=VALUE, got %q", arg, value)
+		}
+		if arg == "-pg" {
+			cl.pg = append(cl.pg, Option{name, strings.TrimSpace(v)})
+		} else {
+			cl.uci = append(cl.uci, Option{name, strings.TrimSpace(v)})
+		}
+	}
+	return cl, nil
+}
+
+// Load parses PolyGlot's command line (args as given after the program name):
+//
+//	[INI] [-noini] [-ec CMD] [-ed DIR] [-en NAME] [-log true|false] [-lf FILE] [-pg NAME=VALUE]... [-uci NAME=VALUE]...
+//
+// reads the ini (default ./polyglot.ini unless -noini), applies command-line
+// values over the file, and validates. Errors are clear and name the file/key.
+func Load(args []string) (*Config, error) {
+	cl, err := parseCommandLine(args)
+	if err != nil {
+		return nil, err
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("current directory: %w", err)
+	}
+	c := Default(cwd)
+	if !cl.noIni {
+		path := cl.ini
+		if path == "" {
+			path = DefaultIniFile
+		}
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, fmt.Errorf("ini file %s: %w", path, err)
+		}
+		data, err := os.ReadFile(abs)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, fmt.Errorf("ini file %s not found (give an ini file as the first argument, or -noini -ec ENGINE)", abs)
+			}
+			return nil, fmt.Errorf("ini file: %w", err)
+		}
+		c = Default(filepath.Dir(abs))
+		c.IniPath = abs
+		if err := c.readIni(data); err != nil {
+			return nil, err
+		}
+	}
+
+	// Command-line paths are relative to where polyproxy was started, as a shell user expects.
+	for _, o := range cl.pg {
+		if err := c.apply(o.Name, o.Value, cwd); err != nil {
+			if errors.Is(err, ErrUnknownKey) {
+				c.warn("command line: -pg %s: unknown PolyGlot key, ignored", o.Name)
+				continue
+			}
+			return nil, fmt.Errorf("command line: %w", err)
+		}
+	}
+	for _, o := range cl.uci {
+		c.SetEngineOption(o.Name, o.Value)
+	}
+
+	if strings.TrimSpace(c.EngineCommand) == "" {
+		where := "no ini file (-noini)"
+		if c.IniPath != "" {
+			where = c.IniPath
+		}
+		return nil, fmt.Errorf("no EngineCommand: set EngineCommand in the [PolyGlot] section of the ini or use -ec ENGINE (%s)", where)
+	}
+	return c, nil
+}
+
+// readIni applies an ini file's contents: [PolyGlot] keys in file order, then [Engine].
+func (c *Config) readIni(data []byte) error {
+	f, err := ini.LoadSources(ini.LoadOptions{
+		InsensitiveSections:         true,
+		IgnoreInlineComment:         true, // keep ';' and '#' inside values
+		IgnoreContinuation:          true, // a Windows path may end in '\'
+		UnescapeValueCommentSymbols: true, // PolyGlot's "\;" and "\#"
+		PreserveSurroundedQuote:     true, // EngineCommand needs its quotes; unquote does the rest
+		KeyValueDelimiters:          "=",  // ':' belongs in Windows paths and option names
+	}, data)
+	if err != nil {
+		return fmt.Errorf("ini file %s: %w", c.IniPath, err)
+	}
+	var engine []*ini.Key
+	for _, s := range f.Sections() {
+		switch s.Name() {
+		case "polyglot":
+			for _, k := range s.Keys() {
+				if err := c.apply(k.Name(), k.Value(), c.BaseDir); err != nil {
+					if errors.Is(err, ErrUnknownKey) {
+						c.warn("%s: [PolyGlot] %s: unknown key, ignored", c.IniPath, k.Name())
+						continue
+					}
+					return fmt.Errorf("ini file %s: [PolyGlot] %w", c.IniPath, err)
+				}
+			}
+		case "engine":
+			engine = append(engine, s.Keys()...)
+		default:
+			if len(s.Keys()) == 0 {
+				continue
+			}
+			name := "[" + s.Name() + "]"
+			if s.Name() == strings.ToLower(ini.DefaultSection) {
+				name = "keys before any section"
+			}
+			c.warn("%s: %s ignored (polyproxy reads [PolyGlot] and [Engine])", c.IniPath, name)
+		}
+	}
+	for _, k := range engine {
+		c.SetEngineOption(k.Name(), unquote(k.Value()))
+	}
+	return nil
+}
+
+// SetEngineOption adds an engine option, or replaces the value of one with
+// the same name in any case (keeping its place, taking the new spelling).
+func (c *Config) SetEngineOption(name, value string) {
+	for i := range c.EngineOptions {
+		if strings.EqualFold(c.EngineOptions[i].Name, name) {
+			c.EngineOptions[i] = Option{name, value}
+			return
+		}
+	}
+	c.EngineOptions = append(c.EngineOptions, Option{name, value})
+}
+
+func (c *Config) warn(format string, args ...any) {
+	c.Warnings = append(c.Warnings, fmt.Sprintf(format, args...))
+}
+
+// ApplyPolyGlot sets one [PolyGlot] key by name (case-insensitive, PolyGlot
+// spellings), as from the ini or -pg, and is also what
+// `setoption name Polyglot <Name> value <V>` uses at run time. Relative paths
+// are resolved against BaseDir. PolyGlot keys polyproxy does not use add a
+// warning and return nil; names nobody knows return an error wrapping ErrUnknownKey.
+func (c *Config) ApplyPolyGlot(name, value string) error {
+	return c.apply(name, value, c.BaseDir)
+}
+
+func (c *Config) apply(name, value, base string) error {
+	key := strings.ToLower(strings.TrimSpace(name))
+	value = strings.TrimSpace(value)
+	if key != "enginecommand" {
+		value = unquote(value)
+	}
+	set, ok := setters[key]
+	if !ok {
+		if ignoredPolyGlotKeys[key] {
+			c.warn("PolyGlot key %s has no effect in polyproxy, ignored", name)
+			return nil
+		}
+		return fmt.Errorf("%s: %w", name, ErrUnknownKey)
+	}
+	if err := set(c, value, base); err != nil {
+		return fmt.Errorf("%s = %q: %w", name, value, err)
+	}
+	return nil
+}
+
+type setter func(c *Config, value, base string) error
+
+var setters map[string]setter
+
+func init() {
+	boolean := func(field func(*Config) *bool) setter {
+		return func(c *Config, v, _ string) error {
+			b, err := ParseBool(v)
+			if err != nil {
+				return err
+			}
+			*field(c) = b
+			return nil
+		}
+	}
+	integer := func(field func(*Config) *int, min, max int) setter {
+		return func(c *Config, v, _ string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < min || n > max {
+				return fmt.Errorf("want a whole number from %d to %d", min, max)
+			}
+			*field(c) = n
+			return nil
+		}
+	}
+	threshold := integer(func(c *Config) *int { return &c.BookThreshold }, 0, 1000)
+	setters = map[string]setter{
+		"enginedir": func(c *Config, v, base string) error {
+			if v == "" {
+				v = "."
+			}
+			dir := resolve(base, v)
+			argv, err := engineArgv(c.EngineCommand, dir)
+			if err != nil {
+				return err
+			}
+			c.EngineDir, c.EngineArgv = dir, argv
+			return nil
+		},
+		"enginecommand": func(c *Config, v, _ string) error {
+			argv, err := engineArgv(v, c.EngineDir)
+			if err != nil {
+				return err
+			}
+			c.EngineCommand, c.EngineArgv = v, argv
+			return nil
+		},
+		"enginename": func(c *Config, v, _ string) error { c.EngineName = v; return nil },
+		"log":        boolean(func(c *Config) *bool { return &c.Log }),
+		"logfile": func(c *Config, v, base string) error {
+			if v == "" {
+				return errors.New("want a file name")
+			}
+			c.LogFile = resolve(base, v)
+			return nil
+		},
+		"book": boolean(func(c *Config) *bool { return &c.Book }),
+		"bookfile": func(c *Config, v, base string) error {
+			c.BookFiles = nil
+			for _, f := range strings.Split(v, BookFileSeparator) {
+				if f = unquote(strings.TrimSpace(f)); f != "" {
+					c.BookFiles = append(c.BookFiles, resolve(base, f))
+				}
+			}
+			return nil
+		},
+		"bookrandom": func(c *Config, v, _ string) error {
+			random, err := ParseBool(v)
+			if err != nil {
+				return err
+			}
+			if !random {
+				c.BookMode = BookModeBest
+			} else if c.BookMode == BookModeBest {
+				c.BookMode = BookModeWeighted
+			}
+			return nil
+		},
+		"bookmode": func(c *Config, v, _ string) error {
+			for _, m := range BookModes {
+				if strings.EqualFold(v, m) {
+					c.BookMode = m
+					return nil
+				}
+			}
+			return fmt.Errorf("want one of %s", strings.Join(BookModes, ", "))
+		},
+		"bookdepth":           integer(func(c *Config) *int { return &c.BookDepth }, 0, 1<<20),
+		"booktreshold":        threshold, // PolyGlot's spelling
+		"bookthreshold":       threshold,
+		"bookavoidrepetition": boolean(func(c *Config) *bool { return &c.BookAvoidRepetition }),
+		"bookseed": func(c *Config, v, _ string) error {
+			n, err := strconv.ParseUint(v, 10, 64)
+			if err != nil {
+				return errors.New("want a whole number from 0 (a fresh seed every run) to 18446744073709551615")
+			}
+			c.BookSeed = n
+			return nil
+		},
+		"booklearn":        boolean(func(c *Config) *bool { return &c.BookLearn }),
+		"booklearnweight":  boolean(func(c *Config) *bool { return &c.BookLearnWeight }),
+		"learnresignscore": integer(func(c *Config) *int { return &c.LearnResignScore }, 1, 100000),
+		"learnresignmoves": integer(func(c *Config) *int { return &c.LearnResignMoves }, 1, 1000),
+	}
+}
+
+// ignoredPolyGlotKeys are PolyGlot 2.0.4 keys with no meaning in polyproxy
+// (mostly WinBoard mode); a PolyGlot ini that sets them must still work.
+var ignoredPolyGlotKeys = map[string]bool{}
+
+func init() {
+	for _, k := range []string{
+		"UCI", "Resign", "ResignMoves", "ResignScore", "QueenNeverResigns",
+		"HandleDraws", "ContemptScore", "ShowPonder", "ShowTbHits", "ScoreWhite",
+		"KibitzMove", "KibitzPV", "KibitzCommand", "KibitzDelay", "KibitzInterval",
+		"MateScore", "UseNice", "NiceValue", "Affinity", "STFudge", "OnlyWbOptions",
+		"UCIVersion", "CanPonder", "SyncStop", "PromoteWorkAround", "RepeatPV",
+		"Save", "SettingsFile", "SettingsDir", "Chess960", "Fen", "OnlyBook",
+		"WbWorkArounds", "WbWorkArounds2", "WbWorkArounds3", "Debug",
+	} {
+		ignoredPolyGlotKeys[strings.ToLower(k)] = true
+	}
+}
+
+// ParseBool reads a boolean as written in ini files: true/false, yes/no,
+// on/off, 1/0, in any case. (PolyGlot itself takes only true and 1 as true.)
+func ParseBool(s string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "true", "yes", "on", "1":
+		return true, nil
+	case "false", "no", "off", "0":
+		return false, nil
+	}
+	return false, errors.New("want true or false")
+}
+
+// engineArgv splits an EngineCommand and resolves its program against engineDir.
+func engineArgv(command, engineDir string) ([]string, error) {
+	if strings.TrimSpace(command) == "" {
+		return nil, nil
+	}
+	windows := runtime.GOOS == "windows"
+	argv, err := splitCommand(command, windows)
+	if err != nil {
+		return nil, err
+	}
+	argv[0] = resolveProgram(engineDir, argv[0], windows)
+	return argv, nil
+}
+
+// resolveProgram makes the engine program absolute when it has a path
+// (relative to EngineDir, where PolyGlot runs it) or when a bare name is a
+// file in EngineDir (what the user put there is what they mean; on Windows
+// CreateProcess finds it there too). Otherwise the bare name is left for a
+// PATH search.
+func resolveProgram(engineDir, program string, windows bool) string {
+	if strings.ContainsRune(program, '/') || (windows && strings.ContainsRune(program, '\\')) {
+		return resolve(engineDir, program)
+	}
+	candidates := []string{program}
+	if windows && !strings.EqualFold(filepath.Ext(program), ".exe") {
+		candidates = append(candidates, program+".exe")
+	}
+	for _, name := range candidates {
+		p := filepath.Join(engineDir, name)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p
+		}
+	}
+	return program
+}
+
+// resolve makes p absolute against base.
+func resolve(base, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(base, p)
+}
+
+// unquote removes one pair of matching quotes enclosing the whole value.
+func unquote(s string) string {
+	if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] &&
+		strings.IndexByte(s[1:len(s)-1], s[0]) < 0 {
+		return s[1 : len(s)-1]
+	}
+	return s
+}
+
+// splitCommand splits a command line into program and arguments, without
+// any shell expansion ($VAR, ~ and globs are kept as written).
+//
+// Unix rules (a subset of the shell's, as PolyGlot passes EngineCommand to
+// wordexp): blanks separate words; '...' is literal; inside "..." a backslash
+// escapes only " \ $ and `; outside quotes a backslash escapes any character.
+//
+// Windows rules (as CreateProcess and the C runtime split a command line):
+// blanks separate words outside "..."; backslashes are literal unless they
+// precede a '"' (2n backslashes + '"' give n backslashes and a quote toggle;
+// 2n+1 give n backslashes and a literal '"'); single quotes are literal, so
+// C:\Users\O'Brien works.
+func splitCommand(s string, windows bool) ([]string, error) {
+	var (
+		words   []string
+		word    strings.Builder
+		inWord  bool
+		inQuote byte // 0, '"' or '\''
+	)
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		switch {
+		case windows && ch == '\\':
+			n := 0
+			for i < len(s) && s[i] == '\\' {
+				n++
+				i++
+			}
+			if i < len(s) && s[i] == '"' {
+				word.WriteString(strings.Repeat(`\`, n/2))
+				if n%2 == 1 {
+					word.WriteByte('"')
+				} else {
+					i-- // let the quote toggle
+				}
+			} else {
+				word.WriteString(strings.Repeat(`\`, n))
+				i--
+			}
+			inWord = true
+		case windows && ch == '"':
+			inQuote ^= '"'
+			inWord = true
+		case windows:
+			if inQuote == 0 && (ch == ' ' || ch == '\t') {
+				if inWord {
+					words = append(words, word.String())
+					word.Reset()
+					inWord = false
+				}
+				continue
+			}
+			word.WriteByte(ch)
+			inWord = true
+		case inQuote == '\'':
+			if ch == '\'' {
+				inQuote = 0
+			} else {
+				word.WriteByte(ch)
+			}
+		case inQuote == '"':
+			switch {
+			case ch == '"':
+				inQuote = 0
+			case ch == '\\' && i+1 < len(s) && strings.IndexByte("\"\\$`", s[i+1]) >= 0:
+				i++
+				word.WriteByte(s[i])
+			default:
+				word.WriteByte(ch)
+			}
+		case ch == '\'' || ch == '"':
+			inQuote = ch
+			inWord = true
+		case ch == '\\':
+			if i+1 < len(s) {
+				i++
+			}
+			word.WriteByte(s[i])
+			inWord = true
+		case ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r':
+			if inWord {
+				words = append(words, word.String())
+				word.Reset()
+				inWord = false
+			}
+		default:
+			word.WriteByte(ch)
+			inWord = true
+		}
+	}
+	if inQuote != 0 {
+		return nil, fmt.Errorf("unterminated %c quote", inQuote)
+	}
+	if inWord {
+		words = append(words, word.String())
+	}
+	if len(words) == 0 {
+		return nil, errors.New("empty command")
+	}
+	return words, nil
+}
