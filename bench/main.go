@@ -1,0 +1,267 @@
+// Command bench measures polyproxy side by side with PolyGlot on the same
+// engine, book and machine, and prints one table (medians, p99, the ratio
+// polyproxy/PolyGlot). Run it from the repository root:
+//
+//	go run ./bench [-rounds N] [-json FILE] [-md FILE] [-readme README.md]
+//
+// Sides are measured alternately, A B A B, so machine drift hits both. A
+// side that cannot be measured (not installed, fails, hangs) shows as n/a
+// with the reason; the rest of the table is still measured.
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+type config struct {
+	rounds         int
+	makeBookRounds int
+	only           string
+	polyproxy      string
+	polyglot       string
+	engine         string
+	book           string
+	pgn            string
+	pgnCopies      int
+	probeEntries   int
+	workdir        string
+	jsonOut        string
+	mdOut          string
+	readme         string
+}
+
+func main() {
+	if len(os.Args) > 1 && os.Args[1] == fakeEngineArg {
+		os.Exit(runFakeEngine(os.Args[2:], os.Stdin, os.Stdout))
+	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+var allMeasurements = []string{"book", "relay", "startup", "flood", "makebook", "probe"}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	var cfg config
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.IntVar(&cfg.rounds, "rounds", 10, "rounds; each round measures every side once (A B A B ...)")
+	fs.IntVar(&cfg.makeBookRounds, "makebook-rounds", 3, "rounds for make-book, which takes seconds per run")
+	fs.StringVar(&cfg.only, "only", strings.Join(allMeasurements, ","), "measurements to run, comma-separated")
+	fs.StringVar(&cfg.polyproxy, "polyproxy", "", "polyproxy binary (default: built from this checkout into -workdir)")
+	fs.StringVar(&cfg.polyglot, "polyglot", "/usr/games/polyglot", "PolyGlot binary (Debian package polyglot)")
+	fs.StringVar(&cfg.engine, "engine", "/usr/games/stockfish", "UCI engine (Debian package stockfish)")
+	fs.StringVar(&cfg.book, "book", "/usr/share/games/gnuchess/book.bin", "opening book (Debian package gnuchess-book)")
+	fs.StringVar(&cfg.pgn, "pgn", "../shared/pgn/8moves_v3.pgn", "PGN for make-book (the Stockfish project's 8moves_v3.pgn)")
+	fs.IntVar(&cfg.pgnCopies, "pgn-copies", 4, "make-book also runs on this many copies of -pgn concatenated, to show growth")
+	fs.IntVar(&cfg.probeEntries, "probe-entries", 10_000_000, "entries in the generated book for the probe measurements")
+	fs.StringVar(&cfg.workdir, "workdir", filepath.Join("bench", "out"), "scratch folder: built binaries, ini files, generated books")
+	fs.StringVar(&cfg.jsonOut, "json", "", "also write all results, with samples, as JSON to this file")
+	fs.StringVar(&cfg.mdOut, "md", "", "also write the markdown table to this file")
+	fs.StringVar(&cfg.readme, "readme", "", "replace the text between <!-- bench:begin --> and <!-- bench:end --> in this file with the table")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 || cfg.rounds < 1 || cfg.makeBookRounds < 1 {
+		fmt.Fprintln(stderr, "bench: unexpected arguments; see -h")
+		return 2
+	}
+	selected := map[string]bool{}
+	for _, m := range strings.Split(cfg.only, ",") {
+		m = strings.TrimSpace(m)
+		if !contains(allMeasurements, m) {
+			fmt.Fprintf(stderr, "bench: unknown measurement %q (have %s)\n", m, strings.Join(allMeasurements, ","))
+			return 2
+		}
+		selected[m] = true
+	}
+
+	r, err := newRunner(cfg, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "bench:", err)
+		return 1
+	}
+	started := time.Now()
+	for _, m := range allMeasurements {
+		if !selected[m] {
+			continue
+		}
+		r.logf("== %s", m)
+		t0 := time.Now()
+		switch m {
+		case "book":
+			r.measureBookAnswer()
+		case "relay":
+			r.measureRelay()
+		case "startup":
+			r.measureStartup()
+		case "flood":
+			r.measureFlood()
+		case "makebook":
+			r.measureMakeBook()
+		case "probe":
+			r.measureProbe()
+		}
+		r.logf("   %s took %v", m, time.Since(t0).Round(time.Millisecond))
+	}
+	r.machine.Duration = time.Since(started).Round(time.Second).String()
+
+	md := r.markdown()
+	fmt.Fprint(stdout, md)
+	if cfg.mdOut != "" {
+		if err := os.WriteFile(cfg.mdOut, []byte(md), 0o644); err != nil {
+			fmt.Fprintln(stderr, "bench:", err)
+			return 1
+		}
+	}
+	if cfg.readme != "" {
+		if err := replaceBetweenMarkers(cfg.readme, md); err != nil {
+			fmt.Fprintln(stderr, "bench:", err)
+			return 1
+		}
+	}
+	if cfg.jsonOut != "" {
+		b, err := json.MarshalIndent(struct {
+			Machine machine   `json:"machine"`
+			Results []*result `json:"results"`
+		}{r.machine, r.results}, "", "  ")
+		if err == nil {
+			err = os.WriteFile(cfg.jsonOut, append(b, '\n'), 0o644)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "bench:", err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// runner holds what every measurement needs: the binaries, where to put
+// scratch files, and the results so far.
+type runner struct {
+	cfg     config
+	log     io.Writer
+	workdir string
+	// ppErr and pgErr say why a side cannot run at all (not built, not
+	// installed); every measurement of that side is then n/a with it.
+	ppBin, ppErr string
+	pgBin, pgErr string
+	engine       []string
+	engineErr    string
+	fake         []string // our own binary as a trivial engine
+	machine      machine
+	results      []*result
+	iniCount     int
+}
+
+func newRunner(cfg config, log io.Writer) (*runner, error) {
+	r := &runner{cfg: cfg, log: log}
+	wd, err := filepath.Abs(cfg.workdir)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(wd, 0o755); err != nil {
+		return nil, err
+	}
+	r.workdir = wd
+	self, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("cannot find our own binary for the fake engine: %w", err)
+	}
+	r.fake = []string{self, fakeEngineArg}
+
+	r.ppBin, r.ppErr = r.findPolyproxy()
+	r.pgBin, r.pgErr = findProgram(cfg.polyglot, "PolyGlot", "apt-get install polyglot")
+	var engineBin string
+	engineBin, r.engineErr = findProgram(cfg.engine, "the engine", "apt-get install stockfish")
+	r.engine = []string{engineBin}
+	r.machine = describeMachine(r)
+	for _, e := range []struct{ what, err string }{{"polyproxy", r.ppErr}, {"PolyGlot", r.pgErr}, {"engine", r.engineErr}} {
+		if e.err != "" {
+			r.logf("note: %s unavailable: %s", e.what, e.err)
+		}
+	}
+	return r, nil
+}
+
+// findPolyproxy builds polyproxy from the checkout we run in, unless a
+// binary was given.
+func (r *runner) findPolyproxy() (bin, why string) {
+	if r.cfg.polyproxy != "" {
+		return findProgram(r.cfg.polyproxy, "polyproxy", "build it with go build")
+	}
+	bin = filepath.Join(r.workdir, "polyproxy")
+	if isWindows() {
+		bin += ".exe"
+	}
+	r.logf("building polyproxy into %s", bin)
+	cmd := exec.Command("go", "build", "-o", bin, "github.com/polyproxy/polyproxy")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return "", fmt.Sprintf("go build failed: %v: %s", err, firstLines(string(out), 3))
+	}
+	return bin, ""
+}
+
+func findProgram(path, what, hint string) (string, string) {
+	p, err := exec.LookPath(path)
+	if err != nil {
+		return "", fmt.Sprintf("%s not found at %s (%s)", what, path, hint)
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return p, ""
+	}
+	return abs, ""
+}
+
+// writeIni writes a polyglot.ini that both adapters read, so they run the
+// same engine with the same book settings. BookRandom=false makes both
+// answer the highest-weight move, which the runner checks.
+func (r *runner) writeIni(engine []string, bookFile string) (string, error) {
+	r.iniCount++
+	path := filepath.Join(r.workdir, fmt.Sprintf("bench-%d.ini", r.iniCount))
+	var b strings.Builder
+	fmt.Fprintf(&b, "; written by go run ./bench: the same file for polyproxy and PolyGlot\n[PolyGlot]\n")
+	fmt.Fprintf(&b, "EngineDir = %s\n", r.workdir)
+	fmt.Fprintf(&b, "EngineCommand = %s\n", strings.Join(engine, " "))
+	fmt.Fprintf(&b, "Log = false\n")
+	if bookFile != "" {
+		fmt.Fprintf(&b, "Book = true\nBookFile = %s\nBookRandom = false\n", bookFile)
+	} else {
+		fmt.Fprintf(&b, "Book = false\n")
+	}
+	fmt.Fprintf(&b, "\n[Engine]\n")
+	return path, os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+func (r *runner) logf(format string, args ...any) {
+	fmt.Fprintf(r.log, format+"\n", args...)
+}
+
+func (r *runner) add(res ...*result) { r.results = append(r.results, res...) }
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, " / ")
+}
+
+func isWindows() bool { return filepath.Separator == '\\' }

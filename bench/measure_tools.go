@@ -1,0 +1,343 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/polyproxy/polyproxy/book"
+)
+
+// measureMakeBook times make-book on the PGN and on several copies of it
+// concatenated, with the peak resident memory of each run, and says
+// whether both sides wrote the same bytes.
+func (r *runner) measureMakeBook() {
+	inputs := []string{r.cfg.pgn}
+	var setupErr error
+	if _, err := os.Stat(r.cfg.pgn); err != nil {
+		setupErr = fmt.Errorf("PGN %s not found (pass -pgn; the Stockfish project publishes 8moves_v3.pgn)", r.cfg.pgn)
+	} else if r.cfg.pgnCopies > 1 {
+		big, err := concatCopies(r.cfg.pgn, r.cfg.pgnCopies, r.workdir)
+		if err != nil {
+			setupErr = err
+		} else {
+			inputs = append(inputs, big)
+		}
+	}
+	for i, pgn := range inputs {
+		label := baseName(pgn)
+		if i > 0 {
+			label = fmt.Sprintf("%d× %s", r.cfg.pgnCopies, baseName(r.cfg.pgn))
+		}
+		ads := r.adapters()
+		timeRes := &result{ID: "makebook-time-" + slug(label), Kind: kindTime,
+			Title:     "5. make-book -max-ply 16, wall time: " + label + games(pgn),
+			Polyproxy: ads[0].side, PolyGlot: ads[1].side}
+		memRes := &result{ID: "makebook-memory-" + slug(label), Kind: kindBytes,
+			Title:     "5. make-book -max-ply 16, peak memory: " + label,
+			Polyproxy: newSide("polyproxy", r.ppErr), PolyGlot: newSide("PolyGlot", r.pgErr)}
+		if setupErr != nil {
+			failAll(setupErr, timeRes.Polyproxy, timeRes.PolyGlot)
+		}
+		outs := make([]string, len(ads))
+		var runs []sideRun
+		for j, a := range ads {
+			out := filepath.Join(r.workdir, fmt.Sprintf("makebook-%s-%d.bin", slug(a.side.Label), i))
+			outs[j] = out
+			mem := memRes.Polyproxy
+			if j == 1 {
+				mem = memRes.PolyGlot
+			}
+			argv := []string{a.bin, "make-book", "-pgn", pgn, "-bin", out, "-max-ply", "16"}
+			runs = append(runs, sideRun{a.side, func(int) ([]float64, error) {
+				wall, rss, err := r.runTool(argv, out)
+				if err != nil {
+					return nil, err
+				}
+				if rss > 0 {
+					mem.Samples = append(mem.Samples, float64(rss))
+				} else {
+					mem.fail(errors.New("peak memory not reported on this system"))
+				}
+				return []float64{seconds(wall)}, nil
+			}})
+		}
+		alternate(r.cfg.makeBookRounds, runs)
+		for j, a := range ads {
+			if !a.side.ok() {
+				[]*side{memRes.Polyproxy, memRes.PolyGlot}[j].fail(errors.New(a.side.Error))
+			}
+		}
+		if timeRes.Polyproxy.ok() && timeRes.PolyGlot.ok() {
+			timeRes.Notes = append(timeRes.Notes, "Books written: "+sameBytes(outs[0], outs[1]))
+		}
+		for _, o := range outs {
+			os.Remove(o)
+		}
+		timeRes.finish()
+		memRes.finish()
+		r.add(timeRes, memRes)
+	}
+}
+
+// runTool runs a book tool to completion with its output discarded and
+// returns its wall time and peak memory; it fails unless the tool exits 0
+// and wrote out (PolyGlot's make-book exits 0 without a book when it gives
+// up on a PGN).
+func (r *runner) runTool(argv []string, out string) (time.Duration, int64, error) {
+	os.Remove(out)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = r.workdir
+	errs := &tailBuffer{max: 4096}
+	cmd.Stderr = errs
+	cmd.Stdout = io.Discard
+	t0 := time.Now()
+	err := cmd.Run()
+	wall := time.Since(t0)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s: %v: %s", strings.Join(argv[1:2], " "), err, firstLines(errs.String(), 2))
+	}
+	if fi, err := os.Stat(out); err != nil || fi.Size() == 0 {
+		return 0, 0, fmt.Errorf("%s exited 0 but wrote no book: %s", argv[1], firstLines(errs.String(), 2))
+	}
+	rss, _ := peakRSS(cmd.ProcessState)
+	return wall, rss, nil
+}
+
+func sameBytes(a, b string) string {
+	ha, sa, errA := hashFile(a)
+	hb, sb, errB := hashFile(b)
+	switch {
+	case errA != nil || errB != nil:
+		return "could not compare"
+	case ha == hb:
+		return fmt.Sprintf("byte-identical (%s bytes)", commaInt(sa))
+	}
+	return fmt.Sprintf("DIFFERENT (polyproxy %s bytes, PolyGlot %s bytes)", commaInt(sa), commaInt(sb))
+}
+
+func hashFile(path string) ([32]byte, int64, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return [32]byte{}, 0, err
+	}
+	return sha256.Sum256(b), int64(len(b)), nil
+}
+
+// concatCopies writes n copies of a PGN one after the other (a blank line
+// between, so a game never runs into the next copy's first tag).
+func concatCopies(path string, n int, dir string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	out := filepath.Join(dir, fmt.Sprintf("%dx-%s", n, baseName(path)))
+	b = append(bytes.TrimRight(b, "\r\n"), "\n\n"...)
+	return out, os.WriteFile(out, bytes.Repeat(b, n), 0o644)
+}
+
+// games counts a PGN's games for the table ("Result" tags: cheap, and
+// right for any PGN that make-book can read).
+func games(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf(" (%s games)", commaInt(int64(bytes.Count(b, []byte("[Result ")))))
+}
+
+// measureProbe builds a book of probeEntries entries and measures probes
+// and opening: in-process through the book package (what polyproxy runs;
+// PolyGlot has no probe tool or library to call), and side by side over UCI
+// (position fen + go → bestmove on positions the book holds).
+func (r *runner) measureProbe() {
+	n := r.cfg.probeEntries
+	size := commaInt(int64(n))
+	ads := r.adapters()
+	noLibrary := errors.New("PolyGlot has no probe command or library to call; see the UCI rows")
+	inProbe := &result{ID: "probe-inprocess", Kind: kindRate, Item: "probes",
+		Title:     "6. probe in-process, " + size + "-entry book (book.Entries, random keys in the book)",
+		Polyproxy: newSide("polyproxy", ""), PolyGlot: newSide("PolyGlot", noLibrary.Error())}
+	inOpen := &result{ID: "open-inprocess", Kind: kindTime,
+		Title:     "6. open in-process, " + size + "-entry book (book.Open + Close)",
+		Polyproxy: newSide("polyproxy", ""), PolyGlot: newSide("PolyGlot", noLibrary.Error())}
+	uciProbe := &result{ID: "probe-uci", Kind: kindTime,
+		Title:     "6. book answer on the " + size + "-entry book: position fen + go → bestmove",
+		Polyproxy: ads[0].side, PolyGlot: ads[1].side}
+	uciOpen := &result{ID: "open-uci", Kind: kindTime,
+		Title:     "6. start → first book bestmove on the " + size + "-entry book (uci, isready, position fen, go)",
+		Polyproxy: newSide("polyproxy", r.ppErr), PolyGlot: newSide("PolyGlot", r.pgErr)}
+	defer func() {
+		for _, res := range []*result{inProbe, inOpen, uciProbe, uciOpen} {
+			res.finish()
+			r.add(res)
+		}
+	}()
+
+	path := filepath.Join(r.workdir, fmt.Sprintf("big-%d.bin", n))
+	t0 := time.Now()
+	positions, err := makeBigBook(path, n, 1)
+	if err != nil {
+		failAll(fmt.Errorf("generating the book: %w", err), inProbe.Polyproxy, inOpen.Polyproxy, uciProbe.Polyproxy, uciProbe.PolyGlot, uciOpen.Polyproxy, uciOpen.PolyGlot)
+		return
+	}
+	defer os.Remove(path)
+	r.logf("   generated %s (%s entries, %d real positions) in %v", path, size, len(positions), time.Since(t0).Round(time.Millisecond))
+	inProbe.Notes = []string{fmt.Sprintf("Generated book: %d real positions from random games among random keys, sorted, %d MB, in the page cache (just written); polyproxy's book package compiled into the runner; batches of 1,000 probes.", len(positions), int64(n)*book.EntrySize>>20)}
+
+	// Keys to probe, drawn from the file before timing anything.
+	keys, err := sampleKeys(path, 1<<16)
+	if err != nil {
+		failAll(err, inProbe.Polyproxy, inOpen.Polyproxy)
+	}
+	const probeBatch, batchesPerRound, opensPerRound = 1000, 100, 20
+	alternate(r.cfg.rounds, []sideRun{
+		{inProbe.Polyproxy, func(round int) ([]float64, error) {
+			b, err := book.Open(path)
+			if err != nil {
+				return nil, err
+			}
+			defer b.Close()
+			var samples []float64
+			found := 0
+			for i := range batchesPerRound {
+				batch := keys[(round*batchesPerRound+i)*probeBatch%len(keys):]
+				batch = batch[:min(probeBatch, len(batch))]
+				t0 := time.Now()
+				for _, k := range batch {
+					found += len(b.Entries(k))
+				}
+				samples = append(samples, seconds(time.Since(t0))/float64(len(batch)))
+			}
+			if found == 0 {
+				return nil, errors.New("no probe found its key: the reader or the sample is broken")
+			}
+			return samples, nil
+		}},
+		{inOpen.Polyproxy, func(int) ([]float64, error) {
+			var samples []float64
+			for range opensPerRound {
+				t0 := time.Now()
+				b, err := book.Open(path)
+				if err != nil {
+					return nil, err
+				}
+				b.Close()
+				samples = append(samples, seconds(time.Since(t0)))
+			}
+			return samples, nil
+		}},
+	})
+
+	ini, err := r.writeIni(r.engine, path)
+	if err == nil && r.engineErr != "" {
+		err = errors.New(r.engineErr)
+	}
+	if err != nil {
+		failAll(err, uciProbe.Polyproxy, uciProbe.PolyGlot, uciOpen.Polyproxy, uciOpen.PolyGlot)
+		return
+	}
+	const positionsPerRound = 100
+	uciProbe.Notes = []string{fmt.Sprintf("Engine %s behind both; %d positions per side per round, each after isready/readyok; each answer is checked against the book's best move.", r.machine.Engine, positionsPerRound)}
+	var runs []sideRun
+	for i, a := range ads {
+		s := &session{r: r, name: a.side.Label, argv: []string{a.bin, ini}}
+		defer s.close()
+		runs = append(runs, sideRun{a.side, func(round int) ([]float64, error) {
+			p, err := s.get()
+			if err != nil {
+				return nil, err
+			}
+			var samples []float64
+			for j := range positionsPerRound {
+				pp := positions[(round*positionsPerRound+j)%len(positions)]
+				d, err := bookAnswerAt(p, pp)
+				if err != nil {
+					return nil, err
+				}
+				samples = append(samples, seconds(d))
+			}
+			return samples, nil
+		}})
+		openSide := []*side{uciOpen.Polyproxy, uciOpen.PolyGlot}[i]
+		argv := []string{a.bin, ini}
+		runs = append(runs, sideRun{openSide, func(round int) ([]float64, error) {
+			t0 := time.Now()
+			p, err := startProc(openSide.Label, argv, r.workdir)
+			if err != nil {
+				return nil, err
+			}
+			defer p.close()
+			if err := handshake(p); err != nil {
+				return nil, err
+			}
+			if _, err := bookAnswerAt(p, positions[round%len(positions)]); err != nil {
+				return nil, err
+			}
+			return []float64{seconds(time.Since(t0))}, nil
+		}})
+	}
+	// Order: polyproxy answers, PolyGlot answers, polyproxy start, PolyGlot
+	// start, so both kinds alternate A B.
+	runs[1], runs[2] = runs[2], runs[1]
+	alternate(r.cfg.rounds, runs)
+}
+
+// bookAnswerAt asks for a move at a stored position and checks it is the
+// book's best.
+func bookAnswerAt(p *proc, pp probePosition) (time.Duration, error) {
+	if err := roundTrip(p, "isready", "readyok", answerTimeout); err != nil {
+		return 0, err
+	}
+	t0 := time.Now()
+	if err := p.send("position fen "+pp.fen, goCommand); err != nil {
+		return 0, err
+	}
+	l, _, err := p.readUntil("bestmove", answerTimeout)
+	d := time.Since(t0)
+	if err != nil {
+		return 0, err
+	}
+	if mv := wordAt(l, 1); mv != pp.best {
+		return 0, fmt.Errorf("at %s answered %q, want the book's best %s", pp.fen, l, pp.best)
+	}
+	return d, nil
+}
+
+// sampleKeys reads count keys of random entries of a book file with plain
+// reads, so the mapping the probes use is not touched before timing.
+func sampleKeys(path string, count int) ([]book.Key, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	n := fi.Size() / book.EntrySize
+	if n == 0 {
+		return nil, fmt.Errorf("%s is empty", path)
+	}
+	rng := rand.New(rand.NewPCG(2, 2))
+	keys := make([]book.Key, count)
+	var buf [book.EntrySize]byte
+	for i := range keys {
+		if _, err := f.ReadAt(buf[:], rng.Int64N(n)*book.EntrySize); err != nil {
+			return nil, err
+		}
+		keys[i] = book.DecodeEntry(buf[:]).Key
+	}
+	return keys, nil
+}
+
+func baseName(p string) string { return filepath.Base(p) }

@@ -1,0 +1,393 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+const (
+	handshakeTimeout = 30 * time.Second
+	answerTimeout    = 10 * time.Second
+	// goCommand is what a GUI sends for a game at one minute each: an
+	// engine that searched instead of using the book would think for
+	// seconds, which the book-move check below reports.
+	goCommand = "go wtime 60000 btime 60000 winc 600 binc 600"
+)
+
+// adapter is one of the two sides being compared.
+type adapter struct {
+	side *side
+	bin  string
+}
+
+// adapters returns polyproxy and PolyGlot, each n/a when it cannot run,
+// in the order they alternate.
+func (r *runner) adapters() []adapter {
+	pp := adapter{newSide("polyproxy", r.ppErr), r.ppBin}
+	pg := adapter{newSide("PolyGlot", r.pgErr), r.pgBin}
+	return []adapter{pp, pg}
+}
+
+// startUCI starts argv and completes the UCI handshake (uci → uciok,
+// isready → readyok).
+func (r *runner) startUCI(name string, argv []string) (*proc, error) {
+	p, err := startProc(name, argv, r.workdir)
+	if err != nil {
+		return nil, err
+	}
+	if err := handshake(p); err != nil {
+		p.kill()
+		return nil, err
+	}
+	return p, nil
+}
+
+func handshake(p *proc) error {
+	if err := p.send("uci"); err != nil {
+		return err
+	}
+	if _, _, err := p.readUntil("uciok", handshakeTimeout); err != nil {
+		return err
+	}
+	return roundTrip(p, "isready", "readyok", handshakeTimeout)
+}
+
+func roundTrip(p *proc, cmd, answer string, timeout time.Duration) error {
+	if err := p.send(cmd); err != nil {
+		return err
+	}
+	_, _, err := p.readUntil(answer, timeout)
+	return err
+}
+
+// session is a process kept for a whole measurement and started on first
+// use, so its start-up cost stays out of the samples.
+type session struct {
+	r    *runner
+	name string
+	argv []string
+	p    *proc
+}
+
+func (s *session) get() (*proc, error) {
+	if s.p == nil {
+		p, err := s.r.startUCI(s.name, s.argv)
+		if err != nil {
+			return nil, err
+		}
+		s.p = p
+	}
+	return s.p, nil
+}
+
+func (s *session) close() {
+	if s.p != nil {
+		s.p.close()
+	}
+}
+
+func failAll(err error, sides ...*side) {
+	for _, s := range sides {
+		if s != nil {
+			s.fail(err)
+		}
+	}
+}
+
+// measureBookAnswer plays a 20-ply book line as a GUI does: isready, wait
+// for readyok, then a position line one ply longer than the last and go;
+// the sample is the client's time from writing position to reading
+// bestmove. Every answer must be a book move, or the side is n/a.
+func (r *runner) measureBookAnswer() {
+	const plies, linesPerRound = 20, 5
+	ads := r.adapters()
+	res := &result{ID: "book-answer", Kind: kindTime,
+		Title:     fmt.Sprintf("1. book answer: position (+1 ply) + go → bestmove, %d-ply line of %s", plies, baseName(r.cfg.book)),
+		Polyproxy: ads[0].side, PolyGlot: ads[1].side,
+		Notes: []string{fmt.Sprintf("Engine %s behind both adapters, BookRandom=false; the line follows the book's highest-weight move; each sample is one go, after isready/readyok; every bestmove is checked to be a book move; %d lines per side per round.", r.machine.Engine, linesPerRound)}}
+	defer func() { res.finish(); r.add(res) }()
+	if r.engineErr != "" {
+		failAll(errors.New(r.engineErr), res.Polyproxy, res.PolyGlot)
+		return
+	}
+	line, err := walkBookLine(r.cfg.book, plies)
+	if err != nil {
+		failAll(err, res.Polyproxy, res.PolyGlot)
+		return
+	}
+	ini, err := r.writeIni(r.engine, r.cfg.book)
+	if err != nil {
+		failAll(err, res.Polyproxy, res.PolyGlot)
+		return
+	}
+	var runs []sideRun
+	for _, a := range ads {
+		s := &session{r: r, name: a.side.Label, argv: []string{a.bin, ini}}
+		defer s.close()
+		runs = append(runs, sideRun{a.side, func(int) ([]float64, error) {
+			p, err := s.get()
+			if err != nil {
+				return nil, err
+			}
+			var samples []float64
+			for range linesPerRound {
+				got, err := playBookLine(p, line)
+				if err != nil {
+					return nil, err
+				}
+				samples = append(samples, got...)
+			}
+			return samples, nil
+		}})
+	}
+	alternate(r.cfg.rounds, runs)
+}
+
+func playBookLine(p *proc, line []bookPly) ([]float64, error) {
+	if err := p.send("ucinewgame"); err != nil {
+		return nil, err
+	}
+	samples := make([]float64, 0, len(line))
+	for i, ply := range line {
+		if err := roundTrip(p, "isready", "readyok", answerTimeout); err != nil {
+			return nil, err
+		}
+		pos := "position startpos"
+		if len(ply.moves) > 0 {
+			pos += " moves " + strings.Join(ply.moves, " ")
+		}
+		t0 := time.Now()
+		if err := p.send(pos, goCommand); err != nil {
+			return nil, err
+		}
+		l, _, err := p.readUntil("bestmove", answerTimeout)
+		dt := time.Since(t0)
+		if err != nil {
+			return nil, err
+		}
+		if mv := wordAt(l, 1); !ply.bookMoves[mv] {
+			return nil, fmt.Errorf("ply %d: answered %q, not a book move (the engine searched?)", i+1, l)
+		}
+		samples = append(samples, seconds(dt))
+	}
+	return samples, nil
+}
+
+// measureRelay times isready → readyok through each adapter and through
+// the engine alone.
+func (r *runner) measureRelay() {
+	const perRound = 200
+	ads := r.adapters()
+	res := &result{ID: "relay", Kind: kindTime,
+		Title:     "2. relay: isready → readyok round trip",
+		Polyproxy: ads[0].side, PolyGlot: ads[1].side,
+		Reference: newSide("engine alone", r.engineErr),
+		Notes:     []string{fmt.Sprintf("Engine %s; %d round trips per side per round.", r.machine.Engine, perRound)}}
+	defer func() { res.finish(); r.add(res) }()
+	if r.engineErr != "" {
+		failAll(errors.New(r.engineErr), res.Polyproxy, res.PolyGlot)
+		return
+	}
+	ini, err := r.writeIni(r.engine, r.cfg.book)
+	if err != nil {
+		failAll(err, res.Polyproxy, res.PolyGlot, res.Reference)
+		return
+	}
+	sessions := []*session{
+		{r: r, name: "polyproxy", argv: []string{ads[0].bin, ini}},
+		{r: r, name: "PolyGlot", argv: []string{ads[1].bin, ini}},
+		{r: r, name: "engine", argv: r.engine},
+	}
+	var runs []sideRun
+	for i, s := range []*side{res.Polyproxy, res.PolyGlot, res.Reference} {
+		sess := sessions[i]
+		defer sess.close()
+		runs = append(runs, sideRun{s, func(int) ([]float64, error) {
+			p, err := sess.get()
+			if err != nil {
+				return nil, err
+			}
+			samples := make([]float64, 0, perRound)
+			for range perRound {
+				t0 := time.Now()
+				if err := roundTrip(p, "isready", "readyok", answerTimeout); err != nil {
+					return nil, err
+				}
+				samples = append(samples, seconds(time.Since(t0)))
+			}
+			return samples, nil
+		}})
+	}
+	alternate(r.cfg.rounds, runs)
+}
+
+// measureStartup times process start to uciok, and quit to process exit,
+// with Stockfish and with the built-in fake engine (which starts in about
+// a millisecond, so what remains is the adapter's own cost).
+func (r *runner) measureStartup() {
+	const perRound = 2
+	engines := []struct {
+		name string
+		argv []string
+		err  string
+	}{
+		{engineName(r.engine), r.engine, r.engineErr},
+		{"fake engine", r.fake, ""},
+	}
+	for _, e := range engines {
+		if e.err != "" {
+			e.name = "engine"
+		}
+		ads := r.adapters()
+		start := &result{ID: "startup-" + slug(e.name), Kind: kindTime,
+			Title:     "3. start-up: process start → uciok, " + e.name,
+			Polyproxy: ads[0].side, PolyGlot: ads[1].side, Reference: newSide("engine alone", e.err)}
+		quit := &result{ID: "quit-" + slug(e.name), Kind: kindTime,
+			Title:     "3. quit → process exit, " + e.name,
+			Polyproxy: newSide("polyproxy", r.ppErr), PolyGlot: newSide("PolyGlot", r.pgErr), Reference: newSide("engine alone", e.err)}
+		if e.err != "" {
+			failAll(errors.New(e.err), start.Polyproxy, start.PolyGlot)
+		}
+		ini, err := r.writeIni(e.argv, r.cfg.book)
+		if err != nil {
+			failAll(err, start.Polyproxy, start.PolyGlot, start.Reference)
+		}
+		argvs := [][]string{{ads[0].bin, ini}, {ads[1].bin, ini}, e.argv}
+		startSides := []*side{start.Polyproxy, start.PolyGlot, start.Reference}
+		quitSides := []*side{quit.Polyproxy, quit.PolyGlot, quit.Reference}
+		var runs []sideRun
+		for i := range startSides {
+			argv, qs := argvs[i], quitSides[i]
+			runs = append(runs, sideRun{startSides[i], func(int) ([]float64, error) {
+				var samples []float64
+				for range perRound {
+					t0 := time.Now()
+					p, err := startProc(startSides[i].Label, argv, r.workdir)
+					if err != nil {
+						return nil, err
+					}
+					if err := p.send("uci"); err != nil {
+						p.kill()
+						return nil, err
+					}
+					if _, _, err := p.readUntil("uciok", handshakeTimeout); err != nil {
+						p.kill()
+						return nil, err
+					}
+					samples = append(samples, seconds(time.Since(t0)))
+					// Let it finish starting (an engine may load its
+					// network on isready) before timing quit.
+					if err := roundTrip(p, "isready", "readyok", handshakeTimeout); err != nil {
+						p.kill()
+						return nil, err
+					}
+					d, err := p.quit(10 * time.Second)
+					if err != nil {
+						qs.fail(err)
+					} else if qs.ok() {
+						qs.Samples = append(qs.Samples, seconds(d))
+					}
+				}
+				return samples, nil
+			}})
+		}
+		alternate(r.cfg.rounds, runs)
+		for i := range startSides {
+			if !startSides[i].ok() {
+				quitSides[i].fail(errors.New(startSides[i].Error))
+			}
+		}
+		start.finish()
+		quit.finish()
+		r.add(start, quit)
+	}
+}
+
+// measureFlood has the fake engine print floodLines info lines as fast as
+// it can after go and counts the rate at which they reach us, through each
+// adapter and through cat (a relay that does nothing: the limit).
+func (r *runner) measureFlood() {
+	const floodLines = 100_000
+	ads := r.adapters()
+	res := &result{ID: "flood", Kind: kindRate, Item: "lines",
+		Title:     fmt.Sprintf("4. flood: %s info lines from the engine reaching the client", commaInt(floodLines)),
+		Polyproxy: ads[0].side, PolyGlot: ads[1].side, Reference: newSide("cat", ""),
+		Notes: []string{"The fake engine writes its lines in 64 KB chunks, as fast as it can; no book; the rate is lines over the time from go to bestmove; every line must arrive."}}
+	defer func() { res.finish(); r.add(res) }()
+	engine := append(append([]string(nil), r.fake...), "-flood", strconv.Itoa(floodLines))
+	ini, err := r.writeIni(engine, "")
+	if err != nil {
+		failAll(err, res.Polyproxy, res.PolyGlot, res.Reference)
+		return
+	}
+	cat, err := exec.LookPath("cat")
+	if err != nil {
+		res.Reference.fail(errors.New("cat not found"))
+	}
+	type starter func() (*proc, error)
+	starters := []starter{
+		func() (*proc, error) { return r.startUCI("polyproxy", []string{ads[0].bin, ini}) },
+		func() (*proc, error) { return r.startUCI("PolyGlot", []string{ads[1].bin, ini}) },
+		func() (*proc, error) {
+			p, err := startPipeline("engine | cat", r.workdir, engine, []string{cat})
+			if err != nil {
+				return nil, err
+			}
+			if err := handshake(p); err != nil {
+				p.kill()
+				return nil, err
+			}
+			return p, nil
+		},
+	}
+	var runs []sideRun
+	for i, s := range []*side{res.Polyproxy, res.PolyGlot, res.Reference} {
+		var p *proc
+		defer func() {
+			if p != nil {
+				p.close()
+			}
+		}()
+		runs = append(runs, sideRun{s, func(int) ([]float64, error) {
+			if p == nil {
+				var err error
+				if p, err = starters[i](); err != nil {
+					return nil, err
+				}
+			}
+			if err := p.send("position startpos"); err != nil {
+				return nil, err
+			}
+			t0 := time.Now()
+			if err := p.send("go depth 30"); err != nil {
+				return nil, err
+			}
+			n, err := p.countUntil("info", "bestmove", 2*time.Minute)
+			dt := time.Since(t0)
+			if err != nil {
+				return nil, err
+			}
+			if n < floodLines {
+				return nil, fmt.Errorf("only %d of %d info lines arrived", n, floodLines)
+			}
+			return []float64{seconds(dt) / floodLines}, nil
+		}})
+	}
+	alternate(r.cfg.rounds, runs)
+}
+
+func wordAt(l string, i int) string {
+	f := strings.Fields(l)
+	if i < len(f) {
+		return f[i]
+	}
+	return ""
+}
+
+func slug(s string) string {
+	return strings.ToLower(strings.Join(strings.Fields(s), "-"))
+}
