@@ -122,6 +122,17 @@ func StartPosition() *Position {
 
 // ParseFEN reads a FEN; the move counters may be omitted (4 fields).
 func ParseFEN(fen string) (*Position, error) {
+	cp, err := parseChessFEN(fen)
+	if err != nil {
+		return nil, err
+	}
+	return FromChess(cp), nil
+}
+
+// parseChessFEN reads a FEN into a rules-engine position (which, made this
+// way, knows whether it is in check). It rejects boards the rules engine
+// cannot handle: each side needs exactly one king.
+func parseChessFEN(fen string) (*chess.Position, error) {
 	fields := strings.Fields(fen)
 	if len(fields) == 4 {
 		fields = append(fields, "0", "1")
@@ -129,17 +140,14 @@ func ParseFEN(fen string) (*Position, error) {
 	if len(fields) != 6 {
 		return nil, fmt.Errorf("bad FEN %q: want 4 or 6 fields, have %d", fen, len(fields))
 	}
+	if strings.Count(fields[0], "K") != 1 || strings.Count(fields[0], "k") != 1 {
+		return nil, fmt.Errorf("bad FEN %q: each side needs exactly one king", fen)
+	}
 	opt, err := chess.FEN(strings.Join(fields, " "))
 	if err != nil {
 		return nil, fmt.Errorf("bad FEN %q: %v", fen, err)
 	}
-	p := FromChess(chess.NewGame(opt).Position())
-	p.halfmoveClock, _ = strconv.Atoi(fields[4])
-	p.fullmove, _ = strconv.Atoi(fields[5])
-	if p.fullmove < 1 {
-		p.fullmove = 1
-	}
-	return p, nil
+	return chess.NewGame(opt).Position(), nil
 }
 
 // FromChess converts a rules-engine position. Move counters are read from
@@ -252,6 +260,11 @@ func (p *Position) EnPassantFile() int {
 	if !p.whiteToMove {
 		row, capturer = 3, MakePiece(Pawn, false)
 	}
+	// A FEN may name an en-passant square with no pawn that could have
+	// just made the push; no game reaches that, so it does not count.
+	if !p.board[NewSquare(f, row)].is(Pawn, !p.whiteToMove) {
+		return -1
+	}
 	if f > 0 && p.board[NewSquare(f-1, row)] == capturer {
 		return f
 	}
@@ -305,17 +318,18 @@ func (p *Position) isCastle(m Move) (kingTo, rookFrom, rookTo Square, ok bool) {
 	row := from.Row()
 	switch to.File() {
 	case 7, 6: // h: king to rook; g: king to destination
-		if to.File() == 7 && !p.board[to].is(Rook, pc.White()) {
-			return 0, 0, 0, false
-		}
-		return NewSquare(6, row), NewSquare(7, row), NewSquare(5, row), true
+		kingTo, rookFrom, rookTo = NewSquare(6, row), NewSquare(7, row), NewSquare(5, row)
 	case 0, 2:
-		if to.File() == 0 && !p.board[to].is(Rook, pc.White()) {
-			return 0, 0, 0, false
-		}
-		return NewSquare(2, row), NewSquare(0, row), NewSquare(3, row), true
+		kingTo, rookFrom, rookTo = NewSquare(2, row), NewSquare(0, row), NewSquare(3, row)
+	default:
+		return 0, 0, 0, false
 	}
-	return 0, 0, 0, false
+	// Without the own rook in its corner neither spelling can be castling
+	// (and e1h1 would not even be a move).
+	if !p.board[rookFrom].is(Rook, pc.White()) {
+		return 0, 0, 0, false
+	}
+	return kingTo, rookFrom, rookTo, true
 }
 
 // ToPlayed turns a move as stored in a book into the move as played in UCI:
@@ -338,7 +352,12 @@ func (p *Position) ToBook(m Move) Move {
 }
 
 // Play applies a legal move, given as played (e1g1) or as stored (e1h1),
-// and updates the key incrementally.
+// and updates the key incrementally. It does not check legality (callers
+// apply moves a rules engine accepted), but no move code makes it panic.
+//
+// Position is a plain value without pointers: copying it (q := *p) is a
+// cheap clone, which is how callers get "the key after this move" without
+// touching p (see KeyAfter).
 func (p *Position) Play(m Move) {
 	k := uint64(p.key)
 	if f := p.EnPassantFile(); f >= 0 {
@@ -354,11 +373,16 @@ func (p *Position) Play(m Move) {
 
 	if kingTo, rookFrom, rookTo, ok := p.isCastle(m); ok {
 		rook := p.board[rookFrom]
-		k ^= pieceZobrist(pc, from) ^ pieceZobrist(pc, kingTo)
-		k ^= pieceZobrist(rook, rookFrom) ^ pieceZobrist(rook, rookTo)
+		k ^= pieceZobrist(pc, from) ^ pieceZobrist(rook, rookFrom)
 		p.board[from], p.board[rookFrom] = NoPiece, NoPiece
+		for _, s := range [2]Square{kingTo, rookTo} {
+			if q := p.board[s]; q != NoPiece { // only in an illegal "castling"
+				k ^= pieceZobrist(q, s)
+			}
+		}
+		k ^= pieceZobrist(pc, kingTo) ^ pieceZobrist(rook, rookTo)
 		p.board[kingTo], p.board[rookTo] = pc, rook
-	} else if pc != NoPiece {
+	} else if pc != NoPiece && from != to {
 		if captured := p.board[to]; captured != NoPiece {
 			k ^= pieceZobrist(captured, to)
 			p.halfmoveClock = 0
@@ -366,10 +390,10 @@ func (p *Position) Play(m Move) {
 		placed := pc
 		if pc.Type() == Pawn {
 			p.halfmoveClock = 0
+			victim := NewSquare(to.File(), from.Row())
 			switch {
-			case from.File() != to.File() && p.board[to] == NoPiece:
+			case from.File() != to.File() && p.board[to] == NoPiece && p.board[victim].is(Pawn, !white):
 				// En passant: the captured pawn stands beside the from-square.
-				victim := NewSquare(to.File(), from.Row())
 				k ^= pieceZobrist(p.board[victim], victim)
 				p.board[victim] = NoPiece
 			case to.Row()-from.Row() == 2 || from.Row()-to.Row() == 2:
@@ -395,4 +419,11 @@ func (p *Position) Play(m Move) {
 		k ^= random64[enPassantOffset+f]
 	}
 	p.key = Key(k)
+}
+
+// KeyAfter is the key of the position after m, leaving p unchanged.
+func (p *Position) KeyAfter(m Move) Key {
+	q := *p
+	q.Play(m)
+	return q.key
 }

@@ -1,9 +1,12 @@
 package book
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"sort"
+	"sync"
+	"sync/atomic"
 )
 
 // Book is an opened Polyglot book, memory-mapped: opening costs the same
@@ -14,7 +17,22 @@ type Book struct {
 	data     []byte // the whole-entry part of the mapping
 	mapping  []byte
 	warnings []string
+
+	// unsorted is set once Verify finds keys out of order: from then on
+	// lookups scan the whole file, because a binary search would silently
+	// miss entries.
+	unsorted atomic.Bool
+
+	// Scans (Verify, Scan) may run on other goroutines; Close stops them
+	// and waits before unmapping, so they never touch unmapped memory.
+	mu       sync.Mutex
+	closed   bool
+	stopping atomic.Bool
+	scans    sync.WaitGroup
 }
+
+// ErrClosed is returned by a scan stopped because the book was closed.
+var ErrClosed = errors.New("book closed")
 
 // Open maps a book file. A size that is not a multiple of 16 is accepted
 // with a warning (the tail is ignored, as PolyGlot does).
@@ -47,8 +65,19 @@ func Open(path string) (*Book, error) {
 	return b, nil
 }
 
-// Close unmaps the book.
+// Close stops running scans, waits for them and unmaps the book. It must
+// not run concurrently with Lookup, Entries or Candidates (the proxy loop
+// owns those calls); a second Close is a no-op.
 func (b *Book) Close() error {
+	b.mu.Lock()
+	if b.closed {
+		b.mu.Unlock()
+		return nil
+	}
+	b.closed = true
+	b.mu.Unlock()
+	b.stopping.Store(true)
+	b.scans.Wait()
 	err := unmapFile(b.mapping)
 	b.mapping, b.data = nil, nil
 	if cerr := b.file.Close(); err == nil {
@@ -76,11 +105,24 @@ func (b *Book) keyAt(i int) Key {
 		uint64(d[4])<<24 | uint64(d[5])<<16 | uint64(d[6])<<8 | uint64(d[7]))
 }
 
+// beginScan registers a scan; false when the book is closed.
+func (b *Book) beginScan() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return false
+	}
+	b.scans.Add(1)
+	return true
+}
+
 // Lookup returns the index of the first entry with key k and how many
-// entries follow with that key. Key 0 (header entries) never matches, and
-// move code 0 entries are included: callers skip them with Move.IsNull.
+// entries follow with that key, by binary search: the answer assumes a
+// sorted book (see Verify; Each handles unsorted ones). Key 0 (header
+// entries) never matches, and move code 0 entries are included: callers
+// skip them with Move.IsNull.
 func (b *Book) Lookup(k Key) (first, count int) {
-	if k == 0 {
+	if k == 0 || b.data == nil {
 		return 0, 0
 	}
 	n := b.Len()
@@ -92,14 +134,34 @@ func (b *Book) Lookup(k Key) (first, count int) {
 	return i, j - i
 }
 
+// Each calls fn with the index and entry of every entry of key k in file
+// order, null moves included. On a book Verify found unsorted it scans the
+// whole file so that no entry is missed.
+func (b *Book) Each(k Key, fn func(i int, e Entry)) {
+	if k == 0 || b.data == nil {
+		return
+	}
+	if b.unsorted.Load() {
+		for i, n := 0, b.Len(); i < n; i++ {
+			if b.keyAt(i) == k {
+				fn(i, b.Entry(i))
+			}
+		}
+		return
+	}
+	first, count := b.Lookup(k)
+	for i := first; i < first+count; i++ {
+		fn(i, b.Entry(i))
+	}
+}
+
 // Entries returns the entries of key k in file order, without null moves.
 func (b *Book) Entries(k Key) []Entry {
-	first, count := b.Lookup(k)
-	out := make([]Entry, 0, count)
-	for i := first; i < first+count; i++ {
-		if e := b.Entry(i); !e.Move.IsNull() {
+	var out []Entry
+	b.Each(k, func(_ int, e Entry) {
+		if !e.Move.IsNull() {
 			out = append(out, e)
 		}
-	}
+	})
 	return out
 }

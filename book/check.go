@@ -1,0 +1,247 @@
+package book
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Header is the optional @PG@ header: entries with key 0 at the start of
+// the file whose other 8 bytes, joined, read
+// "@PG@\nVERSION\nNEXTRA\nVARIANTCOUNT\nVARIANT...\nCOMMENT" padded with NULs.
+type Header struct {
+	Entries  int // key-0 entries at the start of the file
+	Version  string
+	Variants []string
+	Comment  string
+}
+
+// headerEntries counts the key-0 entries at the start of the file.
+func (b *Book) headerEntries() int {
+	n := 0
+	for n < b.Len() && b.keyAt(n) == 0 {
+		n++
+	}
+	return n
+}
+
+// Header parses the @PG@ header. It reads only the leading key-0 entries
+// (the book stays O(1) to open). It returns nil, nil for a book without
+// key-0 entries and an error when they are not a well-formed header.
+func (b *Book) Header() (*Header, error) {
+	n := b.headerEntries()
+	if n == 0 {
+		return nil, nil
+	}
+	raw := make([]byte, 0, 8*n)
+	for i := 0; i < n; i++ {
+		raw = append(raw, b.data[i*EntrySize+8:(i+1)*EntrySize]...)
+	}
+	h, err := parseHeader(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%d entries with key 0 at the start: %w", n, err)
+	}
+	h.Entries = n
+	return h, nil
+}
+
+func parseHeader(raw []byte) (*Header, error) {
+	raw = bytes.TrimRight(raw, "\x00")
+	fields := strings.Split(string(raw), "\n")
+	if fields[0] != "@PG@" {
+		return nil, fmt.Errorf("not a @PG@ header")
+	}
+	if len(fields) < 3 {
+		return nil, fmt.Errorf("@PG@ header: missing version or field count")
+	}
+	h := &Header{Version: fields[1]}
+	extra, err := strconv.Atoi(fields[2])
+	if err != nil || extra < 0 || 3+extra > len(fields) {
+		return nil, fmt.Errorf("@PG@ header: bad number of extra fields %q", fields[2])
+	}
+	// The extra fields are a variant count followed by the variant names.
+	if extra > 0 {
+		nv, err := strconv.Atoi(fields[3])
+		if err != nil || nv != extra-1 {
+			return nil, fmt.Errorf("@PG@ header: variant count %q does not match %d extra fields", fields[3], extra)
+		}
+		h.Variants = append(h.Variants, fields[4:3+extra]...)
+	}
+	h.Comment = strings.Join(fields[3+extra:], "\n")
+	return h, nil
+}
+
+// OrderError reports the first entry whose key is smaller than the key
+// before it.
+type OrderError struct {
+	Path  string
+	Index int // 0-based entry index
+	Prev  Key // key of entry Index-1
+	Key   Key
+}
+
+func (e *OrderError) Error() string {
+	return fmt.Sprintf("%s: keys out of order at entry %d (key %s after %s): the book is not sorted", e.Path, e.Index, e.Key, e.Prev)
+}
+
+// scanStride is how many entries a scan reads between checks for Close.
+const scanStride = 1 << 16
+
+// Verify reads every key and returns an *OrderError for the first entry out
+// of order, or nil for a sorted book. It may run on its own goroutine while
+// the book is in use (it only reads), so a caller can open a huge book at
+// once and validate it in the background; Close stops it with ErrClosed.
+// Once it finds disorder, lookups on b switch to scanning the whole file,
+// so an unsorted book still answers exactly (slowly) instead of missing
+// moves.
+func (b *Book) Verify() error {
+	if !b.beginScan() {
+		return ErrClosed
+	}
+	defer b.scans.Done()
+	n := b.Len()
+	for i := 1; i < n; i++ {
+		if i%scanStride == 0 && b.stopping.Load() {
+			return ErrClosed
+		}
+		if prev, k := b.keyAt(i-1), b.keyAt(i); k < prev {
+			b.unsorted.Store(true)
+			return &OrderError{Path: b.path, Index: i, Prev: prev, Key: k}
+		}
+	}
+	return nil
+}
+
+// Unsorted reports whether Verify found keys out of order.
+func (b *Book) Unsorted() bool { return b.unsorted.Load() }
+
+// Stats summarises a whole book, for info-book.
+type Stats struct {
+	Entries       int     // whole 16-byte entries, header included
+	TrailingBytes int     // bytes after the last whole entry (ignored)
+	Header        *Header // nil when there is none
+	HeaderError   string  // why leading key-0 entries are not a header
+	HeaderEntries int     // leading key-0 entries
+	Positions     int     // distinct keys (runs of equal keys) outside the header
+	Moves         int     // entries outside the header
+	NullMoves     int     // move code 0 (ignored when choosing)
+	BadPromo      int     // promotion codes 5-7 (never chosen)
+	ZeroWeight    int     // weight 0 (never chosen)
+	AllZero       int     // positions whose weights are all 0 (no book move)
+	MaxPerKey     int     // most entries of one key
+	StrayKeyZero  int     // key-0 entries after the header
+	WeightSum     uint64
+	WeightMax     uint16
+	LearnNonZero  int    // entries with learn data
+	LearnGames    uint64 // sum of the learn fields' games (high 16 bits)
+	LearnPoints   uint64 // sum of their points (low 16 bits, in half points)
+	FirstUnsorted int    // first entry out of order, -1 when sorted
+}
+
+// Warnings describes the problems Stats found, one line each.
+func (s *Stats) Warnings() []string {
+	var w []string
+	if s.TrailingBytes != 0 {
+		w = append(w, fmt.Sprintf("size is not a multiple of 16: the last %d byte(s) are ignored", s.TrailingBytes))
+	}
+	if s.HeaderError != "" {
+		w = append(w, "header: "+s.HeaderError)
+	}
+	if s.FirstUnsorted >= 0 {
+		w = append(w, fmt.Sprintf("keys out of order at entry %d: the book is not sorted (lookups must scan the whole file)", s.FirstUnsorted))
+	}
+	if s.StrayKeyZero != 0 {
+		w = append(w, fmt.Sprintf("%d entries with key 0 after the header", s.StrayKeyZero))
+	}
+	if s.NullMoves != 0 {
+		w = append(w, fmt.Sprintf("%d null moves (move code 0, ignored)", s.NullMoves))
+	}
+	if s.BadPromo != 0 {
+		w = append(w, fmt.Sprintf("%d entries with an invalid promotion code 5-7 (never played)", s.BadPromo))
+	}
+	if s.ZeroWeight != 0 {
+		w = append(w, fmt.Sprintf("%d entries with weight 0 (never played)", s.ZeroWeight))
+	}
+	if s.AllZero != 0 {
+		w = append(w, fmt.Sprintf("%d positions whose weights are all 0 (no book move there)", s.AllZero))
+	}
+	return w
+}
+
+// Scan reads the whole book once and summarises it. Like Verify it may run
+// on another goroutine and Close stops it with ErrClosed; it also switches
+// an unsorted book to exact lookups.
+func (b *Book) Scan() (*Stats, error) {
+	if !b.beginScan() {
+		return nil, ErrClosed
+	}
+	defer b.scans.Done()
+	s := &Stats{Entries: b.Len(), TrailingBytes: len(b.mapping) - len(b.data), FirstUnsorted: -1}
+	s.HeaderEntries = b.headerEntries()
+	if h, err := b.Header(); err != nil {
+		s.HeaderError = err.Error()
+	} else {
+		s.Header = h
+	}
+	var prev Key
+	run, runWeight := 0, uint64(0)
+	endRun := func() {
+		if run == 0 {
+			return
+		}
+		s.Positions++
+		if run > s.MaxPerKey {
+			s.MaxPerKey = run
+		}
+		if runWeight == 0 {
+			s.AllZero++
+		}
+	}
+	for i := s.HeaderEntries; i < s.Entries; i++ {
+		if i%scanStride == 0 && b.stopping.Load() {
+			return nil, ErrClosed
+		}
+		e := b.Entry(i)
+		if i > 0 && e.Key < prev && s.FirstUnsorted < 0 {
+			s.FirstUnsorted = i
+			b.unsorted.Store(true)
+		}
+		if e.Key == 0 {
+			s.StrayKeyZero++
+		}
+		if i == s.HeaderEntries || e.Key != prev {
+			endRun()
+			run, runWeight = 0, 0
+		}
+		prev = e.Key
+		run++
+		runWeight += uint64(e.Weight)
+		s.Moves++
+		switch {
+		case e.Move.IsNull():
+			s.NullMoves++
+		case e.Move.Promo() > PromoQueen:
+			s.BadPromo++
+		}
+		if e.Weight == 0 {
+			s.ZeroWeight++
+		}
+		s.WeightSum += uint64(e.Weight)
+		s.WeightMax = max(s.WeightMax, e.Weight)
+		if e.Learn != 0 {
+			s.LearnNonZero++
+			g, p := LearnGamesPoints(e.Learn)
+			s.LearnGames += uint64(g)
+			s.LearnPoints += uint64(p)
+		}
+	}
+	endRun()
+	return s, nil
+}
+
+// LearnGamesPoints splits a learn field as PolyGlot writes it: games played
+// in the high 16 bits, points in half points (win 2, draw 1) in the low 16.
+func LearnGamesPoints(learn uint32) (games, points uint16) {
+	return uint16(learn >> 16), uint16(learn)
+}

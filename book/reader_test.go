@@ -1,0 +1,196 @@
+package book
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Open(filepath.Join(dir, "missing.bin")); err == nil || !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("directory: %v", err)
+	}
+	if os.Getuid() != 0 { // root reads anything
+		p := filepath.Join(dir, "secret.bin")
+		os.WriteFile(p, make([]byte, 16), 0o000)
+		if _, err := Open(p); err == nil {
+			t.Error("unreadable file opened")
+		}
+	}
+}
+
+func TestEmptyBook(t *testing.T) {
+	b := openFixture(t, "empty.bin")
+	if b.Len() != 0 || len(b.Warnings()) != 0 {
+		t.Errorf("len %d warnings %v", b.Len(), b.Warnings())
+	}
+	if err := b.Verify(); err != nil {
+		t.Error(err)
+	}
+	if es := b.Entries(StartPosition().Key()); len(es) != 0 {
+		t.Errorf("entries in an empty book: %v", es)
+	}
+	if h, err := b.Header(); h != nil || err != nil {
+		t.Errorf("header %v %v", h, err)
+	}
+	s, err := b.Scan()
+	if err != nil || s.Positions != 0 || len(s.Warnings()) != 0 {
+		t.Errorf("scan %+v %v", s, err)
+	}
+}
+
+func TestTrailingByte(t *testing.T) {
+	b := openFixture(t, "trailing.bin")
+	if b.Len() != 4 {
+		t.Errorf("len %d, want 4 whole entries", b.Len())
+	}
+	if w := b.Warnings(); len(w) != 1 || !strings.Contains(w[0], "last 1 byte") {
+		t.Errorf("warnings %v", w)
+	}
+	if n := len(b.Entries(StartPosition().Key())); n != 3 {
+		t.Errorf("%d start entries, want 3 (null move skipped)", n)
+	}
+	s, _ := b.Scan()
+	if s.TrailingBytes != 1 {
+		t.Errorf("trailing bytes %d", s.TrailingBytes)
+	}
+}
+
+func TestHeader(t *testing.T) {
+	b := openFixture(t, "header.bin")
+	h, err := b.Header()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Version != "1.0" || len(h.Variants) != 1 || h.Variants[0] != "normal" || h.Comment != "Synthetic test book for polyproxy" || h.Entries != 7 {
+		t.Errorf("header %+v", h)
+	}
+	// Header entries are never moves, and the book still answers.
+	if es := b.Entries(0); len(es) != 0 {
+		t.Errorf("key 0 entries returned: %v", es)
+	}
+	if n := len(b.Entries(StartPosition().Key())); n != 3 {
+		t.Errorf("%d start entries", n)
+	}
+	if err := b.Verify(); err != nil {
+		t.Error(err)
+	}
+	s, _ := b.Scan()
+	if s.HeaderEntries != 7 || s.Header == nil || s.StrayKeyZero != 0 || s.Moves != s.Entries-7 {
+		t.Errorf("scan %+v", s)
+	}
+}
+
+func TestParseHeaderErrors(t *testing.T) {
+	for _, raw := range []string{"hello", "@PG@", "@PG@\n1.0\nx", "@PG@\n1.0\n3\n1\nnormal", "@PG@\n1.0\n2\n5\nnormal\n"} {
+		if _, err := parseHeader([]byte(raw)); err == nil {
+			t.Errorf("%q parsed", raw)
+		}
+	}
+	h, err := parseHeader([]byte("@PG@\n1.0\n0\n\x00\x00"))
+	if err != nil || h.Version != "1.0" || len(h.Variants) != 0 || h.Comment != "" {
+		t.Errorf("%+v %v", h, err)
+	}
+	// Key-0 entries that are not a header are reported, not fatal.
+	b := writeBook(t, append(make([]byte, 16), bookBytes(t, oddities[:1])...))
+	if _, err := b.Header(); err == nil {
+		t.Error("zero entry accepted as a header")
+	}
+	s, err := b.Scan()
+	if err != nil || s.HeaderError == "" || s.Moves != 4 {
+		t.Errorf("scan %+v %v", s, err)
+	}
+}
+
+func TestUnsortedBook(t *testing.T) {
+	b := openFixture(t, "unsorted.bin")
+	// Opening does not scan, so nothing is known yet.
+	if b.Unsorted() {
+		t.Fatal("unsorted before Verify")
+	}
+	err := b.Verify()
+	var oe *OrderError
+	if !errors.As(err, &oe) || oe.Index != 1 {
+		t.Fatalf("Verify: %v", err)
+	}
+	if !strings.Contains(err.Error(), "entry 1") {
+		t.Errorf("message %q", err)
+	}
+	// After Verify every position is found, even the misplaced ones.
+	for _, fp := range oddities {
+		if got := len(b.Entries(fixtureKey(t, fp.fen))); got == 0 {
+			t.Errorf("%s: no entries in the unsorted book", fp.name)
+		}
+	}
+	s, _ := b.Scan()
+	if s.FirstUnsorted != 1 {
+		t.Errorf("scan first unsorted %d", s.FirstUnsorted)
+	}
+}
+
+func TestOdditiesStats(t *testing.T) {
+	b := openFixture(t, "oddities.bin")
+	if err := b.Verify(); err != nil {
+		t.Fatal(err)
+	}
+	s, err := b.Scan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Stats{Entries: 26, Positions: 10, Moves: 26, NullMoves: 1, BadPromo: 1, ZeroWeight: 3, AllZero: 1, MaxPerKey: 5,
+		WeightSum: 61368, WeightMax: 60000, LearnNonZero: 1, LearnGames: 3, LearnPoints: 4, FirstUnsorted: -1}
+	if *s != want {
+		t.Errorf("stats\n got %+v\nwant %+v", *s, want)
+	}
+	if w := s.Warnings(); len(w) != 4 {
+		t.Errorf("warnings %q", w)
+	}
+}
+
+// Close stops a scan running on another goroutine and waits for it.
+func TestCloseDuringVerify(t *testing.T) {
+	data := make([]byte, 0, 16*300000)
+	for i := 0; i < 300000; i++ {
+		data = AppendEntry(data, Entry{Key: Key(i + 1), Move: 0x31c, Weight: 1})
+	}
+	b := writeBook(t, data)
+	done := make(chan error)
+	go func() { done <- b.Verify() }()
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil && !errors.Is(err, ErrClosed) {
+		t.Errorf("Verify after Close: %v", err)
+	}
+	if err := b.Verify(); !errors.Is(err, ErrClosed) {
+		t.Errorf("Verify on a closed book: %v", err)
+	}
+	if err := b.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+}
+
+func TestLookupMany(t *testing.T) {
+	// Any number of entries per key, and keys around them untouched.
+	var data []byte
+	data = AppendEntry(data, Entry{Key: 5, Move: 1, Weight: 1})
+	for i := 0; i < 5000; i++ {
+		data = AppendEntry(data, Entry{Key: 7, Move: Move(i%4000 + 1), Weight: 1})
+	}
+	data = AppendEntry(data, Entry{Key: 9, Move: 1, Weight: 1})
+	b := writeBook(t, data)
+	if first, n := b.Lookup(7); first != 1 || n != 5000 {
+		t.Errorf("Lookup(7) = %d, %d", first, n)
+	}
+	for _, k := range []Key{0, 4, 6, 8, 10} {
+		if _, n := b.Lookup(k); n != 0 {
+			t.Errorf("Lookup(%d) found %d", k, n)
+		}
+	}
+}
