@@ -1,0 +1,259 @@
+package learn
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/polyproxy/polyproxy/book"
+)
+
+// learnOffset is where the learn field starts inside a 16-byte entry.
+const learnOffset = 12
+
+// File is a book opened for learning. It reads and writes the file itself
+// (pread/pwrite), never a memory mapping, and it never writes anything but
+// the 4 learn bytes of an entry.
+type File struct {
+	mu       sync.Mutex // flock does not exclude goroutines sharing one descriptor
+	f        *os.File
+	path     string
+	writable bool
+}
+
+// Open opens a book for updating its learn fields. It fails when the file
+// cannot be opened for writing, so callers can warn before any game.
+func Open(path string) (*File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return nil, fmt.Errorf("open book for learning: %w", err)
+	}
+	return newFile(f, path, true)
+}
+
+// OpenReadOnly opens a book to preview updates (Preview) without the right
+// to change it.
+func OpenReadOnly(path string) (*File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open book: %w", err)
+	}
+	return newFile(f, path, false)
+}
+
+func newFile(f *os.File, path string, writable bool) (*File, error) {
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("open book %s: %w", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("open book %s: not a regular file", path)
+	}
+	return &File{f: f, path: path, writable: writable}, nil
+}
+
+// Path is the book's file name as given to Open.
+func (f *File) Path() string { return f.path }
+
+// Close closes the file.
+func (f *File) Close() error { return f.f.Close() }
+
+// Sync asks the system to put the updates written so far on disk.
+func (f *File) Sync() error {
+	if !f.writable {
+		return nil
+	}
+	return f.f.Sync()
+}
+
+// Update is one game result to count into the entry (Key, Move), Move
+// being the code exactly as stored in the book.
+type Update struct {
+	Key    book.Key
+	Move   book.Move
+	Result Result
+}
+
+// Change is what happened (or, from Preview, would happen) to one entry.
+type Change struct {
+	Key           book.Key
+	Move          book.Move
+	Index         int // entry number in the file; -1 when the book has no such entry
+	Results       int // updates counted into it
+	Before, After Field
+}
+
+// Found reports whether the book has the entry.
+func (c Change) Found() bool { return c.Index >= 0 }
+
+// Apply counts the updates into the book under an exclusive lock held for
+// the whole batch: a read-modify-write that no other process can
+// interleave with. Updates of the same entry are combined in their order,
+// so a batch costs one read and one write per distinct entry. Entries are
+// searched by key under the lock, never remembered from before, so a stale
+// index cannot hit the wrong entry. The changes are returned in the order
+// each entry first appears in updates.
+func (f *File) Apply(updates []Update) ([]Change, error) {
+	if !f.writable {
+		return nil, fmt.Errorf("learn %s: book was opened read-only", f.path)
+	}
+	return f.run(updates, true)
+}
+
+// Preview computes what Apply would do without writing anything.
+func (f *File) Preview(updates []Update) ([]Change, error) { return f.run(updates, false) }
+
+type entryID struct {
+	key  book.Key
+	move book.Move
+}
+
+func (f *File) run(updates []Update, write bool) (changes []Change, err error) {
+	if len(updates) == 0 {
+		return nil, nil
+	}
+	groups := make(map[entryID]int, len(updates))
+	changes = make([]Change, 0, len(updates))
+	for _, u := range updates {
+		id := entryID{u.Key, u.Move}
+		if _, ok := groups[id]; !ok {
+			groups[id] = len(changes)
+			changes = append(changes, Change{Key: u.Key, Move: u.Move, Index: -1})
+		}
+	}
+
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := lockFile(f.f, write); err != nil {
+		return nil, fmt.Errorf("learn %s: lock: %w", f.path, err)
+	}
+	defer func() {
+		if uerr := unlockFile(f.f); uerr != nil && err == nil {
+			err = fmt.Errorf("learn %s: unlock: %w", f.path, uerr)
+		}
+	}()
+
+	st, err := f.f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("learn %s: %w", f.path, err)
+	}
+	n := int(st.Size() / book.EntrySize)
+	for i := range changes {
+		c := &changes[i]
+		idx, learn, err := f.find(c.Key, c.Move, n)
+		if err != nil {
+			return nil, fmt.Errorf("learn %s: %w", f.path, err)
+		}
+		c.Index = idx
+		c.Before, c.After = learn, learn
+	}
+	for _, u := range updates {
+		c := &changes[groups[entryID{u.Key, u.Move}]]
+		if c.Found() {
+			c.After = c.After.Add(u.Result)
+			c.Results++
+		}
+	}
+	if !write {
+		return changes, nil
+	}
+	for i := range changes {
+		c := &changes[i]
+		if !c.Found() || c.After == c.Before {
+			continue
+		}
+		if err := f.writeLearn(c.Index, c.After); err != nil {
+			// Entries before this one are written; say which are not.
+			for j := i; j < len(changes); j++ {
+				changes[j].After = changes[j].Before
+				changes[j].Results = 0
+			}
+			return changes, fmt.Errorf("learn %s: write entry %d: %w", f.path, c.Index, err)
+		}
+	}
+	return changes, nil
+}
+
+// writeLearn writes the 4 learn bytes of entry i and nothing else.
+//
+// Crash safety: the write is one pwrite of 4 bytes at offset 16*i+12, a
+// multiple of 4, so it never straddles a page (4096) or a disk sector (512
+// or 4096), all multiples of 4. The kernel copies it into a single page
+// cache page under that page's lock, so other processes see old or new
+// bytes, never a mix, and the disk writes whole sectors atomically, so
+// after a power loss the field is the old or the new value. Since no other
+// byte is written, an entry can only ever be as before or as after.
+func (f *File) writeLearn(i int, v Field) error {
+	var b [4]byte
+	binary.BigEndian.PutUint32(b[:], uint32(v))
+	n, err := f.f.WriteAt(b[:], int64(i)*book.EntrySize+learnOffset)
+	if err == nil && n != len(b) {
+		err = io.ErrShortWrite
+	}
+	return err
+}
+
+// find returns the index and learn field of the first entry (key, move)
+// among the n entries of the file, or -1. It reads through the descriptor
+// with binary search on keys, as the file is sorted by key.
+func (f *File) find(key book.Key, move book.Move, n int) (int, Field, error) {
+	if key == 0 {
+		return -1, 0, nil // header entries
+	}
+	var kb [8]byte
+	lo, hi := 0, n // first index with entry key >= key is in [lo, hi]
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if err := f.readFull(kb[:], int64(mid)*book.EntrySize); err != nil {
+			return -1, 0, err
+		}
+		if book.Key(binary.BigEndian.Uint64(kb[:])) < key {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	const chunk = 16
+	var buf [chunk * book.EntrySize]byte
+	for i := lo; i < n; {
+		m := min(chunk, n-i)
+		b := buf[:m*book.EntrySize]
+		if err := f.readFull(b, int64(i)*book.EntrySize); err != nil {
+			return -1, 0, err
+		}
+		for j := 0; j < m; j++ {
+			e := book.DecodeEntry(b[j*book.EntrySize:])
+			if e.Key != key {
+				return -1, 0, nil
+			}
+			if e.Move == move {
+				return i + j, Field(e.Learn), nil
+			}
+		}
+		i += m
+	}
+	return -1, 0, nil
+}
+
+func (f *File) readFull(b []byte, off int64) error {
+	n, err := f.f.ReadAt(b, off)
+	if n == len(b) {
+		return nil
+	}
+	if err == nil || errors.Is(err, io.EOF) {
+		err = fmt.Errorf("book shrank while reading at offset %d", off)
+	}
+	return err
+}
+
+func wrapLockErr(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &os.SyscallError{Syscall: op, Err: err}
+}

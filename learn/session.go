@@ -1,0 +1,281 @@
+package learn
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/notnil/chess"
+	"github.com/sirupsen/logrus"
+
+	"github.com/polyproxy/polyproxy/book"
+)
+
+// Defaults for resignation adjudication from the engine's scores.
+const (
+	DefaultResignScore = 1000 // centipawns
+	DefaultResignMoves = 3
+)
+
+// Options configure live learning.
+type Options struct {
+	// ResignScore and ResignMoves: the game counts as decided when the
+	// engine's last ResignMoves scores are all at least ResignScore
+	// centipawns for the same side (0 or less: the defaults).
+	ResignScore int
+	ResignMoves int
+	// BookFiles are opened for writing at once, so that a book that cannot
+	// be written is reported before the first game, not after it.
+	BookFiles []string
+}
+
+// Session learns from the games played through the proxy. The adapter's
+// single loop calls its methods in the order events happen; it is not safe
+// for use by several goroutines. All methods are safe on a nil *Session
+// (learning off).
+type Session struct {
+	opts  Options
+	log   logrus.FieldLogger
+	files map[string]*File // by book path; nil: the book cannot be written
+	game  game
+}
+
+// playedBookMove is a book entry polyproxy played in the current game.
+type playedBookMove struct {
+	path       string
+	key        book.Key
+	stored     book.Move
+	whiteMoved bool
+}
+
+type game struct {
+	bookMoves []playedBookMove
+	last      *chess.Position
+	// keys holds the key of every position seen, by ply number from the
+	// FEN's counters, so that a position sent again (a repeated "position"
+	// command, a ponder miss) replaces rather than counts twice.
+	keys    map[int]book.Key
+	lastPly int
+	scores  []Score // engine scores of its consecutive moves since the last book move
+	pending *Score  // reported for the search whose bestmove has not come yet
+	booked  bool    // the move being answered came from the book
+}
+
+// NewSession starts learning. log receives one line per decision.
+func NewSession(opts Options, log logrus.FieldLogger) *Session {
+	if opts.ResignScore <= 0 {
+		opts.ResignScore = DefaultResignScore
+	}
+	if opts.ResignMoves <= 0 {
+		opts.ResignMoves = DefaultResignMoves
+	}
+	if log == nil {
+		l := logrus.New()
+		l.Out = discard{}
+		log = l
+	}
+	s := &Session{opts: opts, log: log, files: map[string]*File{}}
+	for _, p := range opts.BookFiles {
+		s.file(p)
+	}
+	return s
+}
+
+type discard struct{}
+
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+
+// file returns the book opened for learning, opening it the first time;
+// nil when it cannot be written (warned once).
+func (s *Session) file(path string) *File {
+	if f, ok := s.files[path]; ok {
+		return f
+	}
+	f, err := Open(path)
+	if err != nil {
+		s.log.Warnf("learn: BookLearn is on but %v; games go on without learning into this book", err)
+		s.files[path] = nil
+		return nil
+	}
+	s.files[path] = f
+	return f
+}
+
+// NewGame ends the current game (ucinewgame) and starts a new one.
+func (s *Session) NewGame() {
+	if s == nil {
+		return
+	}
+	s.finish("ucinewgame")
+}
+
+// Position records a position the GUI sent. continues=false means it does
+// not extend the current game, which therefore ends first.
+func (s *Session) Position(cp *chess.Position, key book.Key, continues bool) {
+	if s == nil || cp == nil {
+		return
+	}
+	if !continues {
+		s.finish("a position that does not continue the game")
+	}
+	s.see(cp, key)
+}
+
+// BookMove records that polyproxy answered from book b with the entry
+// (key, stored).
+func (s *Session) BookMove(b *book.Book, key book.Key, stored book.Move, whiteMoved bool) {
+	if s == nil || b == nil {
+		return
+	}
+	s.game.bookMoves = append(s.game.bookMoves, playedBookMove{b.Path(), key, stored, whiteMoved})
+	s.game.booked = true
+	s.game.pending = nil
+}
+
+// EngineScore records the engine's last score before its bestmove.
+func (s *Session) EngineScore(white bool, cp int, mate int, isMate bool) {
+	if s == nil {
+		return
+	}
+	s.game.pending = &Score{White: white, CP: cp, Mate: mate, IsMate: isMate}
+}
+
+// AfterBestmove records the position after our own move, so that a mate
+// or stalemate we deliver is seen.
+func (s *Session) AfterBestmove(cp *chess.Position) {
+	if s == nil {
+		return
+	}
+	s.takeScore()
+	if cp != nil {
+		s.see(cp, book.FromChess(cp).Key())
+	}
+}
+
+// Close ends the current game (quit or end of input) and closes the books.
+func (s *Session) Close() {
+	if s == nil {
+		return
+	}
+	s.finish("end of the session")
+	for p, f := range s.files {
+		if f != nil {
+			f.Close()
+		}
+		delete(s.files, p)
+	}
+}
+
+// takeScore ends one move of ours: a book move breaks the run of engine
+// scores (it was not the engine's judgement), an engine move adds its score
+// or, without one, breaks the run too.
+func (s *Session) takeScore() {
+	g := &s.game
+	switch {
+	case g.booked:
+		g.scores = g.scores[:0]
+	case g.pending != nil:
+		g.scores = append(g.scores, *g.pending)
+	default:
+		g.scores = g.scores[:0]
+	}
+	g.booked, g.pending = false, nil
+}
+
+func plyOf(cp *chess.Position) int {
+	// Counters come from the FEN; a position inside one game advances them
+	// by one per move, which is all that matters here.
+	fields := strings.Fields(cp.String())
+	full := 1
+	if len(fields) == 6 {
+		fmt.Sscan(fields[5], &full)
+	}
+	ply := 2 * (full - 1)
+	if cp.Turn() == chess.Black {
+		ply++
+	}
+	return ply
+}
+
+func (s *Session) see(cp *chess.Position, key book.Key) {
+	g := &s.game
+	if g.keys == nil {
+		g.keys = map[int]book.Key{}
+	}
+	ply := plyOf(cp)
+	for p := range g.keys {
+		if p > ply {
+			delete(g.keys, p) // a position taken back
+		}
+	}
+	g.keys[ply] = key
+	g.last, g.lastPly = cp, ply
+}
+
+func (g *game) repeated() int {
+	if g.last == nil {
+		return 0
+	}
+	k, n := g.keys[g.lastPly], 0
+	for _, v := range g.keys {
+		if v == k {
+			n++
+		}
+	}
+	return n
+}
+
+// finish decides the current game's result, learns from it, and starts an
+// empty game.
+func (s *Session) finish(why string) {
+	g := &s.game
+	if g.pending != nil || g.booked {
+		// A search that never got a position after it (e.g. bestmove
+		// (none) when mated) still tells what the engine saw.
+		s.takeScore()
+	}
+	defer func() { s.game = game{} }()
+	if len(g.bookMoves) == 0 {
+		return
+	}
+	d := DecidePosition(g.last, g.repeated())
+	if d.Outcome == Unknown {
+		byScores := DecideScores(g.scores, s.opts.ResignScore, s.opts.ResignMoves)
+		if byScores.Outcome == Unknown {
+			s.log.Infof("learn: game ended (%s) with result unknown: %s; %s; %d book move(s) not learned",
+				why, d.Reason, byScores.Reason, len(g.bookMoves))
+			return
+		}
+		d = byScores
+	}
+	s.log.Infof("learn: game ended (%s): %s by %s; learning %d book move(s)", why, d.Outcome, d.Reason, len(g.bookMoves))
+
+	byBook := map[string][]Update{}
+	var order []string
+	for _, m := range g.bookMoves {
+		if _, ok := byBook[m.path]; !ok {
+			order = append(order, m.path)
+		}
+		byBook[m.path] = append(byBook[m.path], Update{Key: m.key, Move: m.stored, Result: d.Outcome.For(m.whiteMoved)})
+	}
+	for _, path := range order {
+		f := s.file(path)
+		if f == nil {
+			continue
+		}
+		changes, err := f.Apply(byBook[path])
+		for _, c := range changes {
+			if c.Found() {
+				s.log.Infof("learn: %s key %s move %s: %s -> %s", path, c.Key, c.Move, c.Before, c.After)
+			} else {
+				s.log.Warnf("learn: %s key %s move %s: entry no longer in the book, not learned", path, c.Key, c.Move)
+			}
+		}
+		if err != nil {
+			s.log.Warnf("learn: %v", err)
+			continue
+		}
+		if err := f.Sync(); err != nil {
+			s.log.Warnf("learn: sync %s: %v", path, err)
+		}
+	}
+}
