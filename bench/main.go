@@ -155,6 +155,7 @@ type runner struct {
 	engine       []string
 	engineErr    string
 	fake         []string // our own binary as a trivial engine
+	gnuTime      string   // /usr/bin/time when it is GNU time, for peak memory
 	machine      machine
 	results      []*result
 	iniCount     int
@@ -170,6 +171,12 @@ func newRunner(cfg config, log io.Writer) (*runner, error) {
 		return nil, err
 	}
 	r.workdir = wd
+	// Tools run in workdir and adapters read paths from an ini there.
+	for _, p := range []*string{&r.cfg.book, &r.cfg.pgn} {
+		if abs, err := filepath.Abs(*p); err == nil {
+			*p = abs
+		}
+	}
 	self, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("cannot find our own binary for the fake engine: %w", err)
@@ -181,6 +188,7 @@ func newRunner(cfg config, log io.Writer) (*runner, error) {
 	var engineBin string
 	engineBin, r.engineErr = findProgram(cfg.engine, "the engine", "apt-get install stockfish")
 	r.engine = []string{engineBin}
+	r.gnuTime = findGNUTime()
 	r.machine = describeMachine(r)
 	for _, e := range []struct{ what, err string }{{"polyproxy", r.ppErr}, {"PolyGlot", r.pgErr}, {"engine", r.engineErr}} {
 		if e.err != "" {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,6 +45,11 @@ func (r *runner) measureMakeBook() {
 		memRes := &result{ID: "makebook-memory-" + slug(label), Kind: kindBytes,
 			Title:     "5. make-book -max-ply 16, peak memory: " + label,
 			Polyproxy: newSide("polyproxy", r.ppErr), PolyGlot: newSide("PolyGlot", r.pgErr)}
+		if r.gnuTime != "" {
+			memRes.Notes = []string{"Peak resident memory as GNU time -v reports it."}
+		} else {
+			memRes.Notes = []string{"Peak resident memory from wait4's rusage: on Linux it includes the runner's own resident size at the fork when that is larger; install GNU time (/usr/bin/time) for exact figures."}
+		}
 		if setupErr != nil {
 			failAll(setupErr, timeRes.Polyproxy, timeRes.PolyGlot)
 		}
@@ -94,6 +100,14 @@ func (r *runner) measureMakeBook() {
 // up on a PGN).
 func (r *runner) runTool(argv []string, out string) (time.Duration, int64, error) {
 	os.Remove(out)
+	name := filepath.Base(argv[0]) + " " + argv[1]
+	var timeOut string
+	if r.gnuTime != "" {
+		// GNU time forks the tool from its own small process, so the peak
+		// it reports is the tool's alone (see peakRSS for why ours is not).
+		timeOut = filepath.Join(r.workdir, "time.out")
+		argv = append([]string{r.gnuTime, "-v", "-o", timeOut}, argv...)
+	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = r.workdir
 	errs := &tailBuffer{max: 4096}
@@ -103,13 +117,44 @@ func (r *runner) runTool(argv []string, out string) (time.Duration, int64, error
 	err := cmd.Run()
 	wall := time.Since(t0)
 	if err != nil {
-		return 0, 0, fmt.Errorf("%s: %v: %s", strings.Join(argv[1:2], " "), err, firstLines(errs.String(), 2))
+		return 0, 0, fmt.Errorf("%s: %v: %s", name, err, firstLines(errs.String(), 2))
 	}
 	if fi, err := os.Stat(out); err != nil || fi.Size() == 0 {
-		return 0, 0, fmt.Errorf("%s exited 0 but wrote no book: %s", argv[1], firstLines(errs.String(), 2))
+		return 0, 0, fmt.Errorf("%s exited 0 but wrote no book: %s", name, firstLines(errs.String(), 2))
+	}
+	if timeOut != "" {
+		rss, err := gnuTimePeak(timeOut)
+		return wall, rss, err
 	}
 	rss, _ := peakRSS(cmd.ProcessState)
 	return wall, rss, nil
+}
+
+// findGNUTime returns /usr/bin/time when it is GNU time with -v.
+func findGNUTime() string {
+	const path = "/usr/bin/time"
+	out, err := exec.Command(path, "-v", "true").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "Maximum resident set size") {
+		return ""
+	}
+	return path
+}
+
+func gnuTimePeak(report string) (int64, error) {
+	b, err := os.ReadFile(report)
+	if err != nil {
+		return 0, err
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(l), "Maximum resident set size (kbytes):"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("GNU time report: %v", err)
+			}
+			return kb * 1024, nil
+		}
+	}
+	return 0, fmt.Errorf("GNU time report without a peak: %s", firstLines(string(b), 2))
 }
 
 func sameBytes(a, b string) string {
