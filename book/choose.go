@@ -1,0 +1,292 @@
+package book
+
+import (
+	crand "crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+)
+
+// Mode is how a move is picked among the eligible entries of a position.
+type Mode int
+
+const (
+	// Weighted picks a move with probability weight / sum of the eligible
+	// weights (PolyGlot's BookRandom=true; the default).
+	Weighted Mode = iota
+	// Best picks the highest weight; ties go to the entry first in the file.
+	Best
+	// Uniform picks each eligible move with the same probability.
+	Uniform
+)
+
+var modeNames = [...]string{Weighted: "weighted", Best: "best", Uniform: "uniform"}
+
+func (m Mode) String() string {
+	if m >= 0 && int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return fmt.Sprintf("Mode(%d)", int(m))
+}
+
+// ParseMode reads "weighted", "best" or "uniform" (any case).
+func ParseMode(s string) (Mode, error) {
+	for m, name := range modeNames {
+		if strings.EqualFold(s, name) {
+			return Mode(m), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown book mode %q (want weighted, best or uniform)", s)
+}
+
+// Options control choosing.
+type Options struct {
+	Mode Mode
+	// ThresholdPerMille is PolyGlot's BookTreshold: a move is eligible only
+	// when its weight is more than this many thousandths of the total
+	// weight of the position's legal entries. 0 admits every move with a
+	// weight above 0.
+	ThresholdPerMille int
+	// AvoidRepetition skips moves leading to a position the game has
+	// already reached (needs the seen function of Choose).
+	AvoidRepetition bool
+	// Weight, when set, is the effective weight of an entry in place of
+	// its stored weight: the hook for weighting by learned results
+	// (BookLearnWeight). It must return at most 1<<40 so sums cannot
+	// overflow.
+	Weight func(Entry) uint64
+}
+
+// DefaultOptions are PolyGlot's defaults: weighted random, BookTreshold 5.
+func DefaultOptions() Options { return Options{Mode: Weighted, ThresholdPerMille: 5} }
+
+// Chooser picks book moves. It keeps its own random source and is meant
+// for one goroutine (the proxy loop).
+type Chooser struct {
+	opts Options
+	rng  *rand.Rand
+}
+
+// NewChooser returns a chooser with options o. A seed other than 0 makes
+// every choice reproducible; 0 seeds from the operating system's random
+// source, so proxies started in the same second (a tournament) still choose
+// independently. (PolyGlot seeds with the clock in seconds.)
+func NewChooser(o Options, seed uint64) *Chooser {
+	s1, s2 := seed, seed^0x9e3779b97f4a7c15
+	if seed == 0 {
+		var b [16]byte
+		_, _ = crand.Read(b[:]) // never fails on supported platforms (Go 1.24+)
+		s1, s2 = binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])
+	}
+	return &Chooser{opts: o, rng: rand.New(rand.NewPCG(s1, s2))}
+}
+
+// Options returns the chooser's options.
+func (c *Chooser) Options() Options { return c.opts }
+
+// weight is the one place the effective weight of an entry is decided.
+func (c *Chooser) weight(e Entry) uint64 {
+	if c.opts.Weight != nil {
+		return min(c.opts.Weight(e), 1<<40)
+	}
+	return uint64(e.Weight)
+}
+
+// share is the one place a move's share of its position is computed.
+func share(weight, total uint64) float64 {
+	if total == 0 {
+		return 0
+	}
+	return float64(weight) / float64(total)
+}
+
+// Candidate is one entry of a position, judged.
+type Candidate struct {
+	Index    int   // the entry's index in the file (for learn updates)
+	Entry    Entry // as stored
+	Move     Move  // as it would be played (castling e1g1)
+	Legal    bool
+	Weight   uint64  // effective weight (see Options.Weight)
+	Share    float64 // Weight / total weight of the legal entries; 0 if not legal
+	Eligible bool
+	Why      string // why it is not eligible
+}
+
+// Candidates lists every entry of pos's key in b in file order, with its
+// played move, legality against legal, share and eligibility. The total
+// behind the shares and the threshold counts legal entries only: an
+// illegal or corrupt entry is not a move of this position, so it must not
+// dilute the real ones (PolyGlot sums every entry of the key). seen may be
+// nil; with AvoidRepetition it makes moves leading to a seen key
+// ineligible.
+func (c *Chooser) Candidates(b *Book, pos *Position, legal MoveSet, seen func(Key) bool) []Candidate {
+	var cands []Candidate
+	var total uint64
+	b.Each(pos.Key(), func(i int, e Entry) {
+		cd := Candidate{Index: i, Entry: e, Move: pos.ToPlayed(e.Move)}
+		switch {
+		case e.Move.IsNull():
+			cd.Why = "null move"
+		case e.Move.Promo() > PromoQueen:
+			cd.Why = fmt.Sprintf("invalid promotion code %d", e.Move.Promo())
+		case !legal.Contains(cd.Move):
+			cd.Why = "illegal here"
+		default:
+			cd.Legal = true
+			cd.Weight = c.weight(e)
+			total += cd.Weight
+		}
+		cands = append(cands, cd)
+	})
+	threshold := uint64(max(c.opts.ThresholdPerMille, 0))
+	for i := range cands {
+		cd := &cands[i]
+		if !cd.Legal {
+			continue
+		}
+		cd.Share = share(cd.Weight, total)
+		switch {
+		case cd.Weight == 0:
+			cd.Why = "weight 0"
+		case cd.Weight*1000 <= threshold*total:
+			cd.Why = fmt.Sprintf("below threshold (%.1f%% <= %.1f%%)", 100*cd.Share, float64(threshold)/10)
+		case c.opts.AvoidRepetition && seen != nil && seen(pos.KeyAfter(cd.Move)):
+			cd.Why = "repeats a position of the game"
+		default:
+			cd.Eligible = true
+		}
+	}
+	return cands
+}
+
+// Choice is a chosen book move.
+type Choice struct {
+	Book        *Book
+	Index       int // entry index in the book file
+	Entry       Entry
+	Move        Move // played form
+	Weight      uint64
+	TotalWeight uint64 // of the position's legal entries
+	Share       float64
+}
+
+// Choose tries books in priority order; the first with an eligible move for
+// pos answers. seen reports keys the game has already reached (for
+// AvoidRepetition; may be nil). The reason explains the decision for the
+// log in either case.
+func (c *Chooser) Choose(books []*Book, pos *Position, legal MoveSet, seen func(Key) bool) (Choice, bool, string) {
+	var why []string
+	for _, b := range books {
+		cands := c.Candidates(b, pos, legal, seen)
+		cd, ok := c.pick(cands)
+		if !ok {
+			why = append(why, fmt.Sprintf("%s: %s", b.Path(), noMoveReason(cands)))
+			continue
+		}
+		var total uint64
+		for _, x := range cands {
+			total += x.Weight
+		}
+		ch := Choice{Book: b, Index: cd.Index, Entry: cd.Entry, Move: cd.Move, Weight: cd.Weight, TotalWeight: total, Share: cd.Share}
+		reason := fmt.Sprintf("%s: %s chosen (%s, weight %d of %d, %.1f%%)", b.Path(), cd.Move, c.opts.Mode, cd.Weight, total, 100*cd.Share)
+		return ch, true, reason
+	}
+	if len(books) == 0 {
+		return Choice{}, false, "no book"
+	}
+	return Choice{}, false, strings.Join(why, "; ")
+}
+
+// pick applies the mode to the eligible candidates.
+func (c *Chooser) pick(cands []Candidate) (Candidate, bool) {
+	var sum uint64
+	n, best := 0, -1
+	for i, cd := range cands {
+		if !cd.Eligible {
+			continue
+		}
+		n++
+		sum += cd.Weight
+		if best < 0 || cd.Weight > cands[best].Weight {
+			best = i
+		}
+	}
+	if n == 0 {
+		return Candidate{}, false
+	}
+	switch c.opts.Mode {
+	case Best:
+		return cands[best], true
+	case Uniform:
+		k := c.rng.IntN(n)
+		for _, cd := range cands {
+			if cd.Eligible {
+				if k == 0 {
+					return cd, true
+				}
+				k--
+			}
+		}
+	default:
+		r := c.rng.Uint64N(sum)
+		for _, cd := range cands {
+			if !cd.Eligible {
+				continue
+			}
+			if r < cd.Weight {
+				return cd, true
+			}
+			r -= cd.Weight
+		}
+	}
+	return cands[best], true // unreachable: the draws above always land
+}
+
+// noMoveReason says why a position's candidates offer no move.
+func noMoveReason(cands []Candidate) string {
+	if len(cands) == 0 {
+		return "not in book"
+	}
+	var legal, positive, repeat int
+	for _, cd := range cands {
+		if cd.Legal {
+			legal++
+			if cd.Weight > 0 {
+				positive++
+			}
+			if cd.Why == "repeats a position of the game" {
+				repeat++
+			}
+		}
+	}
+	switch {
+	case legal == 0:
+		return fmt.Sprintf("no legal entry (%d entries, all illegal or invalid here)", len(cands))
+	case positive == 0:
+		return fmt.Sprintf("all weights 0 (%d legal entries)", legal)
+	case repeat > 0:
+		return fmt.Sprintf("every eligible move repeats a position of the game (%d)", repeat)
+	default:
+		return fmt.Sprintf("all %d legal moves below the threshold", legal)
+	}
+}
+
+// BestReply is the most likely move at pos, for "bestmove X ponder Y": the
+// highest-weight legal entry of the first book that has one (ties: first in
+// file). Threshold and repetition are not applied.
+func (c *Chooser) BestReply(books []*Book, pos *Position, legal MoveSet) (Move, bool) {
+	for _, b := range books {
+		var best Candidate
+		found := false
+		for _, cd := range c.Candidates(b, pos, legal, nil) {
+			if cd.Legal && cd.Weight > 0 && (!found || cd.Weight > best.Weight) {
+				best, found = cd, true
+			}
+		}
+		if found {
+			return best.Move, true
+		}
+	}
+	return 0, false
+}

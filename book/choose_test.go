@@ -1,0 +1,303 @@
+package book
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const gnuchessBook = "/usr/share/games/gnuchess/book.bin"
+
+// sharedBook is a real book of ../shared/books (opened read-only).
+func sharedBook(t testing.TB, name string) *Book {
+	t.Helper()
+	return realBook(t, filepath.Join("..", "..", "shared", "books", name))
+}
+
+func realBook(t testing.TB, path string) *Book {
+	t.Helper()
+	if _, err := os.Stat(path); err != nil {
+		t.Skipf("real book %s not available: %v", path, err)
+	}
+	b, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+func mustLine(t testing.TB, fen, moves string) *Line {
+	t.Helper()
+	l, err := NewLine(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.PlayMoves(moves); err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+type wantCand struct {
+	played   string
+	legal    bool
+	eligible bool
+	why      string // substring
+	share    float64
+}
+
+func TestCandidatesOnOddities(t *testing.T) {
+	b := openFixture(t, "oddities.bin")
+	c := NewChooser(DefaultOptions(), 1)
+	for _, tc := range []struct {
+		fen  string
+		want []wantCand
+	}{
+		{StartFEN, []wantCand{
+			{"e2e4", true, true, "", 0.25}, {"d2d4", true, false, "weight 0", 0}, {"a1a1", false, false, "null move", 0}, {"g1f3", true, true, "", 0.75},
+		}},
+		{"r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1", []wantCand{
+			{"e1g1", true, true, "", 159.0 / 193}, {"e1c1", true, true, "", 18.0 / 193}, {"h2h3", true, true, "", 16.0 / 193},
+		}},
+		{"r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1", []wantCand{
+			{"e8g8", true, true, "", 0.7}, {"e8c8", true, true, "", 0.3},
+		}},
+		{"4k3/8/8/8/8/8/8/3KR3 w - - 0 1", []wantCand{
+			{"e1h1", true, true, "", 0.5}, {"e1e7", true, true, "", 0.5},
+		}},
+		{"8/1P2k3/8/8/8/8/8/4K3 w - - 0 1", []wantCand{
+			{"b7b8q", true, true, "", 0.25}, {"b7b8n", true, true, "", 0.25}, {"b7b8r", true, true, "", 0.25}, {"b7b8b", true, true, "", 0.25},
+			{"b7b8?", false, false, "invalid promotion code 5", 0},
+		}},
+		{"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", []wantCand{
+			{"e5d6", true, true, "", 0.8}, {"e5e6", true, true, "", 0.2},
+		}},
+		// The en-passant field is ignored without an adjacent pawn: the
+		// FEN without it reaches the same entry.
+		{"4k3/8/8/3p4/8/4P3/8/4K3 w - - 0 1", []wantCand{{"e3e4", true, true, "", 1}}},
+		{"4k3/8/8/K2pP2r/8/8/8/8 w - d6 0 1", []wantCand{
+			{"e5d6", false, false, "illegal", 0}, {"a5b6", true, true, "", 1},
+		}},
+		// Illegal entries do not count in the total: e2e3 has 4/1004.
+		{"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", []wantCand{
+			{"e2e4", true, true, "", 1000.0 / 1004}, {"e2e3", true, false, "below threshold", 4.0 / 1004}, {"e1e3", false, false, "illegal", 0},
+		}},
+	} {
+		l := mustLine(t, tc.fen, "")
+		got := c.Candidates(b, &l.Pos, l.Legal(), nil)
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: %d candidates, want %d: %+v", tc.fen, len(got), len(tc.want), got)
+			continue
+		}
+		for i, w := range tc.want {
+			g := got[i]
+			if g.Move.String() != w.played || g.Legal != w.legal || g.Eligible != w.eligible || !strings.Contains(g.Why, w.why) || math.Abs(g.Share-w.share) > 1e-9 {
+				t.Errorf("%s: candidate %d = %+v (%s), want %+v", tc.fen, i, g, g.Move, w)
+			}
+		}
+	}
+	// The pinned pawn's en-passant file enters the key: the FEN without it
+	// is another position.
+	withEP := mustLine(t, "4k3/8/8/K2pP2r/8/8/8/8 w - d6 0 1", "")
+	noEP := mustLine(t, "4k3/8/8/K2pP2r/8/8/8/8 w - - 0 1", "")
+	if withEP.Pos.Key() == noEP.Pos.Key() {
+		t.Error("pinned pawn: en passant not in the key")
+	}
+}
+
+func TestChooseNoMove(t *testing.T) {
+	b := openFixture(t, "oddities.bin")
+	c := NewChooser(DefaultOptions(), 1)
+	for _, tc := range []struct{ fen, moves, why string }{
+		{StartFEN, "e2e4", "all weights 0"},
+		{StartFEN, "d2d4", "not in book"},
+		{"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "e2e4 e8e7", "not in book"},
+	} {
+		l := mustLine(t, tc.fen, tc.moves)
+		_, ok, why := c.Choose([]*Book{b}, &l.Pos, l.Legal(), l.Seen)
+		if ok || !strings.Contains(why, tc.why) || !strings.Contains(why, "oddities.bin") {
+			t.Errorf("%s %s: ok=%v why=%q, want %q", tc.fen, tc.moves, ok, why, tc.why)
+		}
+	}
+	// Only entries that are illegal here.
+	bad := writeBook(t, bookBytes(t, []fixturePos{{"", StartFEN, []stored{{move: "e2e5", weight: 3}, {move: "e1g1", weight: 3}}}}))
+	l := mustLine(t, StartFEN, "")
+	if _, ok, why := c.Choose([]*Book{bad}, &l.Pos, l.Legal(), nil); ok || !strings.Contains(why, "no legal entry") {
+		t.Errorf("illegal entries: %v %q", ok, why)
+	}
+	// Everything below the threshold.
+	low := writeBook(t, bookBytes(t, []fixturePos{{"", StartFEN, []stored{{move: "e2e4", weight: 1}, {move: "d2d4", weight: 1}}}}))
+	c500 := NewChooser(Options{ThresholdPerMille: 500}, 1)
+	if _, ok, why := c500.Choose([]*Book{low}, &l.Pos, l.Legal(), nil); ok || !strings.Contains(why, "below the threshold") {
+		t.Errorf("threshold: %v %q", ok, why)
+	}
+	if _, ok, why := c.Choose(nil, &l.Pos, l.Legal(), nil); ok || why != "no book" {
+		t.Errorf("no books: %v %q", ok, why)
+	}
+}
+
+func TestChooseModes(t *testing.T) {
+	b := openFixture(t, "oddities.bin")
+	start := mustLine(t, StartFEN, "")
+	promo := mustLine(t, "8/1P2k3/8/8/8/8/8/4K3 w - - 0 1", "")
+	books := []*Book{b}
+
+	best := NewChooser(Options{Mode: Best}, 1)
+	if ch, ok, why := best.Choose(books, &start.Pos, start.Legal(), nil); !ok || ch.Move.String() != "g1f3" || ch.Weight != 30 || ch.TotalWeight != 40 || b.Entry(ch.Index) != ch.Entry {
+		t.Errorf("best: %+v %q", ch, why)
+	} else if !strings.Contains(why, "g1f3 chosen") || !strings.Contains(why, "75.0%") {
+		t.Errorf("reason %q", why)
+	}
+	// Ties go to the entry first in the file.
+	if ch, _, _ := best.Choose(books, &promo.Pos, promo.Legal(), nil); ch.Move.String() != "b7b8q" {
+		t.Errorf("best tie: %s", ch.Move)
+	}
+
+	counts := map[string]int{}
+	uni := NewChooser(Options{Mode: Uniform}, 3)
+	for i := 0; i < 4000; i++ {
+		ch, _, _ := uni.Choose(books, &promo.Pos, promo.Legal(), nil)
+		counts[ch.Move.String()]++
+	}
+	if len(counts) != 4 {
+		t.Errorf("uniform: %v", counts)
+	}
+	for m, n := range counts {
+		if n < 850 || n > 1150 {
+			t.Errorf("uniform: %s chosen %d of 4000", m, n)
+		}
+	}
+
+	// Same seed, same choices; another seed, other choices.
+	seq := func(seed uint64) string {
+		c := NewChooser(DefaultOptions(), seed)
+		var s []string
+		for i := 0; i < 40; i++ {
+			ch, _, _ := c.Choose(books, &promo.Pos, promo.Legal(), nil)
+			s = append(s, ch.Move.String())
+		}
+		return strings.Join(s, " ")
+	}
+	if seq(42) != seq(42) {
+		t.Error("seeded choices differ")
+	}
+	if seq(42) == seq(43) || seq(0) == seq(0) {
+		t.Error("different seeds choose alike")
+	}
+
+	mode, err := ParseMode("UNIFORM")
+	if err != nil || mode != Uniform || mode.String() != "uniform" {
+		t.Errorf("ParseMode: %v %v", mode, err)
+	}
+	if _, err := ParseMode("random"); err == nil {
+		t.Error("ParseMode accepted random")
+	}
+}
+
+func TestChooseAvoidRepetition(t *testing.T) {
+	b := openFixture(t, "oddities.bin")
+	l := mustLine(t, StartFEN, "")
+	nf3 := l.Pos.KeyAfter(NewMove(6, 21, NoPromo))
+	seen := func(k Key) bool { return k == nf3 }
+	c := NewChooser(Options{Mode: Best, AvoidRepetition: true}, 1)
+	ch, ok, _ := c.Choose([]*Book{b}, &l.Pos, l.Legal(), seen)
+	if !ok || ch.Move.String() != "e2e4" {
+		t.Errorf("avoid repetition chose %s", ch.Move)
+	}
+	// Without the option the repeating move is still played.
+	c = NewChooser(Options{Mode: Best}, 1)
+	if ch, _, _ := c.Choose([]*Book{b}, &l.Pos, l.Legal(), seen); ch.Move.String() != "g1f3" {
+		t.Errorf("chose %s", ch.Move)
+	}
+	// Every move repeating: no book move, and the log says why.
+	c = NewChooser(Options{AvoidRepetition: true}, 1)
+	if _, ok, why := c.Choose([]*Book{b}, &l.Pos, l.Legal(), func(Key) bool { return true }); ok || !strings.Contains(why, "repeats") {
+		t.Errorf("all repeating: %v %q", ok, why)
+	}
+}
+
+func TestChooseBooksInPriorityOrder(t *testing.T) {
+	odd := openFixture(t, "oddities.bin")
+	zero := writeBook(t, bookBytes(t, []fixturePos{{"", StartFEN, []stored{{move: "c2c4", weight: 0}}}}))
+	other := writeBook(t, bookBytes(t, []fixturePos{{"", StartFEN, []stored{{move: "c2c4", weight: 1}}}}))
+	l := mustLine(t, StartFEN, "")
+	c := NewChooser(DefaultOptions(), 1)
+	ch, ok, _ := c.Choose([]*Book{zero, other, odd}, &l.Pos, l.Legal(), nil)
+	if !ok || ch.Book != other || ch.Move.String() != "c2c4" {
+		t.Errorf("chose %s from %v", ch.Move, ch.Book.Path())
+	}
+	ch, _, _ = c.Choose([]*Book{odd, other}, &l.Pos, l.Legal(), nil)
+	if ch.Book != odd {
+		t.Error("second book answered before the first")
+	}
+	if m, ok := c.BestReply([]*Book{zero, odd, other}, &l.Pos, l.Legal()); !ok || m.String() != "g1f3" {
+		t.Errorf("BestReply %s %v", m, ok)
+	}
+	after := mustLine(t, StartFEN, "e2e4")
+	if _, ok := c.BestReply([]*Book{odd}, &after.Pos, after.Legal()); ok {
+		t.Error("BestReply on an all-zero position")
+	}
+}
+
+func TestWeightHook(t *testing.T) {
+	b := openFixture(t, "oddities.bin")
+	l := mustLine(t, StartFEN, "")
+	// A learn-style weight: e2e4 (no learn data) doubled.
+	o := Options{Mode: Best, Weight: func(e Entry) uint64 {
+		if e.Move.String() == "e2e4" {
+			return 100
+		}
+		return uint64(e.Weight)
+	}}
+	ch, ok, _ := NewChooser(o, 1).Choose([]*Book{b}, &l.Pos, l.Legal(), nil)
+	if !ok || ch.Move.String() != "e2e4" || ch.TotalWeight != 130 || math.Abs(ch.Share-100.0/130) > 1e-9 {
+		t.Errorf("%+v", ch)
+	}
+}
+
+// The weighted mode draws each move with probability weight/sum, checked
+// with a chi-square test on the gnuchess book's start position.
+func TestWeightedDistributionOnRealBook(t *testing.T) {
+	b := realBook(t, gnuchessBook)
+	l := mustLine(t, StartFEN, "")
+	c := NewChooser(DefaultOptions(), 20260101)
+	cands := c.Candidates(b, &l.Pos, l.Legal(), nil)
+	const draws = 20000
+	counts := map[Move]int{}
+	legal := l.Legal()
+	for i := 0; i < draws; i++ {
+		ch, ok, _ := c.Choose([]*Book{b}, &l.Pos, legal, nil)
+		if !ok {
+			t.Fatal("no move")
+		}
+		counts[ch.Move]++
+	}
+	var eligibleSum uint64
+	for _, cd := range cands {
+		if cd.Eligible {
+			eligibleSum += cd.Weight
+		}
+	}
+	chi2, dof := 0.0, -1
+	for _, cd := range cands {
+		if !cd.Eligible {
+			if counts[cd.Move] != 0 {
+				t.Errorf("ineligible %s (%s) chosen %d times", cd.Move, cd.Why, counts[cd.Move])
+			}
+			continue
+		}
+		exp := draws * float64(cd.Weight) / float64(eligibleSum)
+		d := float64(counts[cd.Move]) - exp
+		chi2 += d * d / exp
+		dof++
+	}
+	// 99.9% quantile of chi-square: well above the degrees of freedom.
+	limit := float64(dof) + 3.1*math.Sqrt(2*float64(dof)) + 10
+	t.Logf("%d eligible moves, chi2 = %.2f (dof %d, limit %.1f), counts %v", dof+1, chi2, dof, limit, counts)
+	if dof < 3 || chi2 > limit {
+		t.Errorf("chi2 %.2f with %d degrees of freedom", chi2, dof)
+	}
+}
