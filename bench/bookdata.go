@@ -8,34 +8,14 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/notnil/chess"
 	"github.com/polyproxy/polyproxy/book"
 )
 
 // bookPly is one position of a book line: the moves that lead to it, and
-// every legal move the book holds there (as played, e1g1 for castling).
+// every legal move with a weight the book holds there (as played, e1g1).
 type bookPly struct {
 	moves     []string
 	bookMoves map[string]bool
-}
-
-// legalBookMoves returns the book's legal, non-zero-weight moves at pos as
-// played, highest weight first (ties in file order).
-func legalBookMoves(b *book.Book, pos *chess.Position) []string {
-	bp := book.FromChess(pos)
-	entries := b.Entries(bp.Key())
-	slices.SortStableFunc(entries, func(x, y book.Entry) int { return int(y.Weight) - int(x.Weight) })
-	legal := map[string]bool{}
-	for _, m := range pos.ValidMoves() {
-		legal[m.String()] = true
-	}
-	var out []string
-	for _, e := range entries {
-		if mv := bp.ToPlayed(e.Move).String(); e.Weight > 0 && legal[mv] {
-			out = append(out, mv)
-		}
-	}
-	return out
 }
 
 // walkBookLine follows the highest-weight legal book move from the start
@@ -46,35 +26,32 @@ func walkBookLine(path string, plies int) ([]bookPly, error) {
 		return nil, err
 	}
 	defer b.Close()
-	pos := chess.StartingPosition()
-	var line []bookPly
+	line, err := book.NewLine("startpos")
+	if err != nil {
+		return nil, err
+	}
+	best := book.NewChooser(book.Options{Mode: book.Best, ThresholdPerMille: 5}, 1)
+	var out []bookPly
 	var moves []string
 	for ply := 0; ply < plies; ply++ {
-		cands := legalBookMoves(b, pos)
-		if len(cands) == 0 {
-			return nil, fmt.Errorf("%s: the highest-weight line leaves the book after %d plies (%s); need %d", path, ply, strings.Join(moves, " "), plies)
+		legal := line.Legal()
+		choice, ok, why := best.Choose([]*book.Book{b}, &line.Pos, legal, nil)
+		if !ok {
+			return nil, fmt.Errorf("the highest-weight line of %s leaves the book after %d plies (%s): %s; need %d", path, ply, strings.Join(moves, " "), why, plies)
 		}
 		set := map[string]bool{}
-		for _, c := range cands {
-			set[c] = true
+		for _, c := range best.Candidates(b, &line.Pos, legal, nil) {
+			if c.Legal && c.Weight > 0 {
+				set[c.Move.String()] = true
+			}
 		}
-		line = append(line, bookPly{moves: slices.Clone(moves), bookMoves: set})
-		pos = playUCI(pos, cands[0])
-		moves = append(moves, cands[0])
-	}
-	return line, nil
-}
-
-// playUCI applies a move given in UCI form, taking it from ValidMoves so
-// the new position knows about check (Position.Update trusts the move's
-// tags). It returns nil for a move that is not legal.
-func playUCI(pos *chess.Position, uci string) *chess.Position {
-	for _, m := range pos.ValidMoves() {
-		if m.String() == uci {
-			return pos.Update(m)
+		out = append(out, bookPly{moves: slices.Clone(moves), bookMoves: set})
+		if _, err := line.Play(choice.Move); err != nil {
+			return nil, err
 		}
+		moves = append(moves, choice.Move.String())
 	}
-	return nil
+	return out, nil
 }
 
 // probePosition is a real position stored in the generated big book, with
@@ -96,35 +73,36 @@ func makeBigBook(path string, n int, seed uint64) ([]probePosition, error) {
 	seen := map[book.Key]bool{}
 	const realPositions = 2000
 	for len(probes) < realPositions {
-		pos := chess.StartingPosition()
+		line, err := book.NewLine("startpos")
+		if err != nil {
+			return nil, err
+		}
 		depth := 1 + rng.IntN(40)
-		for i := 0; i < depth && pos != nil; i++ {
-			valid := pos.ValidMoves()
-			if len(valid) == 0 {
-				pos = nil
+		for i := 0; i < depth && line != nil; i++ {
+			legal := line.Legal()
+			if len(legal) == 0 {
+				line = nil
 				break
 			}
-			pos = pos.Update(valid[rng.IntN(len(valid))])
-		}
-		if pos == nil {
-			continue
-		}
-		valid := pos.ValidMoves()
-		bp := book.FromChess(pos)
-		if len(valid) == 0 || seen[bp.Key()] {
-			continue
-		}
-		seen[bp.Key()] = true
-		pp := probePosition{fen: uciFEN(pos, bp), all: map[string]bool{}}
-		// Up to three moves with distinct weights: the best is unambiguous.
-		perm := rng.Perm(len(valid))
-		for j := 0; j < 3 && j < len(valid); j++ {
-			mv := valid[perm[j]]
-			played, err := book.ParseMove(mv.String())
-			if err != nil {
+			if _, err := line.Play(legal[rng.IntN(len(legal))]); err != nil {
 				return nil, err
 			}
-			entries = append(entries, book.Entry{Key: bp.Key(), Move: bp.ToBook(played), Weight: uint16(3000 - 1000*j)})
+		}
+		if line == nil {
+			continue
+		}
+		legal := line.Legal()
+		key := line.Pos.Key()
+		if len(legal) == 0 || seen[key] {
+			continue
+		}
+		seen[key] = true
+		pp := probePosition{fen: uciFEN(line), all: map[string]bool{}}
+		// Up to three moves with distinct weights: the best is unambiguous.
+		perm := rng.Perm(len(legal))
+		for j := 0; j < 3 && j < len(legal); j++ {
+			mv := legal[perm[j]]
+			entries = append(entries, book.Entry{Key: key, Move: line.Pos.ToBook(mv), Weight: uint16(3000 - 1000*j)})
 			if j == 0 {
 				pp.best = mv.String()
 			}
@@ -169,13 +147,14 @@ func makeBigBook(path string, n int, seed uint64) ([]probePosition, error) {
 	return probes, f.Close()
 }
 
-// uciFEN is pos's FEN with the en-passant square only where Polyglot's key
-// counts it (a pawn of the side to move beside the pushed pawn). notnil/chess
-// writes it after every double push; PolyGlot would then hash a different key
-// and miss the book, which would measure a search, not a probe.
-func uciFEN(pos *chess.Position, bp *book.Position) string {
-	f := strings.Fields(pos.String())
-	if len(f) == 6 && bp.EnPassantFile() < 0 {
+// uciFEN is the line's FEN with the en-passant square only where
+// Polyglot's key counts it (a pawn of the side to move beside the pushed
+// pawn). notnil/chess writes it after every double push; PolyGlot would
+// then hash a different key and miss the book, which would measure a
+// search, not a probe.
+func uciFEN(line *book.Line) string {
+	f := strings.Fields(line.Chess.String())
+	if len(f) == 6 && line.Pos.EnPassantFile() < 0 {
 		f[3] = "-"
 	}
 	return strings.Join(f, " ")

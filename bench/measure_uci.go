@@ -119,6 +119,8 @@ func (r *runner) measureBookAnswer() {
 		failAll(err, res.Polyproxy, res.PolyGlot)
 		return
 	}
+	last := line[len(line)-1]
+	res.Notes = append(res.Notes, fmt.Sprintf("The line: %s, then one of the book's moves.", strings.Join(last.moves, " ")))
 	ini, err := r.writeIni(r.engine, r.cfg.book)
 	if err != nil {
 		failAll(err, res.Polyproxy, res.PolyGlot)
