@@ -1,0 +1,408 @@
+// Package adapter is the proxy: it stands between a chess GUI and a UCI
+// engine, relays their lines, tracks the game and answers "go" from
+// Polyglot books when it can.
+//
+// Shape: one goroutine reads the GUI, one reads the engine; both hand
+// batches of lines to a single loop (Run) that owns all state, so nothing
+// here needs a lock. Output to the GUI is flushed after each batch: a line
+// never waits for the next one, and a flood of engine lines still costs one
+// write per batch.
+package adapter
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/notnil/chess"
+	"github.com/sirupsen/logrus"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/uci"
+)
+
+// Engine is a running engine as the adapter needs it; *uci.Process is one,
+// tests use in-process fakes.
+type Engine interface {
+	WriteLine(string) error
+	Stdout() io.Reader
+	Exited() <-chan struct{}
+	// Quit asks the engine to leave, waits up to grace, then kills it (and
+	// whatever it started); it returns when the engine is gone.
+	Quit(grace time.Duration)
+	Kill()
+}
+
+// GameObserver follows the game for live learning (learn.Session has these
+// methods). Every call comes from the adapter's loop. A nil observer is
+// allowed.
+type GameObserver interface {
+	NewGame()
+	Position(cp *chess.Position, key book.Key, continues bool)
+	BookMove(b *book.Book, key book.Key, stored book.Move, whiteMoved bool)
+	EngineScore(white bool, cp int, mate int, isMate bool)
+	AfterBestmove(cp *chess.Position)
+	Close()
+}
+
+// Options are what Run needs besides the configuration.
+type Options struct {
+	// StartEngine starts the engine; nil starts cfg.EngineArgv in
+	// cfg.EngineDir with its stderr going to Stderr.
+	StartEngine func() (Engine, error)
+	Stderr      io.Writer    // our own messages; never closed; nil: os.Stderr
+	Observer    GameObserver // nil: no live learning
+	// QuitGrace is how long the engine has to leave after "quit" before it
+	// is killed; 0 means one second.
+	QuitGrace time.Duration
+	// Log, when set, is used instead of opening cfg.LogFile (tests).
+	Log *logrus.Logger
+}
+
+// ErrEngineDied is returned (wrapped) when the engine dies twice within a
+// minute, or before its first handshake completes.
+var ErrEngineDied = errors.New("engine died")
+
+// restartWindow: a second engine death within it ends polyproxy.
+const restartWindow = time.Minute
+
+type guiBatch struct {
+	lines []string
+	err   error // io.EOF or a read error: the GUI is gone
+}
+
+type engineBatch struct {
+	gen  int // which engine start these lines come from
+	data []byte
+	ends []int // line i is data[ends[i-1]:ends[i]]
+	err  error // set on the last batch of an engine: its stdout closed
+}
+
+// searchState is who owes the GUI a bestmove.
+type searchState int
+
+const (
+	searchNone       searchState = iota
+	searchEngine                 // the engine is searching
+	searchBookPonder             // a book answer waits for ponderhit or stop
+)
+
+// pendingOutput keeps UCI order: a book answer must not overtake the
+// engine's replies (readyok) to requests the GUI sent before its go.
+type pendingOutput struct {
+	readyOK bool // a marker: the engine owes one readyok
+	lines   []string
+	after   func()
+}
+
+// Adapter is one proxy run. Create with New, then Run.
+type Adapter struct {
+	cfg    *config.Config
+	opts   Options
+	stderr io.Writer
+	obs    GameObserver
+
+	out     *uci.Writer
+	log     *logrus.Logger
+	logOn   bool
+	logFile io.Closer
+
+	guiCh    chan guiBatch
+	engineCh chan engineBatch
+	bookCh   chan bookVerdict
+
+	// The engine.
+	eng           Engine
+	engGen        int
+	handshaking   bool // "uci" sent, uciok not yet received
+	everReady     bool // a handshake has completed once
+	lastDeath     time.Time
+	engineHeader  []string // the engine's id and option lines, raw
+	engineName    string
+	engineOptions []uci.Option
+	guiSetOptions []uci.SetOption // engine options the GUI set, replayed after a restart
+	queuedGUI     []uci.Command   // GUI commands waiting for the handshake
+	guiWantsUCI   bool            // the GUI's "uci" waits for the handshake
+	guiTalked     bool            // we answered "uci": info strings may flow
+	notices       []string        // told the GUI as info strings once it talks
+
+	// Order and searches.
+	pending       []pendingOutput
+	search        searchState
+	engineGo      string // the go line the engine is searching, for a restart
+	ponderHit     bool   // ponderhit was forwarded during the engine's search
+	stopSent      bool
+	lastScoreLine []byte // the engine's last info line with a score in this search
+	bookAnswer    *bookAnswer
+
+	// The game.
+	game game
+
+	// Books.
+	books    []*book.Book
+	bookKey  string // cfg fields the open books were made from
+	chooser  *book.Chooser
+	chooseBy string
+	chess960 bool
+
+	quitting bool
+}
+
+// New prepares an adapter for cfg; nothing starts until Run.
+func New(cfg *config.Config, opts Options) *Adapter {
+	a := &Adapter{cfg: cfg, opts: opts, stderr: opts.Stderr, obs: opts.Observer}
+	if a.stderr == nil {
+		a.stderr = os.Stderr
+	}
+	if a.opts.QuitGrace <= 0 {
+		a.opts.QuitGrace = time.Second
+	}
+	if a.opts.StartEngine == nil {
+		a.opts.StartEngine = func() (Engine, error) {
+			p, err := uci.StartProcess(cfg.EngineArgv, cfg.EngineDir, a.stderr)
+			if err != nil {
+				return nil, err
+			}
+			return p, nil
+		}
+	}
+	a.guiCh = make(chan guiBatch, 16)
+	a.engineCh = make(chan engineBatch, 64)
+	a.bookCh = make(chan bookVerdict, 4)
+	return a
+}
+
+// Run proxies between the GUI (stdin/stdout) and the engine until the GUI
+// quits or goes away (nil), or until the engine cannot be kept running (an
+// error, already reported on stderr).
+func (a *Adapter) Run(stdin io.Reader, stdout io.Writer) (err error) {
+	a.out = uci.NewWriter(stdout)
+	if a.opts.Log != nil {
+		a.log, a.logOn = a.opts.Log, a.opts.Log.IsLevelEnabled(logrus.InfoLevel)
+	} else {
+		a.applyLogConfig()
+	}
+	defer func() {
+		if a.obs != nil {
+			a.obs.Close()
+		}
+		a.closeBooks()
+		if a.logFile != nil {
+			a.logFile.Close()
+		}
+	}()
+	for _, w := range a.cfg.Warnings {
+		a.logf("config: %s", w)
+	}
+	a.initGame()
+	a.openBooks()
+	if err := a.startEngine(); err != nil {
+		a.fatalf("cannot start the engine: %v", err)
+		return err
+	}
+	go readGUI(stdin, a.guiCh)
+	return a.loop()
+}
+
+func (a *Adapter) loop() error {
+	for {
+		select {
+		case b := <-a.guiCh:
+			for _, line := range b.lines {
+				a.onGUILine(line)
+				if a.quitting {
+					break
+				}
+			}
+			if b.err != nil && !a.quitting {
+				if b.err != io.EOF {
+					a.logf("reading the GUI: %v", b.err)
+				}
+				a.logf("GUI closed its end: quitting")
+				a.quit()
+			}
+		case b := <-a.engineCh:
+			if b.gen != a.engGen {
+				continue // a dead engine's last words
+			}
+			a.onEngineBatch(b)
+			if b.err != nil && !a.quitting {
+				if err := a.onEngineDeath(b.err); err != nil {
+					a.out.Flush()
+					a.eng.Kill()
+					return err
+				}
+			}
+		case v := <-a.bookCh:
+			a.onBookVerdict(v)
+		}
+		if err := a.out.Flush(); err != nil && !a.quitting {
+			a.logf("writing to the GUI: %v: quitting", err)
+			a.quit()
+		}
+		if a.quitting {
+			a.eng.Quit(a.opts.QuitGrace)
+			a.logf("engine stopped; bye")
+			return nil
+		}
+	}
+}
+
+// readGUI hands the GUI's lines to the loop, a batch at a time.
+func readGUI(r io.Reader, ch chan<- guiBatch) {
+	lr := uci.NewLineReader(r, 64<<10)
+	for {
+		var lines []string
+		for {
+			l, err := lr.ReadLine()
+			if err != nil {
+				ch <- guiBatch{lines: lines, err: err}
+				return
+			}
+			lines = append(lines, string(l))
+			if !lr.HasBufferedLine() {
+				break
+			}
+		}
+		ch <- guiBatch{lines: lines}
+	}
+}
+
+// readEngine hands an engine's lines to the loop: everything already
+// buffered goes as one batch, so a flood costs one channel send and one
+// GUI write per batch, while a lone line goes at once.
+func readEngine(gen int, r io.Reader, ch chan<- engineBatch) {
+	lr := uci.NewLineReader(r, 64<<10)
+	for {
+		b := engineBatch{gen: gen}
+		for {
+			l, err := lr.ReadLine()
+			if err != nil {
+				b.err = err
+				ch <- b
+				return
+			}
+			b.data = append(b.data, l...)
+			b.ends = append(b.ends, len(b.data))
+			if !lr.HasBufferedLine() || len(b.data) > 256<<10 {
+				break
+			}
+		}
+		ch <- b
+	}
+}
+
+// startEngine starts the engine and begins the handshake; the rest
+// happens as its lines arrive (onUCIOK).
+func (a *Adapter) startEngine() error {
+	eng, err := a.opts.StartEngine()
+	if err != nil {
+		return err
+	}
+	a.eng = eng
+	a.engGen++
+	a.handshaking = true
+	a.engineHeader = a.engineHeader[:0]
+	a.engineOptions = a.engineOptions[:0]
+	go readEngine(a.engGen, eng.Stdout(), a.engineCh)
+	a.toEngine("uci")
+	return nil
+}
+
+// toEngine sends one line to the engine.
+func (a *Adapter) toEngine(line string) {
+	if a.logOn {
+		a.traffic(">engine", line)
+	}
+	if err := a.eng.WriteLine(line); err != nil && a.logOn {
+		a.logf("writing to the engine: %v", err)
+	}
+}
+
+// toGUI sends one line to the GUI (flushed at the end of the batch).
+func (a *Adapter) toGUI(line string) {
+	if a.logOn {
+		a.traffic(">gui", line)
+	}
+	a.out.WriteLine(line)
+}
+
+// infoString tells the GUI something as "info string", or keeps it until
+// the GUI has said uci.
+func (a *Adapter) infoString(msg string) {
+	if !a.guiTalked {
+		a.notices = append(a.notices, msg)
+		return
+	}
+	a.toGUI("info string " + msg)
+}
+
+// notify reports a problem everywhere: stderr, log and the GUI.
+func (a *Adapter) notify(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	fmt.Fprintln(a.stderr, "polyproxy: "+msg)
+	a.logf("%s", msg)
+	a.infoString(msg)
+}
+
+func (a *Adapter) fatalf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	fmt.Fprintln(a.stderr, "polyproxy: "+msg)
+	a.logf("fatal: %s", msg)
+}
+
+// onEngineDeath restarts the engine once; a second death within a minute
+// (or a death before the first handshake completed) is fatal.
+func (a *Adapter) onEngineDeath(readErr error) error {
+	status := "its output closed"
+	select {
+	case <-a.eng.Exited():
+	case <-time.After(200 * time.Millisecond):
+		a.eng.Kill()
+		<-a.eng.Exited()
+	}
+	if p, ok := a.eng.(*uci.Process); ok {
+		if err := p.ExitErr(); err != nil {
+			status = err.Error()
+		} else {
+			status = "exit status 0"
+		}
+	}
+	a.eng.Kill() // whatever it left behind in its group
+	now := time.Now()
+	switch {
+	case !a.everReady:
+		a.fatalf("the engine ended before finishing the uci handshake (%s): is EngineCommand a UCI engine?", status)
+		return fmt.Errorf("%w during the handshake (%s)", ErrEngineDied, status)
+	case !a.lastDeath.IsZero() && now.Sub(a.lastDeath) < restartWindow:
+		a.notify("the engine died again within a minute (%s): giving up", status)
+		return fmt.Errorf("%w twice within a minute (%s)", ErrEngineDied, status)
+	}
+	a.lastDeath = now
+	a.notify("the engine died (%s): restarting it", status)
+	if err := a.startEngine(); err != nil {
+		a.fatalf("cannot restart the engine: %v", err)
+		return err
+	}
+	return nil
+}
+
+// quit ends the run: the loop stops the engine and returns.
+func (a *Adapter) quit() {
+	a.quitting = true
+}
+
+// optionSpelling is the engine's own spelling of an option name, if it
+// announced one that matches (case-insensitive).
+func (a *Adapter) optionSpelling(name string) (string, bool) {
+	for _, o := range a.engineOptions {
+		if strings.EqualFold(o.Name, name) {
+			return o.Name, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,596 @@
+package adapter
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/notnil/chess"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/config"
+)
+
+func contains(lines []string, want string) bool { return slices.Contains(lines, want) }
+
+func hasPrefix(lines []string, prefix string) bool {
+	for _, l := range lines {
+		if strings.HasPrefix(l, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestUCIReplyWrapsEngine(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.send("uci")
+	lines := h.until("uciok")
+	if lines[0] != "id name Fake 1.0 (polyproxy)" {
+		t.Errorf("first line %q", lines[0])
+	}
+	for _, want := range []string{
+		"id author Testers",
+		"option name Hash type spin default 16 min 1 max 1024",
+		"option name Polyglot Book type check default true",
+		"option name Polyglot BookDepth type spin default 256 min 0 max 1000",
+		"option name Polyglot BookTreshold type spin default 5 min 0 max 1000",
+		"option name Polyglot BookMode type combo default best var weighted var best var uniform",
+		"option name Polyglot BookLearn type check default false",
+		"option name Polyglot BookAvoidRepetition type check default false",
+	} {
+		if !contains(lines, want) {
+			t.Errorf("missing %q in %q", want, lines)
+		}
+	}
+	if !hasPrefix(lines, "option name Polyglot BookFile type string default /") {
+		t.Errorf("no BookFile option in %q", lines)
+	}
+	if lines[len(lines)-1] != "uciok" {
+		t.Errorf("last line %q", lines[len(lines)-1])
+	}
+	// A second uci is answered from what we know; the engine sees one.
+	h.send("uci")
+	again := h.until("uciok")
+	if !slices.Equal(again, lines) {
+		t.Errorf("second reply differs: %q", again)
+	}
+	n := 0
+	for _, l := range h.engine(0).got() {
+		if l == "uci" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("engine got uci %d times", n)
+	}
+}
+
+func TestEngineNameOverride(t *testing.T) {
+	cfg := testConfig(t, "")
+	cfg.EngineName = "My Engine"
+	h := startHarness(t, cfg, nil, nil)
+	if l := h.handshake()[0]; l != "id name My Engine" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+func TestEngineOptionsFromConfig(t *testing.T) {
+	cfg := testConfig(t, "")
+	cfg.EngineOptions = []config.Option{{Name: "hash", Value: "64"}, {Name: "Nope", Value: "1"}, {Name: "skill level", Value: "3"}}
+	h := startHarness(t, cfg, nil, nil)
+	lines := h.handshake()
+	got := h.waitReceived(0, "isready")
+	want := []string{"uci", "setoption name Hash value 64", "setoption name Skill Level value 3", "isready"}
+	if !slices.Equal(got, want) {
+		t.Errorf("engine got %q, want %q", got, want)
+	}
+	if !hasPrefix(lines, `info string [Engine] option "Nope" is not an option of the engine`) {
+		t.Errorf("no info string about Nope in %q", lines)
+	}
+	if !strings.Contains(h.stderr.String(), `"Nope"`) {
+		t.Errorf("stderr: %q", h.stderr.String())
+	}
+}
+
+func TestSetOptionRouting(t *testing.T) {
+	cfg := testConfig(t, smallBook(t))
+	h := startHarness(t, cfg, nil, nil)
+	h.handshake()
+	h.send("setoption name Hash value 32", "setoption name Polyglot Book value false", "isready")
+	h.until("readyok")
+	got := h.waitReceived(0, "setoption name Hash")
+	for _, l := range got {
+		if strings.Contains(l, "Polyglot") {
+			t.Errorf("our option reached the engine: %q", l)
+		}
+	}
+	if !contains(got, "setoption name Hash value 32") {
+		t.Errorf("engine got %q", got)
+	}
+	// Book now off: go goes to the engine.
+	h.send("position startpos", "go wtime 1000 btime 1000")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+	// And on again.
+	h.send("setoption name Polyglot Book value true", "position startpos", "go wtime 1000 btime 1000")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	// A bad value is reported, not applied.
+	h.send("setoption name Polyglot BookDepth value lots")
+	if l := h.next(); !strings.HasPrefix(l, "info string setoption Polyglot BookDepth") {
+		t.Fatalf("got %q", l)
+	}
+}
+
+func TestBookAnswer(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	h.send("position startpos", "go wtime 1000 btime 1000 winc 10 binc 10")
+	got := h.until("bestmove")
+	want := []string{
+		"info string book move e2e4 (weight 300, 75.0%, test.bin)",
+		"info depth 1 score cp 0 time 0 nodes 0 pv e2e4",
+		"bestmove e2e4 ponder c7c5",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+	// The book answered: the engine heard nothing of it.
+	for _, l := range h.engine(0).got() {
+		if strings.HasPrefix(l, "position") || strings.HasPrefix(l, "go") {
+			t.Errorf("engine got %q", l)
+		}
+	}
+	// Book move without a reply in the book: no ponder.
+	h.send("position startpos moves e2e4 e7e5 g1f3 b8c6", "go")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove f1b5" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+func TestOutOfBookForwardsPositionThenGo(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	pos := "position  startpos moves e2e4 e7e5 g1f3 b8c6 f1b5\ta7a6"
+	h.send(pos, "go wtime 900 btime 900")
+	got := h.until("bestmove")
+	if got[len(got)-1] != "bestmove a7a6" || !contains(got, "info depth 5 score cp 21 nodes 100 pv a7a6") {
+		t.Fatalf("got %q", got)
+	}
+	rec := h.engine(0).got()
+	i := slices.Index(rec, pos)
+	if i < 0 || i+1 >= len(rec) || rec[i+1] != "go wtime 900 btime 900" {
+		t.Fatalf("engine got %q", rec)
+	}
+}
+
+func TestReadyOKComesBeforeBookBestmove(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	e := h.engine(0)
+	e.mu.Lock()
+	e.readyWait = 100 * time.Millisecond
+	e.mu.Unlock()
+	h.send("isready", "position startpos", "go wtime 1000 btime 1000")
+	got := h.until("bestmove")
+	if got[0] != "readyok" || got[len(got)-1] != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("order: %q", got)
+	}
+	// fastchess: isready right after bestmove.
+	h.send("isready")
+	if l := h.next(); l != "readyok" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+func TestStopWithoutSearchIsSwallowed(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	h.send("stop", "ponderhit")
+	h.quiet(50 * time.Millisecond)
+	h.send("isready")
+	h.until("readyok")
+	for _, l := range h.engine(0).got() {
+		if l == "stop" || l == "ponderhit" {
+			t.Fatalf("engine got %q", l)
+		}
+	}
+}
+
+func TestStopDuringEngineSearch(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	// go infinite is analysis: never from the book, even in book.
+	h.send("position startpos", "go infinite")
+	h.waitReceived(0, "go infinite")
+	h.quiet(30 * time.Millisecond)
+	h.send("stop", "stop")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+	h.send("isready")
+	if l := h.next(); l != "readyok" {
+		t.Fatalf("a second bestmove or other output: %q", l)
+	}
+	n := 0
+	for _, l := range h.engine(0).got() {
+		if l == "stop" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("engine got stop %d times", n)
+	}
+}
+
+func TestGoMateUsesEngine(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	h.send("position startpos", "go mate 3")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+func TestBookPonder(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	h.send("position startpos", "go ponder wtime 1000 btime 1000")
+	h.quiet(50 * time.Millisecond)
+	h.send("ponderhit")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	h.send("position startpos", "go ponder")
+	h.quiet(30 * time.Millisecond)
+	h.send("stop")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	h.send("stop", "isready")
+	if l := h.next(); l != "readyok" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+func TestSearchMoves(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	h.send("position startpos", "go searchmoves d2d4 g1f3")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove d2d4" {
+		t.Fatalf("got %q", l)
+	}
+	h.send("position startpos", "go searchmoves g1f3")
+	got := h.until("bestmove")
+	if got[len(got)-1] != "bestmove a7a6" {
+		t.Fatalf("book ignored searchmoves: %q", got)
+	}
+}
+
+func TestBookDepth(t *testing.T) {
+	cfg := testConfig(t, smallBook(t))
+	cfg.BookDepth = 1
+	h := startHarness(t, cfg, nil, nil)
+	h.handshake()
+	h.send("position startpos moves e2e4", "go")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove c7c5" {
+		t.Fatalf("move 1 for Black is within depth 1: %q", l)
+	}
+	h.send("position startpos moves e2e4 e7e5", "go")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+		t.Fatalf("move 2 is beyond depth 1: %q", l)
+	}
+	// The FEN's move counter counts: the start position said to be move 5.
+	h.send("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 5", "go")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+		t.Fatalf("move 5 is beyond depth 1: %q", l)
+	}
+	// A 4-field FEN is move 1.
+	h.send("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", "go")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("4-field FEN: %q", l)
+	}
+}
+
+func TestIllegalMoveTurnsBookOffUntilNextGoodPosition(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	bad := "position startpos moves e2e5"
+	h.send(bad)
+	if l := h.next(); !strings.HasPrefix(l, "info string position not followed") || !strings.Contains(l, "e2e5") {
+		t.Fatalf("got %q", l)
+	}
+	h.send("go")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+	rec := h.engine(0).got()
+	if !contains(rec, bad) {
+		t.Fatalf("engine did not get the GUI's line: %q", rec)
+	}
+	for _, l := range []string{"position fen bad fen x y", "position startpos moves e2e4 zz", "position fen 8/8/8/8/8/8/8/8 w - - 0 1"} {
+		h.send(l)
+		if l := h.next(); !strings.HasPrefix(l, "info string position not followed") {
+			t.Fatalf("got %q", l)
+		}
+	}
+	h.send("position startpos", "go")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("book not back: %q", l)
+	}
+}
+
+func TestChess960TurnsBookOff(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	h.send("setoption name UCI_Chess960 value true")
+	if l := h.next(); !strings.Contains(l, "Chess960") {
+		t.Fatalf("got %q", l)
+	}
+	h.send("position startpos", "go")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+	if !contains(h.engine(0).got(), "setoption name UCI_Chess960 value true") {
+		t.Fatal("UCI_Chess960 not forwarded")
+	}
+}
+
+func TestUnknownCommandsForwarded(t *testing.T) {
+	h := startHarness(t, testConfig(t, ""), nil, nil)
+	h.handshake()
+	h.send("debug on", "register later", "xyzzy  plugh", "ucinewgame", "", "isready")
+	h.until("readyok")
+	got := h.engine(0).got()
+	for _, want := range []string{"debug on", "register later", "xyzzy  plugh", "ucinewgame"} {
+		if !contains(got, want) {
+			t.Errorf("engine did not get %q: %q", want, got)
+		}
+	}
+}
+
+func TestEngineLinesRelayedByteForByte(t *testing.T) {
+	h := startHarness(t, testConfig(t, ""), nil, nil)
+	h.handshake()
+	odd := "info string 100% sure\t tabs  and %s %d é"
+	h.engine(0).say(odd, "info depth 3 score cp 5 pv e2e4")
+	if l := h.next(); l != odd {
+		t.Fatalf("got %q", l)
+	}
+	if l := h.next(); l != "info depth 3 score cp 5 pv e2e4" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+func TestBestmoveWithoutGoDropped(t *testing.T) {
+	h := startHarness(t, testConfig(t, ""), nil, nil)
+	h.handshake()
+	h.engine(0).say("bestmove e2e4", "info string after")
+	if l := h.next(); l != "info string after" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+func TestQuitStopsEngine(t *testing.T) {
+	h := startHarness(t, testConfig(t, ""), nil, nil)
+	h.handshake()
+	h.send("quit")
+	select {
+	case err := <-h.done:
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.done <- nil
+	case <-time.After(5 * time.Second):
+		t.Fatal("no exit after quit")
+	}
+	if !contains(h.engine(0).got(), "quit") {
+		t.Fatal("engine did not get quit")
+	}
+}
+
+func TestEOFStopsEngine(t *testing.T) {
+	h := startHarness(t, testConfig(t, ""), nil, nil)
+	h.handshake()
+	h.guiW.Close()
+	select {
+	case err := <-h.done:
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.done <- nil
+	case <-time.After(5 * time.Second):
+		t.Fatal("no exit after EOF")
+	}
+	select {
+	case <-h.engine(0).Exited():
+	default:
+		t.Fatal("engine still running")
+	}
+}
+
+func TestMissingEngineIsFatal(t *testing.T) {
+	var stderr strings.Builder
+	a := New(testConfig(t, ""), Options{
+		StartEngine: func() (Engine, error) { return nil, errors.New("no such file") },
+		Stderr:      &stderr,
+	})
+	err := a.Run(strings.NewReader("uci\n"), &strings.Builder{})
+	if err == nil || !strings.Contains(stderr.String(), "cannot start the engine: no such file") {
+		t.Fatalf("err %v, stderr %q", err, stderr.String())
+	}
+}
+
+func TestEngineDeathRestartsAndReissuesGo(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	h.send("setoption name Hash value 8", "ucinewgame", "position startpos moves d2d4", "go infinite")
+	h.waitReceived(0, "go infinite")
+	h.engine(0).die()
+	if l := h.next(); !strings.HasPrefix(l, "info string the engine died") {
+		t.Fatalf("got %q", l)
+	}
+	got := h.waitReceived(1, "go infinite")
+	want := []string{"uci", "setoption name Hash value 8", "ucinewgame", "position startpos moves d2d4", "go infinite"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("new engine got %q\nwant %q", got, want)
+	}
+	h.send("stop")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+	if !strings.Contains(h.stderr.String(), "the engine died") {
+		t.Fatalf("stderr %q", h.stderr.String())
+	}
+	// A second death within a minute ends polyproxy with an error.
+	h.engine(1).die()
+	select {
+	case err := <-h.done:
+		if !errors.Is(err, ErrEngineDied) {
+			t.Fatalf("err %v", err)
+		}
+		h.done <- nil
+	case <-time.After(5 * time.Second):
+		t.Fatal("still running after a second death")
+	}
+}
+
+func TestEngineDeathDuringHandshakeIsFatal(t *testing.T) {
+	h := startHarness(t, testConfig(t, ""), func(f *fakeEngine) { f.die() }, nil)
+	select {
+	case err := <-h.done:
+		if !errors.Is(err, ErrEngineDied) {
+			t.Fatalf("err %v", err)
+		}
+		h.done <- nil
+	case <-time.After(5 * time.Second):
+		t.Fatal("still running")
+	}
+}
+
+func TestBadBookIsReportedNotFatal(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope.bin")
+	h := startHarness(t, testConfig(t, missing), nil, nil)
+	lines := h.handshake()
+	if !hasPrefix(lines, "info string book "+missing+" not used") {
+		t.Fatalf("no info string: %q", lines)
+	}
+	if !strings.Contains(h.stderr.String(), "nope.bin") {
+		t.Fatalf("stderr %q", h.stderr.String())
+	}
+	h.send("position startpos", "go")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+func TestUnsortedBookIsReported(t *testing.T) {
+	path := smallBook(t)
+	data, _ := os.ReadFile(path)
+	// Swap the first and last entries.
+	n := len(data)
+	first := slices.Clone(data[:16])
+	copy(data[:16], data[n-16:])
+	copy(data[n-16:], first)
+	os.WriteFile(path, data, 0o644)
+	h := startHarness(t, testConfig(t, path), nil, nil)
+	lines := h.handshake()
+	if !hasPrefix(lines, "info string book "+path+" is not sorted") {
+		l := h.next() // the check runs in the background: it may come later
+		if !strings.HasPrefix(l, "info string book "+path+" is not sorted") {
+			t.Fatalf("got %q then %q", lines, l)
+		}
+	}
+	// Still answers exactly.
+	h.send("position startpos", "go")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+// A long game (2,000 plies, 10 KB of moves) is followed and reaches the
+// engine unchanged.
+func TestLongPositionLine(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	moves := strings.Repeat(" g1f3 g8f6 f3g1 f6g8", 500)
+	line := "position startpos moves" + moves
+	h.send(line, "go")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" { // move 1001: beyond BookDepth
+		t.Fatalf("got %q", l)
+	}
+	if !contains(h.engine(0).got(), line) {
+		t.Fatal("engine did not get the long line")
+	}
+	// One more ply on top: followed incrementally, still no complaint.
+	h.send(line+" e2e4", "isready")
+	if l := h.next(); l != "readyok" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+// recorder is a GameObserver that writes down the calls.
+type recorder struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (r *recorder) add(s string) { r.mu.Lock(); r.calls = append(r.calls, s); r.mu.Unlock() }
+func (r *recorder) got() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.calls)
+}
+func (r *recorder) NewGame() { r.add("newgame") }
+func (r *recorder) Position(cp *chess.Position, key book.Key, continues bool) {
+	r.add(fmt.Sprintf("position %s %v", cp, continues))
+}
+func (r *recorder) BookMove(b *book.Book, key book.Key, stored book.Move, whiteMoved bool) {
+	r.add(fmt.Sprintf("book %s %s %v", filepath.Base(b.Path()), stored, whiteMoved))
+}
+func (r *recorder) EngineScore(white bool, cp int, mate int, isMate bool) {
+	r.add(fmt.Sprintf("score %v %d %d %v", white, cp, mate, isMate))
+}
+func (r *recorder) AfterBestmove(cp *chess.Position) { r.add("after " + cp.String()) }
+func (r *recorder) Close()                           { r.add("close") }
+
+func TestObserverCalls(t *testing.T) {
+	rec := &recorder{}
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, rec)
+	h.handshake()
+	h.send("ucinewgame", "position startpos", "go")
+	h.until("bestmove")
+	h.send("position startpos moves e2e4 e7e5", "position startpos moves e2e4 e7e5", "position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6", "go")
+	h.until("bestmove")
+	h.send("position startpos moves d2d4", "quit")
+	<-h.done
+	h.done <- nil
+	want := []string{
+		"newgame",
+		"position rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 false",
+		"book test.bin e2e4 true",
+		"after rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+		"position rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2 true",
+		"position r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4 true",
+		"score true 21 0 false",
+		"after r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4", // a7a6 is no legal White move: unchanged? see below
+		"position rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1 false",
+		"close",
+	}
+	got := rec.got()
+	// The fake engine answers a7a6 whatever the position: not legal for
+	// White, so no AfterBestmove for it.
+	want = slices.Delete(want, 7, 8)
+	if !slices.Equal(got, want) {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -1,0 +1,206 @@
+package adapter
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/uci"
+)
+
+// bookAnswer is a chosen book move and the lines that announce it.
+type bookAnswer struct {
+	lines  []string
+	choice book.Choice
+	key    book.Key // the position the move was chosen for
+	white  bool     // White made the book move
+	after  *book.Line
+}
+
+// bookVerdict is the result of checking a book in the background.
+type bookVerdict struct {
+	b   *book.Book
+	err error
+}
+
+// bookSettings is what the open books and the chooser depend on; a change
+// reopens them.
+func (a *Adapter) bookSettings() (files, choosing string) {
+	c := a.cfg
+	files = strings.Join(c.BookFiles, "\x00")
+	if !c.Book {
+		files = ""
+	}
+	choosing = fmt.Sprintf("%s/%d/%t/%d", c.BookMode, c.BookThreshold, c.BookAvoidRepetition, c.BookSeed)
+	return files, choosing
+}
+
+// openBooks (re)opens the configured books when their settings changed. A
+// book that cannot be opened is reported and skipped: polyproxy plays on
+// without it.
+func (a *Adapter) openBooks() {
+	files, choosing := a.bookSettings()
+	if choosing != a.chooseBy || a.chooser == nil {
+		mode, err := book.ParseMode(a.cfg.BookMode)
+		if err != nil {
+			a.notify("%v: using weighted", err)
+		}
+		a.chooser = book.NewChooser(book.Options{
+			Mode:              mode,
+			ThresholdPerMille: a.cfg.BookThreshold,
+			AvoidRepetition:   a.cfg.BookAvoidRepetition,
+		}, a.cfg.BookSeed)
+		a.chooseBy = choosing
+	}
+	if files == a.bookKey {
+		return
+	}
+	a.closeBooks()
+	a.bookKey = files
+	if !a.cfg.Book {
+		a.logf("book off")
+		return
+	}
+	for _, path := range a.cfg.BookFiles {
+		b, err := book.Open(path)
+		if err != nil {
+			a.notify("book %s not used: %v; playing on without it", path, err)
+			continue
+		}
+		for _, w := range b.Warnings() {
+			a.notify("book %s: %s", path, w)
+		}
+		a.books = append(a.books, b)
+		a.logf("book %s opened (%d entries)", path, b.Len())
+		// A book must be sorted for lookups to work; checking a big one
+		// takes a while, so it runs beside the game.
+		go func() { a.bookCh <- bookVerdict{b, b.Verify()} }()
+	}
+}
+
+func (a *Adapter) onBookVerdict(v bookVerdict) {
+	if v.err == nil || errors.Is(v.err, book.ErrClosed) {
+		return
+	}
+	var oe *book.OrderError
+	if errors.As(v.err, &oe) {
+		a.notify("book %s is not sorted (%v): its moves are still found, but slowly; sort it with polyproxy compile-book", v.b.Path(), v.err)
+		return
+	}
+	a.notify("book %s: %v", v.b.Path(), v.err)
+}
+
+func (a *Adapter) closeBooks() {
+	for _, b := range a.books {
+		b.Close()
+	}
+	a.books = nil
+	a.bookKey = ""
+}
+
+// bookMove decides whether the book answers this go, and with what. Every
+// decision is logged with its reason.
+func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
+	why := a.noBookReason(g)
+	if why != "" {
+		a.logf("book: no (%s)", why)
+		return nil, false
+	}
+	cur := a.game.cur
+	legal := book.LegalMoves(cur.Chess)
+	if len(g.SearchMoves) > 0 {
+		legal = restrict(legal, g.SearchMoves)
+	}
+	choice, ok, reason := a.chooser.Choose(a.books, &cur.Pos, legal, cur.Seen)
+	if !ok {
+		a.logf("book: no (%s)", reason)
+		return nil, false
+	}
+	a.logf("book: %s", reason)
+	after := *cur
+	after.Keys = nil // the copy must not append into the game's keys
+	if _, err := after.Play(choice.Move); err != nil {
+		// Choose only returns legal moves; this would be a bug.
+		a.logf("book: chosen move %s does not play (%v): engine decides", choice.Move, err)
+		return nil, false
+	}
+	move := choice.Move.String()
+	bestmove := "bestmove " + move
+	if reply, ok := a.chooser.BestReply(a.books, &after.Pos, book.LegalMoves(after.Chess)); ok {
+		bestmove += " ponder " + reply.String()
+	}
+	ans := &bookAnswer{
+		choice: choice,
+		key:    cur.Pos.Key(),
+		white:  cur.Pos.WhiteToMove(),
+		after:  &after,
+		lines: []string{
+			"info string book move " + move + " (weight " + strconv.FormatUint(choice.Weight, 10) + ", " +
+				strconv.FormatFloat(100*choice.Share, 'f', 1, 64) + "%, " + filepath.Base(choice.Book.Path()) + ")",
+			// Some hosts (fastchess) want a score before every bestmove.
+			"info depth 1 score cp 0 time 0 nodes 0 pv " + move,
+			bestmove,
+		},
+	}
+	return ans, true
+}
+
+// noBookReason is why the book may not answer, or "".
+func (a *Adapter) noBookReason(g *uci.Go) string {
+	switch {
+	case !a.cfg.Book:
+		return "book off"
+	case len(a.books) == 0:
+		return "no usable book"
+	case a.chess960:
+		return "Chess960"
+	case !a.game.ok:
+		if a.game.err != "" {
+			return "position not followed"
+		}
+		return "no position"
+	case g.Infinite:
+		return "analysis (go infinite)"
+	case g.HasMate:
+		return "mate search (go mate)"
+	case a.game.cur.Pos.FullMove() > a.cfg.BookDepth:
+		return fmt.Sprintf("beyond BookDepth (move %d > %d)", a.game.cur.Pos.FullMove(), a.cfg.BookDepth)
+	}
+	return ""
+}
+
+// restrict keeps the legal moves the GUI allows with searchmoves.
+func restrict(legal book.MoveSet, searchMoves []string) book.MoveSet {
+	out := make(book.MoveSet, 0, len(searchMoves))
+	for _, m := range legal {
+		for _, s := range searchMoves {
+			if sm, err := book.ParseMove(s); err == nil && sm == m {
+				out = append(out, m)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// releaseBookAnswer sends the held book answer. played is false for a
+// ponder search that was stopped: the GUI gets its bestmove but the move
+// is not part of the game.
+func (a *Adapter) releaseBookAnswer(played bool) {
+	ans := a.bookAnswer
+	a.bookAnswer = nil
+	a.search = searchNone
+	if ans == nil {
+		return
+	}
+	a.emit(ans.lines, func() {
+		if !played || a.obs == nil {
+			return
+		}
+		a.obs.BookMove(ans.choice.Book, ans.key, ans.choice.Entry.Move, ans.white)
+		a.obs.AfterBestmove(ans.after.Chess)
+	})
+}

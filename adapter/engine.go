@@ -1,0 +1,238 @@
+package adapter
+
+import (
+	"strings"
+
+	"github.com/polyproxy/polyproxy/uci"
+)
+
+// onEngineBatch handles the engine's lines in order. Most are info lines
+// relayed byte for byte; only a few kinds change state.
+func (a *Adapter) onEngineBatch(b engineBatch) {
+	start := 0
+	for _, end := range b.ends {
+		line := b.data[start:end]
+		start = end
+		if a.logOn {
+			a.traffic("engine>", string(line))
+		}
+		switch uci.ClassifyEngineLine(line) {
+		case uci.EngineInfo:
+			if a.search == searchEngine && uci.HasScore(line) {
+				a.lastScoreLine = append(a.lastScoreLine[:0], line...)
+			}
+			a.relay(line)
+		case uci.EngineBestMove:
+			a.onEngineBestMove(line)
+		case uci.EngineReadyOK:
+			a.onReadyOK(line)
+		case uci.EngineUCIOK:
+			if a.handshaking {
+				a.onUCIOK()
+			} else {
+				a.logf("uciok without a uci from us: dropped")
+			}
+		case uci.EngineID, uci.EngineOption:
+			if a.handshaking {
+				a.onHeaderLine(string(line))
+			} else {
+				a.logf("id/option line outside the handshake: dropped")
+			}
+		default:
+			if a.handshaking {
+				// A start-up banner: the GUI has not asked anything yet.
+				a.logf("engine line during the handshake, not relayed")
+				continue
+			}
+			a.relay(line)
+		}
+	}
+}
+
+// relay passes an engine line to the GUI unchanged.
+func (a *Adapter) relay(line []byte) {
+	if a.logOn {
+		a.traffic(">gui", string(line))
+	}
+	a.out.WriteLineBytes(line)
+}
+
+func (a *Adapter) onHeaderLine(line string) {
+	a.engineHeader = append(a.engineHeader, line)
+	if uci.ClassifyEngineLine([]byte(line)) == uci.EngineOption {
+		o, err := uci.ParseOption(line)
+		if err != nil {
+			a.logf("engine option line not understood: %v", err)
+			return
+		}
+		a.engineOptions = append(a.engineOptions, o)
+		return
+	}
+	if id, err := uci.ParseID(line); err == nil && id.Key == "name" {
+		a.engineName = id.Value
+	}
+}
+
+// onUCIOK completes a handshake: options from the configuration, then
+// (after a restart) the GUI's own options, the game and a pending search.
+func (a *Adapter) onUCIOK() {
+	a.handshaking = false
+	restart := a.everReady
+	a.everReady = true
+	for _, o := range a.cfg.EngineOptions {
+		if name, ok := a.optionSpelling(o.Name); ok {
+			a.toEngine("setoption name " + name + " value " + o.Value)
+		} else {
+			a.notify("[Engine] option %q is not an option of the engine: not sent", o.Name)
+		}
+	}
+	if restart {
+		for _, o := range a.guiSetOptions {
+			a.toEngine(setOptionLine(o))
+		}
+		a.toEngine("ucinewgame")
+		for _, p := range a.pending {
+			if p.readyOK {
+				a.toEngine("isready")
+			}
+		}
+		if a.game.line != "" {
+			a.toEngine(a.game.line)
+		}
+		if a.search == searchEngine {
+			// The position just sent is the one the search was for.
+			goLine := a.engineGo
+			if a.ponderHit {
+				goLine = withoutPonder(goLine)
+			}
+			a.logf("re-issuing the search the engine died in: %s", goLine)
+			a.toEngine(goLine)
+			if a.stopSent {
+				a.toEngine("stop")
+			}
+		}
+	}
+	if a.guiWantsUCI {
+		a.guiWantsUCI = false
+		a.answerUCI()
+	}
+	queued := a.queuedGUI
+	a.queuedGUI = nil
+	for _, c := range queued {
+		a.onGUICommand(c)
+	}
+}
+
+func setOptionLine(o uci.SetOption) string {
+	if o.HasValue {
+		return "setoption name " + o.Name + " value " + o.Value
+	}
+	return "setoption name " + o.Name
+}
+
+func withoutPonder(goLine string) string {
+	words := strings.Fields(goLine)
+	out := words[:0]
+	for _, w := range words {
+		if w != "ponder" {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+// answerUCI replies to the GUI's "uci": the engine's id (marked as
+// wrapped) and options, ours, uciok; then anything we had to tell it.
+func (a *Adapter) answerUCI() {
+	name := a.cfg.EngineName
+	if name == "" {
+		name = a.engineName + " (polyproxy)"
+		if a.engineName == "" {
+			name = "polyproxy"
+		}
+	}
+	a.toGUI("id name " + name)
+	for _, l := range a.engineHeader {
+		if id, err := uci.ParseID(l); err == nil && id.Key == "name" {
+			continue
+		}
+		a.toGUI(l)
+	}
+	for _, l := range a.ourOptionLines() {
+		a.toGUI(l)
+	}
+	a.toGUI("uciok")
+	a.guiTalked = true
+	for _, n := range a.notices {
+		a.toGUI("info string " + n)
+	}
+	a.notices = nil
+}
+
+// onReadyOK relays the engine's readyok and releases the output that was
+// waiting for it.
+func (a *Adapter) onReadyOK(line []byte) {
+	a.relay(line)
+	if len(a.pending) == 0 || !a.pending[0].readyOK {
+		a.logf("readyok nobody asked for (relayed)")
+		return
+	}
+	a.pending = a.pending[1:]
+	a.drainPending()
+}
+
+func (a *Adapter) drainPending() {
+	for len(a.pending) > 0 && !a.pending[0].readyOK {
+		p := a.pending[0]
+		a.pending = a.pending[1:]
+		for _, l := range p.lines {
+			a.toGUI(l)
+		}
+		if p.after != nil {
+			p.after()
+		}
+	}
+}
+
+// emit sends our own lines to the GUI now, or after the engine's replies
+// still owed for earlier requests.
+func (a *Adapter) emit(lines []string, after func()) {
+	if len(a.pending) > 0 {
+		a.pending = append(a.pending, pendingOutput{lines: lines, after: after})
+		return
+	}
+	for _, l := range lines {
+		a.toGUI(l)
+	}
+	if after != nil {
+		after()
+	}
+}
+
+// onEngineBestMove relays the bestmove of the search the GUI asked for;
+// a bestmove nobody asked for is dropped, so the GUI sees exactly one per
+// go.
+func (a *Adapter) onEngineBestMove(line []byte) {
+	if a.search != searchEngine {
+		a.logf("bestmove without a pending engine search: dropped")
+		return
+	}
+	a.search = searchNone
+	a.stopSent, a.ponderHit = false, false
+	a.relay(line)
+	if a.obs == nil {
+		return
+	}
+	if len(a.lastScoreLine) > 0 {
+		if in, err := uci.ParseInfo(string(a.lastScoreLine)); err == nil && in.HasScore {
+			white := a.game.ok && a.game.pos().WhiteToMove()
+			a.obs.EngineScore(white, in.Score.CP, in.Score.Mate, in.Score.IsMate)
+		}
+	}
+	a.lastScoreLine = a.lastScoreLine[:0]
+	if bm, err := uci.ParseBestMove(string(line)); err == nil && a.game.ok {
+		if after, ok := a.game.after(bm.Move); ok {
+			a.obs.AfterBestmove(after.Chess)
+		}
+	}
+}

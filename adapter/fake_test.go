@@ -1,0 +1,359 @@
+package adapter
+
+import (
+	"bufio"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/config"
+)
+
+// fakeEngine is an in-process UCI engine: it records what it receives and
+// answers like a simple engine. Tests steer it through its fields.
+type fakeEngine struct {
+	mu       sync.Mutex
+	received []string
+	inbox    chan string
+	outR     *io.PipeReader
+	outW     *io.PipeWriter
+	exited   chan struct{}
+	once     sync.Once
+
+	// bestmove is what it plays; searches with "infinite" or "ponder" wait
+	// for stop/ponderhit.
+	bestmove  string
+	readyWait time.Duration // delay before readyok
+	options   []string
+}
+
+func newFakeEngine() *fakeEngine {
+	r, w := io.Pipe()
+	f := &fakeEngine{inbox: make(chan string, 1024), outR: r, outW: w, exited: make(chan struct{}), bestmove: "a7a6",
+		options: []string{
+			"option name Hash type spin default 16 min 1 max 1024",
+			"option name Skill Level type spin default 20 min 0 max 20",
+			"option name UCI_Chess960 type check default false",
+		}}
+	go f.run()
+	return f
+}
+
+func (f *fakeEngine) Stdout() io.Reader       { return f.outR }
+func (f *fakeEngine) Exited() <-chan struct{} { return f.exited }
+func (f *fakeEngine) Kill()                   { f.die() }
+func (f *fakeEngine) Quit(time.Duration)      { f.WriteLine("quit"); f.die() }
+
+func (f *fakeEngine) WriteLine(s string) error {
+	select {
+	case <-f.exited:
+		return io.ErrClosedPipe
+	default:
+	}
+	f.mu.Lock()
+	f.received = append(f.received, s)
+	f.mu.Unlock()
+	select {
+	case f.inbox <- s:
+	case <-f.exited:
+	}
+	return nil
+}
+
+// die ends the engine as a crash does: its output closes.
+func (f *fakeEngine) die() {
+	f.once.Do(func() {
+		close(f.exited)
+		f.outW.Close()
+	})
+}
+
+func (f *fakeEngine) got() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.received)
+}
+
+func (f *fakeEngine) say(lines ...string) {
+	for _, l := range lines {
+		if _, err := io.WriteString(f.outW, l+"\n"); err != nil {
+			return
+		}
+	}
+}
+
+func (f *fakeEngine) run() {
+	searching := false
+	finish := func() {
+		if searching {
+			searching = false
+			f.say("info depth 5 score cp 21 nodes 100 pv "+f.bestmove, "bestmove "+f.bestmove)
+		}
+	}
+	for {
+		var line string
+		select {
+		case line = <-f.inbox:
+		case <-f.exited:
+			return
+		}
+		word, _, _ := strings.Cut(strings.TrimSpace(line), " ")
+		switch word {
+		case "uci":
+			f.say("id name Fake 1.0", "id author Testers")
+			f.say(f.options...)
+			f.say("uciok")
+		case "isready":
+			f.mu.Lock()
+			wait := f.readyWait
+			f.mu.Unlock()
+			time.Sleep(wait)
+			f.say("readyok")
+		case "go":
+			searching = true
+			if !strings.Contains(line, "infinite") && !strings.Contains(line, "ponder") {
+				finish()
+			}
+		case "stop", "ponderhit":
+			finish()
+		case "crash":
+			f.die()
+			return
+		case "quit":
+			f.die()
+			return
+		}
+	}
+}
+
+// harness runs an adapter between a scripted GUI and fake engines.
+type harness struct {
+	t       testing.TB
+	guiW    *io.PipeWriter
+	out     chan string
+	done    chan error
+	mu      sync.Mutex
+	engines []*fakeEngine
+	stderr  *syncBuffer
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// testConfig is a configuration with the test book and a fixed seed.
+func testConfig(t testing.TB, bookPath string) *config.Config {
+	dir := t.TempDir()
+	cfg := config.Default(dir)
+	cfg.EngineArgv = []string{"fake"}
+	cfg.Book = bookPath != ""
+	cfg.BookFiles = []string{bookPath}
+	cfg.BookSeed = 1
+	cfg.BookMode = config.BookModeBest
+	return cfg
+}
+
+func startHarness(t testing.TB, cfg *config.Config, setup func(*fakeEngine), obs GameObserver) *harness {
+	h := &harness{t: t, out: make(chan string, 1<<16), done: make(chan error, 1), stderr: &syncBuffer{}}
+	guiR, guiW := io.Pipe()
+	outR, outW := io.Pipe()
+	h.guiW = guiW
+	a := New(cfg, Options{
+		StartEngine: func() (Engine, error) {
+			f := newFakeEngine()
+			if setup != nil {
+				setup(f)
+			}
+			h.mu.Lock()
+			h.engines = append(h.engines, f)
+			h.mu.Unlock()
+			return f, nil
+		},
+		Stderr:    h.stderr,
+		Observer:  obs,
+		QuitGrace: 50 * time.Millisecond,
+	})
+	go func() {
+		sc := bufio.NewScanner(outR)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			h.out <- sc.Text()
+		}
+		close(h.out)
+	}()
+	go func() {
+		err := a.Run(guiR, outW)
+		outW.Close()
+		h.done <- err
+	}()
+	t.Cleanup(func() {
+		guiW.Close()
+		select {
+		case <-h.done:
+		case <-time.After(5 * time.Second):
+			t.Error("adapter did not stop")
+		}
+	})
+	return h
+}
+
+func (h *harness) engine(i int) *fakeEngine {
+	h.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		h.mu.Lock()
+		if i < len(h.engines) {
+			e := h.engines[i]
+			h.mu.Unlock()
+			return e
+		}
+		h.mu.Unlock()
+		if time.Now().After(deadline) {
+			h.t.Fatalf("engine %d never started", i)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func (h *harness) send(lines ...string) {
+	h.t.Helper()
+	if _, err := io.WriteString(h.guiW, strings.Join(lines, "\n")+"\n"); err != nil {
+		h.t.Fatalf("GUI write: %v", err)
+	}
+}
+
+// next is the next line to the GUI.
+func (h *harness) next() string {
+	h.t.Helper()
+	select {
+	case l, ok := <-h.out:
+		if !ok {
+			h.t.Fatal("GUI output closed")
+		}
+		return l
+	case <-time.After(5 * time.Second):
+		h.t.Fatal("no output for 5 s")
+	}
+	return ""
+}
+
+// until reads lines up to and including the first starting with prefix.
+func (h *harness) until(prefix string) []string {
+	h.t.Helper()
+	var lines []string
+	for {
+		l := h.next()
+		lines = append(lines, l)
+		if strings.HasPrefix(l, prefix) {
+			return lines
+		}
+	}
+}
+
+// quiet asserts nothing reaches the GUI for d.
+func (h *harness) quiet(d time.Duration) {
+	h.t.Helper()
+	select {
+	case l := <-h.out:
+		h.t.Fatalf("unexpected output %q", l)
+	case <-time.After(d):
+	}
+}
+
+// handshake does the GUI's uci/isready and returns all output up to
+// readyok.
+func (h *harness) handshake() []string {
+	h.t.Helper()
+	h.send("uci")
+	lines := h.until("uciok")
+	h.send("isready")
+	return append(lines, h.until("readyok")...)
+}
+
+// waitReceived waits until engine i has received a line with prefix and
+// returns everything it received.
+func (h *harness) waitReceived(i int, prefix string) []string {
+	h.t.Helper()
+	e := h.engine(i)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		got := e.got()
+		for _, l := range got {
+			if strings.HasPrefix(l, prefix) {
+				return got
+			}
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("engine %d never received %q; got %q", i, prefix, got)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// bookEntry is a move and its weight after a line of moves from the start.
+type bookEntry struct {
+	moves  string // played before, from the start position
+	move   string
+	weight uint16
+}
+
+// writeBook writes a small sorted Polyglot book.
+func writeBook(t testing.TB, entries []bookEntry) string {
+	t.Helper()
+	var es []book.Entry
+	for _, e := range entries {
+		l, err := book.NewLine("startpos")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := l.PlayMoves(e.moves); err != nil {
+			t.Fatal(err)
+		}
+		m, err := book.ParseMove(e.move)
+		if err != nil {
+			t.Fatal(err)
+		}
+		es = append(es, book.Entry{Key: l.Pos.Key(), Move: l.Pos.ToBook(m), Weight: e.weight})
+	}
+	sort.SliceStable(es, func(i, j int) bool { return es[i].Key < es[j].Key })
+	var data []byte
+	for _, e := range es {
+		data = book.AppendEntry(data, e)
+	}
+	path := filepath.Join(t.TempDir(), "test.bin")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// smallBook: 1.e4 (weight 3) or 1.d4 (1); after 1.e4 e5 2.Nf3 Nc6 only Bb5;
+// after 1.e4 only c5 (the reply for ponder).
+func smallBook(t testing.TB) string {
+	return writeBook(t, []bookEntry{
+		{"", "e2e4", 300}, {"", "d2d4", 100},
+		{"e2e4", "c7c5", 50},
+		{"e2e4 e7e5", "g1f3", 10},
+		{"e2e4 e7e5 g1f3 b8c6", "f1b5", 10},
+	})
+}

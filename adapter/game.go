@@ -1,0 +1,178 @@
+package adapter
+
+import (
+	"fmt"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/uci"
+)
+
+// game is the position the GUI last sent, as far as we could follow it.
+type game struct {
+	line  string     // the GUI's position line as received: what the engine gets before it searches
+	base  string     // "startpos" or the FEN
+	moves []string   // the moves of line, all applied when ok
+	ok    bool       // cur is the position of line
+	cur   *book.Line // the game so far: rules position, book key, keys seen
+	err   string     // why the position is not tracked (reported once)
+	start *book.Line // the start position, built once: most games begin there
+	// changed is set when the last position line moved the game on
+	// (rather than repeating it), for the observer.
+	changed bool
+}
+
+const startBase = "startpos"
+
+func (a *Adapter) initGame() {
+	l, err := book.NewLine(startBase)
+	if err != nil {
+		panic(err) // the start position always parses
+	}
+	a.game.start = l
+}
+
+// pos is the current book position; only meaningful when ok.
+func (g *game) pos() *book.Position { return &g.cur.Pos }
+
+// after is the game after one more move (in UCI form), leaving g as it is.
+func (g *game) after(move string) (*book.Line, bool) {
+	m, err := book.ParseMove(move)
+	if err != nil {
+		return nil, false
+	}
+	l := *g.cur
+	l.Keys = nil // the copy must not append into g's keys
+	if _, err := l.Play(m); err != nil {
+		return nil, false
+	}
+	return &l, true
+}
+
+// onPosition tracks a "position" line. When it extends the game we follow
+// (the usual case: the GUI sends the whole game after every ply) only the
+// new moves are applied; the same line again costs a comparison.
+func (a *Adapter) onPosition(c uci.Command) {
+	g := &a.game
+	g.line = c.Line
+	g.changed = false
+	if a.chess960 {
+		g.ok = false // not followed: the book is off for Chess960 games
+		return
+	}
+	p := c.Position
+	base := startBase
+	if !p.StartPos {
+		base = p.FEN
+	}
+	continues := false
+	if g.ok && base == g.base && isPrefix(g.moves, p.Moves) {
+		continues = true
+		if len(p.Moves) == len(g.moves) {
+			return
+		}
+		if err := a.play(p.Moves[len(g.moves):], len(g.moves)); err != nil {
+			a.lostTrack(err)
+			return
+		}
+		g.moves = p.Moves
+	} else {
+		// A new game, a take-back or a ponder miss: start again from the base.
+		continues = g.ok && base == g.base && commonPrefix(g.moves, p.Moves) >= len(g.moves)-1
+		if err := a.newLine(base); err != nil {
+			a.lostTrack(err)
+			return
+		}
+		g.base = base
+		if err := a.play(p.Moves, 0); err != nil {
+			a.lostTrack(err)
+			return
+		}
+		g.moves = p.Moves
+	}
+	if g.err != "" {
+		a.logf("position tracked again")
+	}
+	g.ok, g.err, g.changed = true, "", true
+	if a.obs != nil {
+		a.obs.Position(g.cur.Chess, g.cur.Pos.Key(), continues)
+	}
+}
+
+// newLine sets the game to its base position.
+func (a *Adapter) newLine(base string) (err error) {
+	g := &a.game
+	if base == startBase {
+		l := *g.start
+		l.Keys = append(make([]book.Key, 0, 64), g.start.Keys...)
+		g.cur = &l
+		return nil
+	}
+	defer func() {
+		// The rules library is third-party code fed with whatever the GUI
+		// sends: a panic in it must cost the book, never the game.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("FEN %q: rules library failed: %v", base, r)
+		}
+	}()
+	l, err := book.NewLine(base)
+	if err != nil {
+		return fmt.Errorf("FEN %q: %v", base, err)
+	}
+	g.cur = l
+	return nil
+}
+
+// play applies moves; first is the index of moves[0] in the game's list,
+// for the error message.
+func (a *Adapter) play(moves []string, first int) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("rules library failed: %v", r)
+		}
+	}()
+	l := a.game.cur
+	for i, s := range moves {
+		m, err := book.ParseMove(s)
+		if err == nil {
+			_, err = l.Play(m)
+		}
+		if err != nil {
+			return fmt.Errorf("move %d (%s): %v", first+i+1, s, err)
+		}
+	}
+	return nil
+}
+
+// lostTrack stops using the book until a position can be followed again;
+// the engine still gets the GUI's line unchanged and decides.
+func (a *Adapter) lostTrack(err error) {
+	g := &a.game
+	g.ok = false
+	g.moves = nil
+	msg := "position not followed, no book until the next good position: " + err.Error()
+	if msg != g.err {
+		g.err = msg
+		a.infoString(msg)
+	}
+	a.logf("%s", msg)
+}
+
+func isPrefix(prefix, s []string) bool {
+	if len(prefix) > len(s) {
+		return false
+	}
+	for i := range prefix {
+		if prefix[i] != s[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func commonPrefix(a, b []string) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}

@@ -1,0 +1,169 @@
+package adapter
+
+import (
+	"strings"
+
+	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/uci"
+)
+
+// ourOptionPrefix marks the options that belong to polyproxy, as PolyGlot
+// names them in UCI mode ("Polyglot BookFile").
+const ourOptionPrefix = "Polyglot "
+
+func (a *Adapter) onGUILine(line string) {
+	if a.logOn {
+		a.traffic("gui>", line)
+	}
+	c, err := uci.ParseCommand(line)
+	if err != nil {
+		a.logf("%v", err)
+		if c.Kind == uci.CmdPosition {
+			// Unreadable: the engine gets it as is and decides; no book.
+			a.game.line = line
+			a.lostTrack(err)
+			return
+		}
+		if c.Kind == uci.CmdSetOption {
+			a.infoString(err.Error())
+			return
+		}
+	}
+	if a.handshaking && c.Kind != uci.CmdQuit {
+		if c.Kind == uci.CmdUCI {
+			a.guiWantsUCI = true
+			return
+		}
+		a.queuedGUI = append(a.queuedGUI, c)
+		return
+	}
+	a.onGUICommand(c)
+}
+
+func (a *Adapter) onGUICommand(c uci.Command) {
+	switch c.Kind {
+	case uci.CmdEmpty:
+	case uci.CmdUCI:
+		a.answerUCI()
+	case uci.CmdIsReady:
+		a.toEngine(c.Line)
+		a.pending = append(a.pending, pendingOutput{readyOK: true})
+	case uci.CmdSetOption:
+		a.onSetOption(c)
+	case uci.CmdUCINewGame:
+		a.toEngine(c.Line)
+		if a.obs != nil {
+			a.obs.NewGame()
+		}
+	case uci.CmdPosition:
+		a.onPosition(c)
+	case uci.CmdGo:
+		a.onGo(c)
+	case uci.CmdStop:
+		a.onStop()
+	case uci.CmdPonderHit:
+		a.onPonderHit(c)
+	case uci.CmdQuit:
+		a.quit()
+	default: // debug, register, anything unknown
+		a.toEngine(c.Line)
+	}
+}
+
+func (a *Adapter) onSetOption(c uci.Command) {
+	o := *c.SetOption
+	if len(o.Name) > len(ourOptionPrefix) && strings.EqualFold(o.Name[:len(ourOptionPrefix)], ourOptionPrefix) {
+		a.setOurOption(strings.TrimSpace(o.Name[len(ourOptionPrefix):]), o.Value)
+		return
+	}
+	a.toEngine(c.Line)
+	// Remember it for a restart; the latest value of each option wins.
+	kept := a.guiSetOptions[:0]
+	for _, old := range a.guiSetOptions {
+		if !strings.EqualFold(old.Name, o.Name) {
+			kept = append(kept, old)
+		}
+	}
+	a.guiSetOptions = append(kept, o)
+	if strings.EqualFold(o.Name, "UCI_Chess960") {
+		on, err := config.ParseBool(o.Value)
+		if err == nil && on != a.chess960 {
+			a.chess960 = on
+			if on {
+				a.game.ok = false
+				a.infoString("UCI_Chess960 is on: book off, pure forwarding")
+			} else {
+				a.infoString("UCI_Chess960 is off: book on again from the next position")
+			}
+		}
+	}
+}
+
+// setOurOption applies "setoption name Polyglot NAME value V" to the
+// configuration and to what depends on it.
+func (a *Adapter) setOurOption(name, value string) {
+	if err := a.cfg.ApplyPolyGlot(name, value); err != nil {
+		a.notify("setoption Polyglot %s: %v", name, err)
+		return
+	}
+	a.logf("option Polyglot %s set to %q", name, value)
+	switch strings.ToLower(name) {
+	case "log", "logfile":
+		if a.opts.Log == nil {
+			a.applyLogConfig()
+		}
+	}
+	a.openBooks() // reopens only when the book settings changed
+}
+
+func (a *Adapter) onStop() {
+	switch a.search {
+	case searchEngine:
+		if !a.stopSent {
+			a.stopSent = true
+			a.toEngine("stop")
+		}
+	case searchBookPonder:
+		a.releaseBookAnswer(false)
+	default:
+		a.logf("stop with no search running: swallowed")
+	}
+}
+
+func (a *Adapter) onPonderHit(c uci.Command) {
+	switch a.search {
+	case searchEngine:
+		a.ponderHit = true
+		a.toEngine(c.Line)
+	case searchBookPonder:
+		a.releaseBookAnswer(true)
+	default:
+		a.logf("ponderhit with no search running: swallowed")
+	}
+}
+
+// onGo answers from the book when it may, else lets the engine search.
+func (a *Adapter) onGo(c uci.Command) {
+	if a.search != searchNone {
+		a.logf("go while a search is running (GUI error): handled as a new search")
+	}
+	if ans, ok := a.bookMove(c.Go); ok {
+		if c.Go.Ponder {
+			a.search = searchBookPonder
+			a.bookAnswer = ans
+			a.logf("book answer held until ponderhit or stop")
+			return
+		}
+		a.bookAnswer = ans
+		a.releaseBookAnswer(true)
+		return
+	}
+	if a.game.line != "" {
+		a.toEngine(a.game.line)
+	}
+	a.toEngine(c.Line)
+	a.search = searchEngine
+	a.engineGo = c.Line
+	a.stopSent, a.ponderHit = false, false
+	a.lastScoreLine = a.lastScoreLine[:0]
+}

@@ -1,0 +1,79 @@
+package adapter
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/sirupsen/logrus"
+
+	"github.com/polyproxy/polyproxy/config"
+)
+
+// lineFormatter writes "15:04:05.000 message": one line per event, as
+// PolyGlot's log, with the level only when it is not plain info.
+type lineFormatter struct{}
+
+func (lineFormatter) Format(e *logrus.Entry) ([]byte, error) {
+	var b bytes.Buffer
+	b.Grow(len(e.Message) + 24)
+	b.WriteString(e.Time.Format("15:04:05.000"))
+	b.WriteByte(' ')
+	if e.Level != logrus.InfoLevel {
+		b.WriteString(e.Level.String())
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Message)
+	b.WriteByte('\n')
+	return b.Bytes(), nil
+}
+
+// OpenLog returns the logger cfg asks for: off (nil) unless Log is set,
+// then appending to LogFile. Never stdout: it belongs to UCI.
+func OpenLog(cfg *config.Config) (*logrus.Logger, io.Closer, error) {
+	if !cfg.Log {
+		return nil, nil, nil
+	}
+	f, err := os.OpenFile(cfg.LogFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, nil, fmt.Errorf("log file: %w", err)
+	}
+	l := logrus.New()
+	l.SetOutput(f)
+	l.SetFormatter(lineFormatter{})
+	l.SetLevel(logrus.InfoLevel)
+	return l, f, nil
+}
+
+// applyLogConfig (re)opens the log after a change of Log or LogFile.
+func (a *Adapter) applyLogConfig() {
+	if a.logFile != nil {
+		a.logFile.Close()
+		a.logFile = nil
+	}
+	a.log, a.logOn = nil, false
+	l, c, err := OpenLog(a.cfg)
+	if err != nil {
+		a.notify("%v: logging off", err)
+		return
+	}
+	if l != nil {
+		a.log, a.logFile, a.logOn = l, c, true
+		a.logf("polyproxy log started %s", time.Now().Format(time.RFC3339))
+	}
+}
+
+// logf logs a decision or event; a no-op when logging is off. Callers on
+// hot paths test a.logOn first so that nothing is formatted.
+func (a *Adapter) logf(format string, args ...any) {
+	if a.logOn {
+		a.log.Infof(format, args...)
+	}
+}
+
+// traffic logs one protocol line with its direction.
+func (a *Adapter) traffic(dir, line string) {
+	a.log.Info(dir + " " + line)
+}

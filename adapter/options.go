@@ -1,0 +1,43 @@
+package adapter
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/polyproxy/polyproxy/config"
+)
+
+// ourOptionLines are polyproxy's own UCI options, named as PolyGlot names
+// them in UCI mode, with the current settings as defaults.
+func (a *Adapter) ourOptionLines() []string {
+	c := a.cfg
+	check := func(name string, v bool) string {
+		return "option name " + ourOptionPrefix + name + " type check default " + strconv.FormatBool(v)
+	}
+	str := func(name, v string) string {
+		if v == "" {
+			v = "<empty>"
+		}
+		return "option name " + ourOptionPrefix + name + " type string default " + v
+	}
+	spin := func(name string, v, min, max int) string {
+		return "option name " + ourOptionPrefix + name + " type spin default " + strconv.Itoa(v) +
+			" min " + strconv.Itoa(min) + " max " + strconv.Itoa(max)
+	}
+	mode := "option name " + ourOptionPrefix + "BookMode type combo default " + c.BookMode
+	for _, m := range config.BookModes {
+		mode += " var " + m
+	}
+	return []string{
+		check("Book", c.Book),
+		str("BookFile", strings.Join(c.BookFiles, config.BookFileSeparator)),
+		spin("BookDepth", c.BookDepth, 0, max(c.BookDepth, 1000)),
+		spin("BookTreshold", c.BookThreshold, 0, 1000),
+		check("BookRandom", c.BookMode != config.BookModeBest),
+		mode,
+		check("BookAvoidRepetition", c.BookAvoidRepetition),
+		check("BookLearn", c.BookLearn),
+		check("Log", c.Log),
+		str("LogFile", c.LogFile),
+	}
+}
