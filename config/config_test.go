@@ -441,3 +441,23 @@ func TestBadEngineCommandLeavesEngineUnchanged(t *testing.T) {
 		t.Errorf("err %v, EngineCommand %q, EngineArgv %q", err, c.EngineCommand, c.EngineArgv)
 	}
 }
+
+// The shipped example must load cleanly, with no warnings, and point at the
+// Debian packages README.md promises.
+func TestExampleIniLoads(t *testing.T) {
+	c := mustLoad(t, filepath.Join("..", "polyglot.ini.example"))
+	if len(c.Warnings) != 0 {
+		t.Errorf("warnings: %q", c.Warnings)
+	}
+	if !reflect.DeepEqual(c.EngineArgv, []string{"/usr/games/stockfish"}) || !c.Book ||
+		!reflect.DeepEqual(c.BookFiles, []string{"/usr/share/games/gnuchess/book.bin"}) {
+		t.Errorf("EngineArgv %q Book %v BookFiles %q", c.EngineArgv, c.Book, c.BookFiles)
+	}
+	if c.EngineName != "" || c.BookDepth != DefaultBookDepth || c.BookThreshold != DefaultBookThreshold || c.BookMode != BookModeWeighted {
+		t.Errorf("example differs from the defaults it documents: %+v", c)
+	}
+	want := []Option{{"Hash", "16"}, {"Threads", "1"}}
+	if !reflect.DeepEqual(c.EngineOptions, want) {
+		t.Errorf("EngineOptions = %q", c.EngineOptions)
+	}
+}

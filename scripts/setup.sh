@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# setup.sh: install what polyproxy's tests and scripts/run.sh need, only when
+# something is missing (safe to run again and again). All output goes to stderr.
+#
+#   Debian packages: stockfish, gnuchess-book, polyglot (PolyGlot, for the
+#                    side-by-side tests), gcc + libc6-dev (go test -race needs cgo)
+#   Go:              the official toolchain into /usr/local/go when no go is found
+#                    (older Go 1.21+ fetches the version go.mod asks for by itself)
+#
+# Without apt-get (macOS, other Linux) it says what is missing and goes on:
+# tests that need a missing program skip themselves with a message.
+set -euo pipefail
+exec 1>&2 </dev/null
+
+export DEBIAN_FRONTEND=noninteractive
+command -v go >/dev/null || export PATH="/usr/local/go/bin:$PATH"
+
+sudo=()
+if [ "$(id -u)" != 0 ]; then
+	if command -v sudo >/dev/null; then sudo=(sudo); else sudo=(false); fi
+fi
+
+missing=()
+[ -x /usr/games/stockfish ] || missing+=(stockfish)
+[ -f /usr/share/games/gnuchess/book.bin ] || missing+=(gnuchess-book)
+[ -x /usr/games/polyglot ] || missing+=(polyglot)
+command -v gcc >/dev/null || missing+=(gcc libc6-dev)
+command -v go >/dev/null || { command -v curl >/dev/null || missing+=(curl ca-certificates); }
+
+if [ ${#missing[@]} -gt 0 ]; then
+	if ! command -v apt-get >/dev/null; then
+		echo "setup: missing ${missing[*]} and no apt-get here: install them by hand; tests that need them will be skipped"
+	else
+		echo "setup: installing ${missing[*]}"
+		# Update the package lists only when apt does not know a package yet
+		# (a fresh machine has empty lists).
+		for p in "${missing[@]}"; do
+			if ! apt-cache show "$p" >/dev/null 2>&1; then
+				"${sudo[@]}" apt-get update -q
+				break
+			fi
+		done
+		"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+	fi
+fi
+
+if ! command -v go >/dev/null; then
+	version=$(sed -n 's/^go \([0-9.]*\)$/\1/p' "$(dirname "$0")/../go.mod")
+	case "$(uname -m)" in
+	x86_64) arch=amd64 ;;
+	aarch64 | arm64) arch=arm64 ;;
+	*) echo "setup: no go and no official build for $(uname -m): install Go $version by hand"; exit 1 ;;
+	esac
+	os=$(uname -s | tr '[:upper:]' '[:lower:]')
+	echo "setup: installing Go $version into /usr/local/go"
+	curl -fsSL "https://go.dev/dl/go$version.$os-$arch.tar.gz" | "${sudo[@]}" tar -C /usr/local -xz
+fi
+go version

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# test.sh: run all of polyproxy's tests with the race detector, installing
+# what they need first (scripts/setup.sh). Exits non-zero when a test fails.
+# Extra arguments go to go test, e.g. ./scripts/test.sh -run Config -v
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+command -v go >/dev/null || export PATH="/usr/local/go/bin:$PATH"
+go test -race -timeout 10m "$@" ./...
