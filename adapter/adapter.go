@@ -150,6 +150,9 @@ type Adapter struct {
 	chess960 bool
 
 	quitting bool
+	// quitTimer fires when a quit waits for a handshake that does not
+	// come: the quit must not hang on a stuck engine.
+	quitTimer <-chan time.Time
 }
 
 // New prepares an adapter for cfg; nothing starts until Run.
@@ -223,7 +226,7 @@ func (a *Adapter) loop() error {
 					a.logf("reading the GUI: %v", b.err)
 				}
 				a.logf("GUI closed its end: quitting")
-				a.quit()
+				a.onGUICommandInOrder(uci.Command{Kind: uci.CmdQuit, Line: "quit"})
 			}
 		case b := <-a.engineCh:
 			if b.gen != a.engGen {
@@ -239,6 +242,9 @@ func (a *Adapter) loop() error {
 			}
 		case v := <-a.bookCh:
 			a.onBookVerdict(v)
+		case <-a.quitTimer:
+			a.logf("the engine did not finish its handshake: quitting anyway")
+			a.quit()
 		}
 		if err := a.out.Flush(); err != nil && !a.quitting {
 			a.logf("writing to the GUI: %v: quitting", err)

@@ -119,6 +119,9 @@ func (a *Adapter) onUCIOK() {
 	queued := a.queuedGUI
 	a.queuedGUI = nil
 	for _, c := range queued {
+		if a.quitting {
+			break
+		}
 		a.onGUICommand(c)
 	}
 }

@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"strings"
+	"time"
 
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/uci"
@@ -29,16 +30,32 @@ func (a *Adapter) onGUILine(line string) {
 			return
 		}
 	}
-	if a.handshaking && c.Kind != uci.CmdQuit {
-		if c.Kind == uci.CmdUCI {
-			a.guiWantsUCI = true
-			return
-		}
-		a.queuedGUI = append(a.queuedGUI, c)
+	a.onGUICommandInOrder(c)
+}
+
+// onGUICommandInOrder handles c now, or after the engine's handshake when
+// one is running: the engine must get its options before the GUI's
+// commands, and the GUI its answers in the order it asked.
+func (a *Adapter) onGUICommandInOrder(c uci.Command) {
+	if !a.handshaking {
+		a.onGUICommand(c)
 		return
 	}
-	a.onGUICommand(c)
+	switch c.Kind {
+	case uci.CmdUCI:
+		a.guiWantsUCI = true
+		return
+	case uci.CmdQuit:
+		if a.quitTimer == nil {
+			a.quitTimer = time.After(handshakeQuitWait)
+		}
+	}
+	a.queuedGUI = append(a.queuedGUI, c)
 }
+
+// handshakeQuitWait is how long a quit waits for the engine's handshake so
+// that the GUI's earlier commands are still answered.
+const handshakeQuitWait = 5 * time.Second
 
 func (a *Adapter) onGUICommand(c uci.Command) {
 	switch c.Kind {
