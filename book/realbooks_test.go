@@ -13,7 +13,7 @@ import (
 // walkResult counts what a walk over a book's lines met.
 type walkResult struct {
 	positions, entries, illegal int
-	firstIllegal               string
+	firstIllegal                string
 }
 
 // walkBook follows the book from the start position, depth first, visiting
