@@ -80,7 +80,7 @@ func TestWalkRealBooks(t *testing.T) {
 			// The whole walk takes seconds per book (gnuchess: ~150,000
 			// positions); CI walks a bounded part, by hand:
 			// POLYPROXY_FULL_WALK=1 go test ./book -run WalkReal -v
-			limit := 12000
+			limit := 1500
 			if os.Getenv("POLYPROXY_FULL_WALK") != "" {
 				limit = 1 << 30
 			}
