@@ -123,6 +123,15 @@ func (r *result) format(v float64) string {
 	return fmt.Sprint(v)
 }
 
+// formatRatio keeps two significant digits for small ratios, which would
+// all print as 0.00 otherwise.
+func formatRatio(r float64) string {
+	if r < 0.1 {
+		return fmt.Sprintf("%.2g", r)
+	}
+	return fmt.Sprintf("%.2f", r)
+}
+
 func formatDuration(s float64) string {
 	switch {
 	case s < 1e-3:
@@ -181,7 +190,7 @@ func (r *runner) markdown() string {
 		pgMed, pgP99 := cells(res, res.PolyGlot)
 		ratio := "n/a"
 		if res.Ratio != 0 {
-			ratio = fmt.Sprintf("%.2f", res.Ratio)
+			ratio = formatRatio(res.Ratio)
 			if res.Kind == kindRate {
 				ratio += " (higher is better)"
 			}
