@@ -182,6 +182,17 @@ func TestFakeEngineMisbehaves(t *testing.T) {
 			t.Errorf("exit: %v", err)
 		}
 	})
+	t.Run("crash once across processes", func(t *testing.T) {
+		mark := filepath.Join(t.TempDir(), "crashed")
+		s := startFake(t, bin, "FAKEENGINE_CRASH_ON_GO=1", "FAKEENGINE_CRASH_ONCE="+mark)
+		s.send("go")
+		if err := s.cmd.Wait(); err == nil {
+			t.Fatal("first process did not crash")
+		}
+		s = startFake(t, bin, "FAKEENGINE_CRASH_ON_GO=1", "FAKEENGINE_CRASH_ONCE="+mark)
+		s.send("go")
+		s.until("bestmove")
+	})
 	t.Run("crash on setoption", func(t *testing.T) {
 		s := startFake(t, bin)
 		s.send("setoption name Crash")

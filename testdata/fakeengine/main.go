@@ -18,6 +18,8 @@
 //	FAKEENGINE_SEARCH_MS=N     setoption name SearchMs value N: each timed go takes N ms (stop ends it early)
 //	FAKEENGINE_CRASH_ON_GO=N   setoption name CrashOnGo value N: exit 3 without a word on the Nth go (counted from start)
 //	                           setoption name Crash: exit 3 at once
+//	FAKEENGINE_CRASH_ONCE=FILE with the crashes above: crash only if FILE does not exist, creating it
+//	                           first, so an engine restarted by the proxy (same env) does not crash again
 //	FAKEENGINE_EXIT_ON=CMD     exit 0 without answering when a line's first word is CMD (e.g. uci, isready, go)
 //	FAKEENGINE_IGNORE_QUIT=1   ignore quit (stays until killed or stdin closes)
 //	FAKEENGINE_FLOOD=N         setoption name Flood value N: print N info lines before each bestmove
@@ -181,7 +183,7 @@ func (e *engine) handle(raw string) {
 		e.endSearch()
 		e.goCount++
 		if e.crashOnGo > 0 && e.goCount == e.crashOnGo {
-			os.Exit(3)
+			crash()
 		}
 		e.startSearch(fields[1:])
 	case "stop", "ponderhit":
@@ -193,6 +195,19 @@ func (e *engine) handle(raw string) {
 		e.endSearch()
 		os.Exit(0)
 	}
+}
+
+// crash exits with status 3 at once, unless FAKEENGINE_CRASH_ONCE names a
+// file that exists (an earlier process crashed already).
+func crash() {
+	if mark := os.Getenv("FAKEENGINE_CRASH_ONCE"); mark != "" {
+		f, err := os.OpenFile(mark, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err != nil {
+			return
+		}
+		f.Close()
+	}
+	os.Exit(3)
 }
 
 // setoption handles "name N [value V]" for the options that change behaviour.
@@ -212,7 +227,7 @@ func (e *engine) setoption(args []string) {
 	n, _ := strconv.Atoi(strings.Join(value, " "))
 	switch strings.ToLower(strings.Join(name, " ")) {
 	case "crash":
-		os.Exit(3)
+		crash()
 	case "searchms":
 		e.searchMs = n
 	case "crashongo":
