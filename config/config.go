@@ -140,17 +140,17 @@ func parseCommandLine(args []string) (*commandLine, error) {
 		}
 		if !strings.HasPrefix(arg, "-") || arg == "-" {
 			if cl.ini != "" {
-				return nil, fmt.Errorf("unexpected argument %q (the ini file is %q)\nusage: %s", arg, cl.ini, Usage)
+				return nil, fmt.Errorf("unexpected argument %q (the ini file is %q)", arg, cl.ini)
 			}
 			cl.ini = arg
 			continue
 		}
 		key, isAlias := aliases[arg]
 		if !isAlias && arg != "-pg" && arg != "-uci" {
-			return nil, fmt.Errorf("unknown flag %s\nusage: %s", arg, Usage)
+			return nil, fmt.Errorf("unknown flag %s", arg)
 		}
 		if i+1 >= len(args) {
-			return nil, fmt.Errorf("flag %s needs a value\nusage: %s", arg, Usage)
+			return nil, fmt.Errorf("flag %s needs a value", arg)
 		}
 		i++
 		value := args[i]
