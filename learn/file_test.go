@@ -223,6 +223,72 @@ func TestFindEveryKeyOfASmallBook(t *testing.T) {
 	}
 }
 
+// findAgainstLinearScan checks find on every step-th entry of a book, and
+// on absent keys and moves, against a plain linear scan.
+func findAgainstLinearScan(t *testing.T, path string, step int) {
+	t.Helper()
+	data := readFile(t, path)
+	n := len(data) / book.EntrySize
+	first := map[entryID]int{}
+	keys := map[book.Key]bool{}
+	for i := 0; i < n; i++ {
+		e := book.DecodeEntry(data[i*book.EntrySize:])
+		keys[e.Key] = true
+		if _, ok := first[entryID{e.Key, e.Move}]; !ok {
+			first[entryID{e.Key, e.Move}] = i
+		}
+	}
+	f, err := OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for i := 0; i < n; i += step {
+		e := book.DecodeEntry(data[i*book.EntrySize:])
+		want := first[entryID{e.Key, e.Move}]
+		if e.Key == 0 {
+			want = -1
+		}
+		idx, learn, err := f.find(e.Key, e.Move, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if idx != want || (idx >= 0 && learn != learnAt(data, idx)) {
+			t.Fatalf("find(%v, %v) = %d, want %d", e.Key, e.Move, idx, want)
+		}
+		if idx, _, _ := f.find(e.Key, 0x7fff, n); idx != -1 {
+			t.Fatalf("absent move of key %v found at %d", e.Key, idx)
+		}
+		for _, k := range []book.Key{e.Key - 1, e.Key + 1} {
+			if !keys[k] {
+				if idx, _, _ := f.find(k, e.Move, n); idx != -1 {
+					t.Fatalf("absent key %v found at %d", k, idx)
+				}
+			}
+		}
+	}
+}
+
+func TestFindInARealBook(t *testing.T) {
+	findAgainstLinearScan(t, copyBook(t, performanceBook), 53)
+}
+
+// Keys crowded at one end and duplicated make interpolation guess badly:
+// the search must still be exact.
+func TestFindInAnUnevenBook(t *testing.T) {
+	var entries []book.Entry
+	for i := 1; i <= 3000; i++ {
+		k := book.Key(uint64(i) * uint64(i) * uint64(i))
+		if i%500 == 0 {
+			k = book.Key(^uint64(0) - uint64(i))
+		}
+		for m := 0; m < 1+i%3; m++ {
+			entries = append(entries, book.Entry{Key: k, Move: book.Move(m + 1), Learn: uint32(i)})
+		}
+	}
+	findAgainstLinearScan(t, writeBook(t, entries), 5)
+}
+
 func TestOpenUnwritableBook(t *testing.T) {
 	if _, err := Open(t.TempDir()); err == nil {
 		t.Error("a folder opened as a book")
