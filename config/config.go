@@ -246,7 +246,7 @@ func (c *Config) readIni(data []byte) error {
 		KeyValueDelimiters:          "=",  // ':' belongs in Windows paths and option names
 	}, data)
 	if err != nil {
-		return fmt.Errorf("ini file %s: %w", c.IniPath, err)
+		return fmt.Errorf("ini file %s: %s", c.IniPath, describeIniError(err, data))
 	}
 	var engine []*ini.Key
 	for _, s := range f.Sections() {
@@ -278,6 +278,29 @@ func (c *Config) readIni(data []byte) error {
 		c.SetEngineOption(k.Name(), unquote(k.Value()))
 	}
 	return nil
+}
+
+// describeIniError turns ini.v1's errors, which quote the raw line with its
+// line break, into one line that names the line number where it can.
+func describeIniError(err error, data []byte) string {
+	var raw, what string
+	var noDelimiter ini.ErrDelimiterNotFound
+	var emptyKey ini.ErrEmptyKeyName
+	switch {
+	case errors.As(err, &noDelimiter):
+		raw, what = noDelimiter.Line, "no '=' in"
+	case errors.As(err, &emptyKey):
+		raw, what = emptyKey.Line, "no key name before '=' in"
+	default:
+		return strings.Join(strings.Fields(err.Error()), " ")
+	}
+	raw = strings.TrimSpace(raw)
+	for i, line := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(line) == raw {
+			return fmt.Sprintf("line %d: %s %q", i+1, what, raw)
+		}
+	}
+	return fmt.Sprintf("%s %q", what, raw)
 }
 
 // SetEngineOption adds an engine option, or replaces the value of one with

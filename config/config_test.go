@@ -202,7 +202,9 @@ func TestBadValuesAreClearErrors(t *testing.T) {
 		{"BookSeed = -5", "BookSeed"},
 		{"LogFile = ", "LogFile"},
 		{`EngineCommand = "unterminated`, "unterminated"},
-		{"EngineCommand = sf\nthis line has no equals sign", "this line has no equals sign"},
+		{"EngineCommand = sf\nthis line has no equals sign", `line 4: no '=' in "this line has no equals sign"`},
+		{"= 5", `line 3: no key name before '=' in "= 5"`},
+		{"[Engine", "unclosed section"},
 	} {
 		ini := writeIni(t, "[PolyGlot]\nEngineCommand = sf\n"+tc.line+"\n")
 		_, err := Load([]string{ini})
