@@ -184,9 +184,12 @@ func (r *PGNReader) nextLine() bool {
 	}
 	r.lineNo++
 	r.cur, r.pos = line, 0
-	trimmed := bytes.TrimLeft(line, " \t\r\n\f\v")
-	r.blank = len(trimmed) == 0
-	r.curTag = len(trimmed) > 0 && trimmed[0] == '['
+	i := 0
+	for i < len(line) && isSpace(line[i]) {
+		i++
+	}
+	r.blank = i == len(line)
+	r.curTag = i < len(line) && line[i] == '['
 	if len(line) > 0 && line[0] == '%' {
 		r.pos = len(line) // an escape line: ignored as a whole
 	}
@@ -411,7 +414,11 @@ func (r *PGNReader) syntaxError(g *rawGame, msg string) error {
 		e.GameLine = r.lineNo
 		g.line = r.lineNo
 	}
-	for r.nextLine() {
+	for {
+		if !r.nextLine() {
+			r.cur, r.pos = nil, 0
+			break
+		}
 		if r.curTag && !r.prevTag {
 			break
 		}

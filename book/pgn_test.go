@@ -128,6 +128,21 @@ func TestPGNReaderResyncAfterBadTagWithoutBlankLines(t *testing.T) {
 	}
 }
 
+// TestPGNReaderSyntaxErrorInLastGame: skipping the broken last game must
+// not read its moves as another game.
+func TestPGNReaderSyntaxErrorInLastGame(t *testing.T) {
+	for _, text := range []string{
+		"[Result \"1-0\"]\n[Event \"x\"\n\n1. e4 e5 1-0\n",
+		"[Result \"1-0\"]\n[Event \"x\"\n\n1. e4 e5 1-0",
+		"1. e4 ) e5 1-0\n2. d4 *\n",
+	} {
+		games, syntax := readAllPGN(t, text)
+		if len(games) != 0 || len(syntax) != 1 {
+			t.Errorf("%q: %d games, syntax errors %v; want 0 games and 1 error", text, len(games), syntax)
+		}
+	}
+}
+
 func TestPGNReaderEmptyAndCommentOnly(t *testing.T) {
 	for _, text := range []string{"", "\n\n", "\xef\xbb\xbf", "{just a comment}\n", "% only an escape\n; and a comment\n"} {
 		games, syntax := readAllPGN(t, text)

@@ -338,7 +338,7 @@ func parseSAN[T sanText](p *Position, san T) (Move, error) {
 	}
 
 	if t == Pawn {
-		return p.pawnSAN(string(san), to, fromFile, fromRow, capture, promo)
+		return pawnSAN(p, san, to, fromFile, fromRow, capture, promo)
 	}
 
 	// Collect pieces of type t that reach the target; at most two legal
@@ -392,7 +392,7 @@ func parseSAN[T sanText](p *Position, san T) (Move, error) {
 
 // pawnSAN resolves a pawn move: a push when no other from-file is given, a
 // capture (normal or en passant) when it is.
-func (p *Position) pawnSAN(san string, to Square, fromFile, fromRow int, capture bool, promo Promo) (Move, error) {
+func pawnSAN[T sanText](p *Position, san T, to Square, fromFile, fromRow int, capture bool, promo Promo) (Move, error) {
 	white := p.whiteToMove
 	pawn := MakePiece(Pawn, white)
 	dir, lastRow := 1, 7
@@ -403,11 +403,11 @@ func (p *Position) pawnSAN(san string, to Square, fromFile, fromRow int, capture
 	enPassant := false
 	if fromFile < 0 || fromFile == to.File() {
 		if capture || p.board[to] != NoPiece {
-			return 0, fmt.Errorf("%w: %q", ErrIllegalMove, san)
+			return 0, fmt.Errorf("%w: %q", ErrIllegalMove, string(san))
 		}
 		r := to.Row() - dir
 		if r < 0 || r > 7 {
-			return 0, fmt.Errorf("%w: %q", ErrIllegalMove, san)
+			return 0, fmt.Errorf("%w: %q", ErrIllegalMove, string(san))
 		}
 		from = NewSquare(to.File(), r)
 		if p.board[from] == NoPiece && (white && to.Row() == 3 || !white && to.Row() == 4) {
@@ -415,32 +415,32 @@ func (p *Position) pawnSAN(san string, to Square, fromFile, fromRow int, capture
 		}
 	} else {
 		if fromFile-to.File() != 1 && to.File()-fromFile != 1 {
-			return 0, fmt.Errorf("%w: %q", ErrIllegalMove, san)
+			return 0, fmt.Errorf("%w: %q", ErrIllegalMove, string(san))
 		}
 		r := to.Row() - dir
 		if r < 0 || r > 7 {
-			return 0, fmt.Errorf("%w: %q", ErrIllegalMove, san)
+			return 0, fmt.Errorf("%w: %q", ErrIllegalMove, string(san))
 		}
 		from = NewSquare(fromFile, r)
 		if p.board[to] == NoPiece {
 			if !p.isEnPassant(to) {
-				return 0, fmt.Errorf("%w: %q", ErrIllegalMove, san)
+				return 0, fmt.Errorf("%w: %q", ErrIllegalMove, string(san))
 			}
 			enPassant = true
 		}
 	}
 	if p.board[from] != pawn || (fromRow >= 0 && from.Row() != fromRow) {
-		return 0, fmt.Errorf("%w: %q", ErrIllegalMove, san)
+		return 0, fmt.Errorf("%w: %q", ErrIllegalMove, string(san))
 	}
 	if to.Row() == lastRow {
 		if promo == NoPromo {
-			return 0, fmt.Errorf("%w: %q: promotion piece missing", ErrIllegalMove, san)
+			return 0, fmt.Errorf("%w: %q: promotion piece missing", ErrIllegalMove, string(san))
 		}
 	} else if promo != NoPromo {
-		return 0, fmt.Errorf("%w: %q: promotion before the last rank", ErrIllegalMove, san)
+		return 0, fmt.Errorf("%w: %q: promotion before the last rank", ErrIllegalMove, string(san))
 	}
 	if !p.leavesKingSafe(from, to, enPassant) {
-		return 0, fmt.Errorf("%w: %q leaves the king in check", ErrIllegalMove, san)
+		return 0, fmt.Errorf("%w: %q leaves the king in check", ErrIllegalMove, string(san))
 	}
 	return NewMove(from, to, promo), nil
 }
@@ -470,7 +470,7 @@ func (p *Position) LegalMove(m Move) (Move, error) {
 	}
 	if pc.Type() == Pawn {
 		fromFile := from.File()
-		return p.pawnSAN(m.String(), to, fromFile, from.Row(), fromFile != to.File(), m.Promo())
+		return pawnSAN(p, m.String(), to, fromFile, from.Row(), fromFile != to.File(), m.Promo())
 	}
 	if m.Promo() != NoPromo || !p.reaches(pc.Type(), from, to) {
 		return 0, fmt.Errorf("%w: %s", ErrIllegalMove, m)

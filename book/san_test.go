@@ -8,22 +8,6 @@ import (
 	"github.com/notnil/chess"
 )
 
-// fromNotnil converts a notnil move to a played-form Move.
-func fromNotnil(m *chess.Move) Move {
-	promo := NoPromo
-	switch m.Promo() {
-	case chess.Knight:
-		promo = PromoKnight
-	case chess.Bishop:
-		promo = PromoBishop
-	case chess.Rook:
-		promo = PromoRook
-	case chess.Queen:
-		promo = PromoQueen
-	}
-	return NewMove(Square(m.S1()), Square(m.S2()), promo)
-}
-
 var sanPieceLetters = map[chess.PieceType]string{
 	chess.Pawn: "", chess.Knight: "N", chess.Bishop: "B", chess.Rook: "R", chess.Queen: "Q", chess.King: "K",
 }
@@ -70,7 +54,7 @@ func TestParseSANMatchesNotnil(t *testing.T) {
 			if m.Promo() != chess.NoPieceType {
 				seen[0]++
 			}
-			want := fromNotnil(m)
+			want := fromChessMove(m)
 			san := chess.AlgebraicNotation{}.Encode(cp, m)
 			got, err := p.ParseSAN(san)
 			if err != nil || got != want {
@@ -163,7 +147,7 @@ func TestParseSANRejectsIllegal(t *testing.T) {
 				pc := board.Piece(m.S1())
 				if pc.Type() == w.pt && m.S2() == w.to && m.Promo() == w.promo &&
 					(w.file < 0 || int(m.S1().File()) == w.file) {
-					out = append(out, fromNotnil(m))
+					out = append(out, fromChessMove(m))
 				}
 			}
 			return out
@@ -249,8 +233,8 @@ func TestParseSANRejectsIllegal(t *testing.T) {
 				if !errors.Is(err, ErrIllegalMove) {
 					t.Fatalf("%s: ParseSAN(%q) = %v, %v; want illegal", cp, c.san, got, err)
 				}
-			} else if err != nil || got != fromNotnil(exp) {
-				t.Fatalf("%s: ParseSAN(%q) = %v, %v; want %v", cp, c.san, got, err, fromNotnil(exp))
+			} else if err != nil || got != fromChessMove(exp) {
+				t.Fatalf("%s: ParseSAN(%q) = %v, %v; want %v", cp, c.san, got, err, fromChessMove(exp))
 			}
 		}
 	}
@@ -275,7 +259,7 @@ func TestParseSANRejectsIllegal(t *testing.T) {
 				try(cp, p)
 			}
 			m := moves[rng.Intn(len(moves))]
-			p.Play(fromNotnil(m))
+			p.Play(fromChessMove(m))
 			cp = cp.Update(m)
 		}
 	}
@@ -369,7 +353,7 @@ func FuzzParseSAN(f *testing.F) {
 		opt, _ := chess.FEN(fen)
 		cp := chess.NewGame(opt).Position()
 		for _, v := range cp.ValidMoves() {
-			if fromNotnil(v) == m {
+			if fromChessMove(v) == m {
 				return
 			}
 		}

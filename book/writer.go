@@ -1,0 +1,58 @@
+package book
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// WriteBook writes entries, in the order given, as a book file at path.
+// It writes a temporary file in the same directory, syncs it and renames it
+// over path, so path holds either its old content or the whole new book,
+// never a half-written one; on any error the temporary file is removed.
+func WriteBook(path string, entries []Entry) (err error) {
+	if st, serr := os.Stat(path); serr == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("write book %s: not a regular file", path)
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write book %s: %w", path, err)
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	w := bufio.NewWriterSize(f, 256<<10)
+	var buf [EntrySize]byte
+	for _, e := range entries {
+		e.Encode(buf[:])
+		if _, err = w.Write(buf[:]); err != nil {
+			return fmt.Errorf("write book %s: %w", path, err)
+		}
+	}
+	if err = w.Flush(); err != nil {
+		return fmt.Errorf("write book %s: %w", path, err)
+	}
+	// CreateTemp makes the file 0600; a book is an ordinary shared file.
+	if err = f.Chmod(0o644); err != nil {
+		return fmt.Errorf("write book %s: %w", path, err)
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("write book %s: sync: %w", path, err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("write book %s: %w", path, err)
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("write book %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/polyproxy/polyproxy/book"
+)
+
+func init() {
+	register("make-book", "build a book from PGN games (PolyGlot's make-book, same bytes)", runMakeBook)
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// maxSkipDetails bounds the per-game skip messages; the summary counts all.
+const maxSkipDetails = 20
+
+func runMakeBook(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("make-book", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	opt := book.DefaultBuildOptions()
+	var pgns stringList
+	fs.Var(&pgns, "pgn", "PGN `file` to read (repeat for several)")
+	out := fs.String("bin", "", "book `file` to write (replaced atomically)")
+	fs.IntVar(&opt.MaxPly, "max-ply", opt.MaxPly, "count only the first `N` plies of each game")
+	fs.IntVar(&opt.MinGame, "min-game", opt.MinGame, "keep a move only if played in at least `N` games")
+	fs.Float64Var(&opt.MinScore, "min-score", opt.MinScore, "keep a move only if it scored at least `PCT` percent")
+	// As in PolyGlot, the later of -only-white / -only-black wins.
+	fs.BoolFunc("only-white", "keep only moves of White", func(string) error { opt.Colours = book.WhiteOnly; return nil })
+	fs.BoolFunc("only-black", "keep only moves of Black", func(string) error { opt.Colours = book.BlackOnly; return nil })
+	fs.BoolVar(&opt.Uniform, "uniform", false, "give every kept move weight 1")
+	quiet := fs.Bool("q", false, "no progress and no per-game skip messages")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: polyproxy make-book -pgn FILE [-pgn FILE]... -bin OUT [-max-ply N] [-min-game N] [-min-score PCT] [-only-white] [-only-black] [-uniform] [-q]")
+		fmt.Fprintln(stderr, "Weight = 2 per win + 1 per draw from the mover's view (Result tag; missing or * = draw).")
+		fmt.Fprintln(stderr, "Games with an illegal, ambiguous or null move, a bad tag or no result are skipped and counted.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	switch {
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "make-book: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	case len(pgns) == 0:
+		fmt.Fprintln(stderr, "make-book: -pgn is required")
+		return 2
+	case *out == "":
+		fmt.Fprintln(stderr, "make-book: -bin is required")
+		return 2
+	case opt.MaxPly < 0 || opt.MinGame < 0:
+		fmt.Fprintln(stderr, "make-book: -max-ply and -min-game must not be negative")
+		return 2
+	}
+
+	start := time.Now()
+	b := book.NewBuilder(opt)
+	details := 0
+	if !*quiet {
+		b.OnSkip = func(s book.SkippedGame) {
+			if details < maxSkipDetails {
+				fmt.Fprintln(stderr, "make-book:", s)
+			} else if details == maxSkipDetails {
+				fmt.Fprintln(stderr, "make-book: (further skipped games are only counted)")
+			}
+			details++
+		}
+	}
+	for _, name := range pgns {
+		if err := addPGNFile(b, name, start, *quiet, stderr); err != nil {
+			fmt.Fprintf(stderr, "make-book: %v; no book written\n", err)
+			return 1
+		}
+	}
+	entries := b.Entries()
+	if err := book.WriteBook(*out, entries); err != nil {
+		fmt.Fprintf(stderr, "make-book: %v\n", err)
+		return 1
+	}
+	s := b.Stats()
+	fmt.Fprintf(stderr, "make-book: %d games read, %d used, %d skipped", s.Games, s.Games-s.SkippedTotal(), s.SkippedTotal())
+	for _, r := range book.SkipReasons {
+		if n := s.Skipped[r]; n > 0 {
+			fmt.Fprintf(stderr, "; %s: %d", r, n)
+		}
+	}
+	fmt.Fprintf(stderr, "\nmake-book: %d plies, %d distinct position-moves, %d entries written to %s in %.2fs\n",
+		s.Plies, s.Positions, len(entries), *out, time.Since(start).Seconds())
+	return 0
+}
+
+// countingReader counts the bytes read, for progress.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// progressAfter is how long a run must take before it reports progress,
+// and then how often.
+const progressAfter = time.Second
+
+func addPGNFile(b *book.Builder, name string, start time.Time, quiet bool, stderr io.Writer) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	var size int64
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
+	}
+	cr := &countingReader{r: f}
+	fileStart, last := time.Now(), time.Now()
+	gamesBefore := b.Stats().Games
+	if !quiet {
+		b.Progress = func(s book.BuildStats) {
+			now := time.Now()
+			if now.Sub(start) < progressAfter || now.Sub(last) < progressAfter {
+				return
+			}
+			last = now
+			elapsed := now.Sub(fileStart).Seconds()
+			games := s.Games - gamesBefore
+			msg := fmt.Sprintf("make-book: %s: %d games (%.0f/s)", name, games, float64(games)/elapsed)
+			if size > 0 && cr.n > 0 {
+				left := elapsed * float64(size-cr.n) / float64(cr.n)
+				msg += fmt.Sprintf(", %d%%, about %s left", 100*cr.n/size, time.Duration(left*float64(time.Second)).Round(time.Second))
+			}
+			fmt.Fprintln(stderr, msg)
+		}
+	}
+	err = b.AddPGN(cr, name)
+	b.Progress = nil
+	return err
+}
+
