@@ -152,4 +152,3 @@ func addPGNFile(b *book.Builder, name string, start time.Time, quiet bool, stder
 	b.Progress = nil
 	return err
 }
-
