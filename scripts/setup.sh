@@ -32,15 +32,22 @@ if [ ${#missing[@]} -gt 0 ]; then
 		echo "setup: missing ${missing[*]} and no apt-get here: install them by hand; tests that need them will be skipped"
 	else
 		echo "setup: installing ${missing[*]}"
-		# Update the package lists only when apt does not know a package yet
-		# (a fresh machine has empty lists).
+		# Update the package lists only when needed: when apt does not know a
+		# package yet (a fresh machine has empty lists), or when installing
+		# from the lists there fails (old lists name versions gone from the mirror).
+		updated=
 		for p in "${missing[@]}"; do
 			if ! apt-cache show "$p" >/dev/null 2>&1; then
 				"${sudo[@]}" apt-get update -q
+				updated=1
 				break
 			fi
 		done
-		"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+		if ! "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"; then
+			[ -z "$updated" ] || exit 1
+			"${sudo[@]}" apt-get update -q
+			"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+		fi
 	fi
 fi
 
