@@ -126,12 +126,41 @@ func (b *Book) Lookup(k Key) (first, count int) {
 		return 0, 0
 	}
 	n := b.Len()
-	i := sort.Search(n, func(i int) bool { return b.keyAt(i) >= k })
+	i := b.lowerBound(k)
 	j := i
 	for j < n && b.keyAt(j) == k {
 		j++
 	}
 	return i, j - i
+}
+
+// lowerBound is the index of the first entry with a key >= k. Polyglot
+// keys are uniformly distributed, so interpolation lands near the answer
+// in a few steps (a handful of cache misses instead of the ~23 of a
+// binary search over 10 million entries: measured in BenchmarkProbe10M);
+// a binary search finishes the last stretch and bounds the worst case.
+func (b *Book) lowerBound(k Key) int {
+	lo, hi := 0, b.Len() // entries before lo are < k, entries from hi on are >= k
+	for step := 0; step < 6 && hi-lo > 64; step++ {
+		klo, khi := b.keyAt(lo), b.keyAt(hi-1)
+		if k <= klo {
+			return lo
+		}
+		if k > khi {
+			return hi
+		}
+		if khi <= klo { // not sorted here: leave it to the binary search
+			break
+		}
+		mid := lo + int(float64(k-klo)/float64(khi-klo)*float64(hi-1-lo))
+		mid = min(max(mid, lo+1), hi-2)
+		if b.keyAt(mid) < k {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo + sort.Search(hi-lo, func(i int) bool { return b.keyAt(lo+i) >= k })
 }
 
 // Each calls fn with the index and entry of every entry of key k in file

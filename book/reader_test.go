@@ -2,8 +2,11 @@ package book
 
 import (
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -191,6 +194,46 @@ func TestLookupMany(t *testing.T) {
 	for _, k := range []Key{0, 4, 6, 8, 10} {
 		if _, n := b.Lookup(k); n != 0 {
 			t.Errorf("Lookup(%d) found %d", k, n)
+		}
+	}
+}
+
+// lowerBound's interpolation must agree with a plain binary search on any
+// sorted book: uniform keys, clustered keys, long runs of one key.
+func TestLowerBoundMatchesBinarySearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for trial := 0; trial < 30; trial++ {
+		n := 1 + rng.IntN(3000)
+		keys := make([]Key, n)
+		for i := range keys {
+			switch trial % 3 {
+			case 0:
+				keys[i] = Key(rng.Uint64())
+			case 1: // clustered near both ends
+				if rng.IntN(2) == 0 {
+					keys[i] = Key(rng.Uint64N(1000) + 1)
+				} else {
+					keys[i] = ^Key(0) - Key(rng.Uint64N(1000))
+				}
+			default: // few distinct keys, long runs
+				keys[i] = Key(rng.Uint64N(5)+1) << 60
+			}
+		}
+		slices.Sort(keys)
+		var data []byte
+		for _, k := range keys {
+			data = AppendEntry(data, Entry{Key: k, Move: 0x31c, Weight: 1})
+		}
+		b := writeBook(t, data)
+		probes := []Key{0, 1, ^Key(0), keys[0], keys[n-1], keys[0] - 1, keys[n-1] + 1}
+		for i := 0; i < 300; i++ {
+			probes = append(probes, keys[rng.IntN(n)], Key(rng.Uint64()), keys[rng.IntN(n)]+1)
+		}
+		for _, k := range probes {
+			want := sort.Search(n, func(i int) bool { return keys[i] >= k })
+			if got := b.lowerBound(k); got != want {
+				t.Fatalf("trial %d: lowerBound(%s) = %d, want %d", trial, k, got, want)
+			}
 		}
 	}
 }

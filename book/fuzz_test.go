@@ -1,0 +1,58 @@
+package book
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzReader opens arbitrary bytes as a book: nothing may panic, and every
+// probe must stay inside the file.
+func FuzzReader(f *testing.F) {
+	for _, data := range fixtures(f) {
+		f.Add(data)
+	}
+	f.Add(headerBytes("@PG@\n1.0\n99\n"))
+	f.Add([]byte{0, 0, 0})
+	dir := f.TempDir()
+	start := mustLine(f, StartFEN, "")
+	legal := start.Legal()
+	c := NewChooser(DefaultOptions(), 1)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		path := filepath.Join(dir, "fuzz.bin")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		b, err := Open(path)
+		if err != nil {
+			t.Fatal(err) // any bytes are a book, possibly with warnings
+		}
+		defer b.Close()
+		if b.Len() != len(data)/EntrySize {
+			t.Fatalf("len %d for %d bytes", b.Len(), len(data))
+		}
+		b.Header()
+		if _, err := b.Scan(); err != nil {
+			t.Fatal(err)
+		}
+		b.Verify()
+		keys := []Key{start.Pos.Key(), 0, ^Key(0)}
+		for i := 0; i < b.Len() && i < 8; i++ {
+			keys = append(keys, b.Entry(i).Key)
+		}
+		for _, k := range keys {
+			first, n := b.Lookup(k)
+			if n < 0 || first < 0 || first+n > b.Len() {
+				t.Fatalf("Lookup(%s) = %d, %d of %d", k, first, n, b.Len())
+			}
+		}
+		c.Choose([]*Book{b}, &start.Pos, legal, start.Seen)
+		c.BestReply([]*Book{b}, &start.Pos, legal)
+		// Positions from the file's own moves, played from the start.
+		for i := 0; i < b.Len() && i < 8; i++ {
+			p := start.Pos
+			p.Play(b.Entry(i).Move)
+			c.Candidates(b, &p, legal, nil)
+		}
+	})
+}
