@@ -146,6 +146,11 @@ func (f *File) run(updates []Update, write bool) (changes []Change, err error) {
 	for i := range changes {
 		c := &changes[i]
 		idx, learn, err := f.find(c.Key, c.Move, n)
+		if err == nil && idx < 0 {
+			// An unsorted book (which book.Book still reads exactly) hides
+			// entries from the search.
+			idx, learn, err = f.findLinear(c.Key, c.Move, n)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("learn %s: %w", f.path, err)
 		}
@@ -275,6 +280,29 @@ func (f *File) scan(key book.Key, move book.Move, i, n int, have []byte) (int, F
 		}
 		have = have[book.EntrySize:]
 		i++
+	}
+	return -1, 0, nil
+}
+
+// findLinear is find for books that are not sorted: a read of the whole
+// file, in large blocks.
+func (f *File) findLinear(key book.Key, move book.Move, n int) (int, Field, error) {
+	if key == 0 {
+		return -1, 0, nil
+	}
+	const block = 4096
+	buf := make([]byte, block*book.EntrySize)
+	for i := 0; i < n; i += block {
+		m := min(block, n-i)
+		b := buf[:m*book.EntrySize]
+		if err := f.readFull(b, int64(i)*book.EntrySize); err != nil {
+			return -1, 0, err
+		}
+		for j := 0; j < m; j++ {
+			if e := book.DecodeEntry(b[j*book.EntrySize:]); e.Key == key && e.Move == move {
+				return i + j, Field(e.Learn), nil
+			}
+		}
 	}
 	return -1, 0, nil
 }

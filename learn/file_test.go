@@ -289,6 +289,38 @@ func TestFindInAnUnevenBook(t *testing.T) {
 	findAgainstLinearScan(t, writeBook(t, entries), 5)
 }
 
+func TestApplyToAnUnsortedBook(t *testing.T) {
+	var data []byte
+	keys := []book.Key{0x9000000000000000, 0x1000000000000000, 0x5000000000000000, 0x3000000000000000}
+	for i, k := range keys {
+		data = book.AppendEntry(data, book.Entry{Key: k, Move: book.Move(i + 1), Weight: 7, Learn: uint32(i)})
+	}
+	path := filepath.Join(t.TempDir(), "unsorted.bin")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var updates []Update
+	for i, k := range keys {
+		updates = append(updates, Update{k, book.Move(i + 1), Win})
+	}
+	changes, err := f.Apply(updates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after := readFile(t, path)
+	for i := range keys {
+		if !changes[i].Found() || learnAt(after, i) != Field(i).Add(Win) {
+			t.Errorf("entry %d: %+v, learn %v", i, changes[i], learnAt(after, i))
+		}
+	}
+	assertOnlyLearnBytesChanged(t, data, after, map[int]bool{0: true, 1: true, 2: true, 3: true})
+}
+
 func TestOpenUnwritableBook(t *testing.T) {
 	if _, err := Open(t.TempDir()); err == nil {
 		t.Error("a folder opened as a book")

@@ -23,9 +23,14 @@ type Options struct {
 	// centipawns for the same side (0 or less: the defaults).
 	ResignScore int
 	ResignMoves int
-	// BookFiles are opened for writing at once, so that a book that cannot
-	// be written is reported before the first game, not after it.
-	BookFiles []string
+	// Enabled tells whether learning is on now (BookLearn can change
+	// during a run); nil means always. Games are followed either way, so
+	// switching it on mid-game still learns that game.
+	Enabled func() bool
+	// Books lists the books in use; each is opened for writing before the
+	// first game, so a book that cannot be written is reported at once,
+	// not after a game. nil: books are opened when first learned into.
+	Books func() []string
 }
 
 // Session learns from the games played through the proxy. The adapter's
@@ -33,10 +38,11 @@ type Options struct {
 // for use by several goroutines. All methods are safe on a nil *Session
 // (learning off).
 type Session struct {
-	opts  Options
-	log   logrus.FieldLogger
-	files map[string]*File // by book path; nil: the book cannot be written
-	game  game
+	opts         Options
+	logf, warnf  func(format string, args ...any)
+	files        map[string]*File // by book path; nil: the book cannot be written
+	game         game
+	checkedBooks bool
 }
 
 // playedBookMove is a book entry polyproxy played in the current game.
@@ -52,7 +58,7 @@ type game struct {
 	last      *chess.Position
 	// keys holds the key of every position seen, by ply number from the
 	// FEN's counters, so that a position sent again (a repeated "position"
-	// command, a ponder miss) replaces rather than counts twice.
+	// command, a ponder miss, a take-back) replaces rather than counts twice.
 	keys    map[int]book.Key
 	lastPly int
 	scores  []Score // engine scores of its consecutive moves since the last book move
@@ -60,7 +66,8 @@ type game struct {
 	booked  bool    // the move being answered came from the book
 }
 
-// NewSession starts learning. log receives one line per decision.
+// NewSession starts learning. log receives one line per decision (nil:
+// nothing is logged) until UseLog replaces it.
 func NewSession(opts Options, log logrus.FieldLogger) *Session {
 	if opts.ResignScore <= 0 {
 		opts.ResignScore = DefaultResignScore
@@ -68,21 +75,36 @@ func NewSession(opts Options, log logrus.FieldLogger) *Session {
 	if opts.ResignMoves <= 0 {
 		opts.ResignMoves = DefaultResignMoves
 	}
-	if log == nil {
-		l := logrus.New()
-		l.Out = discard{}
-		log = l
-	}
-	s := &Session{opts: opts, log: log, files: map[string]*File{}}
-	for _, p := range opts.BookFiles {
-		s.file(p)
+	s := &Session{opts: opts, files: map[string]*File{}}
+	if log != nil {
+		s.logf, s.warnf = log.Infof, log.Warnf
+	} else {
+		s.logf, s.warnf = func(string, ...any) {}, func(string, ...any) {}
 	}
 	return s
 }
 
-type discard struct{}
+// UseLog sends the session's log lines to logf and its warnings (a book
+// that cannot be written) to warnf, e.g. the proxy's log and the GUI.
+func (s *Session) UseLog(logf, warnf func(format string, args ...any)) {
+	if s == nil || logf == nil || warnf == nil {
+		return
+	}
+	s.logf, s.warnf = logf, warnf
+}
 
-func (discard) Write(p []byte) (int, error) { return len(p), nil }
+func (s *Session) enabled() bool { return s.opts.Enabled == nil || s.opts.Enabled() }
+
+// checkBooks opens the books in use for writing, so that one that cannot
+// be written is reported before its games.
+func (s *Session) checkBooks() {
+	if s.opts.Books == nil || !s.enabled() {
+		return
+	}
+	for _, p := range s.opts.Books() {
+		s.file(p)
+	}
+}
 
 // file returns the book opened for learning, opening it the first time;
 // nil when it cannot be written (warned once).
@@ -92,7 +114,7 @@ func (s *Session) file(path string) *File {
 	}
 	f, err := Open(path)
 	if err != nil {
-		s.log.Warnf("learn: BookLearn is on but %v; games go on without learning into this book", err)
+		s.warnf("learn: BookLearn is on but %v: games go on without learning into this book", err)
 		s.files[path] = nil
 		return nil
 	}
@@ -106,6 +128,7 @@ func (s *Session) NewGame() {
 		return
 	}
 	s.finish("ucinewgame")
+	s.checkBooks()
 }
 
 // Position records a position the GUI sent. continues=false means it does
@@ -116,6 +139,10 @@ func (s *Session) Position(cp *chess.Position, key book.Key, continues bool) {
 	}
 	if !continues {
 		s.finish("a position that does not continue the game")
+	}
+	if !s.checkedBooks {
+		s.checkedBooks = true
+		s.checkBooks()
 	}
 	s.see(cp, key)
 }
@@ -237,17 +264,21 @@ func (s *Session) finish(why string) {
 	if len(g.bookMoves) == 0 {
 		return
 	}
+	if !s.enabled() {
+		s.logf("learn: game ended (%s): BookLearn is off, %d book move(s) not learned", why, len(g.bookMoves))
+		return
+	}
 	d := DecidePosition(g.last, g.repeated())
 	if d.Outcome == Unknown {
 		byScores := DecideScores(g.scores, s.opts.ResignScore, s.opts.ResignMoves)
 		if byScores.Outcome == Unknown {
-			s.log.Infof("learn: game ended (%s) with result unknown: %s; %s; %d book move(s) not learned",
+			s.logf("learn: game ended (%s) with result unknown: %s; %s; %d book move(s) not learned",
 				why, d.Reason, byScores.Reason, len(g.bookMoves))
 			return
 		}
 		d = byScores
 	}
-	s.log.Infof("learn: game ended (%s): %s by %s; learning %d book move(s)", why, d.Outcome, d.Reason, len(g.bookMoves))
+	s.logf("learn: game ended (%s): %s by %s; learning %d book move(s)", why, d.Outcome, d.Reason, len(g.bookMoves))
 
 	byBook := map[string][]Update{}
 	var order []string
@@ -265,17 +296,17 @@ func (s *Session) finish(why string) {
 		changes, err := f.Apply(byBook[path])
 		for _, c := range changes {
 			if c.Found() {
-				s.log.Infof("learn: %s key %s move %s: %s -> %s", path, c.Key, c.Move, c.Before, c.After)
+				s.logf("learn: %s key %s move %s: %s -> %s", path, c.Key, c.Move, c.Before, c.After)
 			} else {
-				s.log.Warnf("learn: %s key %s move %s: entry no longer in the book, not learned", path, c.Key, c.Move)
+				s.warnf("learn: %s key %s move %s: entry no longer in the book, not learned", path, c.Key, c.Move)
 			}
 		}
 		if err != nil {
-			s.log.Warnf("learn: %v", err)
+			s.warnf("learn: %v", err)
 			continue
 		}
 		if err := f.Sync(); err != nil {
-			s.log.Warnf("learn: sync %s: %v", path, err)
+			s.warnf("learn: sync %s: %v", path, err)
 		}
 	}
 }

@@ -1,0 +1,322 @@
+package learn
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/notnil/chess"
+
+	"github.com/polyproxy/polyproxy/book"
+)
+
+// gameLine is a game played move by move with the rules engine: positions[i]
+// is the position before move i (positions[len(moves)] the final one).
+type gameLine struct {
+	positions []*chess.Position
+	keys      []book.Key
+	moves     []book.Move
+}
+
+func playLine(t *testing.T, fen string, uciMoves ...string) gameLine {
+	t.Helper()
+	pos := fenPosition(t, fen)
+	l := gameLine{positions: []*chess.Position{pos}, keys: []book.Key{book.FromChess(pos).Key()}}
+	for _, s := range uciMoves {
+		m, err := book.ParseMove(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var found *chess.Move
+		for _, v := range pos.ValidMoves() {
+			if v.String() == s {
+				found = v
+			}
+		}
+		if found == nil {
+			t.Fatalf("%s is not legal in %s", s, pos)
+		}
+		pos = pos.Update(found)
+		l.positions = append(l.positions, pos)
+		l.keys = append(l.keys, book.FromChess(pos).Key())
+		l.moves = append(l.moves, m)
+	}
+	return l
+}
+
+// bookFor writes a book with one entry (initial learn value) for each of
+// the plies given, and returns it opened.
+func bookFor(t *testing.T, l gameLine, plies ...int) (*book.Book, []book.Entry) {
+	t.Helper()
+	var entries []book.Entry
+	for n, p := range plies {
+		entries = append(entries, book.Entry{Key: l.keys[p], Move: l.moves[p], Weight: 10, Learn: uint32(MakeField(uint16(n+1), uint16(n)))})
+		// A second move of the same position, never played.
+		entries = append(entries, book.Entry{Key: l.keys[p], Move: book.NewMove(0, 63, 0), Weight: 1, Learn: 0x00050005})
+	}
+	path := writeBook(t, append([]book.Entry(nil), entries...))
+	b, err := book.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b, entries
+}
+
+// learned returns the learn field of the entry (key, move) in b's file now.
+func learned(t *testing.T, b *book.Book, key book.Key, move book.Move) Field {
+	t.Helper()
+	data := readFile(t, b.Path())
+	for i := 0; i < len(data)/book.EntrySize; i++ {
+		if e := book.DecodeEntry(data[i*book.EntrySize:]); e.Key == key && e.Move == move {
+			return Field(e.Learn)
+		}
+	}
+	t.Fatalf("no entry %v %v", key, move)
+	return 0
+}
+
+type logs struct{ info, warn []string }
+
+func newTestSession(opts Options) (*Session, *logs) {
+	s := NewSession(opts, nil)
+	l := &logs{}
+	s.UseLog(func(f string, a ...any) { l.info = append(l.info, fmt.Sprintf(f, a...)) },
+		func(f string, a ...any) { l.warn = append(l.warn, fmt.Sprintf(f, a...)) })
+	return s, l
+}
+
+func (l *logs) has(s string) bool {
+	for _, v := range append(append([]string(nil), l.info...), l.warn...) {
+		if strings.Contains(v, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// driver plays a line through a Session as the adapter would: the GUI's
+// position before each of our moves, then our move (from the book when
+// bookPly says so, else the engine's, with a score).
+type driver struct {
+	s     *Session
+	b     *book.Book
+	l     gameLine
+	white bool // we play White
+}
+
+// play makes plies from..to-1 of the line; scores[ply] is the engine's
+// score for our engine moves (missing: no score line).
+func (d *driver) play(from, to int, bookPlies map[int]bool, scores map[int]Score) {
+	for p := from; p < to; p++ {
+		ours := (d.l.positions[p].Turn() == chess.White) == d.white
+		if !ours {
+			continue
+		}
+		d.s.Position(d.l.positions[p], d.l.keys[p], p > 0)
+		if bookPlies[p] {
+			d.s.BookMove(d.b, d.l.keys[p], d.l.moves[p], d.white)
+		} else if sc, ok := scores[p]; ok {
+			d.s.EngineScore(sc.White, sc.CP, sc.Mate, sc.IsMate)
+		}
+		d.s.AfterBestmove(d.l.positions[p+1])
+	}
+}
+
+const startFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+func TestSessionLearnsMateWeDeliver(t *testing.T) {
+	l := playLine(t, startFEN, "e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7")
+	b, entries := bookFor(t, l, 0, 1, 2)
+	before := readFile(t, b.Path())
+	s, log := newTestSession(Options{})
+	s.NewGame()
+	d := &driver{s: s, b: b, l: l, white: true}
+	d.play(0, 7, map[int]bool{0: true, 2: true}, map[int]Score{4: {White: true, CP: 250}, 6: {White: true, Mate: 1, IsMate: true}})
+	s.NewGame()
+
+	if got, want := learned(t, b, l.keys[0], l.moves[0]), Field(entries[0].Learn).Add(Win); got != want {
+		t.Errorf("e2e4: %v, want %v", got, want)
+	}
+	if got, want := learned(t, b, l.keys[2], l.moves[2]), Field(entries[4].Learn).Add(Win); got != want {
+		t.Errorf("Bc4: %v, want %v", got, want)
+	}
+	// The opponent's move (e7e5 is in the book) and every other byte stay.
+	assertOnlyLearnBytesChanged(t, before, readFile(t, b.Path()), map[int]bool{indexOf(t, before, l.keys[0], l.moves[0]): true, indexOf(t, before, l.keys[2], l.moves[2]): true})
+	if !log.has("checkmate") {
+		t.Errorf("decision not logged: %q", log.info)
+	}
+}
+
+func indexOf(t *testing.T, data []byte, k book.Key, m book.Move) int {
+	i, ok := firstMatch(data, k, m)
+	if !ok {
+		t.Fatalf("no entry %v %v", k, m)
+	}
+	return i
+}
+
+func TestSessionLearnsLossFromMateScore(t *testing.T) {
+	// We are Black; our engine sees itself mated, the GUI ends the game
+	// after White's mating move (we never see the final position).
+	l := playLine(t, startFEN, "e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6")
+	b, entries := bookFor(t, l, 1)
+	s, _ := newTestSession(Options{})
+	d := &driver{s: s, b: b, l: l, white: false}
+	d.play(0, 6, map[int]bool{1: true}, map[int]Score{3: {White: false, CP: -30}, 5: {White: false, Mate: -1, IsMate: true}})
+	s.Close()
+	if got, want := learned(t, b, l.keys[1], l.moves[1]), Field(entries[0].Learn).Add(Loss); got != want {
+		t.Errorf("e7e5: %v, want %v", got, want)
+	}
+}
+
+func TestSessionMateScoreWithoutBestmovePosition(t *testing.T) {
+	// The engine's last search ends without a bestmove position (e.g.
+	// "bestmove (none)", or the GUI ends the game first): its score still
+	// counts. The final position itself is never seen.
+	l := playLine(t, startFEN, "f2f3", "e7e5", "g2g4", "d8h4")
+	b, entries := bookFor(t, l, 0)
+	s, _ := newTestSession(Options{})
+	d := &driver{s: s, b: b, l: l, white: true}
+	d.play(0, 4, map[int]bool{0: true}, map[int]Score{2: {White: true, CP: -200}})
+	s.EngineScore(true, 0, -1, true)
+	s.Close()
+	if got, want := learned(t, b, l.keys[0], l.moves[0]), Field(entries[0].Learn).Add(Loss); got != want {
+		t.Errorf("f3: %v, want %v", got, want)
+	}
+}
+
+func TestSessionResignThreshold(t *testing.T) {
+	l := playLine(t, startFEN, "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5c6", "d7c6")
+	for _, c := range []struct {
+		name   string
+		scores map[int]Score
+		want   Field
+	}{
+		{"3 engine moves ahead", map[int]Score{2: {White: true, CP: 1100}, 4: {White: true, CP: 1200}, 6: {White: true, CP: 1300}}, Field(1 << 16).Add(Win)},
+		{"3 engine moves behind", map[int]Score{2: {White: true, CP: -1100}, 4: {White: true, CP: -1200}, 6: {White: true, CP: -1300}}, Field(1 << 16).Add(Loss)},
+		{"one move within the threshold", map[int]Score{2: {White: true, CP: 1100}, 4: {White: true, CP: 900}, 6: {White: true, CP: 1300}}, Field(1 << 16)},
+		{"a move without a score", map[int]Score{2: {White: true, CP: 1100}, 6: {White: true, CP: 1300}}, Field(1 << 16)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			b, _ := bookFor(t, l, 0)
+			before := readFile(t, b.Path())
+			s, log := newTestSession(Options{ResignScore: 1000, ResignMoves: 3})
+			d := &driver{s: s, b: b, l: l, white: true}
+			d.play(0, 8, map[int]bool{0: true}, c.scores)
+			s.Position(l.positions[8], l.keys[8], true)
+			s.NewGame()
+			if got := learned(t, b, l.keys[0], l.moves[0]); got != c.want {
+				t.Errorf("e2e4: %v, want %v", got, c.want)
+			}
+			if c.want == Field(1<<16) {
+				if string(before) != string(readFile(t, b.Path())) {
+					t.Error("an undecided game changed the book")
+				}
+				if !log.has("result unknown") {
+					t.Errorf("undecided game not logged: %q", log.info)
+				}
+			}
+		})
+	}
+}
+
+func TestSessionRepetition(t *testing.T) {
+	l := playLine(t, startFEN, "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8")
+	b, entries := bookFor(t, l, 0)
+	s, _ := newTestSession(Options{})
+	d := &driver{s: s, b: b, l: l, white: true}
+	d.play(0, 8, map[int]bool{0: true}, map[int]Score{2: {White: true, CP: 10}, 4: {White: true, CP: 0}, 6: {White: true, CP: 0}})
+	s.Position(l.positions[8], l.keys[8], true) // the start position, a third time
+	s.NewGame()
+	if got, want := learned(t, b, l.keys[0], l.moves[0]), Field(entries[0].Learn).Add(Draw); got != want {
+		t.Errorf("Nf3: %v, want %v", got, want)
+	}
+}
+
+func TestSessionResentPositionIsNoRepetition(t *testing.T) {
+	l := playLine(t, startFEN, "e2e4", "e7e5")
+	b, _ := bookFor(t, l, 0)
+	before := readFile(t, b.Path())
+	s, _ := newTestSession(Options{})
+	s.Position(l.positions[0], l.keys[0], false)
+	s.BookMove(b, l.keys[0], l.moves[0], true)
+	s.AfterBestmove(l.positions[1])
+	for i := 0; i < 3; i++ { // the GUI sends the same position again and again
+		s.Position(l.positions[2], l.keys[2], true)
+	}
+	s.Close()
+	if string(before) != string(readFile(t, b.Path())) {
+		t.Error("a position sent three times was taken for a threefold repetition")
+	}
+}
+
+func TestSessionNewPositionEndsTheGame(t *testing.T) {
+	l := playLine(t, startFEN, "e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7")
+	b, entries := bookFor(t, l, 0)
+	s, _ := newTestSession(Options{})
+	d := &driver{s: s, b: b, l: l, white: true}
+	d.play(0, 7, map[int]bool{0: true}, nil)
+	s.Position(l.positions[0], l.keys[0], false) // the next game, without ucinewgame
+	want := Field(entries[0].Learn).Add(Win)
+	if got := learned(t, b, l.keys[0], l.moves[0]); got != want {
+		t.Fatalf("e2e4 after the game: %v, want %v", got, want)
+	}
+	s.Close() // the new game has no book move: nothing more
+	if got := learned(t, b, l.keys[0], l.moves[0]); got != want {
+		t.Fatalf("e2e4 after close: %v, want %v", got, want)
+	}
+}
+
+func TestSessionLearningSwitchedOff(t *testing.T) {
+	l := playLine(t, startFEN, "e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7")
+	b, entries := bookFor(t, l, 0)
+	on := false
+	s, log := newTestSession(Options{Enabled: func() bool { return on }})
+	d := &driver{s: s, b: b, l: l, white: true}
+	d.play(0, 7, map[int]bool{0: true}, nil)
+	s.NewGame()
+	if got := learned(t, b, l.keys[0], l.moves[0]); got != Field(entries[0].Learn) {
+		t.Fatalf("learned with BookLearn off: %v", got)
+	}
+	if !log.has("BookLearn is off") {
+		t.Errorf("not logged: %q", log.info)
+	}
+	d.play(0, 5, map[int]bool{0: true}, nil)
+	on = true // switched on during the game
+	d.play(5, 7, nil, nil)
+	s.Close()
+	if got, want := learned(t, b, l.keys[0], l.moves[0]), Field(entries[0].Learn).Add(Win); got != want {
+		t.Fatalf("e2e4: %v, want %v", got, want)
+	}
+}
+
+func TestSessionUnwritableBookWarnsAndGoesOn(t *testing.T) {
+	l := playLine(t, startFEN, "e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7")
+	b, _ := bookFor(t, l, 0)
+	dir := t.TempDir() // not a book file
+	s, log := newTestSession(Options{Books: func() []string { return []string{dir} }})
+	s.NewGame()
+	if len(log.warn) != 1 || !strings.Contains(log.warn[0], dir) || !strings.Contains(log.warn[0], "without learning") {
+		t.Fatalf("warnings before the first game: %q", log.warn)
+	}
+	d := &driver{s: s, b: b, l: l, white: true}
+	d.play(0, 7, map[int]bool{0: true}, nil)
+	s.NewGame()
+	s.Close()
+	if len(log.warn) != 1 {
+		t.Errorf("warned again: %q", log.warn)
+	}
+}
+
+func TestNilSession(t *testing.T) {
+	var s *Session
+	l := playLine(t, startFEN, "e2e4")
+	s.NewGame()
+	s.Position(l.positions[0], l.keys[0], false)
+	s.BookMove(nil, l.keys[0], l.moves[0], true)
+	s.EngineScore(true, 1, 0, false)
+	s.AfterBestmove(l.positions[1])
+	s.UseLog(nil, nil)
+	s.Close()
+}

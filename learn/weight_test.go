@@ -1,0 +1,43 @@
+package learn
+
+import (
+	"testing"
+
+	"github.com/polyproxy/polyproxy/book"
+)
+
+func TestWeight(t *testing.T) {
+	w := func(weight uint16, games, points uint16) uint64 {
+		return Weight(book.Entry{Weight: weight, Learn: uint32(MakeField(games, points))})
+	}
+	if got := w(100, 0, 0); got != 100*weightScale {
+		t.Errorf("unplayed: %d, want the stored weight scaled", got)
+	}
+	if got := w(100, 4, 4); got != 100*weightScale {
+		t.Errorf("all draws: %d, want the stored weight scaled", got)
+	}
+	// 2 wins: (4+4)/(0+4) = 2; 2 losses: 4/(4+4) = 1/2.
+	if got := w(100, 2, 4); got != 200*weightScale {
+		t.Errorf("two wins: %d", got)
+	}
+	if got := w(100, 2, 0); got != 50*weightScale {
+		t.Errorf("two losses: %d", got)
+	}
+	if got := w(1, 10, 0); got == 0 {
+		t.Error("a small weight that lost became 0: the move would never be played again")
+	}
+	if got := w(0, 10, 20); got != 0 {
+		t.Errorf("weight 0 became %d", got)
+	}
+	// More points than 2 per game counts as 2 per game.
+	if w(100, 0, 5120) != w(100, 0, 0) || w(100, 3, 60000) != w(100, 3, 6) {
+		t.Error("impossible points were not capped at 2 per game")
+	}
+	if got := w(0xffff, 0xffff, 0xffff); got >= 1<<40 {
+		t.Errorf("largest weight %d not below 2^40", got)
+	}
+	// Better results, more weight.
+	if !(w(50, 10, 15) > w(50, 10, 10) && w(50, 10, 10) > w(50, 10, 5)) {
+		t.Error("weight does not grow with points")
+	}
+}
