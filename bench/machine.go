@@ -14,7 +14,6 @@ import (
 // machine is what a reader needs to compare a table with their own.
 type machine struct {
 	Date      string `json:"date"`
-	Host      string `json:"host"`
 	OS        string `json:"os"`
 	Kernel    string `json:"kernel"`
 	CPUs      int    `json:"cpus"`
@@ -31,7 +30,6 @@ type machine struct {
 func describeMachine(r *runner) machine {
 	m := machine{
 		Date:      time.Now().UTC().Format("2006-01-02 15:04 MST"),
-		Host:      "this machine",
 		OS:        runtime.GOOS + "/" + runtime.GOARCH,
 		Kernel:    "unknown",
 		CPUs:      runtime.NumCPU(),

@@ -157,7 +157,7 @@ func formatRate(r float64) string {
 func (r *runner) markdown() string {
 	var b strings.Builder
 	m := r.machine
-	fmt.Fprintf(&b, "Measured %s on %s: %d CPUs (%s), %s, kernel %s, %s.\n", m.Date, m.Host, m.CPUs, m.CPUModel, m.OS, m.Kernel, m.GoVersion)
+	fmt.Fprintf(&b, "Measured %s on %s, %d CPUs (%s), kernel %s, %s.\n", m.Date, m.OS, m.CPUs, m.CPUModel, m.Kernel, m.GoVersion)
 	fmt.Fprintf(&b, "polyproxy %s; PolyGlot: %s; engine: %s; book: %s.\n", m.Polyproxy, m.PolyGlot, m.Engine, m.Book)
 	fmt.Fprintf(&b, "Command: `%s` (%s).\n\n", m.Command, m.Duration)
 	b.WriteString("| measurement | polyproxy median | p99 | PolyGlot median | p99 | polyproxy/PolyGlot | reference | median | p99 |\n")
