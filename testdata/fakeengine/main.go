@@ -1,5 +1,6 @@
 // Command fakeengine is a small, scriptable UCI engine for polyproxy's tests.
-// Tests build it with `go build -o DIR/fakeengine ./testdata/fakeengine`.
+// Tests build it with `go build -o DIR/fakeengine github.com/polyproxy/polyproxy/testdata/fakeengine`
+// (from any folder of the module; ./testdata/fakeengine from the root).
 //
 // It speaks enough UCI for a proxy: uci (id name / id author / one option of
 // every type / uciok), isready (readyok, also during a search), ucinewgame,
