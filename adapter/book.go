@@ -13,11 +13,13 @@ import (
 
 // bookAnswer is a chosen book move and the lines that announce it.
 type bookAnswer struct {
-	lines  []string
-	choice book.Choice
-	key    book.Key // the position the move was chosen for
-	white  bool     // White made the book move
-	after  *book.Line
+	move    string
+	forLine string // the position line it answers
+	lines   []string
+	choice  book.Choice
+	key     book.Key // the position the move was chosen for
+	white   bool     // White made the book move
+	after   *book.Line
 }
 
 // bookVerdict is the result of checking a book in the background.
@@ -120,23 +122,24 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 		return nil, false
 	}
 	a.logf("book: %s", reason)
-	after := *cur
-	after.Keys = nil // the copy must not append into the game's keys
-	if _, err := after.Play(choice.Move); err != nil {
+	move := choice.Move.String()
+	after, ok := a.game.after(move)
+	if !ok {
 		// Choose only returns legal moves; this would be a bug.
-		a.logf("book: chosen move %s does not play (%v): engine decides", choice.Move, err)
+		a.logf("book: chosen move %s does not play here: engine decides", move)
 		return nil, false
 	}
-	move := choice.Move.String()
 	bestmove := "bestmove " + move
 	if reply, ok := a.chooser.BestReply(a.books, &after.Pos, book.LegalMoves(after.Chess)); ok {
 		bestmove += " ponder " + reply.String()
 	}
 	ans := &bookAnswer{
-		choice: choice,
-		key:    cur.Pos.Key(),
-		white:  cur.Pos.WhiteToMove(),
-		after:  &after,
+		move:    move,
+		forLine: a.game.line,
+		choice:  choice,
+		key:     cur.Pos.Key(),
+		white:   cur.Pos.WhiteToMove(),
+		after:   after,
 		lines: []string{
 			"info string book move " + move + " (weight " + strconv.FormatUint(choice.Weight, 10) + ", " +
 				strconv.FormatFloat(100*choice.Share, 'f', 1, 64) + "%, " + filepath.Base(choice.Book.Path()) + ")",
@@ -195,6 +198,9 @@ func (a *Adapter) releaseBookAnswer(played bool) {
 	a.search = searchNone
 	if ans == nil {
 		return
+	}
+	if played && a.game.ok && a.game.line == ans.forLine {
+		a.game.predicted, a.game.predictedMove = ans.after, ans.move
 	}
 	a.emit(ans.lines, func() {
 		if !played || a.obs == nil {

@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/uci"
@@ -9,16 +10,19 @@ import (
 
 // game is the position the GUI last sent, as far as we could follow it.
 type game struct {
-	line  string     // the GUI's position line as received: what the engine gets before it searches
-	base  string     // "startpos" or the FEN
-	moves []string   // the moves of line, all applied when ok
-	ok    bool       // cur is the position of line
-	cur   *book.Line // the game so far: rules position, book key, keys seen
-	err   string     // why the position is not tracked (reported once)
-	start *book.Line // the start position, built once: most games begin there
-	// changed is set when the last position line moved the game on
-	// (rather than repeating it), for the observer.
-	changed bool
+	line         string     // the GUI's position line as received: what the engine gets before it searches
+	base         string     // "startpos" or the FEN
+	moves        []string   // the moves of line, all applied when ok
+	ok           bool       // cur is the position of line
+	cur          *book.Line // the game so far: rules position, book key, keys seen
+	err          string     // why the position is not tracked (reported once)
+	start        *book.Line // the start position, built once: most games begin there
+	hasMovesWord bool       // line has the "moves" keyword
+	// predicted is the game after our last book move (predictedMove),
+	// already computed for the ponder reply: when the GUI's next line plays
+	// that move, the game continues from it instead of working it out again.
+	predicted     *book.Line
+	predictedMove string
 }
 
 const startBase = "startpos"
@@ -41,58 +45,80 @@ func (g *game) after(move string) (*book.Line, bool) {
 		return nil, false
 	}
 	l := *g.cur
-	l.Keys = nil // the copy must not append into g's keys
+	l.Keys = slices.Clip(l.Keys) // appending must copy, never write into g's keys
 	if _, err := l.Play(m); err != nil {
 		return nil, false
 	}
 	return &l, true
 }
 
-// onPosition tracks a "position" line. When it extends the game we follow
-// (the usual case: the GUI sends the whole game after every ply) only the
-// new moves are applied; the same line again costs a comparison.
+// onPosition tracks a "position" line parsed in full. When it extends the
+// game we follow only the new moves are applied; the same line again
+// changes nothing.
 func (a *Adapter) onPosition(c uci.Command) {
 	g := &a.game
-	g.line = c.Line
-	g.changed = false
-	if a.chess960 {
-		g.ok = false // not followed: the book is off for Chess960 games
-		return
-	}
 	p := c.Position
 	base := startBase
 	if !p.StartPos {
 		base = p.FEN
 	}
-	continues := false
 	if g.ok && base == g.base && isPrefix(g.moves, p.Moves) {
-		continues = true
-		if len(p.Moves) == len(g.moves) {
-			return
-		}
-		if err := a.play(p.Moves[len(g.moves):], len(g.moves)); err != nil {
-			a.lostTrack(err)
-			return
-		}
-		g.moves = p.Moves
-	} else {
-		// A new game, a take-back or a ponder miss: start again from the base.
-		continues = g.ok && base == g.base && commonPrefix(g.moves, p.Moves) >= len(g.moves)-1
-		if err := a.newLine(base); err != nil {
-			a.lostTrack(err)
-			return
-		}
-		g.base = base
-		if err := a.play(p.Moves, 0); err != nil {
-			a.lostTrack(err)
-			return
-		}
-		g.moves = p.Moves
+		a.extendGame(c.Line, p.Moves[len(g.moves):])
+		g.hasMovesWord = p.Moves != nil
+		return
 	}
+	g.line = c.Line
+	g.hasMovesWord = p.Moves != nil
+	g.predicted = nil
+	if a.chess960 {
+		g.ok = false // not followed: the book is off for Chess960 games
+		return
+	}
+	// A new game, a take-back or a ponder miss: start again from the base.
+	continues := g.ok && base == g.base && commonPrefix(g.moves, p.Moves) >= len(g.moves)-1
+	if err := a.newLine(base); err != nil {
+		a.lostTrack(err)
+		return
+	}
+	g.base = base
+	if err := a.play(p.Moves, 0); err != nil {
+		a.lostTrack(err)
+		return
+	}
+	g.moves = p.Moves
+	a.tracked(continues)
+}
+
+// extendGame applies moves played since the last position line (none:
+// the GUI repeated it).
+func (a *Adapter) extendGame(line string, moves []string) {
+	g := &a.game
+	g.line = line
+	if len(moves) == 0 {
+		return
+	}
+	g.hasMovesWord = true
+	if g.predicted != nil && moves[0] == g.predictedMove {
+		g.cur = g.predicted
+		g.moves = append(g.moves, moves[0])
+		moves = moves[1:]
+	}
+	g.predicted = nil
+	if err := a.play(moves, len(g.moves)); err != nil {
+		a.lostTrack(err)
+		return
+	}
+	g.moves = append(g.moves, moves...)
+	a.tracked(true)
+}
+
+// tracked reports a successfully followed position.
+func (a *Adapter) tracked(continues bool) {
+	g := &a.game
 	if g.err != "" {
-		a.logf("position tracked again")
+		a.logf("position followed again")
 	}
-	g.ok, g.err, g.changed = true, "", true
+	g.ok, g.err = true, ""
 	if a.obs != nil {
 		a.obs.Position(g.cur.Chess, g.cur.Pos.Key(), continues)
 	}
@@ -149,6 +175,7 @@ func (a *Adapter) lostTrack(err error) {
 	g := &a.game
 	g.ok = false
 	g.moves = nil
+	g.predicted = nil
 	msg := "position not followed, no book until the next good position: " + err.Error()
 	if msg != g.err {
 		g.err = msg

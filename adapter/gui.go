@@ -16,6 +16,13 @@ func (a *Adapter) onGUILine(line string) {
 	if a.logOn {
 		a.traffic("gui>", line)
 	}
+	if !a.handshaking && a.game.ok && strings.HasPrefix(line, "position") {
+		// The usual case: the game so far plus a move or two.
+		if moves, ok := uci.MovesAfter(a.game.line, line, a.game.hasMovesWord); ok {
+			a.extendGame(line, moves)
+			return
+		}
+	}
 	c, err := uci.ParseCommand(line)
 	if err != nil {
 		a.logf("%v", err)

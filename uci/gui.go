@@ -230,3 +230,34 @@ func parseSetOption(line string, fs []field) (*SetOption, error) {
 	}
 	return o, nil
 }
+
+// MovesAfter reports whether line is the position line prev with more
+// moves appended, and returns those moves (none when line equals prev),
+// without reading the whole line again: GUIs resend the whole game after
+// every ply, and a long game's line is 10 KB. prevHasMovesWord tells
+// whether prev has the "moves" keyword. When it returns false the caller
+// parses line in full; the result is then the same.
+func MovesAfter(prev, line string, prevHasMovesWord bool) ([]string, bool) {
+	if len(line) < len(prev) || line[:len(prev)] != prev {
+		return nil, false
+	}
+	tail := line[len(prev):]
+	if tail == "" {
+		return nil, true
+	}
+	if !isSpace(tail[0]) {
+		return nil, false
+	}
+	fs := fields(tail)
+	if !prevHasMovesWord {
+		if len(fs) == 0 || fs[0].s != "moves" {
+			return nil, len(fs) == 0
+		}
+		fs = fs[1:]
+	}
+	moves := make([]string, len(fs))
+	for i, f := range fs {
+		moves[i] = f.s
+	}
+	return moves, true
+}

@@ -226,3 +226,38 @@ func FuzzParseCommand(f *testing.F) {
 		ClassifyEngineLine([]byte(line))
 	})
 }
+
+func TestMovesAfterAgreesWithFullParse(t *testing.T) {
+	for _, tc := range []struct{ prev, line string }{
+		{"position startpos", "position startpos"},
+		{"position startpos", "position startpos moves e2e4"},
+		{"position startpos", "position startpos  moves\te2e4 e7e5\r"},
+		{"position startpos moves", "position startpos moves e2e4"},
+		{"position startpos moves e2e4", "position startpos moves e2e4 e7e5 g1f3"},
+		{"position startpos moves e2e4", "position startpos moves e2e4e7e5"},
+		{"position startpos moves e2e4", "position startpos moves e2e"},
+		{"position startpos", "position startpos fen 8/8/8/8/8/8/8/K1k5 w - - 0 1"},
+		{"position fen 8/8/8/8/8/8/8/K1k5 w - - 0 1", "position fen 8/8/8/8/8/8/8/K1k5 w - - 0 10"},
+		{"position fen 8/8/8/8/8/8/8/K1k5 w - -", "position fen 8/8/8/8/8/8/8/K1k5 w - - 0 1 moves a1a2"},
+		{"position startpos", "position startpos foo moves e2e4"},
+		{"position startpos moves e2e4", "position startpos moves e2e4   "},
+	} {
+		prev, _ := ParseCommand(tc.prev)
+		full, err := ParseCommand(tc.line)
+		moves, ok := MovesAfter(tc.prev, tc.line, prev.Position.Moves != nil)
+		if !ok {
+			continue // the caller parses in full: nothing to agree on
+		}
+		if err != nil {
+			t.Errorf("%q: fast path accepted a line the parser rejects (%v)", tc.line, err)
+			continue
+		}
+		want := full.Position.Moves[len(prev.Position.Moves):]
+		if !reflect.DeepEqual(append([]string{}, moves...), append([]string{}, want...)) || full.Position.FEN != prev.Position.FEN {
+			t.Errorf("%q after %q: got %q want %q", tc.line, tc.prev, moves, want)
+		}
+	}
+	if _, ok := MovesAfter("position startpos moves e2e4", "position startpos moves e2e4 e7e5", true); !ok {
+		t.Fatal("the common case missed the fast path")
+	}
+}

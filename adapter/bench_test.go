@@ -1,0 +1,280 @@
+package adapter
+
+import (
+	"io"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/notnil/chess"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/uci"
+)
+
+const gnuchessBook = "/usr/share/games/gnuchess/book.bin"
+
+// nullEngine swallows what it is sent: benchmarks of the loop's own work.
+type nullEngine struct{ exited chan struct{} }
+
+func (nullEngine) WriteLine(string) error    { return nil }
+func (nullEngine) Stdout() io.Reader         { return strings.NewReader("") }
+func (e nullEngine) Exited() <-chan struct{} { return e.exited }
+func (nullEngine) Quit(time.Duration)        {}
+func (nullEngine) Kill()                     {}
+
+// countingWriter counts bestmove lines, so a benchmark can check it got
+// the answers it measures.
+type countingWriter struct{ bestmoves int }
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.bestmoves += strings.Count(string(p), "bestmove ")
+	return len(p), nil
+}
+
+// loopAdapter is an adapter ready to take GUI lines directly, without
+// goroutines or pipes: what "inside the proxy" costs.
+func loopAdapter(b *testing.B, bookPath string) (*Adapter, *countingWriter) {
+	cfg := testConfig(b, bookPath)
+	a := New(cfg, Options{})
+	w := &countingWriter{}
+	a.out = uci.NewWriter(w)
+	a.initGame()
+	a.openBooks()
+	a.eng = nullEngine{make(chan struct{})}
+	a.everReady, a.guiTalked = true, true
+	b.Cleanup(a.closeBooks)
+	return a, w
+}
+
+// bookLine follows the book's most likely move for up to plies plies.
+func bookLine(b *testing.B, bookPath string, plies int) []string {
+	bk, err := book.Open(bookPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer bk.Close()
+	c := book.NewChooser(book.DefaultOptions(), 1)
+	l, _ := book.NewLine("startpos")
+	var moves []string
+	for len(moves) < plies {
+		m, ok := c.BestReply([]*book.Book{bk}, &l.Pos, l.Legal())
+		if !ok {
+			break
+		}
+		l.Play(m)
+		moves = append(moves, m.String())
+	}
+	return moves
+}
+
+// BenchmarkBookAnswer: a position line extending the previous one by two
+// plies, then go, to bestmove, inside the proxy (target < 50 µs).
+func BenchmarkBookAnswer(b *testing.B) {
+	if _, err := os.Stat(gnuchessBook); err != nil {
+		b.Skip("gnuchess book missing (apt-get install gnuchess-book)")
+	}
+	moves := bookLine(b, gnuchessBook, 20)
+	if len(moves) < 20 {
+		b.Fatalf("book line of %d plies", len(moves))
+	}
+	a, w := loopAdapter(b, gnuchessBook)
+	a.cfg.BookMode = "weighted"
+	a.openBooks()
+	var lines []string
+	for k := 1; 2*k <= 18; k++ {
+		lines = append(lines, "position startpos moves "+strings.Join(moves[:2*k], " "))
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := i % len(lines)
+		if k == 0 {
+			b.StopTimer()
+			a.onGUILine("ucinewgame")
+			a.onGUILine("position startpos")
+			b.StartTimer()
+		}
+		a.onGUILine(lines[k])
+		a.onGUILine("go wtime 60000 btime 60000 winc 1000 binc 1000")
+		a.out.Flush()
+	}
+	b.StopTimer()
+	if w.bestmoves != b.N {
+		b.Fatalf("%d bestmoves for %d go", w.bestmoves, b.N)
+	}
+}
+
+// randomGame is a legal game of n plies from a fixed seed (restarting when
+// a random game ends early).
+func randomGame(n int) []string {
+	r := rand.New(rand.NewPCG(1, 2))
+	for {
+		pos := chess.StartingPosition()
+		var moves []string
+		for len(moves) < n {
+			valid := pos.ValidMoves()
+			if len(valid) == 0 {
+				break
+			}
+			m := valid[r.IntN(len(valid))]
+			moves = append(moves, m.String())
+			pos = pos.Update(m)
+		}
+		if len(moves) == n {
+			return moves
+		}
+	}
+}
+
+// BenchmarkPositionOneMorePly: a 300-ply position line sent again with one
+// more ply (target < 30 µs).
+func BenchmarkPositionOneMorePly(b *testing.B) {
+	const base, extra = 300, 200
+	moves := randomGame(base + extra)
+	lines := make([]string, extra+1)
+	for k := range lines {
+		lines[k] = "position startpos moves " + strings.Join(moves[:base+k], " ")
+	}
+	a, _ := loopAdapter(b, "")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := 1 + i%extra
+		if k == 1 {
+			b.StopTimer()
+			a.onGUILine(lines[0])
+			b.StartTimer()
+		}
+		a.onGUILine(lines[k])
+	}
+	b.StopTimer()
+	if !a.game.ok || len(a.game.moves) < base {
+		b.Fatalf("game not followed: %s", a.game.err)
+	}
+}
+
+// BenchmarkPositionSame: the same 300-ply line again (no new move).
+func BenchmarkPositionSame(b *testing.B) {
+	line := "position startpos moves " + strings.Join(randomGame(300), " ")
+	a, _ := loopAdapter(b, "")
+	a.onGUILine(line)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		a.onGUILine(line)
+	}
+}
+
+// pipeEngine is an engine whose output the benchmark writes.
+type pipeEngine struct {
+	r      *io.PipeReader
+	w      *io.PipeWriter
+	exited chan struct{}
+}
+
+func (e *pipeEngine) WriteLine(s string) error {
+	if s == "uci" {
+		go io.WriteString(e.w, "id name Pipe\nuciok\n")
+	}
+	return nil
+}
+func (e *pipeEngine) Stdout() io.Reader       { return e.r }
+func (e *pipeEngine) Exited() <-chan struct{} { return e.exited }
+func (e *pipeEngine) Quit(time.Duration)      { e.Kill() }
+func (e *pipeEngine) Kill() {
+	select {
+	case <-e.exited:
+	default:
+		close(e.exited)
+		e.w.Close()
+	}
+}
+
+// relayRig runs a real adapter loop between OS pipes.
+func relayRig(b *testing.B) (engineOut io.Writer, guiIn *uci.LineReader, stop func()) {
+	eng := &pipeEngine{exited: make(chan struct{})}
+	eng.r, eng.w = io.Pipe()
+	guiR, guiW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	a := New(testConfig(b, ""), Options{StartEngine: func() (Engine, error) { return eng, nil }})
+	done := make(chan struct{})
+	go func() { a.Run(guiR, outW); close(done) }()
+	lr := uci.NewLineReader(outR, 64<<10)
+	io.WriteString(guiW, "uci\n")
+	for {
+		l, err := lr.ReadLine()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if string(l) == "uciok" {
+			break
+		}
+	}
+	return eng.w, lr, func() {
+		guiW.Close()
+		<-done
+		outW.Close()
+		outR.Close()
+		guiR.Close()
+	}
+}
+
+// BenchmarkRelayLine: one engine line through the proxy to the GUI's
+// pipe, waiting for each (latency; compare BenchmarkPipeLine).
+func BenchmarkRelayLine(b *testing.B) {
+	w, lr, stop := relayRig(b)
+	defer stop()
+	line := []byte("info depth 20 seldepth 30 multipv 1 score cp 31 nodes 1234567 nps 1000000 time 1234 pv e2e4 e7e5 g1f3\n")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		w.Write(line)
+		if _, err := lr.ReadLine(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPipeLine is the same round trip without the proxy: one goroutine
+// hop through an OS pipe.
+func BenchmarkPipeLine(b *testing.B) {
+	r, w, _ := os.Pipe()
+	defer r.Close()
+	defer w.Close()
+	er, ew := io.Pipe()
+	go func() { io.Copy(w, er) }()
+	defer ew.Close()
+	lr := uci.NewLineReader(r, 64<<10)
+	line := []byte("info depth 20 seldepth 30 multipv 1 score cp 31 nodes 1234567 nps 1000000 time 1234 pv e2e4 e7e5 g1f3\n")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ew.Write(line)
+		if _, err := lr.ReadLine(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRelayFlood: 100,000 info lines written as fast as the engine
+// can, read by the GUI; reports lines per second.
+func BenchmarkRelayFlood(b *testing.B) {
+	w, lr, stop := relayRig(b)
+	defer stop()
+	const n = 100000
+	line := "info depth 20 seldepth 30 multipv 1 score cp 31 nodes 1234567 nps 1000000 time 1234 pv e2e4 e7e5 g1f3\n"
+	chunk := []byte(strings.Repeat(line, 100))
+	b.SetBytes(int64(n * len(line)))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		go func() {
+			for j := 0; j < n/100; j++ {
+				w.Write(chunk)
+			}
+		}()
+		for j := 0; j < n; j++ {
+			if _, err := lr.ReadLine(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "lines/s")
+}
