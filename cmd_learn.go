@@ -1,0 +1,125 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/learn"
+)
+
+func init() {
+	register("learn", "count a tournament's results (PGN) into a book's learn fields", runLearn)
+}
+
+func runLearn(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("learn", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	bookPath := fs.String("book", "", "book `file` to update in place (only learn fields change)")
+	pgnPath := fs.String("pgn", "", "PGN `file` of the games (cutechess-cli, fastchess)")
+	player := fs.String("player", "", "the engine's `name` as in the White/Black tags")
+	dryRun := fs.Bool("dry-run", false, "change nothing; print what would change")
+	verbose := fs.Bool("v", false, "print every entry changed")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: polyproxy learn -book FILE -pgn GAMES.pgn -player NAME [-dry-run] [-v]")
+		fmt.Fprintln(stderr, "Each move NAME played from a book position with that move in the book counts the game's")
+		fmt.Fprintln(stderr, "Result tag (win 2, draw 1, loss 0 points, from NAME's view) into the entry's learn field.")
+		fmt.Fprintln(stderr, "Games without a result (*), without NAME, or with an illegal move are skipped.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	switch {
+	case fs.NArg() > 0:
+		fmt.Fprintf(stderr, "learn: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	case *bookPath == "" || *pgnPath == "" || *player == "":
+		fmt.Fprintln(stderr, "learn: -book, -pgn and -player are required")
+		fs.Usage()
+		return 2
+	}
+
+	open := learn.Open
+	if *dryRun {
+		open = learn.OpenReadOnly
+	}
+	lf, err := open(*bookPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "learn: %v\n", err)
+		return 1
+	}
+	defer lf.Close()
+	b, err := book.Open(*bookPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "learn: %v\n", err)
+		return 1
+	}
+	defer b.Close()
+	for _, w := range b.Warnings() {
+		fmt.Fprintf(stderr, "learn: warning: %s\n", w)
+	}
+	pf, err := os.Open(*pgnPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "learn: %v\n", err)
+		return 1
+	}
+	defer pf.Close()
+
+	var skipped []learn.SkippedGame
+	updates, st, err := learn.FromPGN(pf, b, *player, func(s learn.SkippedGame) { skipped = append(skipped, s) })
+	if err != nil {
+		fmt.Fprintf(stderr, "learn: %v; nothing learned\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "games read: %d\n", st.Games)
+	fmt.Fprintf(stdout, "games skipped: %d\n", st.Skipped)
+	for _, s := range skipped {
+		fmt.Fprintf(stdout, "  skipped %s\n", s)
+	}
+	fmt.Fprintf(stdout, "games with book moves of %s: %d (%d book moves)\n", *player, st.Learned, len(updates))
+
+	var changes []learn.Change
+	if *dryRun {
+		changes, err = lf.Preview(updates)
+	} else {
+		changes, err = lf.Apply(updates)
+		if err == nil {
+			err = lf.Sync()
+		}
+	}
+	entries, missing := 0, 0
+	for _, c := range changes {
+		if c.Results > 0 {
+			entries++
+		} else if !c.Found() {
+			missing++
+		}
+	}
+	if missing > 0 {
+		fmt.Fprintf(stderr, "learn: warning: %d entries vanished from the book while learning (was it rewritten?): not updated\n", missing)
+	}
+	verb := "entries updated"
+	if *dryRun {
+		verb = "entries that would be updated (dry run: book unchanged)"
+	}
+	fmt.Fprintf(stdout, "%s: %d\n", verb, entries)
+	if *dryRun || *verbose {
+		for _, c := range changes {
+			if c.Results > 0 {
+				fmt.Fprintf(stdout, "  key %s move %s: %d game(s): %d games %d points -> %d games %d points\n",
+					c.Key, c.Move, c.Results, c.Before.Games(), c.Before.Points(), c.After.Games(), c.After.Points())
+			}
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "learn: %v\n", err)
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,192 @@
+package learn
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/polyproxy/polyproxy/book"
+)
+
+var updateFixtures = flag.Bool("update", false, "rewrite testdata/learn/book.bin")
+
+const (
+	fixturePGN  = "../testdata/learn/games.pgn"
+	fixtureBook = "../testdata/learn/book.bin"
+)
+
+// fixtureEntry is a book entry named by the game leading to it.
+type fixtureEntry struct {
+	fen   string // "" = start position
+	line  string // SAN moves from there
+	move  string // the book move, as stored
+	learn Field  // before learning
+	want  Field  // after learning games.pgn for Alpha (counted by hand)
+}
+
+const fixtureFEN = "rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq c3 0 2"
+
+var fixtureEntries = []fixtureEntry{
+	{"", "", "e2e4", 0, MakeField(3, 5)},                                           // games 1 (win), 3 (draw), 8 (win)
+	{"", "", "d2d4", MakeField(2, 2), MakeField(2, 2)},                             // never played
+	{"", "e4", "e7e5", MakeField(1, 0), MakeField(2, 2)},                           // game 2 (win); games 1, 8: Beta's move
+	{"", "e4", "c7c5", 0, 0},                                                       // Beta's move
+	{"", "e4 e5", "g1f3", 0, MakeField(2, 4)},                                      // games 1, 8 (wins); game 2: Beta's
+	{"", "e4 e5 Nf3", "b8c6", 0, MakeField(1, 2)},                                  // game 2 (win)
+	{"", "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6", "e1h1", MakeField(3, 4), MakeField(4, 6)}, // game 8 (win)
+	{fixtureFEN, "", "e7e6", 0, MakeField(1, 0)},                                   // game 7 (loss)
+	{fixtureFEN, "e6", "b1c3", MakeField(7, 7), MakeField(7, 7)},                   // Beta's move
+}
+
+func (fe fixtureEntry) position(t testing.TB) *book.Position {
+	t.Helper()
+	pos := book.StartPosition()
+	if fe.fen != "" {
+		p, err := book.ParseFEN(fe.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos = p
+	}
+	for _, san := range strings.Fields(fe.line) {
+		m, err := pos.ParseSAN(san)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos.Play(m)
+	}
+	return pos
+}
+
+func (fe fixtureEntry) entry(t testing.TB) book.Entry {
+	m, err := book.ParseMove(fe.move)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return book.Entry{Key: fe.position(t).Key(), Move: m, Weight: 100, Learn: uint32(fe.learn)}
+}
+
+func fixtureBytes(t testing.TB) []byte {
+	var entries []book.Entry
+	for _, fe := range fixtureEntries {
+		entries = append(entries, fe.entry(t))
+	}
+	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Key < entries[j].Key })
+	var b []byte
+	for _, e := range entries {
+		b = book.AppendEntry(b, e)
+	}
+	return b
+}
+
+// The committed book is exactly the entries named above (go test
+// ./learn -run Fixture -update rewrites it).
+func TestFixtureBook(t *testing.T) {
+	want := fixtureBytes(t)
+	if *updateFixtures {
+		if err := os.WriteFile(fixtureBook, want, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := readFile(t, fixtureBook); !bytes.Equal(got, want) {
+		t.Fatal("testdata/learn/book.bin differs from fixtureEntries; run go test ./learn -run Fixture -update")
+	}
+}
+
+func learnFixture(t *testing.T, path string) ([]Update, PGNStats, []SkippedGame) {
+	t.Helper()
+	b, err := book.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	pf, err := os.Open(fixturePGN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pf.Close()
+	var skipped []SkippedGame
+	updates, st, err := FromPGN(pf, b, "Alpha", func(s SkippedGame) { skipped = append(skipped, s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return updates, st, skipped
+}
+
+func TestLearnFromPGN(t *testing.T) {
+	for _, castle := range []string{"e1h1", "e1g1"} { // both ways books store castling
+		t.Run("castling stored "+castle, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "book.bin")
+			data := fixtureBytes(t)
+			if castle == "e1g1" {
+				for i := 0; i < len(data); i += book.EntrySize {
+					if e := book.DecodeEntry(data[i:]); e.Move.String() == "e1h1" {
+						e.Move, _ = book.ParseMove("e1g1")
+						e.Encode(data[i:])
+					}
+				}
+			}
+			if err := os.WriteFile(path, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			updates, st, skipped := learnFixture(t, path)
+			if st.Games != 8 || st.Skipped != 3 || st.Learned != 5 || len(updates) != 9 {
+				t.Errorf("stats %+v, %d updates; want 8 games, 3 skipped, 5 learned, 9 updates", st, len(updates))
+			}
+			reasons := []string{"game 4 (line 26): no result", "game 5 (line 34): Alpha does not play", "game 6 (line 42): illegal move at ply 3 (2. Ke3)"}
+			for i, want := range reasons {
+				if i >= len(skipped) || !strings.Contains(skipped[i].String(), want) {
+					t.Errorf("skipped %d: %v, want %q", i, skipped, want)
+				}
+			}
+			f, err := Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if _, err := f.Apply(updates); err != nil {
+				t.Fatal(err)
+			}
+			after := readFile(t, path)
+			for _, fe := range fixtureEntries {
+				e := fe.entry(t)
+				if castle == "e1g1" && fe.move == "e1h1" {
+					e.Move, _ = book.ParseMove("e1g1")
+				}
+				i, ok := firstMatch(after, e.Key, e.Move)
+				if !ok {
+					t.Fatalf("entry %s %s missing", fe.line, fe.move)
+				}
+				if got := learnAt(after, i); got != fe.want {
+					t.Errorf("after %q%q: %s: %v, want %v", fe.fen, fe.line, fe.move, got, fe.want)
+				}
+			}
+			changed := map[int]bool{}
+			for i := 0; i < len(data)/book.EntrySize; i++ {
+				changed[i] = true
+			}
+			assertOnlyLearnBytesChanged(t, data, after, changed)
+		})
+	}
+}
+
+func TestLearnFromPGNUnreadableGame(t *testing.T) {
+	b, err := book.Open(fixtureBook)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	pgn := "[White \"Alpha\"]\n[Black \"Beta\"]\n[Result \"1-0\"]\n\n1. e4 {unclosed comment 1-0\n"
+	var skipped []SkippedGame
+	updates, st, err := FromPGN(strings.NewReader(pgn), b, "Alpha", func(s SkippedGame) { skipped = append(skipped, s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(updates) != 0 || st.Games != 1 || st.Skipped != 1 || len(skipped) != 1 {
+		t.Fatalf("updates %v stats %+v skipped %v", updates, st, skipped)
+	}
+}
