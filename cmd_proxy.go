@@ -6,6 +6,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/adapter"
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/learn"
 )
 
 func init() { runProxy = proxyMain }
@@ -23,9 +24,22 @@ func proxyMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(stderr, "polyproxy: warning: %s\n", w)
 	}
+	// The session follows every game; whether it learns is BookLearn at the
+	// end of each game, as the GUI may switch it with setoption.
+	session := learn.NewSession(learn.Options{
+		ResignScore: cfg.LearnResignScore,
+		ResignMoves: cfg.LearnResignMoves,
+		Enabled:     func() bool { return cfg.BookLearn },
+		Books: func() []string {
+			if !cfg.Book {
+				return nil
+			}
+			return cfg.BookFiles
+		},
+	}, nil)
 	a := adapter.New(cfg, adapter.Options{
-		Stderr: stderr,
-		// Observer: live learning (BookLearn) plugs in here.
+		Stderr:   stderr,
+		Observer: session,
 	})
 	if err := a.Run(stdin, stdout); err != nil {
 		return 1

@@ -189,6 +189,13 @@ func (a *Adapter) Run(stdin io.Reader, stdout io.Writer) (err error) {
 	} else {
 		a.applyLogConfig()
 	}
+	// Live learning logs its decisions here and warns the GUI of a book it
+	// cannot write.
+	if u, ok := a.obs.(interface {
+		UseLog(logf, warnf func(format string, args ...any))
+	}); ok {
+		u.UseLog(a.logf, a.notify)
+	}
 	defer func() {
 		if a.obs != nil {
 			a.obs.Close()

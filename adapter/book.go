@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -36,7 +37,7 @@ func (a *Adapter) bookSettings() (files, choosing string) {
 	if !c.Book {
 		files = ""
 	}
-	choosing = fmt.Sprintf("%s/%d/%t/%d", c.BookMode, c.BookThreshold, c.BookAvoidRepetition, c.BookSeed)
+	choosing = fmt.Sprintf("%s/%d/%t/%d/%t", c.BookMode, c.BookThreshold, c.BookAvoidRepetition, c.BookSeed, c.BookLearnWeight)
 	return files, choosing
 }
 
@@ -50,11 +51,15 @@ func (a *Adapter) openBooks() {
 		if err != nil {
 			a.notify("%v: using weighted", err)
 		}
-		a.chooser = book.NewChooser(book.Options{
+		opts := book.Options{
 			Mode:              mode,
 			ThresholdPerMille: a.cfg.BookThreshold,
 			AvoidRepetition:   a.cfg.BookAvoidRepetition,
-		}, a.cfg.BookSeed)
+		}
+		if a.cfg.BookLearnWeight {
+			opts.Weight = learn.Weight // prefer moves that did well (see README, Book learning)
+		}
+		a.chooser = book.NewChooser(opts, a.cfg.BookSeed)
 		a.chooseBy = choosing
 	}
 	if files == a.bookKey {
