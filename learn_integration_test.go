@@ -1,0 +1,179 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/notnil/chess"
+
+	"github.com/polyproxy/polyproxy/book"
+)
+
+// learnGame plays one game from fen between the learner (polyproxy with
+// BookLearn) and plain Stockfish, both as a GUI drives them, until the
+// rules end it; it returns the moves.
+func learnGame(t *testing.T, learner, opponent *proc, learnerWhite bool, fen string) []string {
+	t.Helper()
+	opt, err := chess.FEN(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := chess.NewGame(opt).Position()
+	var moves []string
+	for _, p := range []*proc{learner, opponent} {
+		p.send("ucinewgame", "isready")
+		p.until("readyok", 10*time.Second)
+	}
+	for len(pos.ValidMoves()) > 0 {
+		if len(moves) >= 150 {
+			t.Fatalf("no end after %d plies: %v", len(moves), moves)
+		}
+		mover := opponent
+		if (pos.Turn() == chess.White) == learnerWhite {
+			mover = learner
+		}
+		cmd := "position fen " + fen
+		if len(moves) > 0 {
+			cmd += " moves " + strings.Join(moves, " ")
+		}
+		mover.send(cmd, "go movetime 40")
+		out := mover.until("bestmove", 20*time.Second)
+		move := strings.Fields(out[len(out)-1])[1]
+		var played *chess.Move
+		for _, m := range pos.ValidMoves() {
+			if m.String() == move {
+				played = m
+			}
+		}
+		if played == nil {
+			t.Fatalf("illegal move %q after %v", move, moves)
+		}
+		pos = pos.Update(played)
+		moves = append(moves, move)
+	}
+	if pos.Status() != chess.Checkmate {
+		t.Fatalf("game ended without mate (%v): %v", pos.Status(), moves)
+	}
+	return moves
+}
+
+func learnFieldOf(t *testing.T, data []byte, key book.Key, move book.Move) (games, points uint16) {
+	t.Helper()
+	for i := 0; i+book.EntrySize <= len(data); i += book.EntrySize {
+		if e := book.DecodeEntry(data[i:]); e.Key == key && e.Move == move {
+			return uint16(e.Learn >> 16), uint16(e.Learn)
+		}
+	}
+	t.Fatalf("no entry %v %v", key, move)
+	return 0, 0
+}
+
+// Games through the proxy against Stockfish that end in mate, one won and
+// one lost by the learner, then the learn fields of the book moves it
+// played are checked.
+func TestLiveLearningAgainstStockfish(t *testing.T) {
+	if _, err := os.Stat(stockfishPath); err != nil {
+		t.Skip("Stockfish not installed (apt-get install stockfish)")
+	}
+	// Won: White's book move Kb6 forces Kb8, then Rh8 mates; the learner's
+	// engine delivers the mate itself.
+	const wonFEN = "k7/8/2K5/8/8/8/8/7R w - - 0 1"
+	// Lost: Black, a lone king against king and queen, plays its book move
+	// and is mated some moves later; the learner never sees the final
+	// position, only its engine's mate scores.
+	const lostFEN = "8/8/8/4k3/8/8/8/3QK3 b - - 0 1"
+	key := func(fen string) book.Key {
+		p, err := book.ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Key()
+	}
+	mv := func(s string) book.Move {
+		m, err := book.ParseMove(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	wonKey, lostKey := key(wonFEN), key(lostFEN)
+	won, lost := mv("c6b6"), mv("e5e4")
+	entries := []book.Entry{
+		{Key: wonKey, Move: won, Weight: 10, Learn: 0},
+		{Key: lostKey, Move: lost, Weight: 10, Learn: 2<<16 | 3},
+	}
+	if lostKey < wonKey {
+		entries[0], entries[1] = entries[1], entries[0]
+	}
+	var data []byte
+	for _, e := range entries {
+		data = book.AppendEntry(data, e)
+	}
+	dir := t.TempDir()
+	bookPath := filepath.Join(dir, "learn.bin")
+	if err := os.WriteFile(bookPath, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ini := filepath.Join(dir, "polyglot.ini")
+	logPath := filepath.Join(dir, "polyglot.log")
+	if err := os.WriteFile(ini, []byte(fmt.Sprintf(`[PolyGlot]
+EngineCommand = %s
+EngineDir = %s
+Book = true
+BookFile = %s
+BookLearn = true
+Log = true
+LogFile = %s
+[Engine]
+Threads = 1
+Hash = 16
+`, stockfishPath, dir, bookPath, logPath)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	learner := startProxy(t, nil, ini)
+	opponent := startProc(t, nil, stockfishPath)
+	for _, p := range []*proc{learner, opponent} {
+		p.send("uci")
+		p.until("uciok", 10*time.Second)
+	}
+
+	wonMoves := learnGame(t, learner, opponent, true, wonFEN)
+	if wonMoves[0] != "c6b6" {
+		t.Fatalf("book move not played: %v", wonMoves)
+	}
+	lostMoves := learnGame(t, learner, opponent, false, lostFEN)
+	if lostMoves[0] != "e5e4" {
+		t.Fatalf("book move not played: %v", lostMoves)
+	}
+	// The next game's ucinewgame ends the last one; readyok comes after the
+	// proxy has handled it, learning included.
+	learner.send("ucinewgame", "isready")
+	learner.until("readyok", 10*time.Second)
+
+	after, err := os.ReadFile(bookPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, _ := os.ReadFile(logPath)
+	if g, p := learnFieldOf(t, after, wonKey, won); g != 1 || p != 2 {
+		t.Errorf("won game's book move: %d games %d points, want 1 game 2 points\nlog:\n%s", g, p, log)
+	}
+	if g, p := learnFieldOf(t, after, lostKey, lost); g != 3 || p != 3 {
+		t.Errorf("lost game's book move: %d games %d points, want 3 games 3 points (was 2 games 3 points)\nlog:\n%s", g, p, log)
+	}
+	for i := range data {
+		if data[i] != after[i] && i%book.EntrySize < 12 {
+			t.Fatalf("byte %d outside a learn field changed", i)
+		}
+	}
+	for _, want := range []string{"learn: game ended (ucinewgame): 1-0 by checkmate", "learn: game ended (ucinewgame): 1-0 by engine reported black mate -"} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("log lacks %q:\n%s", want, log)
+		}
+	}
+}
