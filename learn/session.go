@@ -47,6 +47,7 @@ type Session struct {
 
 // playedBookMove is a book entry polyproxy played in the current game.
 type playedBookMove struct {
+	ply        int // of the position it was played from
 	path       string
 	key        book.Key
 	stored     book.Move
@@ -62,8 +63,10 @@ type game struct {
 	keys    map[int]book.Key
 	lastPly int
 	scores  []Score // engine scores of its consecutive moves since the last book move
-	pending *Score  // reported for the search whose bestmove has not come yet
-	booked  bool    // the move being answered came from the book
+	// scorePlies[i] is the ply of the position scores[i] was searched in.
+	scorePlies []int
+	pending    *Score // reported for the search whose bestmove has not come yet
+	booked     bool   // the move being answered came from the book
 }
 
 // NewSession starts learning. log receives one line per decision (nil:
@@ -153,7 +156,7 @@ func (s *Session) BookMove(b *book.Book, key book.Key, stored book.Move, whiteMo
 	if s == nil || b == nil {
 		return
 	}
-	s.game.bookMoves = append(s.game.bookMoves, playedBookMove{b.Path(), key, stored, whiteMoved})
+	s.game.bookMoves = append(s.game.bookMoves, playedBookMove{s.game.lastPly, b.Path(), key, stored, whiteMoved})
 	s.game.booked = true
 	s.game.pending = nil
 }
@@ -197,13 +200,11 @@ func (s *Session) Close() {
 // or, without one, breaks the run too.
 func (s *Session) takeScore() {
 	g := &s.game
-	switch {
-	case g.booked:
-		g.scores = g.scores[:0]
-	case g.pending != nil:
+	if g.pending != nil && !g.booked {
 		g.scores = append(g.scores, *g.pending)
-	default:
-		g.scores = g.scores[:0]
+		g.scorePlies = append(g.scorePlies, g.lastPly)
+	} else {
+		g.scores, g.scorePlies = g.scores[:0], g.scorePlies[:0]
 	}
 	g.booked, g.pending = false, nil
 }
@@ -229,6 +230,16 @@ func (s *Session) see(cp *chess.Position, key book.Key) {
 		g.keys = map[int]book.Key{}
 	}
 	ply := plyOf(cp)
+	if g.last != nil && ply <= g.lastPly {
+		// Back to an earlier point (a take-back, a ponder miss): what was
+		// played from there on is not part of the game any more.
+		for len(g.bookMoves) > 0 && g.bookMoves[len(g.bookMoves)-1].ply >= ply {
+			g.bookMoves = g.bookMoves[:len(g.bookMoves)-1]
+		}
+		for len(g.scores) > 0 && g.scorePlies[len(g.scorePlies)-1] >= ply {
+			g.scores, g.scorePlies = g.scores[:len(g.scores)-1], g.scorePlies[:len(g.scorePlies)-1]
+		}
+	}
 	for p := range g.keys {
 		if p > ply {
 			delete(g.keys, p) // a position taken back

@@ -320,3 +320,56 @@ func TestNilSession(t *testing.T) {
 	s.UseLog(nil, nil)
 	s.Close()
 }
+
+func TestSessionTakeBackForgetsBookMove(t *testing.T) {
+	l := playLine(t, startFEN, "e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7")
+	alt := playLine(t, startFEN, "e2e4", "e7e5", "g1f3")
+	b, _ := bookFor(t, l, 0, 2)
+	s, _ := newTestSession(Options{})
+	d := &driver{s: s, b: b, l: l, white: true}
+	d.play(0, 3, map[int]bool{0: true, 2: true}, nil) // e4 and Bc4 from the book
+	// The GUI takes Bc4 back; the game goes on with Nf3 (engine) and is
+	// then won: only e4 was played in it.
+	s.Position(l.positions[2], l.keys[2], true)
+	s.EngineScore(true, 30, 0, false)
+	s.AfterBestmove(alt.positions[3])
+	s.Position(l.positions[6], l.keys[6], false) // (ends the game undecided)
+	if got := learned(t, b, l.keys[2], l.moves[2]); got != Field(MakeField(2, 1)) {
+		t.Fatalf("taken-back Bc4: %v", got)
+	}
+	s.NewGame()
+	d.play(0, 3, map[int]bool{0: true, 2: true}, nil)
+	s.Position(l.positions[2], l.keys[2], true) // take back Bc4 again
+	d.play(2, 7, nil, map[int]Score{2: {White: true, CP: 40}, 4: {White: true, CP: 500}, 6: {White: true, Mate: 1, IsMate: true}})
+	s.Close()
+	// This time Bc4 was played again by the engine (not from the book) and
+	// won: e4 learns a win, the taken-back book Bc4 nothing.
+	if got := learned(t, b, l.keys[0], l.moves[0]); got != MakeField(1, 0).Add(Win) {
+		t.Errorf("e4: %v", got)
+	}
+	if got := learned(t, b, l.keys[2], l.moves[2]); got != MakeField(2, 1) {
+		t.Errorf("Bc4 (taken back): %v", got)
+	}
+}
+
+func TestSessionPonderMissDropsItsScore(t *testing.T) {
+	l := playLine(t, startFEN, "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6")
+	guess := playLine(t, startFEN, "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "g8f6", "e1g1")
+	b, _ := bookFor(t, l, 0)
+	s, log := newTestSession(Options{ResignScore: 1000, ResignMoves: 3})
+	d := &driver{s: s, b: b, l: l, white: true}
+	d.play(0, 5, map[int]bool{0: true}, map[int]Score{2: {White: true, CP: 1500}, 4: {White: true, CP: 1500}})
+	// Pondering on 3...Nf6 (a miss): its search scores 1500 too, but the
+	// GUI then sends the real 3...a6 and the game ends.
+	s.Position(guess.positions[6], guess.keys[6], true)
+	s.EngineScore(true, 1500, 0, false)
+	s.AfterBestmove(guess.positions[7])
+	s.Position(l.positions[6], l.keys[6], true)
+	s.NewGame()
+	if got := learned(t, b, l.keys[0], l.moves[0]); got != MakeField(1, 0) {
+		t.Errorf("e4 learned %v from a ponder search's score", got)
+	}
+	if !log.has("fewer than 3 scores") {
+		t.Errorf("log: %q", log.info)
+	}
+}
