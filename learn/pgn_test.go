@@ -190,3 +190,41 @@ func TestLearnFromPGNUnreadableGame(t *testing.T) {
 		t.Fatalf("updates %v stats %+v skipped %v", updates, st, skipped)
 	}
 }
+
+// FuzzFromPGN: any input gives updates only for entries the book has,
+// never a panic.
+func FuzzFromPGN(f *testing.F) {
+	games, err := os.ReadFile(fixturePGN)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(string(games))
+	for _, g := range strings.Split(string(games), "\n\n[Event") {
+		f.Add(g)
+	}
+	f.Add("[White \"Alpha\"]\n[Result \"1-0\"]\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 1-0\n")
+	f.Add("[White \"Alpha\"]\n[Black \"Alpha\"]\n[Result \"1/2-1/2\"]\n\n1. e4 e5 2. Nf3 Nc6 1/2-1/2\n")
+	b, err := book.Open(fixtureBook)
+	if err != nil {
+		f.Fatal(err)
+	}
+	defer b.Close()
+	f.Fuzz(func(t *testing.T, pgn string) {
+		updates, st, err := FromPGN(strings.NewReader(pgn), b, "Alpha", nil)
+		if err != nil {
+			return
+		}
+		if st.Skipped > st.Games || st.Learned > st.Games-st.Skipped {
+			t.Fatalf("stats %+v", st)
+		}
+		for _, u := range updates {
+			found := false
+			for _, e := range b.Entries(u.Key) {
+				found = found || e.Move == u.Move
+			}
+			if !found || u.Result > Win {
+				t.Fatalf("update %+v is not an entry of the book", u)
+			}
+		}
+	})
+}
