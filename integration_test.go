@@ -731,3 +731,20 @@ func BenchmarkBookRoundTripPolyGlot(b *testing.B) {
 	}
 	bookRoundTrip(b, "/usr/games/polyglot", "-noini", "-ec", stockfishPath, "-pg", "Book=true", "-pg", "BookFile="+gnuchessBook)
 }
+
+// The same with the fake engine, whose own start-up is a few milliseconds:
+// what polyproxy itself adds shows plainly.
+func BenchmarkStartupFake(b *testing.B) {
+	fake := fakeEngineBinary(b)
+	bin := polyproxyBinary(b)
+	b.Run("engine", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			timeToUCIOK(b, fake)
+		}
+	})
+	b.Run("polyproxy", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			timeToUCIOK(b, bin, "-noini", "-ec", fake, "-pg", "Book=true", "-pg", "BookFile="+gnuchessBook)
+		}
+	})
+}

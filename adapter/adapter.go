@@ -10,11 +10,13 @@
 package adapter
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/notnil/chess"
@@ -76,11 +78,14 @@ type guiBatch struct {
 }
 
 type engineBatch struct {
-	gen  int // which engine start these lines come from
-	data []byte
-	ends []int // line i is data[ends[i-1]:ends[i]]
-	err  error // set on the last batch of an engine: its stdout closed
+	gen  int    // which engine start these lines come from
+	data []byte // whole lines, each ending in '\n'
+	err  error  // set on the last batch of an engine: its stdout closed
 }
+
+// batchPool recycles engine batches: a flood of info lines then costs no
+// allocation per batch.
+var batchPool = sync.Pool{New: func() any { return &engineBatch{data: make([]byte, 0, 64<<10)} }}
 
 // searchState is who owes the GUI a bestmove.
 type searchState int
@@ -112,7 +117,7 @@ type Adapter struct {
 	logFile io.Closer
 
 	guiCh    chan guiBatch
-	engineCh chan engineBatch
+	engineCh chan *engineBatch
 	bookCh   chan bookVerdict
 
 	// The engine.
@@ -174,7 +179,7 @@ func New(cfg *config.Config, opts Options) *Adapter {
 		}
 	}
 	a.guiCh = make(chan guiBatch, 16)
-	a.engineCh = make(chan engineBatch, 64)
+	a.engineCh = make(chan *engineBatch, 64)
 	a.bookCh = make(chan bookVerdict, 4)
 	return a
 }
@@ -239,9 +244,11 @@ func (a *Adapter) loop() error {
 			if b.gen != a.engGen {
 				continue // a dead engine's last words
 			}
-			a.onEngineBatch(b)
-			if b.err != nil && !a.quitting {
-				if err := a.onEngineDeath(b.err); err != nil {
+			a.onEngineBatch(b.data)
+			readErr := b.err
+			batchPool.Put(b)
+			if readErr != nil && !a.quitting {
+				if err := a.onEngineDeath(readErr); err != nil {
 					a.out.Flush()
 					a.eng.Kill()
 					return err
@@ -285,23 +292,34 @@ func readGUI(r io.Reader, ch chan<- guiBatch) {
 	}
 }
 
-// readEngine hands an engine's lines to the loop: everything already
-// buffered goes as one batch, so a flood costs one channel send and one
-// GUI write per batch, while a lone line goes at once.
-func readEngine(gen int, r io.Reader, ch chan<- engineBatch) {
-	lr := uci.NewLineReader(r, 64<<10)
+// readEngine hands an engine's output to the loop in chunks of whole
+// lines, as they arrive: a lone line goes at once, and a flood costs one
+// read, one channel send and one GUI write per chunk, not per line (the
+// relay must keep up with cat). Lines of any length are kept whole.
+func readEngine(gen int, r io.Reader, ch chan<- *engineBatch) {
+	var carry []byte // the start of a line not yet complete
 	for {
-		b := engineBatch{gen: gen}
+		b := batchPool.Get().(*engineBatch)
+		b.gen, b.err = gen, nil
+		b.data = append(b.data[:0], carry...)
+		carry = carry[:0]
 		for {
-			l, err := lr.ReadLine()
+			if cap(b.data)-len(b.data) < 16<<10 {
+				b.data = append(b.data, make([]byte, 64<<10)...)[:len(b.data)]
+			}
+			n, err := r.Read(b.data[len(b.data):cap(b.data)])
+			b.data = b.data[:len(b.data)+n]
 			if err != nil {
+				if len(b.data) > 0 && b.data[len(b.data)-1] != '\n' {
+					b.data = append(b.data, '\n') // a last line without its end
+				}
 				b.err = err
 				ch <- b
 				return
 			}
-			b.data = append(b.data, l...)
-			b.ends = append(b.ends, len(b.data))
-			if !lr.HasBufferedLine() || len(b.data) > 256<<10 {
+			if last := bytes.LastIndexByte(b.data, '\n'); last >= 0 {
+				carry = append(carry, b.data[last+1:]...)
+				b.data = b.data[:last+1]
 				break
 			}
 		}

@@ -362,12 +362,11 @@ func TestEngineLinesRelayedByteForByte(t *testing.T) {
 	h := startHarness(t, testConfig(t, ""), nil, nil)
 	h.handshake()
 	odd := "info string 100% sure\t tabs  and %s %d é"
-	h.engine(0).say(odd, "info depth 3 score cp 5 pv e2e4")
-	if l := h.next(); l != odd {
-		t.Fatalf("got %q", l)
-	}
-	if l := h.next(); l != "info depth 3 score cp 5 pv e2e4" {
-		t.Fatalf("got %q", l)
+	h.engine(0).say(odd, "info string crlf\r", "", "   ", "info depth 3 score cp 5 pv e2e4")
+	for _, want := range []string{odd, "info string crlf", "", "   ", "info depth 3 score cp 5 pv e2e4"} {
+		if l := h.next(); l != want {
+			t.Fatalf("got %q want %q", l, want)
+		}
 	}
 }
 

@@ -1,27 +1,54 @@
 package adapter
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/polyproxy/polyproxy/uci"
 )
 
-// onEngineBatch handles the engine's lines in order. Most are info lines
-// relayed byte for byte; only a few kinds change state.
-func (a *Adapter) onEngineBatch(b engineBatch) {
+// onEngineBatch handles a chunk of the engine's lines (each ending in
+// '\n') in order. Most are info lines relayed byte for byte; a run of them
+// is written to the GUI as one slice, so a flood costs what a copy costs.
+func (a *Adapter) onEngineBatch(data []byte) {
+	runStart := -1 // start of lines relayed as they are, not yet written
+	flushRun := func(end int) {
+		if runStart >= 0 {
+			a.out.WriteLinesRaw(data[runStart:end])
+			runStart = -1
+		}
+	}
 	start := 0
-	for _, end := range b.ends {
-		line := b.data[start:end]
-		start = end
+	for start < len(data) {
+		nl := start + bytes.IndexByte(data[start:], '\n')
+		line := data[start:nl]
+		lineStart := start
+		start = nl + 1
+		cr := len(line) > 0 && line[len(line)-1] == '\r'
+		if cr {
+			line = line[:len(line)-1]
+		}
 		if a.logOn {
 			a.traffic("engine>", string(line))
 		}
-		switch uci.ClassifyEngineLine(line) {
-		case uci.EngineInfo:
-			if a.search == searchEngine && uci.HasScore(line) {
+		kind := uci.ClassifyEngineLine(line)
+		if kind == uci.EngineInfo || (kind == uci.EngineOther && !a.handshaking) {
+			if kind == uci.EngineInfo && a.obs != nil && a.search == searchEngine && uci.HasScore(line) {
 				a.lastScoreLine = append(a.lastScoreLine[:0], line...)
 			}
-			a.relay(line)
+			if a.logOn {
+				a.traffic(">gui", string(line))
+			}
+			if cr {
+				flushRun(lineStart)
+				a.out.WriteLineBytes(line)
+			} else if runStart < 0 {
+				runStart = lineStart
+			}
+			continue
+		}
+		flushRun(lineStart)
+		switch kind {
 		case uci.EngineBestMove:
 			a.onEngineBestMove(line)
 		case uci.EngineReadyOK:
@@ -38,15 +65,14 @@ func (a *Adapter) onEngineBatch(b engineBatch) {
 			} else {
 				a.logf("id/option line outside the handshake: dropped")
 			}
-		default:
-			if a.handshaking {
-				// A start-up banner: the GUI has not asked anything yet.
-				a.logf("engine line during the handshake, not relayed")
-				continue
-			}
+		case uci.EngineOther:
+			// A start-up banner: the GUI has not asked anything yet.
+			a.logf("engine line during the handshake, not relayed")
+		default: // copyprotection, registration
 			a.relay(line)
 		}
 	}
+	flushRun(len(data))
 }
 
 // relay passes an engine line to the GUI unchanged.

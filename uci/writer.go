@@ -34,6 +34,15 @@ func (w *Writer) WriteLineBytes(b []byte) {
 	w.err = w.w.WriteByte('\n')
 }
 
+// WriteLinesRaw buffers b as it is; b must be whole lines, each ending in
+// "\n" (a run of relayed lines written with one copy).
+func (w *Writer) WriteLinesRaw(b []byte) {
+	if w.err != nil {
+		return
+	}
+	_, w.err = w.w.Write(b)
+}
+
 // Flush writes out what is buffered.
 func (w *Writer) Flush() error {
 	if w.err == nil {
