@@ -593,3 +593,78 @@ func TestObserverCalls(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+func TestLogRecordsTrafficAndDecisions(t *testing.T) {
+	cfg := testConfig(t, smallBook(t))
+	cfg.Log = true
+	cfg.LogFile = filepath.Join(t.TempDir(), "polyproxy.log")
+	h := startHarness(t, cfg, nil, nil)
+	h.handshake()
+	h.send("position startpos", "go")
+	h.until("bestmove")
+	h.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6", "go")
+	h.until("bestmove")
+	h.send("quit")
+	<-h.done
+	h.done <- nil
+	data, err := os.ReadFile(cfg.LogFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := string(data)
+	for _, want := range []string{
+		">engine uci", "engine> uciok", "gui> uci", ">gui uciok", "gui> position startpos",
+		"book: " + cfg.BookFiles[0] + ": e2e4 chosen (best, weight 300 of 400, 75.0%)",
+		">gui bestmove e2e4 ponder c7c5",
+		"book: no (" + cfg.BookFiles[0] + ": not in book)",
+		">engine go", "engine> bestmove a7a6", ">gui bestmove a7a6",
+	} {
+		if !strings.Contains(log, want) {
+			t.Errorf("log lacks %q", want)
+		}
+	}
+	for _, l := range strings.Split(strings.TrimSpace(log), "\n") {
+		if _, err := time.Parse("15:04:05.000", l[:12]); err != nil {
+			t.Fatalf("line without a millisecond time stamp: %q", l)
+		}
+	}
+}
+
+func TestLogSwitchedOnAtRunTime(t *testing.T) {
+	cfg := testConfig(t, "")
+	h := startHarness(t, cfg, nil, nil)
+	h.handshake()
+	logFile := filepath.Join(t.TempDir(), "late.log")
+	h.send("setoption name Polyglot LogFile value "+logFile, "setoption name Polyglot Log value true", "isready")
+	h.until("readyok")
+	data, err := os.ReadFile(logFile)
+	if err != nil || !strings.Contains(string(data), "gui> isready") {
+		t.Fatalf("log %q, %v", data, err)
+	}
+}
+
+func TestBookFileChangedAtRunTime(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	other := writeBook(t, []bookEntry{{"", "g1f3", 5}})
+	h.send("setoption name Polyglot BookFile value "+other, "position startpos", "go")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove g1f3" || !strings.Contains(l[0], "(weight 5, 100.0%, test.bin)") {
+		t.Fatalf("got %q", l)
+	}
+}
+
+func TestBookFilesInPriorityOrder(t *testing.T) {
+	first := writeBook(t, []bookEntry{{"e2e4", "e7e5", 1}})
+	cfg := testConfig(t, first)
+	cfg.BookFiles = append(cfg.BookFiles, smallBook(t))
+	h := startHarness(t, cfg, nil, nil)
+	h.handshake()
+	h.send("position startpos", "go")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove e2e4 ponder e7e5" {
+		t.Fatalf("second book answers, first gives the ponder reply: %q", l)
+	}
+	h.send("position startpos moves e2e4", "go")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove e7e5 ponder g1f3" {
+		t.Fatalf("first book first, the reply from the second: %q", l)
+	}
+}
