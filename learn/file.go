@@ -129,19 +129,16 @@ func (f *File) run(updates []Update, write bool) (changes []Change, err error) {
 
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if err := lockFile(f.f, write); err != nil {
-		return nil, fmt.Errorf("learn %s: lock: %w", f.path, err)
+	st, err := f.lock(write)
+	if err != nil {
+		return nil, err
 	}
+	locked := f.f
 	defer func() {
-		if uerr := unlockFile(f.f); uerr != nil && err == nil {
+		if uerr := unlockFile(locked); uerr != nil && err == nil {
 			err = fmt.Errorf("learn %s: unlock: %w", f.path, uerr)
 		}
 	}()
-
-	st, err := f.f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("learn %s: %w", f.path, err)
-	}
 	n := int(st.Size() / book.EntrySize)
 	for i := range changes {
 		c := &changes[i]
@@ -182,6 +179,39 @@ func (f *File) run(updates []Update, write bool) (changes []Change, err error) {
 		}
 	}
 	return changes, nil
+}
+
+// lock takes the file lock and returns the file's state under it. A book
+// replaced since it was opened (a new file renamed over it, as book
+// writers do) is opened again first, so that updates go to the book the
+// path names rather than to a file nobody will read again.
+func (f *File) lock(exclusive bool) (os.FileInfo, error) {
+	for attempt := 0; ; attempt++ {
+		if err := lockFile(f.f, exclusive); err != nil {
+			return nil, fmt.Errorf("learn %s: lock: %w", f.path, err)
+		}
+		st, err := f.f.Stat()
+		if err != nil {
+			unlockFile(f.f)
+			return nil, fmt.Errorf("learn %s: %w", f.path, err)
+		}
+		now, err := os.Stat(f.path)
+		if err != nil || os.SameFile(st, now) || attempt == 2 {
+			// (A deleted path leaves nothing better than the open file.)
+			return st, nil
+		}
+		unlockFile(f.f)
+		flag := os.O_RDONLY
+		if f.writable {
+			flag = os.O_RDWR
+		}
+		nf, err := os.OpenFile(f.path, flag, 0)
+		if err != nil {
+			return nil, fmt.Errorf("learn %s: reopen the replaced book: %w", f.path, err)
+		}
+		f.f.Close()
+		f.f = nf
+	}
 }
 
 // writeLearn writes the 4 learn bytes of entry i and nothing else.

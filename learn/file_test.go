@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"testing"
@@ -319,6 +320,34 @@ func TestApplyToAnUnsortedBook(t *testing.T) {
 		}
 	}
 	assertOnlyLearnBytesChanged(t, data, after, map[int]bool{0: true, 1: true, 2: true, 3: true})
+}
+
+func TestApplyFollowsAReplacedBook(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows may refuse to rename over an open file")
+	}
+	e := book.Entry{Key: 0x1234, Move: 0x0123, Weight: 5, Learn: uint32(MakeField(1, 1))}
+	path := writeBook(t, []book.Entry{e})
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	// A book writer replaces the file by renaming a new one over it.
+	e.Learn = uint32(MakeField(9, 9))
+	fresh := path + ".new"
+	if err := os.WriteFile(fresh, book.AppendEntry(nil, e), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(fresh, path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Apply([]Update{{e.Key, e.Move, Win}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := learnAt(readFile(t, path), 0); got != MakeField(10, 11) {
+		t.Fatalf("the book at the path has %v, want the update on top of 9 games 9 points", got)
+	}
 }
 
 func TestOpenUnwritableBook(t *testing.T) {
