@@ -81,6 +81,9 @@ func TestWalkRealBooks(t *testing.T) {
 			// positions); CI walks a bounded part, by hand:
 			// POLYPROXY_FULL_WALK=1 go test ./book -run WalkReal -v
 			limit := 1500
+			if raceEnabled {
+				limit = 300
+			}
 			if os.Getenv("POLYPROXY_FULL_WALK") != "" {
 				limit = 1 << 30
 			}

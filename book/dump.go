@@ -1,0 +1,314 @@
+package book
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/notnil/chess"
+)
+
+// Dump writes the lines of a book for one colour in PolyGlot's dump-book
+// text format:
+//
+//	Dump of "NAME" for white.
+//	1: 1. e4{39%} a6 2. d4{100%} b5 3. Nf3{100%}
+//	12: 1. e4{39%} b6 2. d4{94%} e6 3. Nf3{21%} Bb7 4. Bd3{100%} {trans: line=3, ply=7}
+//
+// From the start position it follows, for the dumped colour, every legal
+// book move with a weight above 0 in file order, with its share of those
+// moves, and for the other colour every legal move after which the book
+// has a move. Each position is expanded once: reaching it again ends the
+// line with {trans: line=L, ply=P} (where it was first met), and a
+// position repeating one earlier on the same line ends it with
+// {cycle: ply=P}, so the walk always terminates. The opponent's moves come
+// in an order close to PolyGlot's move generator (pieces, king first, then
+// pawns, then en passant and castling), so line numbers mostly match
+// PolyGlot's. It returns the number of lines.
+func Dump(w io.Writer, b *Book, name string, white bool) (int, error) {
+	bw := bufio.NewWriter(w)
+	colour := "black"
+	if white {
+		colour = "white"
+	}
+	fmt.Fprintf(bw, "Dump of \"%s\" for %s.\n", name, colour)
+	d := &dumper{b: b, w: bw, white: white, line: 1, first: map[Key][2]int{}}
+	d.search(chess.StartingPosition(), *StartPosition(), newPieceLists(), white)
+	if err := bw.Flush(); err != nil {
+		return d.line - 1, err
+	}
+	return d.line - 1, nil
+}
+
+type dumpPly struct {
+	san   string
+	share float64
+	key   Key // of the position the move was played from
+}
+
+type dumper struct {
+	b     *Book
+	w     *bufio.Writer
+	white bool
+	line  int
+	first map[Key][2]int // line and ply where a position was first met
+	path  []dumpPly
+}
+
+// bookMoves are the legal moves of the book at p with a weight above 0, in
+// file order, with their shares of the sum of those weights.
+func (d *dumper) bookMoves(cp *chess.Position, p *Position) ([]*chess.Move, []float64) {
+	var moves []*chess.Move
+	var weights []uint64
+	var total uint64
+	d.b.Each(p.Key(), func(_ int, e Entry) {
+		if e.Weight == 0 || e.Move.IsNull() {
+			return
+		}
+		if cm := findLegal(cp, p.ToPlayed(e.Move)); cm != nil {
+			moves = append(moves, cm)
+			weights = append(weights, uint64(e.Weight))
+			total += uint64(e.Weight)
+		}
+	})
+	shares := make([]float64, len(moves))
+	for i, w := range weights {
+		shares[i] = share(w, total)
+	}
+	return moves, shares
+}
+
+// inBook reports whether the book has entries for k.
+func (d *dumper) inBook(k Key) bool {
+	found := false
+	d.b.Each(k, func(int, Entry) { found = true })
+	return found
+}
+
+// search expands the position and returns how many lines it produced.
+// pl is PolyGlot's piece order, which decides the order of the
+// opponent's moves.
+func (d *dumper) search(cp *chess.Position, p Position, pl pieceLists, bookSide bool) int {
+	key := p.Key()
+	for i, ply := range d.path {
+		if ply.key == key {
+			d.emit(fmt.Sprintf("{cycle: ply=%d}", i))
+			return 1
+		}
+	}
+	if at, ok := d.first[key]; ok {
+		d.emit(fmt.Sprintf("{trans: line=%d, ply=%d}", at[0], at[1]))
+		return 1
+	}
+	d.first[key] = [2]int{d.line, len(d.path)}
+
+	var moves []*chess.Move
+	var shares []float64
+	if bookSide {
+		moves, shares = d.bookMoves(cp, &p)
+	} else {
+		for _, cm := range opponentOrder(cp, &pl) {
+			q := p
+			q.Play(fromChessMove(cm))
+			// Almost every reply leaves the book: test the key before
+			// paying for the rules engine's position.
+			if !d.inBook(q.Key()) {
+				continue
+			}
+			if moves2, _ := d.bookMoves(cp.Update(cm), &q); len(moves2) > 0 {
+				moves = append(moves, cm)
+			}
+		}
+	}
+	count := 0
+	for i, cm := range moves {
+		ply := dumpPly{san: chess.AlgebraicNotation{}.Encode(cp, cm), key: key}
+		if bookSide {
+			ply.share = shares[i]
+		}
+		d.path = append(d.path, ply)
+		q := p
+		q.Play(fromChessMove(cm))
+		n := d.search(cp.Update(cm), q, pl.after(cm), !bookSide)
+		if n == 0 && bookSide {
+			d.emit("")
+			n = 1
+		}
+		d.path = d.path[:len(d.path)-1]
+		count += n
+	}
+	return count
+}
+
+// emit writes the current line, numbered, with an optional end note.
+func (d *dumper) emit(note string) {
+	w := d.w
+	fmt.Fprintf(w, "%d: ", d.line)
+	for i, ply := range d.path {
+		whiteMoved := i%2 == 0
+		if whiteMoved {
+			fmt.Fprintf(w, "%d. ", i/2+1)
+		}
+		w.WriteString(ply.san)
+		if whiteMoved == d.white {
+			fmt.Fprintf(w, "{%.0f%%} ", 100*ply.share)
+		} else {
+			w.WriteByte(' ')
+		}
+	}
+	w.WriteString(note)
+	w.WriteByte('\n')
+	d.line++
+}
+
+// pieceLists model the order in which PolyGlot keeps each side's pieces,
+// which is the order it generates their moves in: at the start the king,
+// then the other pieces and pawns by square a1..h8; a moving piece keeps
+// its place; a captured piece's place is taken by the last one in the
+// list; a promoted pawn leaves the same way and the new piece goes last.
+// (Inferred from PolyGlot's dump-book output, not from its code.)
+type pieceLists struct {
+	sq  [2][16]int8 // squares in list order; [0] white, [1] black
+	n   [2]int8
+	idx [64]int8 // list index of the piece on each square
+}
+
+func newPieceLists() pieceLists {
+	var pl pieceLists
+	start := chess.StartingPosition().Board()
+	for c := 0; c < 2; c++ {
+		for _, king := range []bool{true, false} {
+			for s := 0; s < 64; s++ {
+				pc := start.Piece(chess.Square(s))
+				if pc == chess.NoPiece || (pc.Color() == chess.White) != (c == 0) || (pc.Type() == chess.King) != king {
+					continue
+				}
+				pl.idx[s] = pl.n[c]
+				pl.sq[c][pl.n[c]] = int8(s)
+				pl.n[c]++
+			}
+		}
+	}
+	return pl
+}
+
+func (pl *pieceLists) remove(c int, s chess.Square) {
+	i := pl.idx[s]
+	last := pl.sq[c][pl.n[c]-1]
+	pl.sq[c][i] = last
+	pl.idx[last] = i
+	pl.n[c]--
+}
+
+func (pl *pieceLists) move(c int, from, to chess.Square) {
+	i := pl.idx[from]
+	pl.sq[c][i] = int8(to)
+	pl.idx[to] = i
+}
+
+// after returns the lists after cm, played by the side whose piece
+// stands on cm's from-square (white when its index list says so).
+func (pl pieceLists) after(cm *chess.Move) pieceLists {
+	from, to := cm.S1(), cm.S2()
+	c := 0
+	if i := pl.idx[from]; i >= pl.n[0] || pl.sq[0][i] != int8(from) {
+		c = 1
+	}
+	switch {
+	case cm.HasTag(chess.EnPassant):
+		pl.remove(1-c, chess.NewSquare(to.File(), from.Rank()))
+	case cm.HasTag(chess.Capture):
+		pl.remove(1-c, to)
+	}
+	switch {
+	case cm.Promo() != chess.NoPieceType:
+		pl.remove(c, from)
+		pl.idx[to] = pl.n[c]
+		pl.sq[c][pl.n[c]] = int8(to)
+		pl.n[c]++
+	case cm.HasTag(chess.KingSideCastle):
+		pl.move(c, from, to)
+		pl.move(c, to+1, to-1)
+	case cm.HasTag(chess.QueenSideCastle):
+		pl.move(c, from, to)
+		pl.move(c, to-2, to+1)
+	default:
+		pl.move(c, from, to)
+	}
+	return pl
+}
+
+// opponentOrder sorts the legal moves as PolyGlot generates them: piece by
+// piece in the order of pl; each piece along its directions in turn
+// (outward along rays; pawns: capture towards the a-file, towards the
+// h-file, push, double push; promotions queen, knight, rook, bishop);
+// then castling, king side first.
+func opponentOrder(cp *chess.Position, pl *pieceLists) []*chess.Move {
+	moves := cp.ValidMoves()
+	board := cp.Board()
+	type ranked struct {
+		m    *chess.Move
+		rank [6]int
+	}
+	rs := make([]ranked, len(moves))
+	for i, m := range moves {
+		from, to := int(m.S1()), int(m.S2())
+		df, dr := to%8-from%8, to/8-from/8
+		pc := board.Piece(m.S1()).Type()
+		piece := int(pl.idx[from])
+		var r [6]int
+		switch {
+		case m.HasTag(chess.KingSideCastle):
+			r = [6]int{1, 0}
+		case m.HasTag(chess.QueenSideCastle):
+			r = [6]int{1, 1}
+		case pc == chess.Pawn: // en passant included
+			step := 2 // push
+			switch {
+			case df < 0:
+				step = 0
+			case df > 0:
+				step = 1
+			case dr == 2 || dr == -2:
+				step = 3
+			}
+			promo := map[chess.PieceType]int{chess.Queen: 0, chess.Knight: 1, chess.Rook: 2, chess.Bishop: 3}[m.Promo()]
+			r = [6]int{0, piece, step, promo}
+		case pc == chess.Knight:
+			r = [6]int{0, piece, dr, df}
+		default:
+			r = [6]int{0, piece, sign(dr), sign(df), max(abs(dr), abs(df))}
+		}
+		rs[i] = ranked{m, r}
+	}
+	slices.SortStableFunc(rs, func(a, b ranked) int {
+		for i := range a.rank {
+			if a.rank[i] != b.rank[i] {
+				return a.rank[i] - b.rank[i]
+			}
+		}
+		return 0
+	})
+	for i := range rs {
+		moves[i] = rs[i].m
+	}
+	return moves
+}
+
+func sign(x int) int {
+	switch {
+	case x < 0:
+		return -1
+	case x > 0:
+		return 1
+	}
+	return 0
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
