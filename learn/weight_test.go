@@ -41,3 +41,41 @@ func TestWeight(t *testing.T) {
 		t.Error("weight does not grow with points")
 	}
 }
+
+// With Weight as the chooser's hook, learned results move the shares; the
+// stored weights alone would give 50% each.
+func TestWeightInTheChooser(t *testing.T) {
+	start := book.StartPosition()
+	e4, _ := book.ParseMove("e2e4")
+	d4, _ := book.ParseMove("d2d4")
+	path := writeBook(t, []book.Entry{
+		{Key: start.Key(), Move: e4, Weight: 100, Learn: uint32(MakeField(10, 20))}, // 10 wins: × 24/4
+		{Key: start.Key(), Move: d4, Weight: 100, Learn: uint32(MakeField(10, 0))},  // 10 losses: × 4/24
+	})
+	b, err := book.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	line, err := book.NewLine("startpos")
+	if err != nil {
+		t.Fatal(err)
+	}
+	share := func(o book.Options) map[string]float64 {
+		out := map[string]float64{}
+		for _, c := range book.NewChooser(o, 1).Candidates(b, start, line.Legal(), nil) {
+			out[c.Move.String()] = c.Share
+		}
+		return out
+	}
+	plain := share(book.DefaultOptions())
+	if plain["e2e4"] != 0.5 || plain["d2d4"] != 0.5 {
+		t.Fatalf("without learning: %v", plain)
+	}
+	o := book.DefaultOptions()
+	o.Weight = Weight
+	learned := share(o)
+	if want := 36.0 / 37; learned["e2e4"] < want-1e-4 || learned["e2e4"] > want+1e-4 {
+		t.Fatalf("with learning: %v, want e2e4 %.4f", learned, want)
+	}
+}
