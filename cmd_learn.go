@@ -21,7 +21,7 @@ func runLearn(args []string, stdout, stderr io.Writer) int {
 	pgnPath := fs.String("pgn", "", "PGN `file` of the games (cutechess-cli, fastchess)")
 	player := fs.String("player", "", "the engine's `name` as in the White/Black tags")
 	dryRun := fs.Bool("dry-run", false, "change nothing; print what would change")
-	verbose := fs.Bool("v", false, "print every entry changed")
+	verbose := fs.Bool("v", false, "print every skipped game and every entry changed")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: polyproxy learn -book FILE -pgn GAMES.pgn -player NAME [-dry-run] [-v]")
 		fmt.Fprintln(stderr, "Each move NAME played from a book position with that move in the book counts the game's")
@@ -72,15 +72,31 @@ func runLearn(args []string, stdout, stderr io.Writer) int {
 	defer pf.Close()
 
 	var skipped []learn.SkippedGame
-	updates, st, err := learn.FromPGN(pf, b, *player, func(s learn.SkippedGame) { skipped = append(skipped, s) })
+	kinds := map[string]int{}
+	var kindOrder []string
+	updates, st, err := learn.FromPGN(pf, b, *player, func(s learn.SkippedGame) {
+		if kinds[s.Kind] == 0 {
+			kindOrder = append(kindOrder, s.Kind)
+		}
+		kinds[s.Kind]++
+		if *verbose || len(skipped) < maxSkipDetails {
+			skipped = append(skipped, s)
+		}
+	})
 	if err != nil {
 		fmt.Fprintf(stderr, "learn: %v; nothing learned\n", err)
 		return 1
 	}
 	fmt.Fprintf(stdout, "games read: %d\n", st.Games)
 	fmt.Fprintf(stdout, "games skipped: %d\n", st.Skipped)
+	for _, k := range kindOrder {
+		fmt.Fprintf(stdout, "  %s: %d\n", k, kinds[k])
+	}
 	for _, s := range skipped {
 		fmt.Fprintf(stdout, "  skipped %s\n", s)
+	}
+	if len(skipped) < st.Skipped {
+		fmt.Fprintf(stdout, "  (%d more skipped games not listed; -v lists all)\n", st.Skipped-len(skipped))
 	}
 	fmt.Fprintf(stdout, "games with book moves of %s: %d (%d book moves)\n", *player, st.Learned, len(updates))
 

@@ -38,7 +38,7 @@ func TestLearnCommand(t *testing.T) {
 	}
 	for _, want := range []string{
 		"games read: 8\n",
-		"games skipped: 3\n",
+		"games skipped: 3\n  no result: 1\n  player not in the game: 1\n  illegal move: 1\n",
 		"skipped game 4 (line 26): no result",
 		"skipped game 5 (line 34): Alpha does not play",
 		"skipped game 6 (line 42): illegal move at ply 3",

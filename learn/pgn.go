@@ -11,9 +11,29 @@ import (
 
 // SkippedGame is a game of a PGN that gave nothing to learn, and why.
 type SkippedGame struct {
-	Game   int // 1-based number in the file
-	Line   int // where it starts
+	Game   int    // 1-based number in the file
+	Line   int    // where it starts
+	Kind   string // the kind of reason, for counting: one of the Skip* constants
 	Reason string
+}
+
+// Kinds of skipped games.
+const (
+	SkipNoResult   = "no result"
+	SkipNotPlaying = "player not in the game"
+	SkipUnreadable = "unreadable"
+	SkipVariant    = "not standard chess"
+	SkipBadFEN     = "bad FEN"
+	SkipIllegal    = "illegal move"
+)
+
+// skipError is why replay gives nothing.
+type skipError struct{ kind, msg string }
+
+func (e *skipError) Error() string { return e.msg }
+
+func skipf(kind, format string, args ...any) error {
+	return &skipError{kind, fmt.Sprintf(format, args...)}
 }
 
 func (s SkippedGame) String() string {
@@ -38,10 +58,10 @@ type PGNStats struct {
 func FromPGN(r io.Reader, b *book.Book, player string, skipped func(SkippedGame)) ([]Update, PGNStats, error) {
 	var st PGNStats
 	var updates []Update
-	skip := func(n, line int, format string, args ...any) {
+	skip := func(n, line int, kind, reason string) {
 		st.Skipped++
 		if skipped != nil {
-			skipped(SkippedGame{n, line, fmt.Sprintf(format, args...)})
+			skipped(SkippedGame{n, line, kind, reason})
 		}
 	}
 	pr := book.NewPGNReader(r)
@@ -54,15 +74,16 @@ func FromPGN(r io.Reader, b *book.Book, player string, skipped func(SkippedGame)
 		st.Games++
 		var perr *book.PGNError
 		if errors.As(err, &perr) {
-			skip(st.Games, perr.Line, "unreadable: %v", perr)
+			skip(st.Games, perr.Line, SkipUnreadable, "unreadable: "+perr.Error())
 			continue
 		}
 		if err != nil {
 			return nil, st, fmt.Errorf("reading PGN after game %d: %w", st.Games-1, err)
 		}
 		game, err = replay(g, b, player, game[:0])
-		if err != nil {
-			skip(st.Games, g.Line, "%v", err)
+		var serr *skipError
+		if errors.As(err, &serr) {
+			skip(st.Games, g.Line, serr.kind, serr.msg)
 			continue
 		}
 		if len(game) > 0 {
@@ -82,23 +103,23 @@ func replay(g *book.PGNGame, b *book.Book, player string, out []Update) ([]Updat
 	outcome := ParseOutcome(result)
 	if outcome == Unknown {
 		if result == "" {
-			return nil, errors.New("no Result tag")
+			return nil, skipf(SkipNoResult, "no Result tag")
 		}
-		return nil, fmt.Errorf("no result (Result %q)", result)
+		return nil, skipf(SkipNoResult, "no result (Result %q)", result)
 	}
 	white, black := strings.TrimSpace(g.Tag("White")) == player, strings.TrimSpace(g.Tag("Black")) == player
 	if !white && !black {
-		return nil, fmt.Errorf("%s does not play (White %q, Black %q)", player, g.Tag("White"), g.Tag("Black"))
+		return nil, skipf(SkipNotPlaying, "%s does not play (White %q, Black %q)", player, g.Tag("White"), g.Tag("Black"))
 	}
 	if v := strings.ToLower(g.Tag("Variant")); v != "" && v != "standard" && v != "chess" && v != "normal" {
-		return nil, fmt.Errorf("variant %q", g.Tag("Variant"))
+		return nil, skipf(SkipVariant, "variant %q", g.Tag("Variant"))
 	}
 	pos := new(book.Position)
 	*pos = startPosition
 	if fen := g.Tag("FEN"); fen != "" && g.Tag("SetUp") != "0" {
 		p, err := book.ParseFEN(fen)
 		if err != nil {
-			return nil, fmt.Errorf("bad FEN tag: %v", err)
+			return nil, skipf(SkipBadFEN, "bad FEN tag: %v", err)
 		}
 		pos = p
 	}
@@ -109,7 +130,7 @@ func replay(g *book.PGNGame, b *book.Book, player string, out []Update) ([]Updat
 			if !pos.WhiteToMove() {
 				dots = "..."
 			}
-			return nil, fmt.Errorf("illegal move at ply %d (%d%s %s): %v", ply+1, pos.FullMove(), dots, san, err)
+			return nil, skipf(SkipIllegal, "illegal move at ply %d (%d%s %s): %v", ply+1, pos.FullMove(), dots, san, err)
 		}
 		if mover := pos.WhiteToMove(); (mover && white) || (!mover && black) {
 			key := pos.Key()
