@@ -11,10 +11,10 @@ import (
 // the file whose other 8 bytes, joined, read
 // "@PG@\nVERSION\nNEXTRA\nVARIANTCOUNT\nVARIANT...\nCOMMENT" padded with NULs.
 type Header struct {
-	Entries  int // key-0 entries at the start of the file
-	Version  string
-	Variants []string
-	Comment  string
+	Entries  int      `json:"entries"` // key-0 entries at the start of the file
+	Version  string   `json:"version"`
+	Variants []string `json:"variants"`
+	Comment  string   `json:"comment"`
 }
 
 // headerEntries counts the key-0 entries at the start of the file.
@@ -118,25 +118,25 @@ func (b *Book) Unsorted() bool { return b.unsorted.Load() }
 
 // Stats summarises a whole book, for info-book.
 type Stats struct {
-	Entries       int     // whole 16-byte entries, header included
-	TrailingBytes int     // bytes after the last whole entry (ignored)
-	Header        *Header // nil when there is none
-	HeaderError   string  // why leading key-0 entries are not a header
-	HeaderEntries int     // leading key-0 entries
-	Positions     int     // distinct keys (runs of equal keys) outside the header
-	Moves         int     // entries outside the header
-	NullMoves     int     // move code 0 (ignored when choosing)
-	BadPromo      int     // promotion codes 5-7 (never chosen)
-	ZeroWeight    int     // weight 0 (never chosen)
-	AllZero       int     // positions whose weights are all 0 (no book move)
-	MaxPerKey     int     // most entries of one key
-	StrayKeyZero  int     // key-0 entries after the header
-	WeightSum     uint64
-	WeightMax     uint16
-	LearnNonZero  int    // entries with learn data
-	LearnGames    uint64 // sum of the learn fields' games (high 16 bits)
-	LearnPoints   uint64 // sum of their points (low 16 bits, in half points)
-	FirstUnsorted int    // first entry out of order, -1 when sorted
+	Entries       int     `json:"entries"`        // whole 16-byte entries, header included
+	TrailingBytes int     `json:"trailing_bytes"` // bytes after the last whole entry (ignored)
+	Header        *Header `json:"header"`         // nil when there is none
+	HeaderError   string  `json:"header_error"`   // why leading key-0 entries are not a header
+	HeaderEntries int     `json:"header_entries"` // leading key-0 entries
+	Positions     int     `json:"positions"`      // distinct keys (runs of equal keys) outside the header
+	Moves         int     `json:"moves"`          // entries outside the header
+	NullMoves     int     `json:"null_moves"`     // move code 0 (ignored when choosing)
+	BadPromo      int     `json:"bad_promo"`      // promotion codes 5-7 (never chosen)
+	ZeroWeight    int     `json:"zero_weight"`    // weight 0 (never chosen)
+	AllZero       int     `json:"all_zero"`       // positions whose weights are all 0 (no book move)
+	MaxPerKey     int     `json:"max_per_key"`    // most entries of one key
+	StrayKeyZero  int     `json:"stray_key_zero"` // key-0 entries after the header
+	WeightSum     uint64  `json:"weight_sum"`
+	WeightMax     uint16  `json:"weight_max"`
+	LearnNonZero  int     `json:"learn_non_zero"` // entries with learn data
+	LearnGames    uint64  `json:"learn_games"`    // sum of the learn fields' games (high 16 bits)
+	LearnPoints   uint64  `json:"learn_points"`   // sum of their points (low 16 bits, in half points)
+	FirstUnsorted int     `json:"first_unsorted"` // first entry out of order, -1 when sorted
 }
 
 // Warnings describes the problems Stats found, one line each.

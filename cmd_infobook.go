@@ -1,0 +1,100 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/polyproxy/polyproxy/book"
+)
+
+func init() {
+	register("info-book", "summarise a book: entries, positions, header, weights, learn data, problems", runInfoBook)
+}
+
+type infoBookResult struct {
+	File string `json:"file"`
+	*book.Stats
+	Warnings []string `json:"warnings"`
+}
+
+func runInfoBook(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("info-book", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	bin := fs.String("bin", "", "book `file` to read")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: polyproxy info-book -bin FILE [-json]")
+		fmt.Fprintln(stderr, "Reads the whole book once. Problems that do not stop the book from being used are listed as warnings;")
+		fmt.Fprintln(stderr, "the exit code is non-zero only when the file cannot be read.")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "info-book: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *bin == "" {
+		fmt.Fprintln(stderr, "info-book: -bin is required")
+		return 2
+	}
+	b, err := book.Open(*bin)
+	if err != nil {
+		fmt.Fprintln(stderr, "info-book:", err)
+		return 1
+	}
+	defer b.Close()
+	s, err := b.Scan()
+	if err != nil {
+		fmt.Fprintln(stderr, "info-book:", err)
+		return 1
+	}
+	res := infoBookResult{File: *bin, Stats: s, Warnings: s.Warnings()}
+	if res.Warnings == nil {
+		res.Warnings = []string{}
+	}
+	if *asJSON {
+		if err := json.NewEncoder(stdout).Encode(res); err != nil {
+			fmt.Fprintln(stderr, "info-book:", err)
+			return 1
+		}
+		return 0
+	}
+	w := func(label, format string, a ...any) {
+		fmt.Fprintf(stdout, "%-22s "+format+"\n", append([]any{label + ":"}, a...)...)
+	}
+	w("file", "%s", *bin)
+	w("entries", "%d (%d bytes)", s.Entries, s.Entries*book.EntrySize+s.TrailingBytes)
+	w("positions", "%d", s.Positions)
+	w("moves", "%d", s.Moves)
+	w("most entries per key", "%d", s.MaxPerKey)
+	switch {
+	case s.Header != nil:
+		w("header", "@PG@ version %s, variants %s, %d entries", s.Header.Version, strings.Join(s.Header.Variants, ","), s.Header.Entries)
+		w("header comment", "%q", s.Header.Comment)
+	case s.HeaderError != "":
+		w("header", "none (see warnings)")
+	default:
+		w("header", "none")
+	}
+	avg := 0.0
+	if s.Moves > 0 {
+		avg = float64(s.WeightSum) / float64(s.Moves)
+	}
+	w("weights", "sum %d, max %d, mean %.1f, zero %d", s.WeightSum, s.WeightMax, avg, s.ZeroWeight)
+	w("learn data", "%d entries, %d games, %d points (half points)", s.LearnNonZero, s.LearnGames, s.LearnPoints)
+	if len(res.Warnings) == 0 {
+		w("warnings", "none")
+	}
+	for _, warn := range res.Warnings {
+		fmt.Fprintf(stdout, "warning: %s\n", warn)
+	}
+	return 0
+}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestInfoBookText(t *testing.T) {
+	code, out, errOut := runCmd(t, "info-book", "-bin", "testdata/book/header.bin")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	for _, want := range []string{"entries:               33 (528 bytes)", "positions:             10", "@PG@ version 1.0, variants normal, 7 entries",
+		`"Synthetic test book for polyproxy"`, "warning: 3 entries with weight 0", "warning: 1 null moves", "warning: 1 entries with an invalid promotion code",
+		"warning: 1 positions whose weights are all 0", "learn data:            1 entries, 3 games, 4 points"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+type infoJSON struct {
+	Entries       int      `json:"entries"`
+	Positions     int      `json:"positions"`
+	TrailingBytes int      `json:"trailing_bytes"`
+	FirstUnsorted int      `json:"first_unsorted"`
+	LearnNonZero  int      `json:"learn_non_zero"`
+	Warnings      []string `json:"warnings"`
+	Header        *struct {
+		Version  string   `json:"version"`
+		Variants []string `json:"variants"`
+	} `json:"header"`
+}
+
+func TestInfoBookJSON(t *testing.T) {
+	for _, tc := range []struct {
+		bin   string
+		check func(infoJSON) bool
+	}{
+		{"testdata/book/unsorted.bin", func(r infoJSON) bool {
+			return r.FirstUnsorted == 1 && strings.Contains(strings.Join(r.Warnings, "\n"), "out of order at entry 1")
+		}},
+		{"testdata/book/trailing.bin", func(r infoJSON) bool {
+			return r.TrailingBytes == 1 && r.Entries == 4 && r.FirstUnsorted == -1 && strings.Contains(r.Warnings[0], "last 1 byte")
+		}},
+		{"testdata/book/empty.bin", func(r infoJSON) bool {
+			return r.Entries == 0 && r.Positions == 0 && r.Warnings != nil && len(r.Warnings) == 0 && r.Header == nil
+		}},
+		{"testdata/book/header.bin", func(r infoJSON) bool {
+			return r.Header != nil && r.Header.Version == "1.0" && len(r.Header.Variants) == 1
+		}},
+		{filepath.Join(sharedBooks, "performance.bin"), func(r infoJSON) bool {
+			return r.Entries == 92954 && r.LearnNonZero == 88848 && r.FirstUnsorted == -1
+		}},
+	} {
+		if strings.HasPrefix(tc.bin, sharedBooks) {
+			needFile(t, tc.bin)
+		}
+		code, out, errOut := runCmd(t, "info-book", "-bin", tc.bin, "-json")
+		var r infoJSON
+		decodeOne(t, out, &r)
+		if code != 0 || errOut != "" || !tc.check(r) {
+			t.Errorf("%s: exit %d, stderr %q, %+v", tc.bin, code, errOut, r)
+		}
+	}
+}
+
+func TestInfoBookErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{nil, 2, "-bin is required"},
+		{[]string{"-bin", "testdata/book/missing.bin"}, 1, "no such file"},
+		{[]string{"-bin", "testdata/book", "-json"}, 1, "is a directory"},
+	} {
+		code, out, errOut := runCmd(t, append([]string{"info-book"}, tc.args...)...)
+		if code != tc.code || out != "" || !strings.Contains(errOut, tc.err) {
+			t.Errorf("%v: exit %d, %q, %q", tc.args, code, out, errOut)
+		}
+	}
+	if code, _, errOut := runCmd(t, "info-book", "-h"); code != 0 || !strings.Contains(errOut, "-json") {
+		t.Errorf("-h: %d %q", code, errOut)
+	}
+}
