@@ -11,6 +11,7 @@ import (
 	"github.com/notnil/chess"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -36,9 +37,9 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 
 // loopAdapter is an adapter ready to take GUI lines directly, without
 // goroutines or pipes: what "inside the proxy" costs.
-func loopAdapter(b *testing.B, bookPath string) (*Adapter, *countingWriter) {
+func loopAdapter(b *testing.B, bookPath string, obs GameObserver) (*Adapter, *countingWriter) {
 	cfg := testConfig(b, bookPath)
-	a := New(cfg, Options{})
+	a := New(cfg, Options{Observer: obs})
 	w := &countingWriter{}
 	a.out = uci.NewWriter(w)
 	a.initGame()
@@ -70,9 +71,21 @@ func bookLine(b *testing.B, bookPath string, plies int) []string {
 	return moves
 }
 
+// learningObserver is what the binary runs with: live learning follows
+// every position (learning itself off, as by default).
+func learningObserver() GameObserver {
+	return learn.NewSession(learn.Options{Enabled: func() bool { return false }}, nil)
+}
+
 // BenchmarkBookAnswer: a position line extending the previous one by two
-// plies, then go, to bestmove, inside the proxy (target < 50 µs).
+// plies, then go, to bestmove, inside the proxy (target < 50 µs); with and
+// without the live-learning observer the binary installs.
 func BenchmarkBookAnswer(b *testing.B) {
+	b.Run("plain", func(b *testing.B) { benchmarkBookAnswer(b, nil) })
+	b.Run("learning", func(b *testing.B) { benchmarkBookAnswer(b, learningObserver()) })
+}
+
+func benchmarkBookAnswer(b *testing.B, obs GameObserver) {
 	if _, err := os.Stat(gnuchessBook); err != nil {
 		b.Skip("gnuchess book missing (apt-get install gnuchess-book)")
 	}
@@ -80,7 +93,7 @@ func BenchmarkBookAnswer(b *testing.B) {
 	if len(moves) < 20 {
 		b.Fatalf("book line of %d plies", len(moves))
 	}
-	a, w := loopAdapter(b, gnuchessBook)
+	a, w := loopAdapter(b, gnuchessBook, obs)
 	a.cfg.BookMode = "weighted"
 	a.openBooks()
 	var lines []string
@@ -131,13 +144,18 @@ func randomGame(n int) []string {
 // BenchmarkPositionOneMorePly: a 300-ply position line sent again with one
 // more ply (target < 30 µs).
 func BenchmarkPositionOneMorePly(b *testing.B) {
+	b.Run("plain", func(b *testing.B) { benchmarkPositionOneMorePly(b, nil) })
+	b.Run("learning", func(b *testing.B) { benchmarkPositionOneMorePly(b, learningObserver()) })
+}
+
+func benchmarkPositionOneMorePly(b *testing.B, obs GameObserver) {
 	const base, extra = 300, 200
 	moves := randomGame(base + extra)
 	lines := make([]string, extra+1)
 	for k := range lines {
 		lines[k] = "position startpos moves " + strings.Join(moves[:base+k], " ")
 	}
-	a, _ := loopAdapter(b, "")
+	a, _ := loopAdapter(b, "", obs)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		k := 1 + i%extra
@@ -157,7 +175,7 @@ func BenchmarkPositionOneMorePly(b *testing.B) {
 // BenchmarkPositionSame: the same 300-ply line again (no new move).
 func BenchmarkPositionSame(b *testing.B) {
 	line := "position startpos moves " + strings.Join(randomGame(300), " ")
-	a, _ := loopAdapter(b, "")
+	a, _ := loopAdapter(b, "", nil)
 	a.onGUILine(line)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

@@ -76,6 +76,8 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 		a.onSetOption(c)
 	case uci.CmdUCINewGame:
 		a.toEngine(c.Line)
+		// The next position starts a game even if it extends the last one.
+		a.game.ok, a.game.err, a.game.predicted = false, "", nil
 		if a.obs != nil {
 			a.obs.NewGame()
 		}
