@@ -37,6 +37,14 @@ var ErrClosed = errors.New("book closed")
 // Open maps a book file. A size that is not a multiple of 16 is accepted
 // with a warning (the tail is ignored, as PolyGlot does).
 func Open(path string) (*Book, error) {
+	// Check the kind of file first: opening a FIFO would block.
+	if st, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("open book: %w", err)
+	} else if st.IsDir() {
+		return nil, fmt.Errorf("open book %s: is a directory", path)
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("open book %s: not a regular file", path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open book: %w", err)
@@ -46,11 +54,11 @@ func Open(path string) (*Book, error) {
 		f.Close()
 		return nil, fmt.Errorf("open book %s: %w", path, err)
 	}
-	if st.IsDir() {
-		f.Close()
-		return nil, fmt.Errorf("open book %s: is a directory", path)
-	}
 	size := st.Size()
+	if int64(int(size)) != size {
+		f.Close()
+		return nil, fmt.Errorf("open book %s: %d bytes is too large to map on this platform", path, size)
+	}
 	m, err := mapFile(f, size)
 	if err != nil {
 		f.Close()

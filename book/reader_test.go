@@ -19,6 +19,11 @@ func TestOpenErrors(t *testing.T) {
 	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), "is a directory") {
 		t.Errorf("directory: %v", err)
 	}
+	if fifo := filepath.Join(dir, "fifo"); mkfifo(fifo) == nil {
+		if _, err := Open(fifo); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("fifo: %v", err)
+		}
+	}
 	if os.Getuid() != 0 { // root reads anything
 		p := filepath.Join(dir, "secret.bin")
 		os.WriteFile(p, make([]byte, 16), 0o000)
