@@ -373,3 +373,43 @@ func TestSessionPonderMissDropsItsScore(t *testing.T) {
 		t.Errorf("log: %q", log.info)
 	}
 }
+
+// BenchmarkSessionMove is what following one move of ours costs the proxy
+// loop: the GUI's position, the engine's score, the position after our
+// move.
+func BenchmarkSessionMove(b *testing.B) {
+	t := &testing.T{}
+	l := playLine(t, startFEN, "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7")
+	s := NewSession(Options{}, nil)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p := (i % 5) * 2
+		s.Position(l.positions[p], l.keys[p], p != 0)
+		s.EngineScore(true, 20, 0, false)
+		s.AfterBestmove(l.positions[p+1])
+	}
+}
+
+// snapshot reads notnil's binary form; it must agree with the FEN.
+func TestSnapshotAgreesWithFEN(t *testing.T) {
+	l := playLine(t, "r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 4 37", "e1c1", "d5e4", "d2d3", "e8g8", "f3g5", "h7h5")
+	seen := map[string]string{}
+	for _, pos := range l.positions {
+		ply, id := snapshot(pos)
+		f := strings.Fields(pos.String())
+		var full int
+		fmt.Sscan(f[5], &full)
+		want := 2*(full-1) + map[string]int{"w": 0, "b": 1}[f[1]]
+		if ply != want {
+			t.Errorf("%s: ply %d, want %d", pos, ply, want)
+		}
+		placement := strings.Join(f[:4], " ")
+		if other, ok := seen[id]; ok && other != placement {
+			t.Errorf("%s and %s share an id", other, placement)
+		}
+		seen[id] = placement
+	}
+	if len(seen) != len(l.positions) {
+		t.Errorf("%d ids for %d different positions", len(seen), len(l.positions))
+	}
+}
