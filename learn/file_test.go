@@ -490,3 +490,46 @@ func BenchmarkApplyOne(b *testing.B) {
 		}
 	}
 }
+
+// Goroutines sharing one File, and Files of the same book in one process,
+// exclude each other too.
+func TestConcurrentGoroutines(t *testing.T) {
+	e := book.Entry{Key: 0x4242, Move: 0x0101, Weight: 1}
+	path := writeBook(t, []book.Entry{e})
+	shared, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer shared.Close()
+	const workers, each = 6, 200
+	errs := make(chan error, workers)
+	for w := 0; w < workers; w++ {
+		go func() {
+			f := shared
+			if w%2 == 1 { // its own descriptor
+				own, err := Open(path)
+				if err != nil {
+					errs <- err
+					return
+				}
+				defer own.Close()
+				f = own
+			}
+			for i := 0; i < each; i++ {
+				if _, err := f.Apply([]Update{{e.Key, e.Move, Win}}); err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for w := 0; w < workers; w++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := learnAt(readFile(t, path), 0); got != MakeField(workers*each, 2*workers*each) {
+		t.Fatalf("%v, want %d games", got, workers*each)
+	}
+}
