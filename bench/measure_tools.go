@@ -24,7 +24,7 @@ func (r *runner) measureMakeBook() {
 	inputs := []string{r.cfg.pgn}
 	var setupErr error
 	if _, err := os.Stat(r.cfg.pgn); err != nil {
-		setupErr = fmt.Errorf("PGN %s not found (pass -pgn; the Stockfish project publishes 8moves_v3.pgn)", r.cfg.pgn)
+		setupErr = fmt.Errorf("PGN %s not found (pass -pgn FILE; 8moves_v3.pgn.zip is in https://github.com/official-stockfish/books)", r.cfg.pgn)
 	} else if r.cfg.pgnCopies > 1 {
 		big, err := concatCopies(r.cfg.pgn, r.cfg.pgnCopies, r.workdir)
 		if err != nil {
