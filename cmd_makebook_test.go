@@ -142,7 +142,8 @@ func TestMakeBookMatchesPolyGlot(t *testing.T) {
 		{"-min-game", "1", "-only-white", "-only-black"},
 		{"-min-game", "1", "-only-black", "-only-white", "-uniform"},
 	}
-	// The big inputs take ~0.1-0.2 s per PolyGlot run: fewer flag sets.
+	// The bigger inputs cost 0.05-0.2 s per run (10-20 times more under
+	// -race): fewer flag sets.
 	fewFlagSets := [][]string{flagSets[0], flagSets[1], flagSets[4], flagSets[6], flagSets[8]}
 	inputs := []struct {
 		pgn   string
@@ -151,17 +152,21 @@ func TestMakeBookMatchesPolyGlot(t *testing.T) {
 		{"testdata/pgn/small.pgn", flagSets},
 		{"testdata/pgn/ties.pgn", flagSets},
 		{"testdata/pgn/forms.pgn", flagSets},
-		{"testdata/pgn/random.pgn", flagSets},
+		{"testdata/pgn/random.pgn", fewFlagSets},
 		{halving, fewFlagSets[:3]},
 	}
-	eightMoves := ""
+	eightMoves, realGames, realFlags := "", 3000, fewFlagSets
+	if makeBookRace {
+		realGames, realFlags = 1000, fewFlagSets[:2]
+		inputs[3].flags, inputs[4].flags = fewFlagSets[:2], fewFlagSets[:1]
+	}
 	if _, err := os.Stat(shared8Moves); err == nil {
-		eightMoves = filepath.Join(dir, "8moves_3000.pgn")
-		firstGames(t, shared8Moves, eightMoves, 3000)
+		eightMoves = filepath.Join(dir, "8moves_part.pgn")
+		firstGames(t, shared8Moves, eightMoves, realGames)
 		inputs = append(inputs, struct {
 			pgn   string
 			flags [][]string
-		}{eightMoves, fewFlagSets})
+		}{eightMoves, realFlags})
 	} else {
 		t.Logf("%s not available: real games not compared", shared8Moves)
 	}
@@ -179,7 +184,10 @@ func TestMakeBookMatchesPolyGlot(t *testing.T) {
 	}
 
 	// The whole reference file, as the speed target uses it.
-	if eightMoves != "" && !testing.Short() {
+	if eightMoves != "" && (testing.Short() || makeBookRace) {
+		t.Logf("the whole of %s is compared only without -short and -race", shared8Moves)
+	}
+	if eightMoves != "" && !testing.Short() && !makeBookRace {
 		pg := polyglotMakeBook(t, shared8Moves, filepath.Join(dir, "pg-full.bin"), "-max-ply", "16")
 		ours := ourMakeBook(t, shared8Moves, filepath.Join(dir, "ours-full.bin"), "-max-ply", "16")
 		if !bytes.Equal(ours, pg) {

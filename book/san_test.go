@@ -39,8 +39,8 @@ var sanFENs = []string{
 func TestParseSANMatchesNotnil(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	games := 30
-	if testing.Short() {
-		games = 10
+	if testing.Short() || raceEnabled {
+		games = 8
 	}
 	plies := 0
 	seen := map[chess.MoveTag]int{}
@@ -244,7 +244,7 @@ func TestParseSANRejectsIllegal(t *testing.T) {
 		try(chess.NewGame(opt).Position(), p)
 	}
 	games := 12
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		games = 4
 	}
 	for g := 0; g < games; g++ {
