@@ -62,7 +62,7 @@ func runDumpBook(args []string, stdout, stderr io.Writer) int {
 		}
 		w = f
 	}
-	lines, err := book.Dump(w, b, *bin, white)
+	res, err := book.Dump(w, b, *bin, white)
 	if f != nil {
 		if cerr := f.Close(); err == nil {
 			err = cerr
@@ -73,7 +73,7 @@ func runDumpBook(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if f != nil {
-		fmt.Fprintf(stderr, "dump-book: %d lines for %s written to %s\n", lines, *color, *out)
+		fmt.Fprintf(stderr, "dump-book: %d lines for %s written to %s\n", res.Lines, *color, *out)
 	}
 	return 0
 }

@@ -17,7 +17,18 @@ func init() {
 type infoBookResult struct {
 	File string `json:"file"`
 	*book.Stats
-	Warnings []string `json:"warnings"`
+	Warnings []string   `json:"warnings"`
+	Lines    *bookLines `json:"lines,omitempty"`
+}
+
+// bookLines are PolyGlot's info-book figures, from walking the lines that
+// dump-book writes for each colour.
+type bookLines struct {
+	White          int `json:"white"`
+	Black          int `json:"black"`
+	WhitePositions int `json:"white_positions"` // book positions on White's lines, White to move
+	BlackPositions int `json:"black_positions"`
+	Isolated       int `json:"isolated"` // book positions on neither
 }
 
 func runInfoBook(args []string, stdout, stderr io.Writer) int {
@@ -25,8 +36,9 @@ func runInfoBook(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	bin := fs.String("bin", "", "book `file` to read")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	lines := fs.Bool("lines", false, "also count the lines and positions dump-book reaches for each colour, and the isolated positions (PolyGlot's info-book figures; walks the whole book twice)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: polyproxy info-book -bin FILE [-json]")
+		fmt.Fprintln(stderr, "usage: polyproxy info-book -bin FILE [-json] [-lines]")
 		fmt.Fprintln(stderr, "Reads the whole book once. Problems that do not stop the book from being used are listed as warnings;")
 		fmt.Fprintln(stderr, "the exit code is non-zero only when the file cannot be read.")
 		fs.PrintDefaults()
@@ -60,6 +72,19 @@ func runInfoBook(args []string, stdout, stderr io.Writer) int {
 	if res.Warnings == nil {
 		res.Warnings = []string{}
 	}
+	if *lines {
+		white, err := book.Dump(io.Discard, b, *bin, true)
+		if err == nil {
+			var black book.DumpResult
+			black, err = book.Dump(io.Discard, b, *bin, false)
+			res.Lines = &bookLines{White: white.Lines, Black: black.Lines, WhitePositions: white.Positions, BlackPositions: black.Positions,
+				Isolated: s.Positions - white.Positions - black.Positions}
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "info-book:", err)
+			return 1
+		}
+	}
 	if *asJSON {
 		if err := json.NewEncoder(stdout).Encode(res); err != nil {
 			fmt.Fprintln(stderr, "info-book:", err)
@@ -68,7 +93,7 @@ func runInfoBook(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	w := func(label, format string, a ...any) {
-		fmt.Fprintf(stdout, "%-22s "+format+"\n", append([]any{label + ":"}, a...)...)
+		fmt.Fprintf(stdout, "%-28s "+format+"\n", append([]any{label + ":"}, a...)...)
 	}
 	w("file", "%s", *bin)
 	w("entries", "%d (%d bytes)", s.Entries, s.Entries*book.EntrySize+s.TrailingBytes)
@@ -90,6 +115,13 @@ func runInfoBook(args []string, stdout, stderr io.Writer) int {
 	}
 	w("weights", "sum %d, max %d, mean %.1f, zero %d", s.WeightSum, s.WeightMax, avg, s.ZeroWeight)
 	w("learn data", "%d entries, %d games, %d points (half points)", s.LearnNonZero, s.LearnGames, s.LearnPoints)
+	if l := res.Lines; l != nil {
+		w("lines for white", "%d", l.White)
+		w("lines for black", "%d", l.Black)
+		w("positions on white's lines", "%d", l.WhitePositions)
+		w("positions on black's lines", "%d", l.BlackPositions)
+		w("isolated positions", "%d", l.Isolated)
+	}
 	if len(res.Warnings) == 0 {
 		w("warnings", "none")
 	}

@@ -25,8 +25,8 @@ import (
 // {cycle: ply=P}, so the walk always terminates. The opponent's moves come
 // in an order close to PolyGlot's move generator (pieces, king first, then
 // pawns, then en passant and castling), so line numbers mostly match
-// PolyGlot's. It returns the number of lines.
-func Dump(w io.Writer, b *Book, name string, white bool) (int, error) {
+// PolyGlot's.
+func Dump(w io.Writer, b *Book, name string, white bool) (DumpResult, error) {
 	bw := bufio.NewWriter(w)
 	colour := "black"
 	if white {
@@ -35,10 +35,16 @@ func Dump(w io.Writer, b *Book, name string, white bool) (int, error) {
 	fmt.Fprintf(bw, "Dump of \"%s\" for %s.\n", name, colour)
 	d := &dumper{b: b, w: bw, white: white, line: 1, first: map[Key][2]int{}}
 	d.search(chess.StartingPosition(), *StartPosition(), newPieceLists(), white)
-	if err := bw.Flush(); err != nil {
-		return d.line - 1, err
-	}
-	return d.line - 1, nil
+	res := DumpResult{Lines: d.line - 1, Positions: d.positions}
+	return res, bw.Flush()
+}
+
+// DumpResult counts what Dump wrote, as PolyGlot's info-book reports it.
+type DumpResult struct {
+	Lines int
+	// Positions is how many positions of the book the lines pass through
+	// with the dumped colour to move.
+	Positions int
 }
 
 type dumpPly struct {
@@ -54,6 +60,8 @@ type dumper struct {
 	line  int
 	first map[Key][2]int // line and ply where a position was first met
 	path  []dumpPly
+
+	positions int
 }
 
 // bookMoves are the legal moves of the book at p with a weight above 0, in
@@ -106,6 +114,9 @@ func (d *dumper) search(cp *chess.Position, p Position, pl pieceLists, bookSide 
 	var moves []*chess.Move
 	var shares []float64
 	if bookSide {
+		if d.inBook(key) {
+			d.positions++
+		}
 		moves, shares = d.bookMoves(cp, &p)
 	} else {
 		for _, cm := range opponentOrder(cp, &pl) {

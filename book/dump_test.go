@@ -46,11 +46,11 @@ func polyglotDump(t *testing.T, src, name string, white bool) []byte {
 func dumpString(t *testing.T, b *Book, name string, white bool) (string, int) {
 	t.Helper()
 	var buf bytes.Buffer
-	n, err := Dump(&buf, b, name, white)
+	res, err := Dump(&buf, b, name, white)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return buf.String(), n
+	return buf.String(), res.Lines
 }
 
 func TestDumpLaskerTrap(t *testing.T) {
