@@ -334,8 +334,9 @@ func TestParseSANForms(t *testing.T) {
 }
 
 // FuzzParseSAN feeds arbitrary text (and a position from a list) to the
-// resolver: it must never panic, and any move it accepts must be legal
-// according to notnil.
+// resolver: it must never panic, any move it accepts must be legal
+// according to notnil, and what notnil's SAN decoder reads it must read as
+// the same move.
 func FuzzParseSAN(f *testing.F) {
 	for i, s := range []string{"e4", "Nf3", "O-O", "exd6", "c8=Q", "Nbd7", "Qh4xe1+", "0-0-0", "--", "e2e4", "bxa8=N#"} {
 		f.Add(uint8(i), s)
@@ -347,11 +348,18 @@ func FuzzParseSAN(f *testing.F) {
 			t.Fatal(err)
 		}
 		m, err := p.ParseSAN(san)
-		if err != nil {
-			return
-		}
 		opt, _ := chess.FEN(fen)
 		cp := chess.NewGame(opt).Position()
+		if err != nil {
+			// What notnil reads, we read too (we are more lenient).
+			if nm, nerr := (chess.AlgebraicNotation{}).Decode(cp, san); nerr == nil {
+				t.Fatalf("%s: notnil reads %q as %v, ParseSAN fails: %v", fen, san, nm, err)
+			}
+			return
+		}
+		if nm, nerr := (chess.AlgebraicNotation{}).Decode(cp, san); nerr == nil && fromChessMove(nm) != m {
+			t.Fatalf("%s: notnil reads %q as %v, ParseSAN as %v", fen, san, nm, m)
+		}
 		for _, v := range cp.ValidMoves() {
 			if fromChessMove(v) == m {
 				return
