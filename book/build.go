@@ -104,7 +104,7 @@ type Builder struct {
 	// table is an open-addressing hash on the key alone (linear probing),
 	// holding entry index+1 (0 = empty): all moves of one key lie on one
 	// probe run, which is what halving needs. A map[struct{Key;Move}]
-	// would cost ~3x the memory and give no way to visit a key's moves.
+	// would cost more memory and give no way to visit a key's moves.
 	table []int32
 	stats BuildStats
 
