@@ -51,7 +51,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var cfg config
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.IntVar(&cfg.rounds, "rounds", 10, "rounds; each round measures every side once (A B A B ...)")
+	fs.IntVar(&cfg.rounds, "rounds", 20, "rounds; each round measures every side once (A B A B ...)")
 	fs.IntVar(&cfg.makeBookRounds, "makebook-rounds", 3, "rounds for make-book, which takes seconds per run")
 	fs.StringVar(&cfg.only, "only", strings.Join(allMeasurements, ","), "measurements to run, comma-separated")
 	fs.StringVar(&cfg.polyproxy, "polyproxy", "", "polyproxy binary (default: built from this checkout into -workdir)")
