@@ -4,6 +4,7 @@ import (
 	crand "crypto/rand"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 )
@@ -101,6 +102,15 @@ func share(weight, total uint64) float64 {
 	return float64(weight) / float64(total)
 }
 
+// aboveThreshold reports weight*1000 > perMille*total, in 128 bits: with
+// an Options.Weight hook weights reach 2^40, and the products could
+// overflow 64 bits.
+func aboveThreshold(weight, total, perMille uint64) bool {
+	wh, wl := bits.Mul64(weight, 1000)
+	th, tl := bits.Mul64(perMille, total)
+	return wh > th || (wh == th && wl > tl)
+}
+
 // Candidate is one entry of a position, judged.
 type Candidate struct {
 	Index    int   // the entry's index in the file (for learn updates)
@@ -149,7 +159,7 @@ func (c *Chooser) Candidates(b *Book, pos *Position, legal MoveSet, seen func(Ke
 		switch {
 		case cd.Weight == 0:
 			cd.Why = "weight 0"
-		case cd.Weight*1000 <= threshold*total:
+		case !aboveThreshold(cd.Weight, total, threshold):
 			cd.Why = fmt.Sprintf("below threshold (%.1f%% <= %.1f%%)", 100*cd.Share, float64(threshold)/10)
 		case c.opts.AvoidRepetition && seen != nil && seen(pos.KeyAfter(cd.Move)):
 			cd.Why = "repeats a position of the game"

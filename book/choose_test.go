@@ -301,3 +301,18 @@ func TestWeightedDistributionOnRealBook(t *testing.T) {
 		t.Errorf("chi2 %.2f with %d degrees of freedom", chi2, dof)
 	}
 }
+
+func TestAboveThreshold(t *testing.T) {
+	for _, tc := range []struct {
+		w, total, pm uint64
+		want         bool
+	}{
+		{6, 1000, 5, true}, {5, 1000, 5, false}, {1, 1, 0, true}, {0, 10, 0, false}, {1, 1, 1000, false},
+		{1, 3689348814741910324, 5, false}, // 5*total is 2^64+4: a 64-bit product wraps to 4
+		{1 << 40, 1 << 47, 5, true},
+	} {
+		if got := aboveThreshold(tc.w, tc.total, tc.pm); got != tc.want {
+			t.Errorf("aboveThreshold(%d, %d, %d) = %v", tc.w, tc.total, tc.pm, got)
+		}
+	}
+}
