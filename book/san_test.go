@@ -291,6 +291,9 @@ func TestParseSANForms(t *testing.T) {
 		{StartFEN, "+", "", ErrSANSyntax},
 		{StartFEN, "Xe4", "", ErrSANSyntax},
 		{StartFEN, "Nf3=Q", "", ErrSANSyntax},
+		// PolyGlot reads a lower-case piece letter as a pawn move (nf3 as
+		// f2f3); we refuse to guess.
+		{StartFEN, "nf3", "", ErrSANSyntax},
 		{StartFEN, "--", "", ErrNullMove},
 		{StartFEN, "Z0", "", ErrNullMove},
 		{StartFEN, "0000", "", ErrNullMove},
