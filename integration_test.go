@@ -748,3 +748,23 @@ func BenchmarkStartupFake(b *testing.B) {
 		}
 	})
 }
+
+// An engine that crashes while a process it started keeps its output
+// open: the death is still seen (the group is ended), not waited for.
+func TestEngineDeathSeenThroughLingeringChild(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("uses a shell wrapper and process groups")
+	}
+	fake := fakeEngineBinary(t)
+	script := filepath.Join(t.TempDir(), "engine.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\nsleep 600 &\nexec "+fake+"\n"), 0o755)
+	p := startProxy(t, []string{"FAKEENGINE_CRASH_ON_GO=1"}, "-noini", "-ec", script)
+	p.send("uci", "position startpos", "go wtime 1000 btime 1000")
+	// Both the engine and its restart crash on their first go.
+	if code := p.waitExit(10 * time.Second); code == 0 {
+		t.Fatal("exit code 0")
+	}
+	if !strings.Contains(p.stderr.String(), "the engine died") || !strings.Contains(p.stderr.String(), "died again") {
+		t.Fatalf("stderr %q", p.stderr.String())
+	}
+}

@@ -123,8 +123,9 @@ type Adapter struct {
 	// The engine.
 	eng           Engine
 	engGen        int
-	handshaking   bool // "uci" sent, uciok not yet received
-	everReady     bool // a handshake has completed once
+	engExited     <-chan struct{} // nil once seen closed
+	handshaking   bool            // "uci" sent, uciok not yet received
+	everReady     bool            // a handshake has completed once
 	lastDeath     time.Time
 	engineHeader  []string // the engine's id and option lines, raw
 	engineName    string
@@ -254,6 +255,12 @@ func (a *Adapter) loop() error {
 					return err
 				}
 			}
+		case <-a.engExited:
+			// Its output may stay open in a process it left behind; ending
+			// its group closes it, and the end of its output is the death
+			// handled above (after any last lines).
+			a.engExited = nil
+			a.eng.Kill()
 		case v := <-a.bookCh:
 			a.onBookVerdict(v)
 		case <-a.quitTimer:
@@ -335,6 +342,7 @@ func (a *Adapter) startEngine() error {
 		return err
 	}
 	a.eng = eng
+	a.engExited = eng.Exited()
 	a.engGen++
 	a.handshaking = true
 	a.engineHeader = a.engineHeader[:0]

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"sync"
 	"time"
@@ -35,11 +36,20 @@ func StartProcess(argv []string, dir string, stderr io.Writer) (*Process, error)
 	if err != nil {
 		return nil, fmt.Errorf("engine %s: %w", argv[0], err)
 	}
-	stdout, err := cmd.StdoutPipe()
+	// Our own pipe rather than StdoutPipe: Wait closes StdoutPipe's end as
+	// soon as the engine exits, which can lose its last lines. This one is
+	// read to its end: EOF comes once every process holding it is gone.
+	stdout, stdoutW, err := os.Pipe()
 	if err != nil {
+		stdin.Close()
 		return nil, fmt.Errorf("engine %s: %w", argv[0], err)
 	}
-	if err := startCommand(cmd); err != nil {
+	cmd.Stdout = stdoutW
+	err = startCommand(cmd)
+	stdoutW.Close() // the engine has its copy
+	if err != nil {
+		stdin.Close()
+		stdout.Close()
 		return nil, fmt.Errorf("engine %q (in %s): %w", argv[0], dir, err)
 	}
 	p := &Process{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan struct{})}
