@@ -360,11 +360,14 @@ func TestWriteBookAtomic(t *testing.T) {
 	if len(names) != 1 {
 		t.Errorf("directory holds %v, want only out.bin", names)
 	}
-	// Empty book: an empty file.
+	// An empty book: an empty file. A replaced book keeps its mode.
+	if err := os.Chmod(path, 0o664); err != nil {
+		t.Fatal(err)
+	}
 	if err := WriteBook(path, nil); err != nil {
 		t.Fatal(err)
 	}
-	if st, _ := os.Stat(path); st.Size() != 0 {
-		t.Errorf("empty book has %d bytes", st.Size())
+	if st, _ := os.Stat(path); st.Size() != 0 || st.Mode().Perm() != 0o664 {
+		t.Errorf("empty book: %d bytes, mode %v", st.Size(), st.Mode())
 	}
 }

@@ -11,9 +11,16 @@ import (
 // It writes a temporary file in the same directory, syncs it and renames it
 // over path, so path holds either its old content or the whole new book,
 // never a half-written one; on any error the temporary file is removed.
+//
+// A new file gets mode 0644; a replaced one keeps its mode (a book shared
+// for learning may be group-writable).
 func WriteBook(path string, entries []Entry) (err error) {
-	if st, serr := os.Stat(path); serr == nil && !st.Mode().IsRegular() {
-		return fmt.Errorf("write book %s: not a regular file", path)
+	mode := os.FileMode(0o644)
+	if st, serr := os.Stat(path); serr == nil {
+		if !st.Mode().IsRegular() {
+			return fmt.Errorf("write book %s: not a regular file", path)
+		}
+		mode = st.Mode().Perm()
 	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -41,8 +48,8 @@ func WriteBook(path string, entries []Entry) (err error) {
 	if err = w.Flush(); err != nil {
 		return fmt.Errorf("write book %s: %w", path, err)
 	}
-	// CreateTemp makes the file 0600; a book is an ordinary shared file.
-	if err = f.Chmod(0o644); err != nil {
+	// CreateTemp makes the file 0600.
+	if err = f.Chmod(mode); err != nil {
 		return fmt.Errorf("write book %s: %w", path, err)
 	}
 	if err = f.Sync(); err != nil {
