@@ -259,9 +259,9 @@ func playGame(t *testing.T, white, black *gameSide, h habits, bookDepth int) str
 		cp := line.Chess
 		if len(cp.ValidMoves()) == 0 {
 			if cp.Status() == chess.Checkmate {
-				return map[bool]string{true: "0-1", false: "1-0"}[cp.Turn() == chess.White]
+				return map[bool]string{true: "0-1", false: "1-0"}[cp.Turn() == chess.White] + " mate: " + strings.Join(moves, " ")
 			}
-			return "1/2-1/2 stalemate"
+			return "1/2-1/2 stalemate: " + strings.Join(moves, " ")
 		}
 		fen := strings.Join(strings.Fields(cp.String())[:4], " ")
 		seen[fen]++
@@ -372,7 +372,11 @@ func TestGamesAgainstStockfish(t *testing.T) {
 			mk := func(skill int) *gameSide {
 				p := startProxy(t, nil, "-noini", "-ec", stockfishPath,
 					"-pg", "Book=true", "-pg", "BookFile="+gnuchessBook, "-pg", "BookDepth="+strconv.Itoa(depth),
-					"-uci", "Skill Level="+strconv.Itoa(skill), "-uci", "Threads=1", "-uci", "Hash=16")
+					"-uci", "Skill Level="+strconv.Itoa(skill), "-uci", "Threads=1", "-uci", "Hash=16",
+					// CI runs every package's tests at once on two cores: the
+					// engine needs a margin for the pipes and a busy machine,
+					// as tournament operators give it.
+					"-uci", "Move Overhead=150")
 				p.send("uci")
 				lines := p.until("uciok", 10*time.Second)
 				if lines[0] != "id name Stockfish 15.1 (polyproxy)" && !strings.HasSuffix(lines[0], "(polyproxy)") {
