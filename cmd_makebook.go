@@ -85,12 +85,17 @@ func runMakeBook(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
+	s := b.Stats()
+	if s.Games == s.SkippedTotal() {
+		// Most likely the wrong file; an empty book would hide that.
+		fmt.Fprintf(stderr, "make-book: no usable game in the input (%d read, all skipped); no book written\n", s.Games)
+		return 1
+	}
 	entries := b.Entries()
 	if err := book.WriteBook(*out, entries); err != nil {
 		fmt.Fprintf(stderr, "make-book: %v\n", err)
 		return 1
 	}
-	s := b.Stats()
 	fmt.Fprintf(stderr, "make-book: %d games read, %d used, %d skipped", s.Games, s.Games-s.SkippedTotal(), s.SkippedTotal())
 	for _, r := range book.SkipReasons {
 		if n := s.Skipped[r]; n > 0 {

@@ -246,6 +246,8 @@ func TestMakeBookCLI(t *testing.T) {
 		{"make-book", "-pgn", "testdata/pgn/small.pgn"},
 		{"make-book", "-pgn", "testdata/pgn/small.pgn", "-bin", out, "-max-ply", "x"},
 		{"make-book", "-pgn", "testdata/pgn/small.pgn", "-bin", out, "extra"},
+		{"make-book", "-pgn", os.DevNull, "-bin", out},
+		{"make-book", "-pgn", "testdata/txt/small.txt", "-bin", out},
 	} {
 		code, _, stderr := runCmd(t, args...)
 		if code == 0 {
