@@ -403,9 +403,10 @@ func TestGamesAgainstStockfish(t *testing.T) {
 	}
 }
 
-// The same moves from the book as PolyGlot's own lookup would give: with
-// BookRandom=false both play the heaviest move, and polyproxy answers with
-// a score and a ponder move while PolyGlot does not.
+// The real binary's first answers: no banner before the id, readyok before
+// the book's bestmove when the GUI sends isready, position and go in one
+// burst, and the book answer with its score line and ponder move (PolyGlot
+// has none of these).
 func TestBookAnswerFormat(t *testing.T) {
 	needStockfishAndBook(t)
 	p := startProxy(t, nil, "-noini", "-ec", stockfishPath, "-pg", "Book=true", "-pg", "BookFile="+gnuchessBook, "-pg", "BookRandom=false")

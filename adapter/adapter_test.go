@@ -668,3 +668,28 @@ func TestBookFilesInPriorityOrder(t *testing.T) {
 		t.Fatalf("first book first, the reply from the second: %q", l)
 	}
 }
+
+// A ponder search the GUI already turned into a real one (ponderhit) is
+// re-issued without "ponder" after an engine death: the GUI waits for a
+// bestmove, not for another ponderhit.
+func TestRestartAfterPonderHitDropsPonder(t *testing.T) {
+	first := true
+	h := startHarness(t, testConfig(t, ""), func(f *fakeEngine) {
+		f.ignorePonderHit, first = first, false
+	}, nil)
+	h.handshake()
+	h.send("position startpos moves e2e4 e7e5", "go ponder wtime 1000 btime 1000", "ponderhit")
+	h.waitReceived(0, "ponderhit")
+	h.engine(0).die()
+	got := h.waitReceived(1, "go")
+	if last := got[len(got)-1]; last != "go wtime 1000 btime 1000" {
+		t.Fatalf("re-issued %q", last)
+	}
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+	h.send("isready")
+	if l := h.next(); l != "readyok" {
+		t.Fatalf("got %q", l)
+	}
+}

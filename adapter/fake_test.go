@@ -31,6 +31,8 @@ type fakeEngine struct {
 	// for stop/ponderhit.
 	bestmove  string
 	readyWait time.Duration // delay before readyok
+	// ignorePonderHit keeps pondering after ponderhit (set before start).
+	ignorePonderHit bool
 	options   []string
 }
 
@@ -121,7 +123,11 @@ func (f *fakeEngine) run() {
 			if !strings.Contains(line, "infinite") && !strings.Contains(line, "ponder") {
 				finish()
 			}
-		case "stop", "ponderhit":
+		case "ponderhit":
+			if !f.ignorePonderHit {
+				finish()
+			}
+		case "stop":
 			finish()
 		case "crash":
 			f.die()
