@@ -33,7 +33,7 @@ type fakeEngine struct {
 	readyWait time.Duration // delay before readyok
 	// ignorePonderHit keeps pondering after ponderhit (set before start).
 	ignorePonderHit bool
-	options   []string
+	options         []string
 }
 
 func newFakeEngine() *fakeEngine {
