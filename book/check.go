@@ -30,13 +30,18 @@ func (b *Book) headerEntries() int {
 // (the book stays O(1) to open). It returns nil, nil for a book without
 // key-0 entries and an error when they are not a well-formed header.
 func (b *Book) Header() (*Header, error) {
-	n := b.headerEntries()
+	var n int
+	var raw []byte
+	if err := b.guard(func() {
+		n = b.headerEntries()
+		for i := 0; i < n; i++ {
+			raw = append(raw, b.data[i*EntrySize+8:(i+1)*EntrySize]...)
+		}
+	}); err != nil {
+		return nil, err
+	}
 	if n == 0 {
 		return nil, nil
-	}
-	raw := make([]byte, 0, 8*n)
-	for i := 0; i < n; i++ {
-		raw = append(raw, b.data[i*EntrySize+8:(i+1)*EntrySize]...)
 	}
 	h, err := parseHeader(raw)
 	if err != nil {
@@ -95,11 +100,18 @@ const scanStride = 1 << 16
 // Once it finds disorder, lookups on b switch to scanning the whole file,
 // so an unsorted book still answers exactly (slowly) instead of missing
 // moves.
-func (b *Book) Verify() error {
+func (b *Book) Verify() (err error) {
 	if !b.beginScan() {
 		return ErrClosed
 	}
 	defer b.scans.Done()
+	if gerr := b.guard(func() { err = b.verify() }); gerr != nil {
+		return gerr
+	}
+	return err
+}
+
+func (b *Book) verify() error {
 	n := b.Len()
 	for i := 1; i < n; i++ {
 		if i%scanStride == 0 && b.stopping.Load() {
@@ -172,11 +184,18 @@ func (s *Stats) Warnings() []string {
 // Scan reads the whole book once and summarises it. Like Verify it may run
 // on another goroutine and Close stops it with ErrClosed; it also switches
 // an unsorted book to exact lookups.
-func (b *Book) Scan() (*Stats, error) {
+func (b *Book) Scan() (s *Stats, err error) {
 	if !b.beginScan() {
 		return nil, ErrClosed
 	}
 	defer b.scans.Done()
+	if gerr := b.guard(func() { s, err = b.scan() }); gerr != nil {
+		return nil, gerr
+	}
+	return s, err
+}
+
+func (b *Book) scan() (*Stats, error) {
 	s := &Stats{Entries: b.Len(), TrailingBytes: len(b.mapping) - len(b.data), FirstUnsorted: -1}
 	s.HeaderEntries = b.headerEntries()
 	if h, err := b.Header(); err != nil {

@@ -191,7 +191,11 @@ func (c *Chooser) Choose(books []*Book, pos *Position, legal MoveSet, seen func(
 		cands := c.Candidates(b, pos, legal, seen)
 		cd, ok := c.pick(cands)
 		if !ok {
-			why = append(why, fmt.Sprintf("%s: %s", b.Path(), noMoveReason(cands)))
+			if err := b.Err(); err != nil {
+				why = append(why, err.Error())
+			} else {
+				why = append(why, fmt.Sprintf("%s: %s", b.Path(), noMoveReason(cands)))
+			}
 			continue
 		}
 		var total uint64

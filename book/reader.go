@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -22,6 +23,10 @@ type Book struct {
 	// lookups scan the whole file, because a binary search would silently
 	// miss entries.
 	unsorted atomic.Bool
+	// broken is set when reading the mapping faulted: the file shrank
+	// while open (e.g. overwritten in place with cp). The book then answers
+	// nothing until reopened.
+	broken atomic.Bool
 
 	// Scans (Verify, Scan) may run on other goroutines; Close stops them
 	// and waits before unmapping, so they never touch unmapped memory.
@@ -33,6 +38,42 @@ type Book struct {
 
 // ErrClosed is returned by a scan stopped because the book was closed.
 var ErrClosed = errors.New("book closed")
+
+// ErrShrunk reports a book file that became shorter while it was open
+// (rewritten in place); reopen it. Replacing a book by renaming a new file
+// over it is safe: the open book keeps reading the old file.
+var ErrShrunk = errors.New("book file shrank while open: reopen it")
+
+// guard runs read, which touches the mapping, and turns a memory fault
+// into ErrShrunk instead of a crash: on Unix, reading a mapped page past
+// the end of a file truncated meanwhile raises SIGBUS.
+func (b *Book) guard(read func()) (err error) {
+	if b.broken.Load() {
+		return fmt.Errorf("%s: %w", b.path, ErrShrunk)
+	}
+	prev := debug.SetPanicOnFault(true)
+	defer func() {
+		debug.SetPanicOnFault(prev)
+		if r := recover(); r != nil {
+			if _, fault := r.(interface{ Addr() uintptr }); !fault {
+				panic(r)
+			}
+			b.broken.Store(true)
+			err = fmt.Errorf("%s: %w", b.path, ErrShrunk)
+		}
+	}()
+	read()
+	return nil
+}
+
+// Err is ErrShrunk (wrapped) once a read found the file shorter than when
+// it was opened, else nil.
+func (b *Book) Err() error {
+	if b.broken.Load() {
+		return fmt.Errorf("%s: %w", b.path, ErrShrunk)
+	}
+	return nil
+}
 
 // Open maps a book file. A size that is not a multiple of 16 is accepted
 // with a warning (the tail is ignored, as PolyGlot does).
@@ -133,6 +174,13 @@ func (b *Book) Lookup(k Key) (first, count int) {
 	if k == 0 || b.data == nil {
 		return 0, 0
 	}
+	if b.guard(func() { first, count = b.lookup(k) }) != nil {
+		return 0, 0
+	}
+	return first, count
+}
+
+func (b *Book) lookup(k Key) (first, count int) {
 	n := b.Len()
 	i := b.lowerBound(k)
 	j := i
@@ -174,22 +222,40 @@ func (b *Book) lowerBound(k Key) int {
 // Each calls fn with the index and entry of every entry of key k in file
 // order, null moves included. On a book Verify found unsorted it scans the
 // whole file so that no entry is missed.
+// A book that faulted (see Err) has no entries.
 func (b *Book) Each(k Key, fn func(i int, e Entry)) {
 	if k == 0 || b.data == nil {
 		return
 	}
-	if b.unsorted.Load() {
-		for i, n := 0, b.Len(); i < n; i++ {
-			if b.keyAt(i) == k {
-				fn(i, b.Entry(i))
+	// Read under guard first, call fn after, so that a panic of fn is
+	// never mistaken for a fault of the mapping.
+	var buf [16]indexedEntry
+	found := buf[:0]
+	err := b.guard(func() {
+		if b.unsorted.Load() {
+			for i, n := 0, b.Len(); i < n; i++ {
+				if b.keyAt(i) == k {
+					found = append(found, indexedEntry{i, b.Entry(i)})
+				}
 			}
+			return
 		}
+		first, count := b.lookup(k)
+		for i := first; i < first+count; i++ {
+			found = append(found, indexedEntry{i, b.Entry(i)})
+		}
+	})
+	if err != nil {
 		return
 	}
-	first, count := b.Lookup(k)
-	for i := first; i < first+count; i++ {
-		fn(i, b.Entry(i))
+	for _, f := range found {
+		fn(f.i, f.e)
 	}
+}
+
+type indexedEntry struct {
+	i int
+	e Entry
 }
 
 // Entries returns the entries of key k in file order, without null moves.

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -240,5 +241,49 @@ func TestLowerBoundMatchesBinarySearch(t *testing.T) {
 				t.Fatalf("trial %d: lowerBound(%s) = %d, want %d", trial, k, got, want)
 			}
 		}
+	}
+}
+
+// A book overwritten in place while open (cp new.bin book.bin truncates
+// it first) must not crash the process: reads past the new end fault, and
+// the book reports ErrShrunk instead.
+func TestTruncatedWhileOpen(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows does not let a mapped file shrink")
+	}
+	path := filepath.Join(t.TempDir(), "book.bin")
+	big := make([]byte, 0, 1<<17)
+	for i := 0; i < 8000; i++ {
+		big = AppendEntry(big, Entry{Key: Key(i + 1), Move: 0x31c, Weight: 1})
+	}
+	if err := os.WriteFile(path, big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if len(b.Entries(7000)) != 1 || b.Err() != nil {
+		t.Fatal("book unreadable before truncation")
+	}
+	if err := os.Truncate(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	if es := b.Entries(7000); len(es) != 0 {
+		t.Errorf("entries from a truncated file: %v", es)
+	}
+	if !errors.Is(b.Err(), ErrShrunk) {
+		t.Errorf("Err() = %v", b.Err())
+	}
+	if err := b.Verify(); !errors.Is(err, ErrShrunk) {
+		t.Errorf("Verify: %v", err)
+	}
+	if _, err := b.Scan(); !errors.Is(err, ErrShrunk) {
+		t.Errorf("Scan: %v", err)
+	}
+	l := mustLine(t, StartFEN, "")
+	if _, ok, why := NewChooser(DefaultOptions(), 1).Choose([]*Book{b}, &l.Pos, l.Legal(), nil); ok || !strings.Contains(why, "shrank") {
+		t.Errorf("Choose: %v %q", ok, why)
 	}
 }
