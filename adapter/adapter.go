@@ -119,6 +119,7 @@ type Adapter struct {
 	guiCh    chan guiBatch
 	engineCh chan *engineBatch
 	bookCh   chan bookVerdict
+	done     chan struct{} // closed when Run returns
 
 	// The engine.
 	eng           Engine
@@ -182,6 +183,7 @@ func New(cfg *config.Config, opts Options) *Adapter {
 	a.guiCh = make(chan guiBatch, 16)
 	a.engineCh = make(chan *engineBatch, 64)
 	a.bookCh = make(chan bookVerdict, 4)
+	a.done = make(chan struct{})
 	return a
 }
 
@@ -203,6 +205,7 @@ func (a *Adapter) Run(stdin io.Reader, stdout io.Writer) (err error) {
 		u.UseLog(a.logf, a.notify)
 	}
 	defer func() {
+		close(a.done)
 		if a.obs != nil {
 			a.obs.Close()
 		}
@@ -220,7 +223,7 @@ func (a *Adapter) Run(stdin io.Reader, stdout io.Writer) (err error) {
 		a.fatalf("cannot start the engine: %v", err)
 		return err
 	}
-	go readGUI(stdin, a.guiCh)
+	go readGUI(stdin, a.guiCh, a.done)
 	return a.loop()
 }
 
@@ -280,14 +283,14 @@ func (a *Adapter) loop() error {
 }
 
 // readGUI hands the GUI's lines to the loop, a batch at a time.
-func readGUI(r io.Reader, ch chan<- guiBatch) {
+func readGUI(r io.Reader, ch chan<- guiBatch, done <-chan struct{}) {
 	lr := uci.NewLineReader(r, 64<<10)
 	for {
 		var lines []string
 		for {
 			l, err := lr.ReadLine()
 			if err != nil {
-				ch <- guiBatch{lines: lines, err: err}
+				sendOrDone(ch, guiBatch{lines: lines, err: err}, done)
 				return
 			}
 			lines = append(lines, string(l))
@@ -295,7 +298,9 @@ func readGUI(r io.Reader, ch chan<- guiBatch) {
 				break
 			}
 		}
-		ch <- guiBatch{lines: lines}
+		if !sendOrDone(ch, guiBatch{lines: lines}, done) {
+			return
+		}
 	}
 }
 
@@ -303,7 +308,7 @@ func readGUI(r io.Reader, ch chan<- guiBatch) {
 // lines, as they arrive: a lone line goes at once, and a flood costs one
 // read, one channel send and one GUI write per chunk, not per line (the
 // relay must keep up with cat). Lines of any length are kept whole.
-func readEngine(gen int, r io.Reader, ch chan<- *engineBatch) {
+func readEngine(gen int, r io.Reader, ch chan<- *engineBatch, done <-chan struct{}) {
 	var carry []byte // the start of a line not yet complete
 	for {
 		b := batchPool.Get().(*engineBatch)
@@ -321,7 +326,7 @@ func readEngine(gen int, r io.Reader, ch chan<- *engineBatch) {
 					b.data = append(b.data, '\n') // a last line without its end
 				}
 				b.err = err
-				ch <- b
+				sendOrDone(ch, b, done)
 				return
 			}
 			if last := bytes.LastIndexByte(b.data, '\n'); last >= 0 {
@@ -330,7 +335,20 @@ func readEngine(gen int, r io.Reader, ch chan<- *engineBatch) {
 				break
 			}
 		}
-		ch <- b
+		if !sendOrDone(ch, b, done) {
+			return
+		}
+	}
+}
+
+// sendOrDone hands v to the loop unless the run is over; the readers then
+// end instead of blocking forever.
+func sendOrDone[T any](ch chan<- T, v T, done <-chan struct{}) bool {
+	select {
+	case ch <- v:
+		return true
+	case <-done:
+		return false
 	}
 }
 
@@ -347,7 +365,7 @@ func (a *Adapter) startEngine() error {
 	a.handshaking = true
 	a.engineHeader = a.engineHeader[:0]
 	a.engineOptions = a.engineOptions[:0]
-	go readEngine(a.engGen, eng.Stdout(), a.engineCh)
+	go readEngine(a.engGen, eng.Stdout(), a.engineCh, a.done)
 	a.toEngine("uci")
 	return nil
 }

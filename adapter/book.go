@@ -84,7 +84,7 @@ func (a *Adapter) openBooks() {
 		a.logf("book %s opened (%d entries)", path, b.Len())
 		// A book must be sorted for lookups to work; checking a big one
 		// takes a while, so it runs beside the game.
-		go func() { a.bookCh <- bookVerdict{b, b.Verify()} }()
+		go func() { sendOrDone(a.bookCh, bookVerdict{b, b.Verify()}, a.done) }()
 	}
 }
 
