@@ -119,9 +119,6 @@ func NewPGNReader(r io.Reader) *PGNReader {
 	return &PGNReader{br: bufio.NewReaderSize(r, 64<<10)}
 }
 
-// Line is the number of lines read so far.
-func (r *PGNReader) Line() int { return r.lineNo }
-
 // Next returns the next game. At the end it returns io.EOF. A syntax error
 // in a game returns a *PGNError (and the game as far as it was read); the
 // reader has then skipped that game and the next call goes on with the
