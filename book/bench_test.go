@@ -172,3 +172,19 @@ func BenchmarkRSS10M(b *testing.B) {
 		b.ReportMetric(float64(s1-s0)*float64(page)/(1<<20), "file-MB-touched")
 	}
 }
+
+// BenchmarkChooseGnuchessStart is the proxy's cost of one book decision at
+// the start position of the gnuchess book (legal moves computed once, as
+// the proxy does per position).
+func BenchmarkChooseGnuchessStart(b *testing.B) {
+	bk := realBook(b, gnuchessBook)
+	l := mustLine(b, StartFEN, "")
+	legal := l.Legal()
+	c := NewChooser(DefaultOptions(), 1)
+	books := []*Book{bk}
+	for b.Loop() {
+		if _, ok, _ := c.Choose(books, &l.Pos, legal, l.Seen); !ok {
+			b.Fatal("no move")
+		}
+	}
+}
