@@ -69,8 +69,9 @@ type PGNReader struct {
 	// find the start of the next game after a syntax error.
 	prevTag bool
 	curTag  bool
-	blank   bool // cur is an empty line
-	raw     rawGame
+	// blank: cur is an empty line; prevBlank: the line before it was.
+	blank, prevBlank bool
+	raw              rawGame
 }
 
 // rawGame is a game as the tokenizer delivers it: text in one buffer,
@@ -152,7 +153,7 @@ func (r *PGNReader) nextLine() bool {
 	if r.err != nil {
 		return false
 	}
-	r.prevTag = r.curTag
+	r.prevTag, r.prevBlank = r.curTag, r.blank
 	line, err := r.br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		r.long = append(r.long[:0], line...)
@@ -191,6 +192,13 @@ func (r *PGNReader) nextLine() bool {
 		r.pos = len(line) // an escape line: ignored as a whole
 	}
 	return true
+}
+
+// looksLikeTag reports a line such as [Event "x"] (nothing else on it).
+func looksLikeTag(line []byte) bool {
+	line = bytes.TrimSpace(line)
+	return len(line) > 4 && line[0] == '[' && line[len(line)-1] == ']' &&
+		(line[1] >= 'A' && line[1] <= 'Z' || line[1] >= 'a' && line[1] <= 'z') && bytes.IndexByte(line, '"') > 0
 }
 
 func isSpace(c byte) bool {
@@ -237,6 +245,14 @@ func (r *PGNReader) next(g *rawGame) error {
 			continue
 		}
 		if inComment {
+			// A missing '}' would swallow every later game: a tag line
+			// after an empty line ends the comment and the broken game.
+			if r.pos == 0 && r.prevBlank && looksLikeTag(r.cur) {
+				if g.line == 0 { // the comment came before any game
+					g.line = commentLine
+				}
+				return &PGNError{commentLine, g.line, "comment not closed before the next game"}
+			}
 			if i := bytes.IndexByte(r.cur[r.pos:], '}'); i >= 0 {
 				r.pos += i + 1
 				inComment = false

@@ -95,7 +95,7 @@ func TestPGNReaderSyntaxErrors(t *testing.T) {
 
 1. Nf3 {unclosed comment 0-1
 
-[Event "never reached"]
+[Event "after an unclosed comment"]
 1. e4 *
 `
 	games, syntax := readAllPGN(t, text)
@@ -103,17 +103,32 @@ func TestPGNReaderSyntaxErrors(t *testing.T) {
 	for _, g := range games {
 		events = append(events, g.Tag("Event"))
 	}
-	if !reflect.DeepEqual(events, []string{"ok 1"}) {
-		t.Errorf("games %q, want only \"ok 1\"", events)
+	if !reflect.DeepEqual(events, []string{"ok 1", "after an unclosed comment"}) {
+		t.Errorf("games %q, want \"ok 1\" and the game after the unclosed comment", events)
 	}
 	var lines []int
 	for _, e := range syntax {
 		lines = append(lines, e.Line)
 	}
-	// The bad tag (line 5), the stray ')' (line 12), the comment that
-	// swallows the rest of the file (opened on line 17).
+	// The bad tag (line 5), the stray ')' (line 12), the comment opened on
+	// line 17 and never closed.
 	if !reflect.DeepEqual(lines, []int{5, 12, 17}) {
 		t.Errorf("syntax errors at lines %v (%v), want 5 12 17", lines, syntax)
+	}
+}
+
+// TestPGNReaderUnclosedComment: a '{' without '}' ends at the next game's
+// tags (after an empty line) instead of swallowing the rest of the file;
+// tag-like lines inside a comment that do not follow an empty line stay
+// in the comment.
+func TestPGNReaderUnclosedComment(t *testing.T) {
+	text := "[Event \"a\"]\n\n1. e4 {oops 1-0\n\n[Event \"b\"]\n\n1. d4 {a comment\n[Event \"in the comment\"]\nstill} d5 *\n"
+	games, syntax := readAllPGN(t, text)
+	if len(syntax) != 1 || syntax[0].Line != 3 || syntax[0].GameLine != 1 {
+		t.Errorf("syntax errors %v, want one for the comment opened on line 3", syntax)
+	}
+	if len(games) != 1 || games[0].Tag("Event") != "b" || strings.Join(games[0].Moves, " ") != "d4 d5" || games[0].Result != "*" {
+		t.Errorf("games %+v, want game b with d4 d5", games)
 	}
 }
 
