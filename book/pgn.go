@@ -272,8 +272,8 @@ func (r *PGNReader) next(g *rawGame) error {
 			r.pos = len(r.cur)
 		case c == '[':
 			if inMoves {
-				if depth > 0 {
-					return r.syntaxError(g, "variation not closed before the next game")
+				if depth > 0 { // '[' stays unread: it starts the next game
+					return &PGNError{r.lineNo, g.line, "variation not closed before the next game"}
 				}
 				return nil // the next game starts; '[' stays unread
 			}

@@ -132,6 +132,17 @@ func TestPGNReaderUnclosedComment(t *testing.T) {
 	}
 }
 
+func TestPGNReaderUnclosedVariation(t *testing.T) {
+	text := "[Event \"a\"]\n\n1. e4 (1. d4 d5 1-0\n\n[Event \"b\"]\n\n1. c4 *\n"
+	games, syntax := readAllPGN(t, text)
+	if len(syntax) != 1 || syntax[0].GameLine != 1 {
+		t.Errorf("syntax errors %v, want one for game a", syntax)
+	}
+	if len(games) != 1 || games[0].Tag("Event") != "b" || strings.Join(games[0].Moves, " ") != "c4" {
+		t.Errorf("games %+v, want game b", games)
+	}
+}
+
 func TestPGNReaderResyncAfterBadTagWithoutBlankLines(t *testing.T) {
 	text := "[Event \"a\"]\n[Bad tag]\n[Site \"a\"]\n1. e4 *\n[Event \"b\"]\n1. d4 *\n"
 	games, syntax := readAllPGN(t, text)
