@@ -252,10 +252,10 @@ func (a *Adapter) onEngineBestMove(line []byte) {
 	if a.obs == nil {
 		return
 	}
-	if len(a.lastScoreLine) > 0 {
+	// Scores are from the side to move: only meaningful in a followed game.
+	if len(a.lastScoreLine) > 0 && a.game.ok {
 		if in, err := uci.ParseInfo(string(a.lastScoreLine)); err == nil && in.HasScore {
-			white := a.game.ok && a.game.pos().WhiteToMove()
-			a.obs.EngineScore(white, in.Score.CP, in.Score.Mate, in.Score.IsMate)
+			a.obs.EngineScore(a.game.pos().WhiteToMove(), in.Score.CP, in.Score.Mate, in.Score.IsMate)
 		}
 	}
 	a.lastScoreLine = a.lastScoreLine[:0]
