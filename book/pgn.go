@@ -372,9 +372,10 @@ func (r *PGNReader) readTag(g *rawGame) error {
 	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 		i++
 	}
+	// Names beyond the standard's letters, digits and '_' occur (e.g.
+	// White-Elo) and PolyGlot reads them: any run up to a blank or quote.
 	ns := i
-	for i < len(line) && (line[i] == '_' || line[i] >= '0' && line[i] <= '9' ||
-		line[i] >= 'A' && line[i] <= 'Z' || line[i] >= 'a' && line[i] <= 'z') {
+	for i < len(line) && !isSpace(line[i]) && line[i] != '"' && line[i] != ']' && line[i] != '[' {
 		i++
 	}
 	if i == ns {

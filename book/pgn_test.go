@@ -31,7 +31,7 @@ func readAllPGN(t testing.TB, text string) (games []*PGNGame, syntax []*PGNError
 }
 
 func TestPGNReaderForms(t *testing.T) {
-	text := "\xef\xbb\xbf[Event \"BOM and CRLF\"]\r\n[White \"A \\\"quoted\\\" name\"]\r\n[Result \"1-0\"]\r\n\r\n" +
+	text := "\xef\xbb\xbf[Event \"BOM and CRLF\"]\r\n[White \"A \\\"quoted\\\" name\"]\r\n[White-Elo \"2000\"]\r\n[Result \"1-0\"]\r\n\r\n" +
 		"1. e4 e5 2. Nf3 {a comment\r\nover two lines} Nc6 3.Bb5 a6 ; rest of line\r\n" +
 		"% an escape line 4. Qh5\r\n" +
 		"4. Ba4 $1 Nf6 5. O-O!? (5. d3 (5. Nc3 Bb4) d6) 5... Be7 6. Re1 b5!! 7. Bb3 d6 8. c3 0-0 1-0\r\n" +
@@ -52,11 +52,11 @@ func TestPGNReaderForms(t *testing.T) {
 		moves  string
 	}{
 		{1, "BOM and CRLF", "1-0", "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 0-0"},
-		{10, "no result token", "", "d4 d5 c4"},
-		{14, "glued numbers and tokens", "1/2-1/2", "d4 Nf6 c4 e6 Nc3 Bb4 e3 O-O Bd3 d5 Nf3 c5 O-O dxc4 Bxc4"},
-		{19, "empty game", "*", ""},
-		{24, "null and long", "0-1", "e4 -- e2e4 Z0 0000 e5"},
-		{28, "last", "", "e4 e5 Nf3 Nc6 Bc4 Bc5 b4 Bxb4 c3 Ba5 d4 exd4 O-O d3 Qb3 Qf6 e5 Qg6 Re1 Nge7 Ba3 b5 Qxb5 Rb8 Qa4 Bb6 Nbd2 Bb7 Ne4 Qf5 Bxd3 Qh5 Nf6+ gxf6 exf6 Rg8 Rad1 Qxf3 Rxe7+ Nxe7 Qxd7+ Kxd7 Bf5+ Ke8 Bd7+ Kf8 Bxe7#"},
+		{11, "no result token", "", "d4 d5 c4"},
+		{15, "glued numbers and tokens", "1/2-1/2", "d4 Nf6 c4 e6 Nc3 Bb4 e3 O-O Bd3 d5 Nf3 c5 O-O dxc4 Bxc4"},
+		{20, "empty game", "*", ""},
+		{25, "null and long", "0-1", "e4 -- e2e4 Z0 0000 e5"},
+		{29, "last", "", "e4 e5 Nf3 Nc6 Bc4 Bc5 b4 Bxb4 c3 Ba5 d4 exd4 O-O d3 Qb3 Qf6 e5 Qg6 Re1 Nge7 Ba3 b5 Qxb5 Rb8 Qa4 Bb6 Nbd2 Bb7 Ne4 Qf5 Bxd3 Qh5 Nf6+ gxf6 exf6 Rg8 Rad1 Qxf3 Rxe7+ Nxe7 Qxd7+ Kxd7 Bf5+ Ke8 Bd7+ Kf8 Bxe7#"},
 	}
 	if len(games) != len(want) {
 		t.Fatalf("read %d games, want %d", len(games), len(want))
@@ -70,6 +70,9 @@ func TestPGNReaderForms(t *testing.T) {
 	}
 	if got := games[0].Tag("White"); got != `A "quoted" name` {
 		t.Errorf("escaped tag value %q", got)
+	}
+	if got := games[0].Tag("White-Elo"); got != "2000" {
+		t.Errorf("White-Elo tag %q", got)
 	}
 	if got := games[0].Tag("Missing"); got != "" {
 		t.Errorf("missing tag = %q", got)
