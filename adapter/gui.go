@@ -26,16 +26,11 @@ func (a *Adapter) onGUILine(line string) {
 	c, err := uci.ParseCommand(line)
 	if err != nil {
 		a.logf("%v", err)
-		if c.Kind == uci.CmdPosition {
-			// Unreadable: the engine gets it as is and decides; no book.
-			a.game.line = line
-			a.lostTrack(err)
-			return
-		}
 		if c.Kind == uci.CmdSetOption {
 			a.infoString(err.Error())
 			return
 		}
+		// An unreadable position goes on in order, without its Position.
 	}
 	a.onGUICommandInOrder(c)
 }
@@ -82,6 +77,13 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 			a.obs.NewGame()
 		}
 	case uci.CmdPosition:
+		if c.Position == nil {
+			// Unreadable: the engine gets it as is and decides; no book.
+			_, err := uci.ParseCommand(c.Line)
+			a.game.line = c.Line
+			a.lostTrack(err)
+			return
+		}
 		a.onPosition(c)
 	case uci.CmdGo:
 		a.onGo(c)
