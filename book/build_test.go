@@ -177,8 +177,8 @@ func TestBuildSmallByHand(t *testing.T) {
 	opt = DefaultBuildOptions()
 	opt.MinGame, opt.MaxPly, opt.MinScore = 1, 1, 60
 	_, got = buildFile(t, "../testdata/pgn/small.pgn", opt)
-	if want := sortedHand(t, []handEntry{}); len(got) != 0 {
-		t.Errorf("max-ply 1, min-score 60 (e4 scores 50%%, d4 50%%): %v, want %v", got, want)
+	if len(got) != 0 {
+		t.Errorf("max-ply 1, min-score 60 (e4 scores 50%%, d4 50%%): %v, want nothing", got)
 	}
 	opt.MinScore = 50
 	_, got = buildFile(t, "../testdata/pgn/small.pgn", opt)
@@ -232,8 +232,6 @@ func TestBuildRobust(t *testing.T) {
 	if s.Games != 13 || s.SkippedTotal() != 10 || s.Skipped[SkipNullMove] != 3 || s.Plies != 11 {
 		t.Errorf("stats %+v", s)
 	}
-	fenKey := keyAfter(t, "e2e4")
-	c5, _ := ParseMove("c7c5")
 	got := b.Entries()
 	wantEntries := sortedHand(t, []handEntry{
 		{"", "e2e4", 3},
@@ -247,9 +245,6 @@ func TestBuildRobust(t *testing.T) {
 	})
 	if !reflect.DeepEqual(got, wantEntries) {
 		t.Errorf("book\n%v\nwant\n%v", got, wantEntries)
-	}
-	if wantEntries[0].Key > fenKey || c5 == 0 {
-		t.Fatal("test setup")
 	}
 }
 
