@@ -31,6 +31,7 @@ func (r *runner) measureMakeBook() {
 			setupErr = err
 		} else {
 			inputs = append(inputs, big)
+			defer os.Remove(big)
 		}
 	}
 	for i, pgn := range inputs {
