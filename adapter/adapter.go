@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -301,6 +302,9 @@ func readGUI(r io.Reader, ch chan<- guiBatch, done <-chan struct{}) {
 		if !sendOrDone(ch, guiBatch{lines: lines}, done) {
 			return
 		}
+		// Let the loop answer on this thread before our next read blocks
+		// it in a system call: saves a thread hand-off per command.
+		runtime.Gosched()
 	}
 }
 

@@ -693,3 +693,26 @@ func TestRestartAfterPonderHitDropsPonder(t *testing.T) {
 		t.Fatalf("got %q", l)
 	}
 }
+
+// The observer gets the engine's last score before its bestmove, even when
+// later info lines carry none and arrive in another read.
+func TestObserverGetsLastScore(t *testing.T) {
+	rec := &recorder{}
+	h := startHarness(t, testConfig(t, ""), nil, rec)
+	h.handshake()
+	h.send("position startpos moves e2e4", "go infinite")
+	h.waitReceived(0, "go infinite")
+	e := h.engine(0)
+	e.say("info depth 1 score cp 5 pv e7e5", "info depth 2 score mate 3 pv e7e5")
+	h.until("info depth 2")
+	e.say("info string thinking", "info nodes 100")
+	h.until("info nodes")
+	e.say("bestmove c7c5")
+	h.until("bestmove")
+	h.send("quit")
+	<-h.done
+	h.done <- nil
+	if got := rec.got(); !slices.Contains(got, "score false 0 3 true") || slices.Contains(got, "score false 5 0 false") {
+		t.Fatalf("calls %q", got)
+	}
+}

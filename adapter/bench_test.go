@@ -296,3 +296,32 @@ func BenchmarkRelayFlood(b *testing.B) {
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "lines/s")
 }
+
+// BenchmarkBookAnswerSamePosition: the same 9-ply position and go again
+// and again, as in the pipe round trip PolyGlot is measured with.
+func BenchmarkBookAnswerSamePosition(b *testing.B) {
+	if _, err := os.Stat(gnuchessBook); err != nil {
+		b.Skip("gnuchess book missing (apt-get install gnuchess-book)")
+	}
+	for _, tc := range []struct {
+		name string
+		obs  func() GameObserver
+	}{{"plain", func() GameObserver { return nil }}, {"learning", learningObserver}} {
+		b.Run(tc.name, func(b *testing.B) {
+			a, w := loopAdapter(b, gnuchessBook, tc.obs())
+			a.cfg.BookMode = "weighted"
+			a.openBooks()
+			pos := "position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1"
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				a.onGUILine(pos)
+				a.onGUILine("go wtime 60000 btime 60000")
+				a.out.Flush()
+			}
+			b.StopTimer()
+			if w.bestmoves != b.N {
+				b.Fatalf("%d bestmoves for %d go", w.bestmoves, b.N)
+			}
+		})
+	}
+}

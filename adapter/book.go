@@ -15,6 +15,7 @@ import (
 // bookAnswer is a chosen book move and the lines that announce it.
 type bookAnswer struct {
 	move    string
+	ponder  string // "" when the book has no reply
 	forLine string // the position line it answers
 	lines   []string
 	choice  book.Choice
@@ -128,18 +129,28 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 	}
 	a.logf("book: %s", reason)
 	move := choice.Move.String()
-	after, ok := a.game.after(move)
-	if !ok {
-		// Choose only returns legal moves; this would be a bug.
-		a.logf("book: chosen move %s does not play here: engine decides", move)
-		return nil, false
+	gm := &a.game
+	after, ponder := gm.predicted, gm.predictedPonder
+	if after == nil || gm.predictedMove != move {
+		// Not the answer given to this very position before: work it out.
+		var ok bool
+		if after, ok = gm.after(move); !ok {
+			// Choose only returns legal moves; this would be a bug.
+			a.logf("book: chosen move %s does not play here: engine decides", move)
+			return nil, false
+		}
+		ponder = ""
+		if reply, ok := a.chooser.BestReply(a.books, &after.Pos, book.LegalMoves(after.Chess)); ok {
+			ponder = reply.String()
+		}
 	}
 	bestmove := "bestmove " + move
-	if reply, ok := a.chooser.BestReply(a.books, &after.Pos, book.LegalMoves(after.Chess)); ok {
-		bestmove += " ponder " + reply.String()
+	if ponder != "" {
+		bestmove += " ponder " + ponder
 	}
 	ans := &bookAnswer{
 		move:    move,
+		ponder:  ponder,
 		forLine: a.game.line,
 		choice:  choice,
 		key:     cur.Pos.Key(),
@@ -205,7 +216,7 @@ func (a *Adapter) releaseBookAnswer(played bool) {
 		return
 	}
 	if played && a.game.ok && a.game.line == ans.forLine {
-		a.game.predicted, a.game.predictedMove = ans.after, ans.move
+		a.game.predicted, a.game.predictedMove, a.game.predictedPonder = ans.after, ans.move, ans.ponder
 	}
 	a.emit(ans.lines, func() {
 		if !played || a.obs == nil {

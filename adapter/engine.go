@@ -19,6 +19,7 @@ func (a *Adapter) onEngineBatch(data []byte) {
 		}
 	}
 	start := 0
+	scoredUpTo := 0 // lines before it were looked at for a score
 	for start < len(data) {
 		nl := start + bytes.IndexByte(data[start:], '\n')
 		line := data[start:nl]
@@ -33,9 +34,6 @@ func (a *Adapter) onEngineBatch(data []byte) {
 		}
 		kind := uci.ClassifyEngineLine(line)
 		if kind == uci.EngineInfo || (kind == uci.EngineOther && !a.handshaking) {
-			if kind == uci.EngineInfo && a.obs != nil && a.search == searchEngine && uci.HasScore(line) {
-				a.lastScoreLine = append(a.lastScoreLine[:0], line...)
-			}
 			if a.logOn {
 				a.traffic(">gui", string(line))
 			}
@@ -50,6 +48,8 @@ func (a *Adapter) onEngineBatch(data []byte) {
 		flushRun(lineStart)
 		switch kind {
 		case uci.EngineBestMove:
+			a.keepLastScore(data[scoredUpTo:lineStart])
+			scoredUpTo = start
 			a.onEngineBestMove(line)
 		case uci.EngineReadyOK:
 			a.onReadyOK(line)
@@ -73,6 +73,25 @@ func (a *Adapter) onEngineBatch(data []byte) {
 		}
 	}
 	flushRun(len(data))
+	a.keepLastScore(data[scoredUpTo:])
+}
+
+// keepLastScore keeps the last info line with a score among lines (whole
+// lines), for the observer at bestmove time. It looks backwards, so a
+// flood costs one line's check per batch, not one per line.
+func (a *Adapter) keepLastScore(lines []byte) {
+	if a.obs == nil || a.search != searchEngine {
+		return
+	}
+	for end := len(lines); end > 0; {
+		start := bytes.LastIndexByte(lines[:end-1], '\n') + 1
+		line := bytes.TrimSuffix(lines[start:end-1], []byte("\r"))
+		if uci.ClassifyEngineLine(line) == uci.EngineInfo && uci.HasScore(line) {
+			a.lastScoreLine = append(a.lastScoreLine[:0], line...)
+			return
+		}
+		end = start
+	}
 }
 
 // relay passes an engine line to the GUI unchanged.

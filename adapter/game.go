@@ -20,9 +20,12 @@ type game struct {
 	hasMovesWord bool       // line has the "moves" keyword
 	// predicted is the game after our last book move (predictedMove),
 	// already computed for the ponder reply: when the GUI's next line plays
-	// that move, the game continues from it instead of working it out again.
-	predicted     *book.Line
-	predictedMove string
+	// that move, the game continues from it instead of working it out
+	// again; when the GUI asks the same position again and the book picks
+	// the same move, the answer is reused.
+	predicted       *book.Line
+	predictedMove   string
+	predictedPonder string // the ponder move announced with it
 }
 
 const startBase = "startpos"
