@@ -157,6 +157,10 @@ type Adapter struct {
 	chooseBy string
 	chess960 bool
 
+	// observed are observer calls waiting for the GUI's output to be
+	// flushed: learning never delays a bestmove.
+	observed []func(GameObserver)
+
 	quitting bool
 	// quitTimer fires when a quit waits for a handshake that does not
 	// come: the quit must not hang on a stuck engine.
@@ -208,6 +212,7 @@ func (a *Adapter) Run(stdin io.Reader, stdout io.Writer) (err error) {
 	defer func() {
 		close(a.done)
 		if a.obs != nil {
+			a.runObservers()
 			a.obs.Close()
 		}
 		a.closeBooks()
@@ -271,7 +276,12 @@ func (a *Adapter) loop() error {
 			a.logf("the engine did not finish its handshake: quitting anyway")
 			a.quit()
 		}
-		if err := a.out.Flush(); err != nil && !a.quitting {
+		err := a.out.Flush()
+		if len(a.observed) > 0 {
+			a.runObservers()
+			err = a.out.Flush() // what they had to say (a book that cannot learn)
+		}
+		if err != nil && !a.quitting {
 			a.logf("writing to the GUI: %v: quitting", err)
 			a.quit()
 		}
@@ -450,6 +460,24 @@ func (a *Adapter) onEngineDeath(readErr error) error {
 		return err
 	}
 	return nil
+}
+
+// observe queues an observer call to run once the GUI's output is
+// flushed. f must capture values, not the adapter's state, which may have
+// moved on by then.
+func (a *Adapter) observe(f func(GameObserver)) {
+	if a.obs != nil {
+		a.observed = append(a.observed, f)
+	}
+}
+
+// runObservers makes the queued observer calls, in order.
+func (a *Adapter) runObservers() {
+	for i := 0; i < len(a.observed); i++ {
+		a.observed[i](a.obs)
+	}
+	clear(a.observed)
+	a.observed = a.observed[:0]
 }
 
 // quit ends the run: the loop stops the engine and returns.

@@ -219,10 +219,11 @@ func (a *Adapter) releaseBookAnswer(played bool) {
 		a.game.predicted, a.game.predictedMove, a.game.predictedPonder = ans.after, ans.move, ans.ponder
 	}
 	a.emit(ans.lines, func() {
-		if !played || a.obs == nil {
-			return
+		if played {
+			a.observe(func(o GameObserver) {
+				o.BookMove(ans.choice.Book, ans.key, ans.choice.Entry.Move, ans.white)
+				o.AfterBestmove(ans.after.Chess)
+			})
 		}
-		a.obs.BookMove(ans.choice.Book, ans.key, ans.choice.Entry.Move, ans.white)
-		a.obs.AfterBestmove(ans.after.Chess)
 	})
 }

@@ -268,19 +268,25 @@ func (a *Adapter) onEngineBestMove(line []byte) {
 	a.search = searchNone
 	a.stopSent, a.ponderHit = false, false
 	a.relay(line)
-	if a.obs == nil {
+	scoreLine := string(a.lastScoreLine)
+	a.lastScoreLine = a.lastScoreLine[:0]
+	if a.obs == nil || !a.game.ok {
 		return
 	}
-	// Scores are from the side to move: only meaningful in a followed game.
-	if len(a.lastScoreLine) > 0 && a.game.ok {
-		if in, err := uci.ParseInfo(string(a.lastScoreLine)); err == nil && in.HasScore {
-			a.obs.EngineScore(a.game.pos().WhiteToMove(), in.Score.CP, in.Score.Mate, in.Score.IsMate)
+	// Worked out after the bestmove is on its way, from a copy of the game
+	// (g.after never writes into the keys it shares with the live game).
+	snapshot := *a.game.cur
+	g := game{cur: &snapshot}
+	bestmove := string(line)
+	a.observe(func(o GameObserver) {
+		// Scores are from the side to move.
+		if in, err := uci.ParseInfo(scoreLine); err == nil && in.HasScore {
+			o.EngineScore(g.pos().WhiteToMove(), in.Score.CP, in.Score.Mate, in.Score.IsMate)
 		}
-	}
-	a.lastScoreLine = a.lastScoreLine[:0]
-	if bm, err := uci.ParseBestMove(string(line)); err == nil && a.game.ok {
-		if after, ok := a.game.after(bm.Move); ok {
-			a.obs.AfterBestmove(after.Chess)
+		if bm, err := uci.ParseBestMove(bestmove); err == nil {
+			if after, ok := g.after(bm.Move); ok {
+				o.AfterBestmove(after.Chess)
+			}
 		}
-	}
+	})
 }

@@ -122,9 +122,8 @@ func (a *Adapter) tracked(continues bool) {
 		a.logf("position followed again")
 	}
 	g.ok, g.err = true, ""
-	if a.obs != nil {
-		a.obs.Position(g.cur.Chess, g.cur.Pos.Key(), continues)
-	}
+	cp, key := g.cur.Chess, g.cur.Pos.Key()
+	a.observe(func(o GameObserver) { o.Position(cp, key, continues) })
 }
 
 // newLine sets the game to its base position.

@@ -73,9 +73,7 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 		a.toEngine(c.Line)
 		// The next position starts a game even if it extends the last one.
 		a.game.ok, a.game.err, a.game.predicted = false, "", nil
-		if a.obs != nil {
-			a.obs.NewGame()
-		}
+		a.observe(GameObserver.NewGame)
 	case uci.CmdPosition:
 		if c.Position == nil {
 			// Unreadable: the engine gets it as is and decides; no book.
