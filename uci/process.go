@@ -14,8 +14,8 @@ import (
 // and stdout piped and its stderr shared with ours.
 type Process struct {
 	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	stdout io.ReadCloser
+	stdin  *os.File
+	stdout *os.File
 
 	mu      sync.Mutex // guards writes to stdin
 	exited  chan struct{}
@@ -32,21 +32,24 @@ func StartProcess(argv []string, dir string, stderr io.Writer) (*Process, error)
 	cmd.Dir = dir
 	cmd.Stderr = stderr
 	setProcessGroup(cmd)
-	stdin, err := cmd.StdinPipe()
+	// Our own pipes rather than StdinPipe/StdoutPipe: Wait closes those as
+	// soon as the engine exits, which can lose its last lines; ours is read
+	// to its end (EOF once every process holding it is gone), and writes to
+	// the engine can be given a deadline (Quit).
+	stdinR, stdin, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("engine %s: %w", argv[0], err)
 	}
-	// Our own pipe rather than StdoutPipe: Wait closes StdoutPipe's end as
-	// soon as the engine exits, which can lose its last lines. This one is
-	// read to its end: EOF comes once every process holding it is gone.
 	stdout, stdoutW, err := os.Pipe()
 	if err != nil {
+		stdinR.Close()
 		stdin.Close()
 		return nil, fmt.Errorf("engine %s: %w", argv[0], err)
 	}
-	cmd.Stdout = stdoutW
+	cmd.Stdin, cmd.Stdout = stdinR, stdoutW
 	err = startCommand(cmd)
-	stdoutW.Close() // the engine has its copy
+	stdinR.Close() // the engine has its copies
+	stdoutW.Close()
 	if err != nil {
 		stdin.Close()
 		stdout.Close()
@@ -95,6 +98,8 @@ func (p *Process) Kill() {
 // Quit sends "quit", waits up to grace for the engine to leave, then kills
 // its process group; it returns once the process is gone.
 func (p *Process) Quit(grace time.Duration) {
+	// An engine that stopped reading must not hang us on a full pipe.
+	p.stdin.SetWriteDeadline(time.Now().Add(grace))
 	p.WriteLine("quit")
 	p.mu.Lock()
 	p.stdin.Close()
@@ -108,4 +113,5 @@ func (p *Process) Quit(grace time.Duration) {
 	// Even after a clean exit, helpers it left in its group must go.
 	p.Kill()
 	<-p.exited
+	p.stdout.Close()
 }

@@ -73,3 +73,25 @@ func TestProcessDirAndWrite(t *testing.T) {
 	}
 	p.Quit(time.Second)
 }
+
+// An engine that never reads its input: a quit must not hang on the full
+// pipe, nor on a write already blocked in it.
+func TestQuitWithFullInputPipe(t *testing.T) {
+	p, err := StartProcess([]string{"/bin/sh", "-c", "exec sleep 600"}, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocked := make(chan error, 1)
+	go func() { blocked <- p.WriteLine(strings.Repeat("x", 1<<20)) }()
+	time.Sleep(50 * time.Millisecond)
+	done := make(chan struct{})
+	go func() { p.Quit(100 * time.Millisecond); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Quit hangs on a full pipe")
+	}
+	if err := <-blocked; err == nil {
+		t.Fatal("the 1 MB write cannot have succeeded")
+	}
+}
