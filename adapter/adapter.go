@@ -389,7 +389,14 @@ func (a *Adapter) toEngine(line string) {
 	if a.logOn {
 		a.traffic(">engine", line)
 	}
-	if err := a.eng.WriteLine(line); err != nil && a.logOn {
+	if err := a.eng.WriteLine(line); err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			// It stopped reading: as good as dead. Ending it makes its
+			// output close, and the death is handled as any other.
+			a.notify("the engine has not read its input for %v: ending it", uci.WriteTimeout)
+			a.eng.Kill()
+			return
+		}
 		a.logf("writing to the engine: %v", err)
 	}
 }

@@ -66,13 +66,23 @@ func StartProcess(argv []string, dir string, stderr io.Writer) (*Process, error)
 // Stdout is the engine's output.
 func (p *Process) Stdout() io.Reader { return p.stdout }
 
+// WriteTimeout bounds one write to the engine: a healthy engine reads its
+// input at once, so a write still blocked after this long (the pipe full)
+// means the engine hangs. The error wraps os.ErrDeadlineExceeded.
+const WriteTimeout = 10 * time.Second
+
 // WriteLine sends one line with a single write, so the engine never waits
 // for a buffer to fill.
 func (p *Process) WriteLine(s string) error {
+	return p.writeLine(s, time.Now().Add(WriteTimeout))
+}
+
+func (p *Process) writeLine(s string, deadline time.Time) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	buf := make([]byte, 0, len(s)+1)
 	buf = append(append(buf, s...), '\n')
+	p.stdin.SetWriteDeadline(deadline)
 	_, err := p.stdin.Write(buf)
 	return err
 }
@@ -98,9 +108,11 @@ func (p *Process) Kill() {
 // Quit sends "quit", waits up to grace for the engine to leave, then kills
 // its process group; it returns once the process is gone.
 func (p *Process) Quit(grace time.Duration) {
-	// An engine that stopped reading must not hang us on a full pipe.
-	p.stdin.SetWriteDeadline(time.Now().Add(grace))
-	p.WriteLine("quit")
+	// An engine that stopped reading must not hang us on a full pipe; a
+	// write already blocked gives up at this deadline too.
+	deadline := time.Now().Add(grace)
+	p.stdin.SetWriteDeadline(deadline)
+	p.writeLine("quit", deadline)
 	p.mu.Lock()
 	p.stdin.Close()
 	p.mu.Unlock()
