@@ -81,7 +81,7 @@ func runProbe(args []string, stdout, stderr io.Writer) int {
 
 	opts := book.DefaultOptions()
 	opts.ThresholdPerMille = *threshold
-	cands := book.NewChooser(opts, 1).Candidates(b, &line.Pos, line.Legal(), nil)
+	cands := book.NewChooser(opts, 1).Candidates(b, &line.Pos, nil)
 	res := probeResult{Key: line.Pos.Key().String(), FEN: line.Chess.String(), Entries: []probeEntry{}}
 	for _, cd := range cands {
 		games, points := book.LearnGamesPoints(cd.Entry.Learn)

@@ -282,7 +282,7 @@ func playGame(t *testing.T, white, black *gameSide, h habits, bookDepth int) str
 		var cands []book.Candidate
 		eligible := false
 		if line.Pos.FullMove() <= bookDepth {
-			cands = checker.Candidates(bk, &line.Pos, line.Legal(), nil)
+			cands = checker.Candidates(bk, &line.Pos, nil)
 			for _, c := range cands {
 				eligible = eligible || c.Eligible
 			}

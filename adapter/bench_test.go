@@ -61,7 +61,7 @@ func bookLine(b *testing.B, bookPath string, plies int) []string {
 	l, _ := book.NewLine("startpos")
 	var moves []string
 	for len(moves) < plies {
-		m, ok := c.BestReply([]*book.Book{bk}, &l.Pos, l.Legal())
+		m, ok := c.BestReply([]*book.Book{bk}, &l.Pos)
 		if !ok {
 			break
 		}

@@ -118,11 +118,11 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 		return nil, false
 	}
 	cur := a.game.cur
-	legal := book.LegalMoves(cur.Chess)
+	var only []book.Move
 	if len(g.SearchMoves) > 0 {
-		legal = restrict(legal, g.SearchMoves)
+		only = searchMoves(g.SearchMoves)
 	}
-	choice, ok, reason := a.chooser.Choose(a.books, &cur.Pos, legal, cur.Seen)
+	choice, ok, reason := a.chooser.Choose(a.books, &cur.Pos, cur.Seen, only)
 	if !ok {
 		a.logf("book: no (%s)", reason)
 		return nil, false
@@ -140,7 +140,7 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 			return nil, false
 		}
 		ponder = ""
-		if reply, ok := a.chooser.BestReply(a.books, &after.Pos, book.LegalMoves(after.Chess)); ok {
+		if reply, ok := a.chooser.BestReply(a.books, &after.Pos); ok {
 			ponder = reply.String()
 		}
 	}
@@ -191,15 +191,13 @@ func (a *Adapter) noBookReason(g *uci.Go) string {
 	return ""
 }
 
-// restrict keeps the legal moves the GUI allows with searchmoves.
-func restrict(legal book.MoveSet, searchMoves []string) book.MoveSet {
-	out := make(book.MoveSet, 0, len(searchMoves))
-	for _, m := range legal {
-		for _, s := range searchMoves {
-			if sm, err := book.ParseMove(s); err == nil && sm == m {
-				out = append(out, m)
-				break
-			}
+// searchMoves reads the moves the GUI allows with searchmoves. An unreadable
+// one is skipped; when none is readable the book has no allowed move.
+func searchMoves(moves []string) []book.Move {
+	out := make([]book.Move, 0, len(moves))
+	for _, s := range moves {
+		if m, err := book.ParseMove(s); err == nil {
+			out = append(out, m)
 		}
 	}
 	return out

@@ -34,13 +34,12 @@ func walkBookLine(path string, plies int) ([]bookPly, error) {
 	var out []bookPly
 	var moves []string
 	for ply := 0; ply < plies; ply++ {
-		legal := line.Legal()
-		choice, ok, why := best.Choose([]*book.Book{b}, &line.Pos, legal, nil)
+		choice, ok, why := best.Choose([]*book.Book{b}, &line.Pos, nil, nil)
 		if !ok {
 			return nil, fmt.Errorf("the highest-weight line of %s leaves the book after %d plies (%s): %s; need %d", path, ply, strings.Join(moves, " "), why, plies)
 		}
 		set := map[string]bool{}
-		for _, c := range best.Candidates(b, &line.Pos, legal, nil) {
+		for _, c := range best.Candidates(b, &line.Pos, nil) {
 			if c.Legal && c.Weight > 0 {
 				set[c.Move.String()] = true
 			}
@@ -79,7 +78,7 @@ func makeBigBook(path string, n int, seed uint64) ([]probePosition, error) {
 		}
 		depth := 1 + rng.IntN(40)
 		for i := 0; i < depth && line != nil; i++ {
-			legal := line.Legal()
+			legal := legalMoves(line)
 			if len(legal) == 0 {
 				line = nil
 				break
@@ -91,7 +90,7 @@ func makeBigBook(path string, n int, seed uint64) ([]probePosition, error) {
 		if line == nil {
 			continue
 		}
-		legal := line.Legal()
+		legal := legalMoves(line)
 		key := line.Pos.Key()
 		if len(legal) == 0 || seen[key] {
 			continue
@@ -152,6 +151,19 @@ func makeBigBook(path string, n int, seed uint64) ([]probePosition, error) {
 // pawn). notnil/chess writes it after every double push; PolyGlot would
 // then hash a different key and miss the book, which would measure a
 // search, not a probe.
+// legalMoves lists the line's legal moves (played form, e1g1), sorted so
+// that a seed always picks the same ones.
+func legalMoves(line *book.Line) []book.Move {
+	var out []book.Move
+	for _, cm := range line.Chess.ValidMoves() {
+		if m, err := book.ParseMove(cm.String()); err == nil {
+			out = append(out, m)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 func uciFEN(line *book.Line) string {
 	f := strings.Fields(line.Chess.String())
 	if len(f) == 6 && line.Pos.EnPassantFile() < 0 {

@@ -2,10 +2,13 @@ package book
 
 import (
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/notnil/chess"
 )
 
 const gnuchessBook = "/usr/share/games/gnuchess/book.bin"
@@ -87,7 +90,7 @@ func TestCandidatesOnOddities(t *testing.T) {
 		}},
 	} {
 		l := mustLine(t, tc.fen, "")
-		got := c.Candidates(b, &l.Pos, l.Legal(), nil)
+		got := c.Candidates(b, &l.Pos, nil)
 		if len(got) != len(tc.want) {
 			t.Errorf("%s: %d candidates, want %d: %+v", tc.fen, len(got), len(tc.want), got)
 			continue
@@ -117,7 +120,7 @@ func TestChooseNoMove(t *testing.T) {
 		{"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "e2e4 e8e7", "not in book"},
 	} {
 		l := mustLine(t, tc.fen, tc.moves)
-		_, ok, why := c.Choose([]*Book{b}, &l.Pos, l.Legal(), l.Seen)
+		_, ok, why := c.Choose([]*Book{b}, &l.Pos, l.Seen, nil)
 		if ok || !strings.Contains(why, tc.why) || !strings.Contains(why, "oddities.bin") {
 			t.Errorf("%s %s: ok=%v why=%q, want %q", tc.fen, tc.moves, ok, why, tc.why)
 		}
@@ -125,16 +128,16 @@ func TestChooseNoMove(t *testing.T) {
 	// Only entries that are illegal here.
 	bad := writeBook(t, bookBytes(t, []fixturePos{{"", StartFEN, []stored{{move: "e2e5", weight: 3}, {move: "e1g1", weight: 3}}}}))
 	l := mustLine(t, StartFEN, "")
-	if _, ok, why := c.Choose([]*Book{bad}, &l.Pos, l.Legal(), nil); ok || !strings.Contains(why, "no legal entry") {
+	if _, ok, why := c.Choose([]*Book{bad}, &l.Pos, nil, nil); ok || !strings.Contains(why, "no legal entry") {
 		t.Errorf("illegal entries: %v %q", ok, why)
 	}
 	// Everything below the threshold.
 	low := writeBook(t, bookBytes(t, []fixturePos{{"", StartFEN, []stored{{move: "e2e4", weight: 1}, {move: "d2d4", weight: 1}}}}))
 	c500 := NewChooser(Options{ThresholdPerMille: 500}, 1)
-	if _, ok, why := c500.Choose([]*Book{low}, &l.Pos, l.Legal(), nil); ok || !strings.Contains(why, "below the threshold") {
+	if _, ok, why := c500.Choose([]*Book{low}, &l.Pos, nil, nil); ok || !strings.Contains(why, "below the threshold") {
 		t.Errorf("threshold: %v %q", ok, why)
 	}
-	if _, ok, why := c.Choose(nil, &l.Pos, l.Legal(), nil); ok || why != "no book" {
+	if _, ok, why := c.Choose(nil, &l.Pos, nil, nil); ok || why != "no book" {
 		t.Errorf("no books: %v %q", ok, why)
 	}
 }
@@ -146,20 +149,20 @@ func TestChooseModes(t *testing.T) {
 	books := []*Book{b}
 
 	best := NewChooser(Options{Mode: Best}, 1)
-	if ch, ok, why := best.Choose(books, &start.Pos, start.Legal(), nil); !ok || ch.Move.String() != "g1f3" || ch.Weight != 30 || ch.TotalWeight != 40 || b.Entry(ch.Index) != ch.Entry {
+	if ch, ok, why := best.Choose(books, &start.Pos, nil, nil); !ok || ch.Move.String() != "g1f3" || ch.Weight != 30 || ch.TotalWeight != 40 || b.Entry(ch.Index) != ch.Entry {
 		t.Errorf("best: %+v %q", ch, why)
 	} else if !strings.Contains(why, "g1f3 chosen") || !strings.Contains(why, "75.0%") {
 		t.Errorf("reason %q", why)
 	}
 	// Ties go to the entry first in the file.
-	if ch, _, _ := best.Choose(books, &promo.Pos, promo.Legal(), nil); ch.Move.String() != "b7b8q" {
+	if ch, _, _ := best.Choose(books, &promo.Pos, nil, nil); ch.Move.String() != "b7b8q" {
 		t.Errorf("best tie: %s", ch.Move)
 	}
 
 	counts := map[string]int{}
 	uni := NewChooser(Options{Mode: Uniform}, 3)
 	for i := 0; i < 4000; i++ {
-		ch, _, _ := uni.Choose(books, &promo.Pos, promo.Legal(), nil)
+		ch, _, _ := uni.Choose(books, &promo.Pos, nil, nil)
 		counts[ch.Move.String()]++
 	}
 	if len(counts) != 4 {
@@ -176,7 +179,7 @@ func TestChooseModes(t *testing.T) {
 		c := NewChooser(DefaultOptions(), seed)
 		var s []string
 		for i := 0; i < 40; i++ {
-			ch, _, _ := c.Choose(books, &promo.Pos, promo.Legal(), nil)
+			ch, _, _ := c.Choose(books, &promo.Pos, nil, nil)
 			s = append(s, ch.Move.String())
 		}
 		return strings.Join(s, " ")
@@ -203,18 +206,18 @@ func TestChooseAvoidRepetition(t *testing.T) {
 	nf3 := l.Pos.KeyAfter(NewMove(6, 21, NoPromo))
 	seen := func(k Key) bool { return k == nf3 }
 	c := NewChooser(Options{Mode: Best, AvoidRepetition: true}, 1)
-	ch, ok, _ := c.Choose([]*Book{b}, &l.Pos, l.Legal(), seen)
+	ch, ok, _ := c.Choose([]*Book{b}, &l.Pos, seen, nil)
 	if !ok || ch.Move.String() != "e2e4" {
 		t.Errorf("avoid repetition chose %s", ch.Move)
 	}
 	// Without the option the repeating move is still played.
 	c = NewChooser(Options{Mode: Best}, 1)
-	if ch, _, _ := c.Choose([]*Book{b}, &l.Pos, l.Legal(), seen); ch.Move.String() != "g1f3" {
+	if ch, _, _ := c.Choose([]*Book{b}, &l.Pos, seen, nil); ch.Move.String() != "g1f3" {
 		t.Errorf("chose %s", ch.Move)
 	}
 	// Every move repeating: no book move, and the log says why.
 	c = NewChooser(Options{AvoidRepetition: true}, 1)
-	if _, ok, why := c.Choose([]*Book{b}, &l.Pos, l.Legal(), func(Key) bool { return true }); ok || !strings.Contains(why, "repeats") {
+	if _, ok, why := c.Choose([]*Book{b}, &l.Pos, func(Key) bool { return true }, nil); ok || !strings.Contains(why, "repeats") {
 		t.Errorf("all repeating: %v %q", ok, why)
 	}
 }
@@ -225,19 +228,19 @@ func TestChooseBooksInPriorityOrder(t *testing.T) {
 	other := writeBook(t, bookBytes(t, []fixturePos{{"", StartFEN, []stored{{move: "c2c4", weight: 1}}}}))
 	l := mustLine(t, StartFEN, "")
 	c := NewChooser(DefaultOptions(), 1)
-	ch, ok, _ := c.Choose([]*Book{zero, other, odd}, &l.Pos, l.Legal(), nil)
+	ch, ok, _ := c.Choose([]*Book{zero, other, odd}, &l.Pos, nil, nil)
 	if !ok || ch.Book != other || ch.Move.String() != "c2c4" {
 		t.Errorf("chose %s from %v", ch.Move, ch.Book.Path())
 	}
-	ch, _, _ = c.Choose([]*Book{odd, other}, &l.Pos, l.Legal(), nil)
+	ch, _, _ = c.Choose([]*Book{odd, other}, &l.Pos, nil, nil)
 	if ch.Book != odd {
 		t.Error("second book answered before the first")
 	}
-	if m, ok := c.BestReply([]*Book{zero, odd, other}, &l.Pos, l.Legal()); !ok || m.String() != "g1f3" {
+	if m, ok := c.BestReply([]*Book{zero, odd, other}, &l.Pos); !ok || m.String() != "g1f3" {
 		t.Errorf("BestReply %s %v", m, ok)
 	}
 	after := mustLine(t, StartFEN, "e2e4")
-	if _, ok := c.BestReply([]*Book{odd}, &after.Pos, after.Legal()); ok {
+	if _, ok := c.BestReply([]*Book{odd}, &after.Pos); ok {
 		t.Error("BestReply on an all-zero position")
 	}
 }
@@ -252,7 +255,7 @@ func TestWeightHook(t *testing.T) {
 		}
 		return uint64(e.Weight)
 	}}
-	ch, ok, _ := NewChooser(o, 1).Choose([]*Book{b}, &l.Pos, l.Legal(), nil)
+	ch, ok, _ := NewChooser(o, 1).Choose([]*Book{b}, &l.Pos, nil, nil)
 	if !ok || ch.Move.String() != "e2e4" || ch.TotalWeight != 130 || math.Abs(ch.Share-100.0/130) > 1e-9 {
 		t.Errorf("%+v", ch)
 	}
@@ -264,12 +267,11 @@ func TestWeightedDistributionOnRealBook(t *testing.T) {
 	b := realBook(t, gnuchessBook)
 	l := mustLine(t, StartFEN, "")
 	c := NewChooser(DefaultOptions(), 20260101)
-	cands := c.Candidates(b, &l.Pos, l.Legal(), nil)
+	cands := c.Candidates(b, &l.Pos, nil)
 	const draws = 20000
 	counts := map[Move]int{}
-	legal := l.Legal()
 	for i := 0; i < draws; i++ {
-		ch, ok, _ := c.Choose([]*Book{b}, &l.Pos, legal, nil)
+		ch, ok, _ := c.Choose([]*Book{b}, &l.Pos, nil, nil)
 		if !ok {
 			t.Fatal("no move")
 		}
@@ -314,5 +316,86 @@ func TestAboveThreshold(t *testing.T) {
 		if got := aboveThreshold(tc.w, tc.total, tc.pm); got != tc.want {
 			t.Errorf("aboveThreshold(%d, %d, %d) = %v", tc.w, tc.total, tc.pm, got)
 		}
+	}
+}
+
+// TestChooserLegalityMatchesNotnil pins the chooser's legality check
+// (Position.LegalMove) to the rules library: in positions of random games,
+// every move code a book entry could hold from a square of the side to
+// move (every target, every promotion code including the invalid ones,
+// castling in both spellings) is judged legal exactly when notnil lists it.
+func TestChooserLegalityMatchesNotnil(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	games := 4
+	if raceEnabled {
+		games = 1
+	}
+	positions, legalSeen := 0, 0
+	for range games {
+		cp := chess.StartingPosition()
+		p := StartPosition()
+		for ply := 0; ply < 200; ply++ {
+			valid := cp.ValidMoves()
+			if len(valid) == 0 {
+				break
+			}
+			legal := map[Move]bool{}
+			for _, m := range valid {
+				legal[fromChessMove(m)] = true
+			}
+			positions++
+			for from := Square(0); from < 64; from++ {
+				if pc := p.Piece(from); pc == NoPiece || pc.White() != p.WhiteToMove() {
+					continue
+				}
+				pawn := p.Piece(from).Type() == Pawn
+				for to := Square(0); to < 64; to++ {
+					// Every promotion code where a pawn reaches the last
+					// rank; elsewhere none and one drawn at random.
+					promos := []Promo{NoPromo, Promo(1 + rng.IntN(7))}
+					if pawn && (to.Row() == 0 || to.Row() == 7) {
+						promos = []Promo{0, 1, 2, 3, 4, 5, 6, 7}
+					}
+					for _, promo := range promos {
+						m := NewMove(from, to, promo)
+						played := p.ToPlayed(m) // as Candidates judges it
+						got, err := p.LegalMove(played)
+						if want := legal[played]; (err == nil) != want || (err == nil && got != played) {
+							t.Fatalf("%s: LegalMove(%s) = %s, %v; notnil says legal=%v", cp, m, got, err, want)
+						}
+						if err == nil {
+							legalSeen++
+						}
+					}
+				}
+			}
+			m := valid[rng.IntN(len(valid))]
+			p.Play(fromChessMove(m))
+			cp = cp.Update(m)
+		}
+	}
+	t.Logf("%d positions, %d legal move codes", positions, legalSeen)
+	if positions < 100 {
+		t.Errorf("only %d positions", positions)
+	}
+}
+
+// TestChooseOnly: with searchmoves only the listed moves are played; the
+// others count as not legal (so they neither win nor dilute the shares).
+func TestChooseOnly(t *testing.T) {
+	b := openFixture(t, "oddities.bin")
+	l := mustLine(t, StartFEN, "")
+	c := NewChooser(Options{Mode: Best}, 1)
+	e4, _ := ParseMove("e2e4")
+	ch, ok, why := c.Choose([]*Book{b}, &l.Pos, nil, []Move{e4})
+	if !ok || ch.Move != e4 || ch.Share != 1 {
+		t.Errorf("only e2e4: %+v %v %q", ch, ok, why)
+	}
+	a3, _ := ParseMove("a2a3")
+	if _, ok, why := c.Choose([]*Book{b}, &l.Pos, nil, []Move{a3}); ok || !strings.Contains(why, "no legal entry") {
+		t.Errorf("only a move the book lacks: %v %q", ok, why)
+	}
+	if _, ok, _ := c.Choose([]*Book{b}, &l.Pos, nil, []Move{}); ok {
+		t.Error("an empty searchmoves list allowed a move")
 	}
 }

@@ -16,7 +16,6 @@ func FuzzReader(f *testing.F) {
 	f.Add([]byte{0, 0, 0})
 	dir := f.TempDir()
 	start := mustLine(f, StartFEN, "")
-	legal := start.Legal()
 	c := NewChooser(DefaultOptions(), 1)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		path := filepath.Join(dir, "fuzz.bin")
@@ -46,13 +45,13 @@ func FuzzReader(f *testing.F) {
 				t.Fatalf("Lookup(%s) = %d, %d of %d", k, first, n, b.Len())
 			}
 		}
-		c.Choose([]*Book{b}, &start.Pos, legal, start.Seen)
-		c.BestReply([]*Book{b}, &start.Pos, legal)
+		c.Choose([]*Book{b}, &start.Pos, start.Seen, nil)
+		c.BestReply([]*Book{b}, &start.Pos)
 		// Positions from the file's own moves, played from the start.
 		for i := 0; i < b.Len() && i < 8; i++ {
 			p := start.Pos
 			p.Play(b.Entry(i).Move)
-			c.Candidates(b, &p, legal, nil)
+			c.Candidates(b, &p, nil)
 		}
 	})
 }

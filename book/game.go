@@ -8,27 +8,6 @@ import (
 	"github.com/notnil/chess"
 )
 
-// MoveSet is a set of moves in played form (castling e1g1), sorted.
-type MoveSet []Move
-
-// Contains reports whether m is in the set.
-func (s MoveSet) Contains(m Move) bool {
-	_, ok := slices.BinarySearch(s, m)
-	return ok
-}
-
-// LegalMoves lists the legal moves of a rules-engine position in played
-// form.
-func LegalMoves(cp *chess.Position) MoveSet {
-	valid := cp.ValidMoves()
-	s := make(MoveSet, 0, len(valid))
-	for _, m := range valid {
-		s = append(s, fromChessMove(m))
-	}
-	slices.Sort(s)
-	return s
-}
-
 func fromChessMove(m *chess.Move) Move {
 	promo := NoPromo
 	switch m.Promo() {
@@ -106,9 +85,6 @@ func (l *Line) PlayMoves(moves string) error {
 	}
 	return nil
 }
-
-// Legal is the set of legal moves in the current position.
-func (l *Line) Legal() MoveSet { return LegalMoves(l.Chess) }
 
 // Seen reports whether k is the key of a position reached so far.
 func (l *Line) Seen(k Key) bool { return slices.Contains(l.Keys, k) }

@@ -16,8 +16,11 @@ func TestLineRefusesCastlingOutOfCheck(t *testing.T) {
 			t.Errorf("%s played out of check", m)
 		}
 	}
-	if l.Legal().Contains(NewMove(60, 62, NoPromo)) {
+	if findLegal(l.Chess, NewMove(60, 62, NoPromo)) != nil {
 		t.Error("castling listed as legal in check")
+	}
+	if _, err := l.Pos.LegalMove(NewMove(60, 62, NoPromo)); err == nil {
+		t.Error("castling judged legal in check")
 	}
 	// Castling through an attacked square (f8, by the rook on f1) is
 	// refused; the other side is fine, in the king-takes-rook spelling too.

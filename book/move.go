@@ -68,15 +68,23 @@ func (m Move) IsNull() bool { return m&0x7fff == 0 }
 // String is the move in UCI long algebraic form, as stored (e.g. "e1h1",
 // "f2g1n"). An out-of-range promotion code prints as '?'.
 func (m Move) String() string {
-	s := m.From().String() + m.To().String()
+	var b [5]byte
+	return string(m.appendTo(b[:0]))
+}
+
+// appendTo appends String's text to b (one allocation or none, where
+// String's concatenations cost three).
+func (m Move) appendTo(b []byte) []byte {
+	from, to := m.From(), m.To()
+	b = append(b, byte('a'+from.File()), byte('1'+from.Row()), byte('a'+to.File()), byte('1'+to.Row()))
 	if p := m.Promo(); p != NoPromo {
 		if int(p) < len(promoLetters) {
-			s += string(promoLetters[p])
+			b = append(b, promoLetters[p])
 		} else {
-			s += "?"
+			b = append(b, '?')
 		}
 	}
-	return s
+	return b
 }
 
 // ParseMove reads a move in UCI form ("e2e4", "e7e8q").

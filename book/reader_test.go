@@ -283,7 +283,7 @@ func TestTruncatedWhileOpen(t *testing.T) {
 		t.Errorf("Scan: %v", err)
 	}
 	l := mustLine(t, StartFEN, "")
-	if _, ok, why := NewChooser(DefaultOptions(), 1).Choose([]*Book{b}, &l.Pos, l.Legal(), nil); ok || !strings.Contains(why, "shrank") {
+	if _, ok, why := NewChooser(DefaultOptions(), 1).Choose([]*Book{b}, &l.Pos, nil, nil); ok || !strings.Contains(why, "shrank") {
 		t.Errorf("Choose: %v %q", ok, why)
 	}
 }

@@ -14,6 +14,19 @@ import (
 type walkResult struct {
 	positions, entries, illegal int
 	firstIllegal                string
+	// disagreements: entries where the board check (LegalMove, which the
+	// chooser uses) and the rules library differ on legality.
+	disagreements     int
+	firstDisagreement string
+}
+
+// notnilMoves lists the rules library's legal moves in played form.
+func notnilMoves(cp *chess.Position) []Move {
+	var out []Move
+	for _, m := range cp.ValidMoves() {
+		out = append(out, fromChessMove(m))
+	}
+	return out
 }
 
 // walkBook follows the book from the start position, depth first, visiting
@@ -38,6 +51,13 @@ func walkBook(b *Book, maxPositions int) walkResult {
 			}
 			r.entries++
 			m := p.ToPlayed(e.Move)
+			_, err := p.LegalMove(m)
+			if (err == nil) != (findLegal(cp, m) != nil) {
+				r.disagreements++
+				if r.firstDisagreement == "" {
+					r.firstDisagreement = fmt.Sprintf("%s %s: LegalMove error %v", cp, e.Move, err)
+				}
+			}
 			if findLegal(cp, m) == nil {
 				r.illegal++
 				if r.firstIllegal == "" {
@@ -47,7 +67,7 @@ func walkBook(b *Book, maxPositions int) walkResult {
 			}
 			next = append(next, m)
 		})
-		for _, m := range LegalMoves(cp) {
+		for _, m := range notnilMoves(cp) {
 			if _, n := b.Lookup(p.KeyAfter(m)); n > 0 {
 				next = append(next, m)
 			}
@@ -92,6 +112,9 @@ func TestWalkRealBooks(t *testing.T) {
 			if r.illegal != 0 {
 				t.Errorf("%d illegal entries, first: %s", r.illegal, r.firstIllegal)
 			}
+			if r.disagreements != 0 {
+				t.Errorf("LegalMove and the rules library disagree on %d entries, first: %s", r.disagreements, r.firstDisagreement)
+			}
 			if r.positions < 8 {
 				t.Errorf("walk reached only %d positions", r.positions)
 			}
@@ -104,7 +127,7 @@ func entriesAt(t *testing.T, b *Book, fen, moves string) ([]string, *Line) {
 	t.Helper()
 	l := mustLine(t, fen, moves)
 	var out []string
-	for _, cd := range NewChooser(DefaultOptions(), 1).Candidates(b, &l.Pos, l.Legal(), nil) {
+	for _, cd := range NewChooser(DefaultOptions(), 1).Candidates(b, &l.Pos, nil) {
 		if !cd.Legal {
 			t.Errorf("%s %s: entry %s is illegal", fen, moves, cd.Entry.Move)
 		}

@@ -470,7 +470,11 @@ func (p *Position) LegalMove(m Move) (Move, error) {
 	}
 	if pc.Type() == Pawn {
 		fromFile := from.File()
-		return pawnSAN(p, m.String(), to, fromFile, from.Row(), fromFile != to.File(), m.Promo())
+		// The move's text only goes into errors; written on the stack, a
+		// legal pawn move costs no allocation (the book chooser checks every
+		// entry of each position it answers).
+		var text [5]byte
+		return pawnSAN(p, m.appendTo(text[:0]), to, fromFile, from.Row(), fromFile != to.File(), m.Promo())
 	}
 	if m.Promo() != NoPromo || !p.reaches(pc.Type(), from, to) {
 		return 0, fmt.Errorf("%w: %s", ErrIllegalMove, m)

@@ -57,13 +57,9 @@ func TestWeightInTheChooser(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	line, err := book.NewLine("startpos")
-	if err != nil {
-		t.Fatal(err)
-	}
 	share := func(o book.Options) map[string]float64 {
 		out := map[string]float64{}
-		for _, c := range book.NewChooser(o, 1).Candidates(b, start, line.Legal(), nil) {
+		for _, c := range book.NewChooser(o, 1).Candidates(b, start, nil) {
 			out[c.Move.String()] = c.Share
 		}
 		return out
