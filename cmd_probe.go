@@ -82,7 +82,10 @@ func runProbe(args []string, stdout, stderr io.Writer) int {
 	opts := book.DefaultOptions()
 	opts.ThresholdPerMille = *threshold
 	cands := book.NewChooser(opts, 1).Candidates(b, &line.Pos, nil)
-	res := probeResult{Key: line.Pos.Key().String(), FEN: line.Chess.String(), Entries: []probeEntry{}}
+	res := probeResult{Key: line.Pos.Key().String(), Entries: []probeEntry{}}
+	if cp := line.Chess(); cp != nil {
+		res.FEN = cp.String()
+	}
 	for _, cd := range cands {
 		games, points := book.LearnGamesPoints(cd.Entry.Learn)
 		res.TotalWeight += cd.Weight

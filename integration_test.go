@@ -255,7 +255,7 @@ func playGame(t *testing.T, white, black *gameSide, h habits, bookDepth int) str
 		}
 	}
 	for ply := 0; ; ply++ {
-		cp := line.Chess
+		cp := line.Chess()
 		if len(cp.ValidMoves()) == 0 {
 			if cp.Status() == chess.Checkmate {
 				return map[bool]string{true: "0-1", false: "1-0"}[cp.Turn() == chess.White] + " mate: " + strings.Join(moves, " ")

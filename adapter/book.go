@@ -220,7 +220,7 @@ func (a *Adapter) releaseBookAnswer(played bool) {
 		if played {
 			a.observe(func(o GameObserver) {
 				o.BookMove(ans.choice.Book, ans.key, ans.choice.Entry.Move, ans.white)
-				o.AfterBestmove(ans.after.Chess)
+				o.AfterBestmove(ans.after.Chess())
 			})
 		}
 	})

@@ -122,8 +122,13 @@ func (a *Adapter) tracked(continues bool) {
 		a.logf("position followed again")
 	}
 	g.ok, g.err = true, ""
-	cp, key := g.cur.Chess, g.cur.Pos.Key()
-	a.observe(func(o GameObserver) { o.Position(cp, key, continues) })
+	if a.obs == nil {
+		return
+	}
+	// A copy: the game moves on before the observer runs (after the flush),
+	// and the rules position is built only there.
+	cur := *g.cur
+	a.observe(func(o GameObserver) { o.Position(cur.Chess(), cur.Pos.Key(), continues) })
 }
 
 // newLine sets the game to its base position.

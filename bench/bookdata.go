@@ -155,7 +155,7 @@ func makeBigBook(path string, n int, seed uint64) ([]probePosition, error) {
 // that a seed always picks the same ones.
 func legalMoves(line *book.Line) []book.Move {
 	var out []book.Move
-	for _, cm := range line.Chess.ValidMoves() {
+	for _, cm := range line.Chess().ValidMoves() {
 		if m, err := book.ParseMove(cm.String()); err == nil {
 			out = append(out, m)
 		}
@@ -165,7 +165,7 @@ func legalMoves(line *book.Line) []book.Move {
 }
 
 func uciFEN(line *book.Line) string {
-	f := strings.Fields(line.Chess.String())
+	f := strings.Fields(line.Chess().String())
 	if len(f) == 6 && line.Pos.EnPassantFile() < 0 {
 		f[3] = "-"
 	}

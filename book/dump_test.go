@@ -73,7 +73,7 @@ func TestDumpCyclesAndTranspositions(t *testing.T) {
 	var poss []fixturePos
 	add := func(moves string, stored ...stored) {
 		l := mustLine(t, StartFEN, moves)
-		poss = append(poss, fixturePos{moves, l.Chess.String(), stored})
+		poss = append(poss, fixturePos{moves, l.Chess().String(), stored})
 	}
 	add("", stored{move: "g1f3", weight: 2}, stored{move: "e2e4", weight: 1}, stored{move: "d2d4", weight: 1})
 	add("g1f3 g8f6", stored{move: "f3g1", weight: 1}, stored{move: "d2d4", weight: 1})

@@ -164,7 +164,7 @@ func FuzzFENMovesKey(f *testing.F) {
 			if got, want := l.Pos.Key(), l.Pos.ComputeKey(); got != want {
 				t.Fatalf("%s after %s: incremental %s, scratch %s", fen, s, got, want)
 			}
-			if got, want := l.Pos.Key(), FromChess(l.Chess).Key(); got != want {
+			if got, want := l.Pos.Key(), FromChess(l.Chess()).Key(); got != want {
 				t.Fatalf("%s after %s: incremental %s, from notnil %s", fen, s, got, want)
 			}
 		}
