@@ -133,12 +133,15 @@ type Candidate struct {
 // nil; with AvoidRepetition it makes moves leading to a seen key
 // ineligible.
 func (c *Chooser) Candidates(b *Book, pos *Position, seen func(Key) bool) []Candidate {
-	return c.candidates(nil, b, pos, seen, nil)
+	return c.candidates(nil, b, pos, seen, nil, true)
 }
 
 // candidates is Candidates appending to buf; an entry whose move is not in
 // only (when only is not nil: the GUI's searchmoves) counts as not legal.
-func (c *Chooser) candidates(buf []Candidate, b *Book, pos *Position, seen func(Key) bool, only []Move) []Candidate {
+// Without explain, a move below the threshold is not told by how much
+// (Choose and BestReply never show it; formatting it was a fifth of a book
+// answer).
+func (c *Chooser) candidates(buf []Candidate, b *Book, pos *Position, seen func(Key) bool, only []Move, explain bool) []Candidate {
 	cands := buf[:0]
 	var total uint64
 	b.Each(pos.Key(), func(i int, e Entry) {
@@ -176,6 +179,8 @@ func (c *Chooser) candidates(buf []Candidate, b *Book, pos *Position, seen func(
 		switch {
 		case cd.Weight == 0:
 			cd.Why = "weight 0"
+		case !aboveThreshold(cd.Weight, total, threshold) && !explain:
+			cd.Why = "below threshold"
 		case !aboveThreshold(cd.Weight, total, threshold):
 			cd.Why = fmt.Sprintf("below threshold (%.1f%% <= %.1f%%)", 100*cd.Share, float64(threshold)/10)
 		case c.opts.AvoidRepetition && seen != nil && seen(pos.KeyAfter(cd.Move)):
@@ -206,7 +211,7 @@ type Choice struct {
 func (c *Chooser) Choose(books []*Book, pos *Position, seen func(Key) bool, only []Move) (Choice, bool, string) {
 	var why []string
 	for _, b := range books {
-		cands := c.candidates(c.buf, b, pos, seen, only)
+		cands := c.candidates(c.buf, b, pos, seen, only, false)
 		c.buf = cands
 		cd, ok := c.pick(cands)
 		if !ok {
@@ -312,7 +317,7 @@ func (c *Chooser) BestReply(books []*Book, pos *Position) (Move, bool) {
 	for _, b := range books {
 		var best Candidate
 		found := false
-		c.buf = c.candidates(c.buf, b, pos, nil, nil)
+		c.buf = c.candidates(c.buf, b, pos, nil, nil, false)
 		for _, cd := range c.buf {
 			if cd.Legal && cd.Weight > 0 && (!found || cd.Weight > best.Weight) {
 				best, found = cd, true
