@@ -146,11 +146,6 @@ func makeBigBook(path string, n int, seed uint64) ([]probePosition, error) {
 	return probes, f.Close()
 }
 
-// uciFEN is the line's FEN with the en-passant square only where
-// Polyglot's key counts it (a pawn of the side to move beside the pushed
-// pawn). notnil/chess writes it after every double push; PolyGlot would
-// then hash a different key and miss the book, which would measure a
-// search, not a probe.
 // legalMoves lists the line's legal moves (played form, e1g1), sorted so
 // that a seed always picks the same ones.
 func legalMoves(line *book.Line) []book.Move {
@@ -164,6 +159,11 @@ func legalMoves(line *book.Line) []book.Move {
 	return out
 }
 
+// uciFEN is the line's FEN with the en-passant square only where
+// Polyglot's key counts it (a pawn of the side to move beside the pushed
+// pawn). notnil/chess writes it after every double push; PolyGlot would
+// then hash a different key and miss the book, which would measure a
+// search, not a probe.
 func uciFEN(line *book.Line) string {
 	f := strings.Fields(line.Chess().String())
 	if len(f) == 6 && line.Pos.EnPassantFile() < 0 {
