@@ -20,7 +20,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/notnil/chess"
 	"github.com/sirupsen/logrus"
 
 	"github.com/polyproxy/polyproxy/book"
@@ -45,10 +44,12 @@ type Engine interface {
 // allowed.
 type GameObserver interface {
 	NewGame()
-	Position(cp *chess.Position, key book.Key, continues bool)
+	// Position and AfterBestmove pass the game as a line the observer
+	// may keep (its rules position is built only if the observer asks).
+	Position(l *book.Line, continues bool)
 	BookMove(b *book.Book, key book.Key, stored book.Move, whiteMoved bool)
 	EngineScore(white bool, cp int, mate int, isMate bool)
-	AfterBestmove(cp *chess.Position)
+	AfterBestmove(l *book.Line)
 	Close()
 }
 

@@ -11,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/notnil/chess"
-
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/config"
 )
@@ -550,8 +548,8 @@ func (r *recorder) got() []string {
 	return slices.Clone(r.calls)
 }
 func (r *recorder) NewGame() { r.add("newgame") }
-func (r *recorder) Position(cp *chess.Position, key book.Key, continues bool) {
-	r.add(fmt.Sprintf("position %s %v", cp, continues))
+func (r *recorder) Position(l *book.Line, continues bool) {
+	r.add(fmt.Sprintf("position %s %v", l.Chess(), continues))
 }
 func (r *recorder) BookMove(b *book.Book, key book.Key, stored book.Move, whiteMoved bool) {
 	r.add(fmt.Sprintf("book %s %s %v", filepath.Base(b.Path()), stored, whiteMoved))
@@ -559,8 +557,8 @@ func (r *recorder) BookMove(b *book.Book, key book.Key, stored book.Move, whiteM
 func (r *recorder) EngineScore(white bool, cp int, mate int, isMate bool) {
 	r.add(fmt.Sprintf("score %v %d %d %v", white, cp, mate, isMate))
 }
-func (r *recorder) AfterBestmove(cp *chess.Position) { r.add("after " + cp.String()) }
-func (r *recorder) Close()                           { r.add("close") }
+func (r *recorder) AfterBestmove(l *book.Line) { r.add("after " + l.Chess().String()) }
+func (r *recorder) Close()                     { r.add("close") }
 
 func TestObserverCalls(t *testing.T) {
 	rec := &recorder{}

@@ -216,11 +216,14 @@ func (a *Adapter) releaseBookAnswer(played bool) {
 	if played && a.game.ok && a.game.line == ans.forLine {
 		a.game.predicted, a.game.predictedMove, a.game.predictedPonder = ans.after, ans.move, ans.ponder
 	}
+	// A copy: the game may continue from ans.after before the observer
+	// runs.
+	after := *ans.after
 	a.emit(ans.lines, func() {
 		if played {
 			a.observe(func(o GameObserver) {
 				o.BookMove(ans.choice.Book, ans.key, ans.choice.Entry.Move, ans.white)
-				o.AfterBestmove(ans.after.Chess())
+				o.AfterBestmove(&after)
 			})
 		}
 	})

@@ -285,7 +285,7 @@ func (a *Adapter) onEngineBestMove(line []byte) {
 		}
 		if bm, err := uci.ParseBestMove(bestmove); err == nil {
 			if after, ok := g.after(bm.Move); ok {
-				o.AfterBestmove(after.Chess())
+				o.AfterBestmove(after)
 			}
 		}
 	})

@@ -125,10 +125,9 @@ func (a *Adapter) tracked(continues bool) {
 	if a.obs == nil {
 		return
 	}
-	// A copy: the game moves on before the observer runs (after the flush),
-	// and the rules position is built only there.
+	// A copy: the game moves on before the observer runs (after the flush).
 	cur := *g.cur
-	a.observe(func(o GameObserver) { o.Position(cur.Chess(), cur.Pos.Key(), continues) })
+	a.observe(func(o GameObserver) { o.Position(&cur, continues) })
 }
 
 // newLine sets the game to its base position.

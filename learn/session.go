@@ -1,10 +1,6 @@
 package learn
 
 import (
-	"encoding/binary"
-	"fmt"
-	"strings"
-
 	"github.com/notnil/chess"
 	"github.com/sirupsen/logrus"
 
@@ -57,11 +53,12 @@ type playedBookMove struct {
 
 type game struct {
 	bookMoves []playedBookMove
-	last      *chess.Position
-	// keys identifies every position seen (see snapshot), by ply, so that
-	// a position sent again (a repeated "position" command, a ponder miss,
-	// a take-back) replaces rather than counts twice.
-	keys    map[int]string
+	last      *book.Line // our own copy
+	// keys identifies every position seen (by its Polyglot key: placement,
+	// side to move, castling and a capturable en-passant file) by ply, so
+	// that a position sent again (a repeated "position" command, a ponder
+	// miss, a take-back) replaces rather than counts twice.
+	keys    map[int]book.Key
 	lastPly int
 	scores  []Score // engine scores of its consecutive moves since the last book move
 	// scorePlies[i] is the ply of the position scores[i] was searched in.
@@ -135,11 +132,11 @@ func (s *Session) NewGame() {
 	s.checkBooks()
 }
 
-// Position records a position the GUI sent. continues=false means it does
-// not extend the current game, which therefore ends first. (key is not
-// needed: positions are told apart by snapshot.)
-func (s *Session) Position(cp *chess.Position, key book.Key, continues bool) {
-	if s == nil || cp == nil {
+// Position records a position the GUI sent (l is copied, the caller may
+// go on playing it). continues=false means it does not extend the current
+// game, which therefore ends first.
+func (s *Session) Position(l *book.Line, continues bool) {
+	if s == nil || l == nil {
 		return
 	}
 	if !continues {
@@ -149,7 +146,7 @@ func (s *Session) Position(cp *chess.Position, key book.Key, continues bool) {
 		s.checkedBooks = true
 		s.checkBooks()
 	}
-	s.see(cp)
+	s.see(l)
 }
 
 // BookMove records that polyproxy answered from book b with the entry
@@ -171,15 +168,15 @@ func (s *Session) EngineScore(white bool, cp int, mate int, isMate bool) {
 	s.game.pending = &Score{White: white, CP: cp, Mate: mate, IsMate: isMate}
 }
 
-// AfterBestmove records the position after our own move, so that a mate
-// or stalemate we deliver is seen.
-func (s *Session) AfterBestmove(cp *chess.Position) {
+// AfterBestmove records the position after our own move (l is copied),
+// so that a mate or stalemate we deliver is seen.
+func (s *Session) AfterBestmove(l *book.Line) {
 	if s == nil {
 		return
 	}
 	s.takeScore()
-	if cp != nil {
-		s.see(cp)
+	if l != nil {
+		s.see(l)
 	}
 }
 
@@ -211,38 +208,24 @@ func (s *Session) takeScore() {
 	g.booked, g.pending = false, nil
 }
 
-// snapshot numbers cp's ply (from its move counters: within one game they
-// advance one per move, which is all that matters here) and identifies it
-// for repetition: placement, side to move, castling and en-passant square.
-// It reads notnil's binary form (101 bytes in the pinned v1.10.0: 12
-// bitboards, half-move clock, uint16 move number, en-passant square,
-// flags) because its FEN (String) costs tens of microseconds, too much for
-// every move in the proxy's loop; any other length falls back to the FEN.
-func snapshot(cp *chess.Position) (ply int, id string) {
-	full := 1
-	if b, err := cp.MarshalBinary(); err == nil && len(b) == 101 {
-		full = int(binary.BigEndian.Uint16(b[97:99]))
-		id = string(b[:96]) + string(b[99:])
-	} else {
-		fields := strings.Fields(cp.String())
-		if len(fields) == 6 {
-			fmt.Sscan(fields[5], &full)
-		}
-		id = strings.Join(fields[:min(4, len(fields))], " ")
-	}
-	ply = 2 * (full - 1)
-	if cp.Turn() == chess.Black {
+// plyOf numbers a position's ply from its move counters: within one game
+// they advance one per move, which is all that matters here.
+func plyOf(p *book.Position) int {
+	ply := 2 * (p.FullMove() - 1)
+	if !p.WhiteToMove() {
 		ply++
 	}
-	return ply, id
+	return ply
 }
 
-func (s *Session) see(cp *chess.Position) {
+// see records a position. The rules library's view of it is built only
+// if the game ends with book moves to learn (it costs 10-25 us a ply).
+func (s *Session) see(l *book.Line) {
 	g := &s.game
 	if g.keys == nil {
-		g.keys = map[int]string{}
+		g.keys = map[int]book.Key{}
 	}
-	ply, id := snapshot(cp)
+	ply, id := plyOf(&l.Pos), l.Pos.Key()
 	if g.last != nil && ply <= g.lastPly {
 		// Back to an earlier point (a take-back, a ponder miss): what was
 		// played from there on is not part of the game any more.
@@ -259,7 +242,8 @@ func (s *Session) see(cp *chess.Position) {
 		}
 	}
 	g.keys[ply] = id
-	g.last, g.lastPly = cp, ply
+	last := *l
+	g.last, g.lastPly = &last, ply
 }
 
 func (g *game) repeated() int {
@@ -292,7 +276,11 @@ func (s *Session) finish(why string) {
 		s.logf("learn: game ended (%s): BookLearn is off, %d book move(s) not learned", why, len(g.bookMoves))
 		return
 	}
-	d := DecidePosition(g.last, g.repeated())
+	var lastPos *chess.Position // nil: no position seen
+	if g.last != nil {
+		lastPos = g.last.Chess()
+	}
+	d := DecidePosition(lastPos, g.repeated())
 	if d.Outcome == Unknown {
 		byScores := DecideScores(g.scores, s.opts.ResignScore, s.opts.ResignMoves)
 		if byScores.Outcome == Unknown {

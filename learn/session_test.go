@@ -2,43 +2,39 @@ package learn
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
-
-	"github.com/notnil/chess"
 
 	"github.com/polyproxy/polyproxy/book"
 )
 
-// gameLine is a game played move by move with the rules engine: positions[i]
-// is the position before move i (positions[len(moves)] the final one).
+// gameLine is a game played move by move: positions[i] is the game before
+// move i (positions[len(moves)] the final one), as the adapter passes it.
 type gameLine struct {
-	positions []*chess.Position
+	positions []*book.Line
 	keys      []book.Key
 	moves     []book.Move
 }
 
 func playLine(t *testing.T, fen string, uciMoves ...string) gameLine {
 	t.Helper()
-	pos := fenPosition(t, fen)
-	l := gameLine{positions: []*chess.Position{pos}, keys: []book.Key{book.FromChess(pos).Key()}}
+	cur, err := book.NewLine(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := func() *book.Line { c := *cur; c.Keys = slices.Clip(c.Keys); return &c }
+	l := gameLine{positions: []*book.Line{snap()}, keys: []book.Key{cur.Pos.Key()}}
 	for _, s := range uciMoves {
 		m, err := book.ParseMove(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var found *chess.Move
-		for _, v := range pos.ValidMoves() {
-			if v.String() == s {
-				found = v
-			}
+		if _, err := cur.Play(m); err != nil {
+			t.Fatalf("%s: %v", s, err)
 		}
-		if found == nil {
-			t.Fatalf("%s is not legal in %s", s, pos)
-		}
-		pos = pos.Update(found)
-		l.positions = append(l.positions, pos)
-		l.keys = append(l.keys, book.FromChess(pos).Key())
+		l.positions = append(l.positions, snap())
+		l.keys = append(l.keys, cur.Pos.Key())
 		l.moves = append(l.moves, m)
 	}
 	return l
@@ -109,11 +105,11 @@ type driver struct {
 // score for our engine moves (missing: no score line).
 func (d *driver) play(from, to int, bookPlies map[int]bool, scores map[int]Score) {
 	for p := from; p < to; p++ {
-		ours := (d.l.positions[p].Turn() == chess.White) == d.white
+		ours := d.l.positions[p].Pos.WhiteToMove() == d.white
 		if !ours {
 			continue
 		}
-		d.s.Position(d.l.positions[p], d.l.keys[p], p > 0)
+		d.s.Position(d.l.positions[p], p > 0)
 		if bookPlies[p] {
 			d.s.BookMove(d.b, d.l.keys[p], d.l.moves[p], d.white)
 		} else if sc, ok := scores[p]; ok {
@@ -204,7 +200,7 @@ func TestSessionResignThreshold(t *testing.T) {
 			s, log := newTestSession(Options{ResignScore: 1000, ResignMoves: 3})
 			d := &driver{s: s, b: b, l: l, white: true}
 			d.play(0, 8, map[int]bool{0: true}, c.scores)
-			s.Position(l.positions[8], l.keys[8], true)
+			s.Position(l.positions[8], true)
 			s.NewGame()
 			if got := learned(t, b, l.keys[0], l.moves[0]); got != c.want {
 				t.Errorf("e2e4: %v, want %v", got, c.want)
@@ -227,7 +223,7 @@ func TestSessionRepetition(t *testing.T) {
 	s, _ := newTestSession(Options{})
 	d := &driver{s: s, b: b, l: l, white: true}
 	d.play(0, 8, map[int]bool{0: true}, map[int]Score{2: {White: true, CP: 10}, 4: {White: true, CP: 0}, 6: {White: true, CP: 0}})
-	s.Position(l.positions[8], l.keys[8], true) // the start position, a third time
+	s.Position(l.positions[8], true) // the start position, a third time
 	s.NewGame()
 	if got, want := learned(t, b, l.keys[0], l.moves[0]), Field(entries[0].Learn).Add(Draw); got != want {
 		t.Errorf("Nf3: %v, want %v", got, want)
@@ -239,11 +235,11 @@ func TestSessionResentPositionIsNoRepetition(t *testing.T) {
 	b, _ := bookFor(t, l, 0)
 	before := readFile(t, b.Path())
 	s, _ := newTestSession(Options{})
-	s.Position(l.positions[0], l.keys[0], false)
+	s.Position(l.positions[0], false)
 	s.BookMove(b, l.keys[0], l.moves[0], true)
 	s.AfterBestmove(l.positions[1])
 	for i := 0; i < 3; i++ { // the GUI sends the same position again and again
-		s.Position(l.positions[2], l.keys[2], true)
+		s.Position(l.positions[2], true)
 	}
 	s.Close()
 	if string(before) != string(readFile(t, b.Path())) {
@@ -257,7 +253,7 @@ func TestSessionNewPositionEndsTheGame(t *testing.T) {
 	s, _ := newTestSession(Options{})
 	d := &driver{s: s, b: b, l: l, white: true}
 	d.play(0, 7, map[int]bool{0: true}, nil)
-	s.Position(l.positions[0], l.keys[0], false) // the next game, without ucinewgame
+	s.Position(l.positions[0], false) // the next game, without ucinewgame
 	want := Field(entries[0].Learn).Add(Win)
 	if got := learned(t, b, l.keys[0], l.moves[0]); got != want {
 		t.Fatalf("e2e4 after the game: %v, want %v", got, want)
@@ -313,7 +309,7 @@ func TestNilSession(t *testing.T) {
 	var s *Session
 	l := playLine(t, startFEN, "e2e4")
 	s.NewGame()
-	s.Position(l.positions[0], l.keys[0], false)
+	s.Position(l.positions[0], false)
 	s.BookMove(nil, l.keys[0], l.moves[0], true)
 	s.EngineScore(true, 1, 0, false)
 	s.AfterBestmove(l.positions[1])
@@ -330,16 +326,16 @@ func TestSessionTakeBackForgetsBookMove(t *testing.T) {
 	d.play(0, 3, map[int]bool{0: true, 2: true}, nil) // e4 and Bc4 from the book
 	// The GUI takes Bc4 back; the game goes on with Nf3 (engine) and is
 	// then won: only e4 was played in it.
-	s.Position(l.positions[2], l.keys[2], true)
+	s.Position(l.positions[2], true)
 	s.EngineScore(true, 30, 0, false)
 	s.AfterBestmove(alt.positions[3])
-	s.Position(l.positions[6], l.keys[6], false) // (ends the game undecided)
+	s.Position(l.positions[6], false) // (ends the game undecided)
 	if got := learned(t, b, l.keys[2], l.moves[2]); got != Field(MakeField(2, 1)) {
 		t.Fatalf("taken-back Bc4: %v", got)
 	}
 	s.NewGame()
 	d.play(0, 3, map[int]bool{0: true, 2: true}, nil)
-	s.Position(l.positions[2], l.keys[2], true) // take back Bc4 again
+	s.Position(l.positions[2], true) // take back Bc4 again
 	d.play(2, 7, nil, map[int]Score{2: {White: true, CP: 40}, 4: {White: true, CP: 500}, 6: {White: true, Mate: 1, IsMate: true}})
 	s.Close()
 	// This time Bc4 was played again by the engine (not from the book) and
@@ -361,10 +357,10 @@ func TestSessionPonderMissDropsItsScore(t *testing.T) {
 	d.play(0, 5, map[int]bool{0: true}, map[int]Score{2: {White: true, CP: 1500}, 4: {White: true, CP: 1500}})
 	// Pondering on 3...Nf6 (a miss): its search scores 1500 too, but the
 	// GUI then sends the real 3...a6 and the game ends.
-	s.Position(guess.positions[6], guess.keys[6], true)
+	s.Position(guess.positions[6], true)
 	s.EngineScore(true, 1500, 0, false)
 	s.AfterBestmove(guess.positions[7])
-	s.Position(l.positions[6], l.keys[6], true)
+	s.Position(l.positions[6], true)
 	s.NewGame()
 	if got := learned(t, b, l.keys[0], l.moves[0]); got != MakeField(1, 0) {
 		t.Errorf("e4 learned %v from a ponder search's score", got)
@@ -384,32 +380,22 @@ func BenchmarkSessionMove(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		p := (i % 5) * 2
-		s.Position(l.positions[p], l.keys[p], p != 0)
+		s.Position(l.positions[p], p != 0)
 		s.EngineScore(true, 20, 0, false)
 		s.AfterBestmove(l.positions[p+1])
 	}
 }
 
-// snapshot reads notnil's binary form; it must agree with the FEN.
-func TestSnapshotAgreesWithFEN(t *testing.T) {
+// plyOf numbers plies as the FEN's counters do.
+func TestPlyOfAgreesWithFEN(t *testing.T) {
 	l := playLine(t, "r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 4 37", "e1c1", "d5e4", "d2d3", "e8g8", "f3g5", "h7h5")
-	seen := map[string]string{}
-	for _, pos := range l.positions {
-		ply, id := snapshot(pos)
-		f := strings.Fields(pos.String())
+	for i, line := range l.positions {
+		f := strings.Fields(line.Chess().String())
 		var full int
 		fmt.Sscan(f[5], &full)
 		want := 2*(full-1) + map[string]int{"w": 0, "b": 1}[f[1]]
-		if ply != want {
-			t.Errorf("%s: ply %d, want %d", pos, ply, want)
+		if got := plyOf(&line.Pos); got != want || got != 72+i {
+			t.Errorf("%s: ply %d, want %d", f, got, want)
 		}
-		placement := strings.Join(f[:4], " ")
-		if other, ok := seen[id]; ok && other != placement {
-			t.Errorf("%s and %s share an id", other, placement)
-		}
-		seen[id] = placement
-	}
-	if len(seen) != len(l.positions) {
-		t.Errorf("%d ids for %d different positions", len(seen), len(l.positions))
 	}
 }
