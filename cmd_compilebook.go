@@ -27,15 +27,8 @@ func runCompileBook(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "move in that position. Every error is reported with line:column; then nothing is written.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 || *txt == "" || *out == "" {
-		fmt.Fprintln(stderr, "compile-book: -txt and -bin are required (and nothing else)")
-		return 2
+	if code, ok := parseFlags(fs, args, stderr, "txt", "bin"); !ok {
+		return code
 	}
 	f, err := os.Open(*txt)
 	if err != nil {

@@ -24,19 +24,8 @@ func runDumpBook(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Lines end where the book does, at {trans: line=L, ply=P} (position met before) or {cycle: ply=P}.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "dump-book: unexpected argument %q\n", fs.Arg(0))
-		return 2
-	}
-	if *bin == "" {
-		fmt.Fprintln(stderr, "dump-book: -bin is required")
-		return 2
+	if code, ok := parseFlags(fs, args, stderr, "bin"); !ok {
+		return code
 	}
 	var white bool
 	switch *color {

@@ -43,19 +43,8 @@ func runInfoBook(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "the exit code is non-zero only when the file cannot be read.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "info-book: unexpected argument %q\n", fs.Arg(0))
-		return 2
-	}
-	if *bin == "" {
-		fmt.Fprintln(stderr, "info-book: -bin is required")
-		return 2
+	if code, ok := parseFlags(fs, args, stderr, "bin"); !ok {
+		return code
 	}
 	b, err := book.Open(*bin)
 	if err != nil {

@@ -29,20 +29,8 @@ func runLearn(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Games without a result (*), without NAME, or with an illegal move are skipped.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
-	}
-	switch {
-	case fs.NArg() > 0:
-		fmt.Fprintf(stderr, "learn: unexpected argument %q\n", fs.Arg(0))
-		return 2
-	case *bookPath == "" || *pgnPath == "" || *player == "":
-		fmt.Fprintln(stderr, "learn: -book, -pgn and -player are required")
-		fs.Usage()
-		return 2
+	if code, ok := parseFlags(fs, args, stderr, "book", "pgn", "player"); !ok {
+		return code
 	}
 
 	open := learn.Open

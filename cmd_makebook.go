@@ -45,22 +45,10 @@ func runMakeBook(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Games with an illegal, ambiguous or null move, a bad tag or no result are skipped and counted.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlags(fs, args, stderr, "pgn", "bin"); !ok {
+		return code
 	}
 	switch {
-	case fs.NArg() > 0:
-		fmt.Fprintf(stderr, "make-book: unexpected argument %q\n", fs.Arg(0))
-		return 2
-	case len(pgns) == 0:
-		fmt.Fprintln(stderr, "make-book: -pgn is required")
-		return 2
-	case *out == "":
-		fmt.Fprintln(stderr, "make-book: -bin is required")
-		return 2
 	case opt.MaxPly < 0 || opt.MinGame < 0:
 		fmt.Fprintln(stderr, "make-book: -max-ply and -min-game must not be negative")
 		return 2

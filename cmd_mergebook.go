@@ -27,15 +27,8 @@ func runMergeBook(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "points; both halved if a sum overflows). Header entries: A's, else B's, never combined.")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 || *in1 == "" || *in2 == "" || *out == "" {
-		fmt.Fprintln(stderr, "merge-book: -in1, -in2 and -out are required (and nothing else)")
-		return 2
+	if code, ok := parseFlags(fs, args, stderr, "in1", "in2", "out"); !ok {
+		return code
 	}
 	start := time.Now()
 	a, err := book.Open(*in1)

@@ -50,19 +50,8 @@ func runProbe(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "learn is the raw field, shown as games (high 16 bits) / points (low 16 bits, half points).")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "probe: unexpected argument %q\n", fs.Arg(0))
-		return 2
-	}
-	if *bookPath == "" {
-		fmt.Fprintln(stderr, "probe: -book is required")
-		return 2
+	if code, ok := parseFlags(fs, args, stderr, "book"); !ok {
+		return code
 	}
 	line, err := book.NewLine(*fen)
 	if err != nil {

@@ -8,10 +8,13 @@
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"sort"
+	"strings"
 )
 
 // command is a book tool run as "polyproxy NAME flags...". It returns the
@@ -65,4 +68,36 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-13s %s\n", n, commands[n].summary)
 	}
+}
+
+// parseFlags parses a book tool's flags the same way for every tool: -h
+// prints the usage and exits 0; a bad flag, a stray argument or a missing
+// required flag exits 2 with a message naming it. ok is false when the
+// tool must stop with code.
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer, required ...string) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, false
+		}
+		return 2, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return 2, false
+	}
+	var missing []string
+	for _, name := range required {
+		if f := fs.Lookup(name); f != nil && f.Value.String() == "" {
+			missing = append(missing, "-"+name)
+		}
+	}
+	switch len(missing) {
+	case 0:
+		return 0, true
+	case 1:
+		fmt.Fprintf(stderr, "%s: %s is required\n", fs.Name(), missing[0])
+	default:
+		fmt.Fprintf(stderr, "%s: %s and %s are required\n", fs.Name(), strings.Join(missing[:len(missing)-1], ", "), missing[len(missing)-1])
+	}
+	return 2, false
 }

@@ -95,7 +95,7 @@ func (a *Adapter) onBookVerdict(v bookVerdict) {
 	}
 	var oe *book.OrderError
 	if errors.As(v.err, &oe) {
-		a.notify("book %s is not sorted (%v): its moves are still found, but slowly; sort it with polyproxy compile-book", v.b.Path(), v.err)
+		a.notify("book %s is not sorted (%v): its moves are still found, but every lookup reads the whole file (a Polyglot book must be sorted by key)", v.b.Path(), v.err)
 		return
 	}
 	a.notify("book %s: %v", v.b.Path(), v.err)
