@@ -120,15 +120,7 @@ func makeBigBook(path string, n int, seed uint64) ([]probePosition, error) {
 		}
 		entries = append(entries, book.Entry{Key: k, Move: book.NewMove(from, to, book.NoPromo), Weight: uint16(1 + rng.IntN(65535))})
 	}
-	slices.SortFunc(entries, func(x, y book.Entry) int {
-		switch {
-		case x.Key < y.Key:
-			return -1
-		case x.Key > y.Key:
-			return 1
-		}
-		return int(y.Weight) - int(x.Weight)
-	})
+	slices.SortFunc(entries, book.CompareEntries)
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err

@@ -336,15 +336,7 @@ func (b *Builder) Entries() []Entry {
 		out = append(out, Entry{Key: e.key, Move: e.move, Weight: w})
 	}
 	// Stable: ties stay in order of first appearance, as in PolyGlot.
-	slices.SortStableFunc(out, func(x, y Entry) int {
-		switch {
-		case x.Key < y.Key:
-			return -1
-		case x.Key > y.Key:
-			return 1
-		}
-		return int(y.Weight) - int(x.Weight)
-	})
+	slices.SortStableFunc(out, CompareEntries)
 	return out
 }
 

@@ -39,3 +39,16 @@ func AppendEntry(b []byte, e Entry) []byte {
 	e.Encode(buf[:])
 	return append(b, buf[:]...)
 }
+
+// CompareEntries is the order of entries in a book file: key ascending,
+// then weight descending. Writers sort with it stably, so entries of equal
+// weight keep the order they were met in (as PolyGlot's make-book does).
+func CompareEntries(x, y Entry) int {
+	switch {
+	case x.Key < y.Key:
+		return -1
+	case x.Key > y.Key:
+		return 1
+	}
+	return int(y.Weight) - int(x.Weight)
+}

@@ -10,15 +10,9 @@ import (
 
 func fromChessMove(m *chess.Move) Move {
 	promo := NoPromo
-	switch m.Promo() {
-	case chess.Knight:
-		promo = PromoKnight
-	case chess.Bishop:
-		promo = PromoBishop
-	case chess.Rook:
-		promo = PromoRook
-	case chess.Queen:
-		promo = PromoQueen
+	if m.Promo() != chess.NoPieceType {
+		// Promo codes 1-4 number knight..queen as PieceType does.
+		promo = Promo(pieceTypeFromChess(m.Promo()))
 	}
 	return NewMove(Square(m.S1()), Square(m.S2()), promo)
 }

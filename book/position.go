@@ -150,6 +150,24 @@ func parseChessFEN(fen string) (*chess.Position, error) {
 	return chess.NewGame(opt).Position(), nil
 }
 
+// pieceTypeFromChess maps the rules library's piece types, which it
+// numbers in another order, to ours.
+func pieceTypeFromChess(t chess.PieceType) PieceType {
+	switch t {
+	case chess.Knight:
+		return Knight
+	case chess.Bishop:
+		return Bishop
+	case chess.Rook:
+		return Rook
+	case chess.Queen:
+		return Queen
+	case chess.King:
+		return King
+	}
+	return Pawn
+}
+
 // FromChess converts a rules-engine position. Move counters are read from
 // its FEN.
 func FromChess(cp *chess.Position) *Position {
@@ -160,22 +178,7 @@ func FromChess(cp *chess.Position) *Position {
 		if cpc == chess.NoPiece {
 			continue
 		}
-		var t PieceType
-		switch cpc.Type() {
-		case chess.Pawn:
-			t = Pawn
-		case chess.Knight:
-			t = Knight
-		case chess.Bishop:
-			t = Bishop
-		case chess.Rook:
-			t = Rook
-		case chess.Queen:
-			t = Queen
-		case chess.King:
-			t = King
-		}
-		p.board[s] = MakePiece(t, cpc.Color() == chess.White)
+		p.board[s] = MakePiece(pieceTypeFromChess(cpc.Type()), cpc.Color() == chess.White)
 	}
 	p.whiteToMove = cp.Turn() == chess.White
 	cr := cp.CastleRights()

@@ -28,6 +28,18 @@ var (
 	rays [64][8][]Square
 )
 
+// rayDirections is the range of rays a slider of type t moves along: rook
+// 0-3, bishop 4-7, queen all eight.
+func rayDirections(t PieceType) (first, end int) {
+	switch t {
+	case Rook:
+		return 0, 4
+	case Bishop:
+		return 4, 8
+	}
+	return 0, 8
+}
+
 func init() {
 	type delta struct{ df, dr int }
 	onBoard := func(f, r int) bool { return f >= 0 && f < 8 && r >= 0 && r < 8 }
@@ -201,13 +213,7 @@ func (p *Position) reaches(t PieceType, from, to Square) bool {
 		}
 		return false
 	}
-	d0, d1 := 0, 8
-	switch t {
-	case Rook:
-		d1 = 4
-	case Bishop:
-		d0 = 4
-	}
+	d0, d1 := rayDirections(t)
 	for d := d0; d < d1; d++ {
 		for _, s := range rays[from][d] {
 			if s == to {
@@ -365,13 +371,7 @@ func parseSAN[T sanText](p *Position, san T) (Move, error) {
 			consider(from)
 		}
 	default:
-		d0, d1 := 0, 8
-		switch t {
-		case Rook:
-			d1 = 4
-		case Bishop:
-			d0 = 4
-		}
+		d0, d1 := rayDirections(t)
 		for d := d0; d < d1; d++ {
 			for _, from := range rays[to][d] {
 				if p.board[from] != NoPiece {

@@ -139,15 +139,7 @@ func CompileTextBook(r io.Reader) (entries []Entry, stats TextBookStats, problem
 		entries[i] = Entry{Key: p.key, Move: p.move, Weight: w}
 	}
 	// The same order as make-book's (stable: ties by first appearance).
-	slices.SortStableFunc(entries, func(x, y Entry) int {
-		switch {
-		case x.Key < y.Key:
-			return -1
-		case x.Key > y.Key:
-			return 1
-		}
-		return int(y.Weight) - int(x.Weight)
-	})
+	slices.SortStableFunc(entries, CompareEntries)
 	return entries, stats, nil, nil
 }
 
