@@ -58,11 +58,11 @@ func NewLine(fen string) (*Line, error) {
 	if fen == "" || fen == "startpos" {
 		fen = StartFEN
 	}
-	cp, err := parseChessFEN(fen)
+	cp, half, full, err := parseChessFEN(fen)
 	if err != nil {
 		return nil, err
 	}
-	p := FromChess(cp)
+	p := fromChess(cp, half, full)
 	return &Line{Pos: *p, Keys: []Key{p.Key()}, node: &chessNode{cp: cp}}, nil
 }
 

@@ -122,32 +122,38 @@ func StartPosition() *Position {
 
 // ParseFEN reads a FEN; the move counters may be omitted (4 fields).
 func ParseFEN(fen string) (*Position, error) {
-	cp, err := parseChessFEN(fen)
+	cp, half, full, err := parseChessFEN(fen)
 	if err != nil {
 		return nil, err
 	}
-	return FromChess(cp), nil
+	return fromChess(cp, half, full), nil
 }
 
 // parseChessFEN reads a FEN into a rules-engine position (which, made this
 // way, knows whether it is in check). It rejects boards the rules engine
 // cannot handle: each side needs exactly one king.
-func parseChessFEN(fen string) (*chess.Position, error) {
+// It also returns the move counters, which the rules engine keeps to itself.
+func parseChessFEN(fen string) (cp *chess.Position, halfmoveClock, fullmove int, err error) {
 	fields := strings.Fields(fen)
 	if len(fields) == 4 {
 		fields = append(fields, "0", "1")
 	}
 	if len(fields) != 6 {
-		return nil, fmt.Errorf("bad FEN %q: want 4 or 6 fields, have %d", fen, len(fields))
+		return nil, 0, 0, fmt.Errorf("bad FEN %q: want 4 or 6 fields, have %d", fen, len(fields))
 	}
 	if strings.Count(fields[0], "K") != 1 || strings.Count(fields[0], "k") != 1 {
-		return nil, fmt.Errorf("bad FEN %q: each side needs exactly one king", fen)
+		return nil, 0, 0, fmt.Errorf("bad FEN %q: each side needs exactly one king", fen)
 	}
-	opt, err := chess.FEN(strings.Join(fields, " "))
-	if err != nil {
-		return nil, fmt.Errorf("bad FEN %q: %v", fen, err)
+	// UnmarshalText decodes the FEN once and works out check; a new Game
+	// would also decode the start position and scan for repetitions, three
+	// times the cost of a "position fen" line.
+	cp = new(chess.Position)
+	if err := cp.UnmarshalText([]byte(strings.Join(fields, " "))); err != nil {
+		return nil, 0, 0, fmt.Errorf("bad FEN %q: %v", fen, err)
 	}
-	return chess.NewGame(opt).Position(), nil
+	halfmoveClock, _ = strconv.Atoi(fields[4]) // validated by the rules engine
+	fullmove, _ = strconv.Atoi(fields[5])
+	return cp, halfmoveClock, fullmove, nil
 }
 
 // pieceTypeFromChess maps the rules library's piece types, which it
@@ -171,7 +177,16 @@ func pieceTypeFromChess(t chess.PieceType) PieceType {
 // FromChess converts a rules-engine position. Move counters are read from
 // its FEN.
 func FromChess(cp *chess.Position) *Position {
-	p := &Position{doublePushFile: -1, fullmove: 1}
+	half, full := 0, 1
+	if f := strings.Fields(cp.String()); len(f) == 6 {
+		half, _ = strconv.Atoi(f[4])
+		full, _ = strconv.Atoi(f[5])
+	}
+	return fromChess(cp, half, full)
+}
+
+func fromChess(cp *chess.Position, halfmoveClock, fullmove int) *Position {
+	p := &Position{doublePushFile: -1, halfmoveClock: halfmoveClock, fullmove: max(fullmove, 1)}
 	b := cp.Board()
 	for s := 0; s < 64; s++ {
 		cpc := b.Piece(chess.Square(s))
@@ -199,10 +214,6 @@ func FromChess(cp *chess.Position) *Position {
 	p.castle &= p.castleRightsOnBoard()
 	if ep := cp.EnPassantSquare(); ep != chess.NoSquare {
 		p.doublePushFile = int8(Square(ep).File())
-	}
-	if f := strings.Fields(cp.String()); len(f) == 6 {
-		p.halfmoveClock, _ = strconv.Atoi(f[4])
-		p.fullmove, _ = strconv.Atoi(f[5])
 	}
 	p.key = p.computeKey()
 	return p
