@@ -83,8 +83,14 @@ func gitDescribe() string {
 		return "unknown"
 	}
 	c := strings.TrimSpace(string(out))
-	if st, err := exec.Command("git", "status", "--porcelain").Output(); err == nil && len(st) > 0 {
-		c += " with uncommitted changes"
+	// Only changes that reach the binary count (not, say, the README
+	// this table is being written into).
+	if st, err := exec.Command("git", "status", "--porcelain").Output(); err == nil {
+		for _, l := range strings.Split(string(st), "\n") {
+			if strings.HasSuffix(l, ".go") || strings.HasSuffix(l, "go.mod") || strings.HasSuffix(l, "go.sum") {
+				return c + " with uncommitted changes to Go files"
+			}
+		}
 	}
 	return c
 }
