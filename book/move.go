@@ -87,6 +87,22 @@ func (m Move) appendTo(b []byte) []byte {
 	return b
 }
 
+// promoFromLetter reads a promotion piece letter in either case (UCI writes
+// lower case, SAN upper case); NoPromo for any other byte.
+func promoFromLetter(c byte) Promo {
+	switch c {
+	case 'n', 'N':
+		return PromoKnight
+	case 'b', 'B':
+		return PromoBishop
+	case 'r', 'R':
+		return PromoRook
+	case 'q', 'Q':
+		return PromoQueen
+	}
+	return NoPromo
+}
+
 // ParseMove reads a move in UCI form ("e2e4", "e7e8q").
 func ParseMove(s string) (Move, error) {
 	if len(s) != 4 && len(s) != 5 {
@@ -102,16 +118,7 @@ func ParseMove(s string) (Move, error) {
 	}
 	promo := NoPromo
 	if len(s) == 5 {
-		switch s[4] {
-		case 'n', 'N':
-			promo = PromoKnight
-		case 'b', 'B':
-			promo = PromoBishop
-		case 'r', 'R':
-			promo = PromoRook
-		case 'q', 'Q':
-			promo = PromoQueen
-		default:
+		if promo = promoFromLetter(s[4]); promo == NoPromo {
 			return 0, fmt.Errorf("bad promotion in move %q", s)
 		}
 	}

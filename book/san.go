@@ -288,16 +288,7 @@ func parseSAN[T sanText](p *Position, san T) (Move, error) {
 
 	promo := NoPromo
 	if n := len(s); n >= 3 {
-		switch s[n-1] {
-		case 'Q', 'q':
-			promo = PromoQueen
-		case 'R', 'r':
-			promo = PromoRook
-		case 'B', 'b':
-			promo = PromoBishop
-		case 'N', 'n':
-			promo = PromoKnight
-		}
+		promo = promoFromLetter(s[n-1])
 		if promo != NoPromo {
 			switch c := s[n-2]; {
 			case c == '=' || c == '/':
