@@ -3,10 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/polyproxy/polyproxy/adapter"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/learn"
+	"github.com/polyproxy/polyproxy/uci"
 )
 
 func init() { runProxy = proxyMain }
@@ -41,6 +43,9 @@ func proxyMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		Stderr:   stderr,
 		Observer: session,
 	})
+	if f, ok := stdout.(*os.File); ok {
+		uci.GrowPipe(f) // the GUI's pipe: fewer blocked writes in an info flood
+	}
 	if err := a.Run(stdin, stdout); err != nil {
 		return 1
 	}

@@ -24,6 +24,9 @@ const (
 // ClassifyEngineLine looks only at the first word, without allocating:
 // it runs for every line of an info flood.
 func ClassifyEngineLine(line []byte) EngineLineKind {
+	if len(line) > 4 && string(line[:4]) == "info" && isSpace(line[4]) {
+		return EngineInfo // nearly every line of a search, decided at once
+	}
 	i := 0
 	for i < len(line) && isSpace(line[i]) {
 		i++

@@ -47,6 +47,7 @@ func StartProcess(argv []string, dir string, stderr io.Writer) (*Process, error)
 		return nil, fmt.Errorf("engine %s: %w", argv[0], err)
 	}
 	cmd.Stdin, cmd.Stdout = stdinR, stdoutW
+	GrowPipe(stdout) // an info flood reaches us in big chunks
 	err = startCommand(cmd)
 	stdinR.Close() // the engine has its copies
 	stdoutW.Close()

@@ -3,6 +3,7 @@
 package uci
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 )
@@ -13,3 +14,6 @@ import (
 func setParentDeathSignal(*syscall.SysProcAttr) {}
 
 func startCommand(cmd *exec.Cmd) error { return cmd.Start() }
+
+// GrowPipe does nothing here: only Linux lets a pipe be enlarged.
+func GrowPipe(*os.File) {}

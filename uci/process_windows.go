@@ -2,7 +2,10 @@
 
 package uci
 
-import "os/exec"
+import (
+	"os"
+	"os/exec"
+)
 
 func setProcessGroup(*exec.Cmd) {}
 
@@ -15,3 +18,6 @@ func killGroup(cmd *exec.Cmd) {
 }
 
 func startCommand(cmd *exec.Cmd) error { return cmd.Start() }
+
+// GrowPipe does nothing here: only Linux lets a pipe be enlarged.
+func GrowPipe(*os.File) {}
