@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"bytes"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -337,4 +338,21 @@ func BenchmarkBookAnswerSamePosition(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkEngineChunk: the loop's own work for a 64 KB chunk of a search's
+// info lines (finding each line's kind and copying the chunk out), per line;
+// no pipes or goroutines.
+func BenchmarkEngineChunk(b *testing.B) {
+	a, _ := loopAdapter(b, "", nil)
+	a.out = uci.NewWriter(io.Discard)
+	line := "info depth 20 seldepth 30 multipv 1 score cp 31 nodes 1234567 nps 1000000 hashfull 0 tbhits 0 time 1234 pv e2e4 e7e5 g1f3\n"
+	chunk := []byte(strings.Repeat(line, 64<<10/len(line)))
+	lines := bytes.Count(chunk, []byte("\n"))
+	b.SetBytes(int64(len(chunk)))
+	for b.Loop() {
+		a.onEngineBatch(chunk)
+		a.out.Flush()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*lines), "ns/line")
 }
