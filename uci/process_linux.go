@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -58,4 +59,32 @@ func GrowPipe(f *os.File) {
 			}
 		}
 	})
+}
+
+// PollableInput returns a reader of the same pipe as f that Go's poller
+// waits on, so a read blocks no thread (with GOMAXPROCS=1 a blocked read
+// would hold the only one until the runtime takes it back). f itself is left as it is: the pipe is opened
+// again through /proc, a new open file with its own O_NONBLOCK, so whoever
+// shares f's (the GUI's wrapper script, a shell) never sees it change. f
+// is returned when it is not a pipe or cannot be opened again.
+func PollableInput(f *os.File) *os.File {
+	rc, err := f.SyscallConn()
+	if err != nil {
+		return f
+	}
+	var path string
+	rc.Control(func(fd uintptr) {
+		var st unix.Stat_t
+		if unix.Fstat(int(fd), &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFIFO {
+			path = "/proc/self/fd/" + strconv.Itoa(int(fd))
+		}
+	})
+	if path == "" {
+		return f
+	}
+	g, err := os.OpenFile(path, os.O_RDONLY|unix.O_NONBLOCK, 0)
+	if err != nil {
+		return f
+	}
+	return g
 }

@@ -17,3 +17,6 @@ func startCommand(cmd *exec.Cmd) error { return cmd.Start() }
 
 // GrowPipe does nothing here: only Linux lets a pipe be enlarged.
 func GrowPipe(*os.File) {}
+
+// PollableInput returns f: reopening a pipe through /proc is Linux only.
+func PollableInput(f *os.File) *os.File { return f }
