@@ -68,7 +68,7 @@ func TestCandidatesOnOddities(t *testing.T) {
 		{"r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1", []wantCand{
 			{"e8g8", true, true, "", 0.7}, {"e8c8", true, true, "", 0.3},
 		}},
-		{"4k3/8/8/8/8/8/8/3KR3 w - - 0 1", []wantCand{
+		{"k7/8/8/8/8/8/8/3KR3 w - - 0 1", []wantCand{
 			{"e1h1", true, true, "", 0.5}, {"e1e7", true, true, "", 0.5},
 		}},
 		{"8/1P2k3/8/8/8/8/8/4K3 w - - 0 1", []wantCand{

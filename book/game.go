@@ -58,11 +58,10 @@ func NewLine(fen string) (*Line, error) {
 	if fen == "" || fen == "startpos" {
 		fen = StartFEN
 	}
-	cp, half, full, err := parseChessFEN(fen)
+	cp, p, err := parseFEN(fen)
 	if err != nil {
 		return nil, err
 	}
-	p := fromChess(cp, half, full)
 	return &Line{Pos: *p, Keys: []Key{p.Key()}, node: &chessNode{cp: cp}}, nil
 }
 

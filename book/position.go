@@ -122,38 +122,46 @@ func StartPosition() *Position {
 
 // ParseFEN reads a FEN; the move counters may be omitted (4 fields).
 func ParseFEN(fen string) (*Position, error) {
-	cp, half, full, err := parseChessFEN(fen)
-	if err != nil {
-		return nil, err
-	}
-	return fromChess(cp, half, full), nil
+	_, p, err := parseFEN(fen)
+	return p, err
 }
 
-// parseChessFEN reads a FEN into a rules-engine position (which, made this
-// way, knows whether it is in check). It rejects boards the rules engine
-// cannot handle: each side needs exactly one king.
-// It also returns the move counters, which the rules engine keeps to itself.
-func parseChessFEN(fen string) (cp *chess.Position, halfmoveClock, fullmove int, err error) {
+// parseFEN reads a FEN into a rules-engine position (which, made this way,
+// knows whether it is in check) and ours. It rejects positions that cannot
+// arise in a game and that engines are known to crash on: not exactly one
+// king a side, a pawn on the first or last rank, the side not to move in
+// check.
+func parseFEN(fen string) (cp *chess.Position, p *Position, err error) {
 	fields := strings.Fields(fen)
 	if len(fields) == 4 {
 		fields = append(fields, "0", "1")
 	}
 	if len(fields) != 6 {
-		return nil, 0, 0, fmt.Errorf("bad FEN %q: want 4 or 6 fields, have %d", fen, len(fields))
+		return nil, nil, fmt.Errorf("bad FEN %q: want 4 or 6 fields, have %d", fen, len(fields))
 	}
-	if strings.Count(fields[0], "K") != 1 || strings.Count(fields[0], "k") != 1 {
-		return nil, 0, 0, fmt.Errorf("bad FEN %q: each side needs exactly one king", fen)
+	board := fields[0]
+	if strings.Count(board, "K") != 1 || strings.Count(board, "k") != 1 {
+		return nil, nil, fmt.Errorf("bad FEN %q: each side needs exactly one king", fen)
+	}
+	if ranks := strings.Split(board, "/"); len(ranks) == 8 && strings.ContainsAny(ranks[0]+ranks[7], "Pp") {
+		return nil, nil, fmt.Errorf("bad FEN %q: a pawn on the first or last rank", fen)
 	}
 	// UnmarshalText decodes the FEN once and works out check; a new Game
 	// would also decode the start position and scan for repetitions, three
 	// times the cost of a "position fen" line.
 	cp = new(chess.Position)
 	if err := cp.UnmarshalText([]byte(strings.Join(fields, " "))); err != nil {
-		return nil, 0, 0, fmt.Errorf("bad FEN %q: %v", fen, err)
+		return nil, nil, fmt.Errorf("bad FEN %q: %v", fen, err)
 	}
-	halfmoveClock, _ = strconv.Atoi(fields[4]) // validated by the rules engine
-	fullmove, _ = strconv.Atoi(fields[5])
-	return cp, halfmoveClock, fullmove, nil
+	// The counters are validated by the rules engine, which keeps them to
+	// itself.
+	halfmoveClock, _ := strconv.Atoi(fields[4])
+	fullmove, _ := strconv.Atoi(fields[5])
+	p = fromChess(cp, halfmoveClock, fullmove)
+	if attacked(&p.board, kingSquare(&p.board, !p.whiteToMove), p.whiteToMove) {
+		return nil, nil, fmt.Errorf("bad FEN %q: the side not to move is in check", fen)
+	}
+	return cp, p, nil
 }
 
 // pieceTypeFromChess maps the rules library's piece types, which it

@@ -50,3 +50,30 @@ func TestFormatDocKeys(t *testing.T) {
 		}
 	}
 }
+
+// Positions that cannot arise in a game, which engines are known to crash
+// on, are refused with the reason; near misses that are legal are not.
+func TestParseFENRefusesImpossiblePositions(t *testing.T) {
+	for _, tc := range []struct{ fen, why string }{
+		{"8/8/8/8/8/8/8/8 w - - 0 1", "exactly one king"},
+		{"4k3/8/8/8/8/8/8/4KK2 w - - 0 1", "exactly one king"},
+		{"P3k3/8/8/8/8/8/8/4K3 w - - 0 1", "first or last rank"},
+		{"4k3/8/8/8/8/8/8/p3K3 b - - 0 1", "first or last rank"},
+		{"4k3/8/8/8/8/8/8/4KR2 w - - 0 1", ""}, // nothing attacks e8
+		{"4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", "not to move is in check"},
+		{"4k3/8/8/8/8/8/8/4R1K1 b - - 0 1", ""}, // the side to move may be in check
+		{"4k3/8/8/8/8/8/3p4/4K3 b - - 0 1", "not to move is in check"},
+		{"xx", "fields"},
+	} {
+		_, err := ParseFEN(tc.fen)
+		switch {
+		case tc.why == "" && err != nil:
+			t.Errorf("%s: %v", tc.fen, err)
+		case tc.why != "" && (err == nil || !strings.Contains(err.Error(), tc.why)):
+			t.Errorf("%s: error %v, want one saying %q", tc.fen, err, tc.why)
+		}
+		if _, lerr := NewLine(tc.fen); (lerr == nil) != (err == nil) {
+			t.Errorf("%s: NewLine says %v, ParseFEN %v", tc.fen, lerr, err)
+		}
+	}
+}

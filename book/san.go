@@ -110,6 +110,18 @@ func attacked(b *[64]Piece, s Square, byWhite bool) bool {
 	return false
 }
 
+// kingSquare is where the king of colour white stands on b, or 64 when
+// there is none.
+func kingSquare(b *[64]Piece, white bool) Square {
+	king := MakePiece(King, white)
+	for s := range b {
+		if b[s] == king {
+			return Square(s)
+		}
+	}
+	return 64
+}
+
 // leavesKingSafe reports whether the side to move, playing the ordinary
 // (non-castling) move from-to, does not leave its own king attacked.
 // enPassant marks a pawn capture whose victim stands beside the from-square.
@@ -120,18 +132,7 @@ func (p *Position) leavesKingSafe(from, to Square, enPassant bool) bool {
 	if enPassant {
 		b[NewSquare(to.File(), from.Row())] = NoPiece
 	}
-	king := MakePiece(King, p.whiteToMove)
-	ks := Square(64)
-	if pc == king {
-		ks = to
-	} else {
-		for s := range b {
-			if b[s] == king {
-				ks = Square(s)
-				break
-			}
-		}
-	}
+	ks := kingSquare(&b, p.whiteToMove)
 	if ks == 64 {
 		return true // no king (a composed position): nothing to expose
 	}

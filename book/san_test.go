@@ -25,10 +25,10 @@ var sanFENs = []string{
 	"4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 1",
 	"8/8/8/8/k2Pp2Q/8/8/4K3 b - d3 0 1", // exd3 e.p. exposes the black king
 	"1r2k3/2P5/8/8/8/8/5p2/4K1N1 w - - 0 1",
-	"1r2k3/2P5/8/8/8/8/5p2/4K1N1 b - - 0 1",
+	"1r2k3/2P5/8/8/8/8/5p2/3K2N1 b - - 0 1",
 	"4k3/8/8/8/1N3N2/8/1N3N2/4K3 w - - 0 1", // four knights reach d3
 	"4k3/8/8/3r4/8/3N1N2/8/3K4 w - - 0 1",   // d3 knight pinned: Ne5 is not ambiguous... only Nf3 can go
-	"Q3Q3/8/8/8/Q7/8/8/k1K5 w - - 0 1",      // three queens reach e4/a8/...
+	"Q3Q3/8/8/8/Q7/7k/8/2K5 w - - 0 1",      // three queens reach e4/a8/...
 	"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
 	"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
 }
