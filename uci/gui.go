@@ -33,8 +33,12 @@ var commandWords = map[string]CommandKind{
 // Command is one parsed GUI line. Exactly one of Position, Go and SetOption
 // is set, according to Kind.
 type Command struct {
-	Kind      CommandKind
-	Line      string // the line as received, terminator removed
+	Kind CommandKind
+	// Line is the line from its command word on, terminator removed: what
+	// an engine is sent. Engines such as Stockfish do not skip unknown
+	// leading words as the specification asks ("joho go" would go
+	// unanswered); a CmdUnknown line is kept whole.
+	Line      string
 	Position  *Position
 	Go        *Go
 	SetOption *SetOption
@@ -90,6 +94,7 @@ func ParseCommand(line string) (Command, error) {
 		c.Kind = CmdUnknown
 		return c, nil
 	}
+	c.Line = line[fs[i].start:]
 	args := fs[i+1:]
 	var err error
 	switch c.Kind {

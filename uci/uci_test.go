@@ -77,6 +77,23 @@ func TestParseCommandKinds(t *testing.T) {
 	}
 }
 
+// What the engine is sent starts at the command word: Stockfish answers
+// "joho go" with "Unknown command" and would never send its bestmove.
+func TestCommandLineStartsAtCommandWord(t *testing.T) {
+	for line, want := range map[string]string{
+		"joho debug on":                  "debug on",
+		"  isready\t":                    "isready\t",
+		"aaaa0 go  wtime 10 x":           "go  wtime 10 x",
+		"go infinite":                    "go infinite",
+		"xyzzy 1 2":                      "xyzzy 1 2",
+		"x position startpos moves e2e4": "position startpos moves e2e4",
+	} {
+		if c, _ := ParseCommand(line); c.Line != want {
+			t.Errorf("%q: Line %q, want %q", line, c.Line, want)
+		}
+	}
+}
+
 func TestParsePosition(t *testing.T) {
 	for _, tc := range []struct {
 		line string
