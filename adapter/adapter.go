@@ -98,12 +98,23 @@ const (
 	searchBookPonder             // a book answer waits for ponderhit or stop
 )
 
-// pendingOutput keeps UCI order: a book answer must not overtake the
-// engine's replies (readyok) to requests the GUI sent before its go.
+// engineReply is a reply the engine owes for a request we forwarded.
+type engineReply int
+
+const (
+	replyNone     engineReply = iota
+	replyReadyOK              // for an isready
+	replyBestmove             // for a go
+)
+
+// pendingOutput keeps UCI order: our own answers (a book bestmove) must
+// not overtake the engine's replies to requests the GUI sent before them.
+// An entry is either a marker (owed) or our lines, sent once every marker
+// before them is answered.
 type pendingOutput struct {
-	readyOK bool // a marker: the engine owes one readyok
-	lines   []string
-	after   func()
+	owed  engineReply
+	lines []string
+	after func()
 }
 
 // Adapter is one proxy run. Create with New, then Run.
@@ -141,9 +152,9 @@ type Adapter struct {
 
 	// Order and searches.
 	pending       []pendingOutput
-	search        searchState
-	engineGo      string // the go line the engine is searching, for a restart
-	ponderHit     bool   // ponderhit was forwarded during the engine's search
+	search        searchState // who owes the bestmove of the GUI's latest go
+	engineGo      string      // the go line the engine is searching, for a restart
+	ponderHit     bool        // ponderhit was forwarded during the engine's search
 	stopSent      bool
 	lastScoreLine []byte // the engine's last info line with a score in this search
 	bookAnswer    *bookAnswer
@@ -428,10 +439,15 @@ func (a *Adapter) notify(format string, args ...any) {
 	a.infoString(msg)
 }
 
+// fatalf reports why polyproxy ends: stderr, log and, when it is
+// listening, the GUI.
 func (a *Adapter) fatalf(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	fmt.Fprintln(a.stderr, "polyproxy: "+msg)
 	a.logf("fatal: %s", msg)
+	if a.guiTalked {
+		a.toGUI("info string " + msg)
+	}
 }
 
 // onEngineDeath restarts the engine once; a second death within a minute

@@ -315,15 +315,50 @@ func TestIllegalMoveTurnsBookOffUntilNextGoodPosition(t *testing.T) {
 	if !contains(rec, bad) {
 		t.Fatalf("engine did not get the GUI's line: %q", rec)
 	}
-	for _, l := range []string{"position fen bad fen x y", "position startpos moves e2e4 zz", "position fen 8/8/8/8/8/8/8/8 w - - 0 1"} {
-		h.send(l)
-		if l := h.next(); !strings.HasPrefix(l, "info string position not followed") {
-			t.Fatalf("got %q", l)
-		}
+	h.send("position startpos moves e2e4 zz")
+	if l := h.next(); !strings.HasPrefix(l, "info string position not followed") {
+		t.Fatalf("got %q", l)
 	}
 	h.send("position startpos", "go")
 	if l := h.until("bestmove"); l[len(l)-1] != "bestmove e2e4 ponder c7c5" {
 		t.Fatalf("book not back: %q", l)
+	}
+}
+
+// A position we cannot read never reaches the engine (Stockfish crashes on
+// a bad FEN, and a restart would replay it into a fatal second crash): a
+// go on it gets bestmove 0000 at once, and the next good position plays
+// on as usual.
+func TestUnreadablePositionNotSentToEngine(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	for _, bad := range []string{
+		"position fen bad fen x y",
+		"position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+		"position fen 4k3/8/8/8/8/8/8/4R1K1 w - - 0 1 moves g1g2", // Black in check, White to move
+		"position",
+	} {
+		h.send(bad)
+		if l := h.next(); !strings.HasPrefix(l, "info string position not sent to the engine") {
+			t.Fatalf("%s: got %q", bad, l)
+		}
+		h.send("go wtime 1000 btime 1000")
+		if l := h.until("bestmove"); l[len(l)-1] != "bestmove 0000" {
+			t.Fatalf("%s: got %q", bad, l)
+		}
+		for _, got := range h.engine(0).got() {
+			if got == bad || strings.HasPrefix(got, "go") {
+				t.Fatalf("%s: the engine got %q", bad, got)
+			}
+		}
+	}
+	// Out of book: the engine searches the good position.
+	h.send("position startpos moves a2a3", "go wtime 1000 btime 1000")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+	if !contains(h.engine(0).got(), "position startpos moves a2a3") {
+		t.Fatal("good position not forwarded")
 	}
 }
 
@@ -360,8 +395,10 @@ func TestEngineLinesRelayedByteForByte(t *testing.T) {
 	h := startHarness(t, testConfig(t, ""), nil, nil)
 	h.handshake()
 	odd := "info string 100% sure\t tabs  and %s %d é"
-	h.engine(0).say(odd, "info string crlf\r", "", "   ", "info depth 3 score cp 5 pv e2e4")
-	for _, want := range []string{odd, "info string crlf", "", "   ", "info depth 3 score cp 5 pv e2e4"} {
+	// Lines that are not UCI (an empty line, "Unknown command: ...") are
+	// logged, not relayed: stdout carries UCI only.
+	h.engine(0).say(odd, "info string crlf\r", "", "   ", "Unknown command: xyzzy", "info depth 3 score cp 5 pv e2e4")
+	for _, want := range []string{odd, "info string crlf", "info depth 3 score cp 5 pv e2e4"} {
 		if l := h.next(); l != want {
 			t.Fatalf("got %q want %q", l, want)
 		}
@@ -712,5 +749,150 @@ func TestObserverGetsLastScore(t *testing.T) {
 	h.done <- nil
 	if got := rec.got(); !slices.Contains(got, "score false 0 3 true") || slices.Contains(got, "score false 5 0 false") {
 		t.Fatalf("calls %q", got)
+	}
+}
+
+// bestmoves reads the GUI's output until n bestmoves have come, then
+// checks nothing else follows; it returns the bestmove lines in order.
+func (h *harness) bestmoves(n int) []string {
+	h.t.Helper()
+	var got []string
+	for len(got) < n {
+		if l := h.next(); strings.HasPrefix(l, "bestmove") {
+			got = append(got, l)
+		}
+	}
+	h.send("isready")
+	if rest := h.until("readyok"); len(rest) != 1 {
+		h.t.Fatalf("more output after %d bestmoves: %q", n, rest)
+	}
+	return got
+}
+
+// A GUI that sends stop, then the next position and go in one burst, gets
+// two bestmoves: the stopped search's and the new one's.
+func TestStopPositionGoInOneBurst(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	h.send("position startpos moves a2a3", "go ponder wtime 1000 btime 1000")
+	h.waitReceived(0, "go ponder")
+	h.send("stop", "position startpos moves a2a3 h7h6", "go wtime 1000 btime 1000")
+	if got := h.bestmoves(2); got[0] != "bestmove a7a6" || got[1] != "bestmove a7a6" {
+		t.Fatalf("got %q", got)
+	}
+	if m := h.engine(0).misused(); len(m) > 0 {
+		t.Fatalf("engine got a go while searching: %q", m)
+	}
+}
+
+// A go while the engine still searches (a GUI error): the engine is
+// stopped first, so it never sees a go during a search (Stockfish would
+// wait forever behind go infinite), and each go gets one bestmove, in
+// order, whether the new one is answered by the book or the engine.
+func TestGoDuringEngineSearch(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	h.send("position startpos moves a2a3", "go infinite")
+	h.waitReceived(0, "go infinite")
+	h.send("position startpos", "go wtime 1000 btime 1000") // in book
+	got := h.bestmoves(2)
+	if got[0] != "bestmove a7a6" || got[1] != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("engine's then book's bestmove expected, got %q", got)
+	}
+	h.send("stop") // nothing runs: swallowed
+	h.quiet(30 * time.Millisecond)
+
+	h.send("position startpos moves a2a3", "go infinite")
+	h.waitReceived(0, "go infinite")
+	h.send("position startpos moves a2a3 h7h6", "go wtime 1000 btime 1000") // out of book
+	if got := h.bestmoves(2); len(got) != 2 {
+		t.Fatalf("got %q", got)
+	}
+	h.send("position startpos moves a2a3", "go wtime 1000 btime 1000")
+	h.bestmoves(1)
+	if m := h.engine(0).misused(); len(m) > 0 {
+		t.Fatalf("engine got a go while searching: %q", m)
+	}
+}
+
+// A go while a book answer waits for ponderhit: that answer goes out as
+// stopped, then the new go is answered.
+func TestGoDuringBookPonder(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	h.send("position startpos", "go ponder")
+	h.quiet(30 * time.Millisecond)
+	h.send("position startpos moves a2a3", "go wtime 1000 btime 1000")
+	got := h.bestmoves(2)
+	if got[0] != "bestmove e2e4 ponder c7c5" || got[1] != "bestmove a7a6" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+// The engine dies owing the bestmove of a search the GUI stopped, with our
+// book answer to the next go waiting behind it: the GUI gets bestmove 0000
+// for the lost one, then the book's, in order.
+func TestEngineDeathOwingStoppedSearch(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), func(f *fakeEngine) { f.ignoreStop = true }, nil)
+	h.handshake()
+	h.send("position startpos moves a2a3", "go infinite")
+	h.waitReceived(0, "go infinite")
+	h.send("stop", "position startpos", "go wtime 1000 btime 1000")
+	h.waitReceived(0, "stop")
+	h.quiet(30 * time.Millisecond) // the book answer waits for the engine's
+	h.engine(0).die()
+	var got []string
+	for len(got) < 2 {
+		if l := h.next(); strings.HasPrefix(l, "bestmove") {
+			got = append(got, l)
+		}
+	}
+	if got[0] != "bestmove 0000" || got[1] != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", got)
+	}
+	h.waitReceived(1, "ucinewgame")
+	h.send("isready")
+	h.until("readyok")
+}
+
+// UCI_Chess960 set by the ini's [Engine] section (or -uci) turns the book
+// off as setoption does; setting it false again turns it back on.
+func TestChess960FromConfig(t *testing.T) {
+	cfg := testConfig(t, smallBook(t))
+	cfg.EngineOptions = append(cfg.EngineOptions, config.Option{Name: "uci_chess960", Value: "true"})
+	h := startHarness(t, cfg, nil, nil)
+	lines := h.handshake()
+	if !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "Chess960 is on") }) {
+		t.Fatalf("no notice: %q", lines)
+	}
+	if !contains(h.engine(0).got(), "setoption name UCI_Chess960 value true") {
+		t.Fatal("option not sent in the engine's spelling")
+	}
+	h.send("position startpos", "go")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+		t.Fatalf("book used in a Chess960 game: %q", l)
+	}
+	h.send("setoption name UCI_Chess960 value false")
+	if l := h.next(); !strings.Contains(l, "Chess960 is off") {
+		t.Fatalf("got %q", l)
+	}
+	h.send("position startpos", "go")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("book not back: %q", l)
+	}
+}
+
+// Nothing reaches the GUI before it says uci, even when the engine talks
+// at start-up (info strings, a banner).
+func TestEngineStartupTalkNotRelayed(t *testing.T) {
+	h := startHarness(t, testConfig(t, ""), func(f *fakeEngine) {
+		go f.say("info string loading network", "Fake engine by testers", "info string ready")
+	}, nil)
+	h.waitReceived(0, "uci")
+	time.Sleep(20 * time.Millisecond)
+	h.quiet(20 * time.Millisecond)
+	h.send("uci")
+	if l := h.next(); !strings.HasPrefix(l, "id name") {
+		t.Fatalf("first line to the GUI %q", l)
 	}
 }

@@ -33,7 +33,7 @@ func (a *Adapter) onEngineBatch(data []byte) {
 			a.traffic("engine>", string(line))
 		}
 		kind := uci.ClassifyEngineLine(line)
-		if kind == uci.EngineInfo || (kind == uci.EngineOther && !a.handshaking) {
+		if kind == uci.EngineInfo && a.guiTalked {
 			if a.logOn {
 				a.traffic(">gui", string(line))
 			}
@@ -65,9 +65,12 @@ func (a *Adapter) onEngineBatch(data []byte) {
 			} else {
 				a.logf("id/option line outside the handshake: dropped")
 			}
+		case uci.EngineInfo:
+			a.logf("engine info line before the GUI said uci: not relayed")
 		case uci.EngineOther:
-			// A start-up banner: the GUI has not asked anything yet.
-			a.logf("engine line during the handshake, not relayed")
+			// A start-up banner, "Unknown command: ...", an empty line:
+			// stdout carries UCI only.
+			a.logf("engine line that is not UCI: not relayed")
 		default: // copyprotection, registration
 			a.relay(line)
 		}
@@ -127,6 +130,7 @@ func (a *Adapter) onUCIOK() {
 	for _, o := range a.cfg.EngineOptions {
 		if name, ok := a.optionSpelling(o.Name); ok {
 			a.toEngine("setoption name " + name + " value " + o.Value)
+			a.noteChess960(name, o.Value)
 		} else {
 			a.notify("[Engine] option %q is not an option of the engine: not sent", o.Name)
 		}
@@ -136,8 +140,9 @@ func (a *Adapter) onUCIOK() {
 			a.toEngine(setOptionLine(o))
 		}
 		a.toEngine("ucinewgame")
+		a.replaceLostBestmoves()
 		for _, p := range a.pending {
-			if p.readyOK {
+			if p.owed == replyReadyOK {
 				a.toEngine("isready")
 			}
 		}
@@ -221,16 +226,43 @@ func (a *Adapter) answerUCI() {
 // waiting for it.
 func (a *Adapter) onReadyOK(line []byte) {
 	a.relay(line)
-	if len(a.pending) == 0 || !a.pending[0].readyOK {
+	if !a.engineReplied(replyReadyOK) {
 		a.logf("readyok nobody asked for (relayed)")
-		return
 	}
-	a.pending = a.pending[1:]
-	a.drainPending()
+}
+
+// expect notes a reply the engine owes: our own output after this point
+// waits for it.
+func (a *Adapter) expect(r engineReply) {
+	a.pending = append(a.pending, pendingOutput{owed: r})
+}
+
+// owes counts the replies of kind r the engine still owes.
+func (a *Adapter) owes(r engineReply) int {
+	n := 0
+	for _, p := range a.pending {
+		if p.owed == r {
+			n++
+		}
+	}
+	return n
+}
+
+// engineReplied settles the oldest owed reply of kind r (false: none was
+// owed) and sends what no longer waits.
+func (a *Adapter) engineReplied(r engineReply) bool {
+	for i, p := range a.pending {
+		if p.owed == r {
+			a.pending = append(a.pending[:i], a.pending[i+1:]...)
+			a.drainPending()
+			return true
+		}
+	}
+	return false
 }
 
 func (a *Adapter) drainPending() {
-	for len(a.pending) > 0 && !a.pending[0].readyOK {
+	for len(a.pending) > 0 && a.pending[0].owed == replyNone {
 		p := a.pending[0]
 		a.pending = a.pending[1:]
 		for _, l := range p.lines {
@@ -240,6 +272,28 @@ func (a *Adapter) drainPending() {
 			p.after()
 		}
 	}
+}
+
+// replaceLostBestmoves runs after an engine restart: bestmoves the dead
+// engine owed for searches that are not re-issued (stopped ones; only the
+// latest search is searched again) become "bestmove 0000", so the GUI
+// still gets one per go, in order.
+func (a *Adapter) replaceLostBestmoves() {
+	keep := -1 // the re-issued search's marker: the last one
+	if a.search == searchEngine {
+		for i, p := range a.pending {
+			if p.owed == replyBestmove {
+				keep = i
+			}
+		}
+	}
+	for i := range a.pending {
+		if p := &a.pending[i]; p.owed == replyBestmove && i != keep {
+			a.logf("the engine died owing the bestmove of a stopped search: bestmove 0000 instead")
+			*p = pendingOutput{lines: []string{"bestmove 0000"}}
+		}
+	}
+	a.drainPending()
 }
 
 // emit sends our own lines to the GUI now, or after the engine's replies
@@ -257,17 +311,22 @@ func (a *Adapter) emit(lines []string, after func()) {
 	}
 }
 
-// onEngineBestMove relays the bestmove of the search the GUI asked for;
-// a bestmove nobody asked for is dropped, so the GUI sees exactly one per
-// go.
+// onEngineBestMove relays the bestmove of a search the GUI asked for; a
+// bestmove nobody asked for is dropped, so the GUI sees exactly one per go.
 func (a *Adapter) onEngineBestMove(line []byte) {
-	if a.search != searchEngine {
+	owed := a.owes(replyBestmove)
+	if owed == 0 {
 		a.logf("bestmove without a pending engine search: dropped")
+		return
+	}
+	a.relay(line)
+	a.engineReplied(replyBestmove)
+	if owed > 1 || a.search != searchEngine {
+		a.logf("bestmove of an earlier, stopped search relayed")
 		return
 	}
 	a.search = searchNone
 	a.stopSent, a.ponderHit = false, false
-	a.relay(line)
 	scoreLine := string(a.lastScoreLine)
 	a.lastScoreLine = a.lastScoreLine[:0]
 	if a.obs == nil || !a.game.ok {

@@ -33,7 +33,13 @@ type fakeEngine struct {
 	readyWait time.Duration // delay before readyok
 	// ignorePonderHit keeps pondering after ponderhit (set before start).
 	ignorePonderHit bool
-	options         []string
+	// ignoreStop keeps searching after stop, as a hung engine does (set
+	// before start).
+	ignoreStop bool
+	options    []string
+	// misuse records commands a real engine would choke on: a go while
+	// it is still searching (Stockfish waits for that search to end).
+	misuse []string
 }
 
 func newFakeEngine() *fakeEngine {
@@ -77,6 +83,12 @@ func (f *fakeEngine) die() {
 	})
 }
 
+func (f *fakeEngine) misused() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.misuse)
+}
+
 func (f *fakeEngine) got() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -106,7 +118,10 @@ func (f *fakeEngine) run() {
 		case <-f.exited:
 			return
 		}
-		word, _, _ := strings.Cut(strings.TrimSpace(line), " ")
+		word := ""
+		if f := strings.Fields(line); len(f) > 0 {
+			word = f[0] // any whitespace separates words, as in real engines
+		}
 		switch word {
 		case "uci":
 			f.say("id name Fake 1.0", "id author Testers")
@@ -119,6 +134,12 @@ func (f *fakeEngine) run() {
 			time.Sleep(wait)
 			f.say("readyok")
 		case "go":
+			if searching {
+				f.mu.Lock()
+				f.misuse = append(f.misuse, line)
+				f.mu.Unlock()
+				continue
+			}
 			searching = true
 			if !strings.Contains(line, "infinite") && !strings.Contains(line, "ponder") {
 				finish()
@@ -128,7 +149,9 @@ func (f *fakeEngine) run() {
 				finish()
 			}
 		case "stop":
-			finish()
+			if !f.ignoreStop {
+				finish()
+			}
 		case "crash":
 			f.die()
 			return

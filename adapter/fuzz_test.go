@@ -9,8 +9,8 @@ import (
 )
 
 // FuzzGUILines drives the adapter with arbitrary GUI lines against an
-// in-process engine: it must neither crash nor hang, and never send more
-// bestmoves than it was asked for.
+// in-process engine: it must neither crash nor hang, and send exactly one
+// bestmove per go (at most one when a quit cuts the game short).
 func FuzzGUILines(f *testing.F) {
 	for _, s := range []string{
 		"uci\nisready\nposition startpos\ngo wtime 100 btime 100",
@@ -26,6 +26,8 @@ func FuzzGUILines(f *testing.F) {
 		"setoption name Polyglot BookDepth value -3\nsetoption name Polyglot Book value maybe\nsetoption\nsetoption name\ngo mate",
 		"\r\n\t \n\x00\xff\nposition\x00startpos\ngo\tponder\nponderhit",
 		"go\ngo\nstop\nisready\nucinewgame\nposition startpos moves e2e4\nquit\ngo",
+		"position startpos moves a2a3\ngo infinite\nposition startpos\ngo\nstop\nposition startpos moves a2a3\ngo ponder\nstop\nposition startpos moves a2a3 h7h6\ngo",
+		"position startpos\ngo ponder\ngo ponder\nposition fen xx\ngo\nponderhit",
 	} {
 		f.Add(s)
 	}
@@ -39,26 +41,45 @@ func FuzzGUILines(f *testing.F) {
 		h := startHarness(t, cfg, nil, nil)
 		gos := 0
 		for _, l := range strings.Split(input, "\n") {
-			l = strings.ReplaceAll(l, "\r", "")
-			if c, _ := uci.ParseCommand(l); c.Kind == uci.CmdGo {
+			// As the adapter reads it: a line ends at "\n" or "\r\n".
+			if c, _ := uci.ParseCommand(strings.TrimSuffix(l, "\r")); c.Kind == uci.CmdGo {
 				gos++
 			}
 		}
-		h.send(input, "quit")
+		// Without a quit or an engine crash in the way, every go gets its
+		// bestmove once the last search is stopped.
+		exact := !strings.Contains(input, "quit") && !strings.Contains(input, "crash")
+		bestmoves := 0
+		if exact {
+			h.send(input, "stop")
+			deadline := time.After(5 * time.Second)
+			for bestmoves < gos {
+				select {
+				case l := <-h.out:
+					if strings.HasPrefix(l, "bestmove") {
+						bestmoves++
+					}
+				case <-deadline:
+					t.Fatalf("%d bestmoves for %d go commands after 5 s: %q", bestmoves, gos, input)
+				}
+			}
+		} else {
+			h.send(input)
+		}
+		h.send("quit")
 		select {
 		case <-h.done:
 			h.done <- nil
 		case <-time.After(10 * time.Second):
 			t.Fatalf("adapter hangs on %q", input)
 		}
-		bestmoves := 0
 		for l := range h.out {
 			if strings.HasPrefix(l, "bestmove") {
 				bestmoves++
 			}
 		}
-		if bestmoves > gos {
-			t.Fatalf("%d bestmoves for %d go commands", bestmoves, gos)
+		if bestmoves > gos || exact && bestmoves != gos {
+			t.Fatalf("%d bestmoves for %d go commands: %q", bestmoves, gos, input)
 		}
 	})
 }

@@ -16,6 +16,7 @@ type game struct {
 	ok           bool       // cur is the position of line
 	cur          *book.Line // the game so far: rules position, book key, keys seen
 	err          string     // why the position is not tracked (reported once)
+	refused      string     // why the GUI's last position was not sent to the engine ("": it was)
 	start        *book.Line // the start position, built once: most games begin there
 	hasMovesWord bool       // line has the "moves" keyword
 	// predicted is the game after our last book move (predictedMove),
@@ -71,6 +72,7 @@ func (a *Adapter) onPosition(c uci.Command) {
 		return
 	}
 	g.line = c.Line
+	g.refused = ""
 	g.hasMovesWord = p.Moves != nil
 	g.predicted = nil
 	if a.chess960 {
@@ -80,7 +82,7 @@ func (a *Adapter) onPosition(c uci.Command) {
 	// A new game, a take-back or a ponder miss: start again from the base.
 	continues := g.ok && base == g.base && commonPrefix(g.moves, p.Moves) >= len(g.moves)-1
 	if err := a.newLine(base); err != nil {
-		a.lostTrack(err)
+		a.refusePosition(c.Line, err)
 		return
 	}
 	g.base = base
@@ -188,6 +190,21 @@ func (a *Adapter) lostTrack(err error) {
 		a.infoString(msg)
 	}
 	a.logf("%s", msg)
+}
+
+// refusePosition keeps from the engine a position line we cannot read:
+// engines such as Stockfish crash on a bad FEN, and a restart would replay
+// it into a second, fatal crash. A go on it gets "bestmove 0000" at once.
+func (a *Adapter) refusePosition(line string, err error) {
+	g := &a.game
+	g.line = ""
+	g.refused = "position not sent to the engine: " + err.Error()
+	g.ok, g.moves, g.predicted = false, nil, nil
+	if g.refused != g.err {
+		g.err = g.refused
+		a.infoString(g.refused)
+	}
+	a.logf("%s: %s", g.refused, line)
 }
 
 func isPrefix(prefix, s []string) bool {

@@ -66,7 +66,7 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 		a.answerUCI()
 	case uci.CmdIsReady:
 		a.toEngine(c.Line)
-		a.pending = append(a.pending, pendingOutput{readyOK: true})
+		a.expect(replyReadyOK)
 	case uci.CmdSetOption:
 		a.onSetOption(c)
 	case uci.CmdUCINewGame:
@@ -76,10 +76,8 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 		a.observe(GameObserver.NewGame)
 	case uci.CmdPosition:
 		if c.Position == nil {
-			// Unreadable: the engine gets it as is and decides; no book.
 			_, err := uci.ParseCommand(c.Line)
-			a.game.line = c.Line
-			a.lostTrack(err)
+			a.refusePosition(c.Line, err)
 			return
 		}
 		a.onPosition(c)
@@ -111,17 +109,25 @@ func (a *Adapter) onSetOption(c uci.Command) {
 		}
 	}
 	a.guiSetOptions = append(kept, o)
-	if strings.EqualFold(o.Name, "UCI_Chess960") {
-		on, err := config.ParseBool(o.Value)
-		if err == nil && on != a.chess960 {
-			a.chess960 = on
-			if on {
-				a.game.ok = false
-				a.infoString("UCI_Chess960 is on: book off, pure forwarding")
-			} else {
-				a.infoString("UCI_Chess960 is off: book on again from the next position")
-			}
-		}
+	a.noteChess960(o.Name, o.Value)
+}
+
+// noteChess960 follows the engine option UCI_Chess960, however it is set
+// (setoption, [Engine], -uci): the book is for standard chess only.
+func (a *Adapter) noteChess960(name, value string) {
+	if !strings.EqualFold(name, "UCI_Chess960") {
+		return
+	}
+	on, err := config.ParseBool(value)
+	if err != nil || on == a.chess960 {
+		return
+	}
+	a.chess960 = on
+	if on {
+		a.game.ok = false
+		a.infoString("UCI_Chess960 is on: book off, pure forwarding")
+	} else {
+		a.infoString("UCI_Chess960 is off: book on again from the next position")
 	}
 }
 
@@ -170,8 +176,23 @@ func (a *Adapter) onPonderHit(c uci.Command) {
 
 // onGo answers from the book when it may, else lets the engine search.
 func (a *Adapter) onGo(c uci.Command) {
-	if a.search != searchNone {
-		a.logf("go while a search is running (GUI error): handled as a new search")
+	// A go before the last search's bestmove is a GUI error; each go still
+	// gets exactly one bestmove, in order.
+	switch {
+	case a.search == searchBookPonder:
+		a.logf("go while a book answer waits for ponderhit (GUI error): that answer is sent as stopped")
+		a.releaseBookAnswer(false)
+	case a.search == searchEngine && !a.stopSent:
+		// Unstopped, an infinite or ponder search would never end, and an
+		// engine such as Stockfish takes no new go until it does.
+		a.logf("go during the engine's search (GUI error): stopping that search first")
+		a.toEngine("stop")
+	}
+	a.search = searchNone
+	if a.game.refused != "" {
+		a.logf("book: no (position refused); no search: bestmove 0000")
+		a.emit([]string{"info string no move: " + a.game.refused, "bestmove 0000"}, nil)
+		return
 	}
 	if ans, ok := a.bookMove(c.Go); ok {
 		if c.Go.Ponder {
@@ -188,6 +209,7 @@ func (a *Adapter) onGo(c uci.Command) {
 		a.toEngine(a.game.line)
 	}
 	a.toEngine(c.Line)
+	a.expect(replyBestmove)
 	a.search = searchEngine
 	a.engineGo = c.Line
 	a.stopSent, a.ponderHit = false, false
