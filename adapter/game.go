@@ -150,7 +150,7 @@ func (a *Adapter) newLine(base string) (err error) {
 	}()
 	l, err := book.NewLine(base)
 	if err != nil {
-		return fmt.Errorf("FEN %q: %v", base, err)
+		return err // it names the FEN
 	}
 	g.cur = l
 	return nil

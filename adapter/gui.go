@@ -191,7 +191,7 @@ func (a *Adapter) onGo(c uci.Command) {
 	a.search = searchNone
 	if a.game.refused != "" {
 		a.logf("book: no (position refused); no search: bestmove 0000")
-		a.emit([]string{"info string no move: " + a.game.refused, "bestmove 0000"}, nil)
+		a.emit([]string{"info string no move: the position was not sent to the engine", "bestmove 0000"}, nil)
 		return
 	}
 	if ans, ok := a.bookMove(c.Go); ok {
