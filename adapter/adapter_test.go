@@ -89,6 +89,16 @@ func TestEngineOptionsFromConfig(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("engine got %q, want %q", got, want)
 	}
+	// Announced with the configured values as defaults, as PolyGlot does.
+	for _, want := range []string{
+		"option name Hash type spin default 64 min 1 max 1024",
+		"option name Skill Level type spin default 3 min 0 max 20",
+		"option name UCI_Chess960 type check default false",
+	} {
+		if !contains(lines, want) {
+			t.Errorf("no %q in %q", want, lines)
+		}
+	}
 	if !hasPrefix(lines, `info string [Engine] option "Nope" is not an option of the engine`) {
 		t.Errorf("no info string about Nope in %q", lines)
 	}
@@ -894,5 +904,44 @@ func TestEngineStartupTalkNotRelayed(t *testing.T) {
 	h.send("uci")
 	if l := h.next(); !strings.HasPrefix(l, "id name") {
 		t.Fatalf("first line to the GUI %q", l)
+	}
+}
+
+// "go perft" (Stockfish) counts move paths and sends no bestmove: it goes
+// to the engine even in book, and nothing waits for a bestmove after it.
+func TestGoPerftIsForwarded(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	h.send("position startpos", "go perft 1")
+	h.waitReceived(0, "go perft 1")
+	h.send("go wtime 1000 btime 1000")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+// Our options as the GUI sees them, and "<empty>", UCI's empty string,
+// echoed back by a GUI.
+func TestOurOptions(t *testing.T) {
+	cfg := testConfig(t, smallBook(t))
+	cfg.LogFile = ""
+	h := startHarness(t, cfg, nil, nil)
+	lines := h.handshake()
+	for _, name := range []string{"Book", "BookFile", "BookDepth", "BookTreshold", "BookRandom", "BookMode",
+		"BookAvoidRepetition", "BookLearn", "BookLearnWeight", "BookSeed", "LearnResignScore", "LearnResignMoves", "Log", "LogFile"} {
+		if !hasPrefix(lines, "option name Polyglot "+name+" type ") {
+			t.Errorf("option Polyglot %s not announced", name)
+		}
+	}
+	if !contains(lines, "option name Polyglot LogFile type string default <empty>") {
+		t.Errorf("empty LogFile not announced as <empty>: %q", lines)
+	}
+	h.send("setoption name Polyglot BookFile value <empty>", "isready")
+	if got := h.until("readyok"); len(got) != 1 {
+		t.Fatalf("an empty book list is no error: %q", got)
+	}
+	h.send("position startpos", "go")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+		t.Fatalf("book still on: %q", l)
 	}
 }

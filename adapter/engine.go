@@ -209,7 +209,7 @@ func (a *Adapter) answerUCI() {
 		if id, err := uci.ParseID(l); err == nil && id.Key == "name" {
 			continue
 		}
-		a.toGUI(l)
+		a.toGUI(a.withConfiguredDefault(l))
 	}
 	for _, l := range a.ourOptionLines() {
 		a.toGUI(l)

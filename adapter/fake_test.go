@@ -134,6 +134,10 @@ func (f *fakeEngine) run() {
 			time.Sleep(wait)
 			f.say("readyok")
 		case "go":
+			if strings.Contains(line, "perft") {
+				f.say("a1a3: 1", "", "Nodes searched: 20", "") // as Stockfish: no bestmove
+				continue
+			}
 			if searching {
 				f.mu.Lock()
 				f.misuse = append(f.misuse, line)

@@ -82,6 +82,15 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 		}
 		a.onPosition(c)
 	case uci.CmdGo:
+		if c.Go.Perft {
+			// Not a search: the engine prints a count and no bestmove.
+			a.logf("go perft: forwarded, no bestmove owed")
+			if a.game.line != "" {
+				a.toEngine(a.game.line)
+			}
+			a.toEngine(c.Line)
+			return
+		}
 		a.onGo(c)
 	case uci.CmdStop:
 		a.onStop()
@@ -134,6 +143,9 @@ func (a *Adapter) noteChess960(name, value string) {
 // setOurOption applies "setoption name Polyglot NAME value V" to the
 // configuration and to what depends on it.
 func (a *Adapter) setOurOption(name, value string) {
+	if value == "<empty>" {
+		value = "" // how UCI writes an empty string; GUIs echo our default back
+	}
 	if err := a.cfg.ApplyPolyGlot(name, value); err != nil {
 		a.notify("setoption Polyglot %s: %v", name, err)
 		return

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/uci"
 )
 
 // ourOptionLines are polyproxy's own UCI options, named as PolyGlot names
@@ -37,7 +38,43 @@ func (a *Adapter) ourOptionLines() []string {
 		mode,
 		check("BookAvoidRepetition", c.BookAvoidRepetition),
 		check("BookLearn", c.BookLearn),
+		check("BookLearnWeight", c.BookLearnWeight),
+		str("BookSeed", strconv.FormatUint(c.BookSeed, 10)),
+		spin("LearnResignScore", c.LearnResignScore, 1, 100000),
+		spin("LearnResignMoves", c.LearnResignMoves, 1, 1000),
 		check("Log", c.Log),
 		str("LogFile", c.LogFile),
 	}
+}
+
+// withConfiguredDefault is an engine's option line announced with the
+// value the configuration ([Engine], -uci) gives it as its default, as
+// PolyGlot does: a GUI that sends every option's stored default (Arena)
+// then keeps the configured value instead of overriding it.
+func (a *Adapter) withConfiguredDefault(line string) string {
+	o, err := uci.ParseOption(line)
+	if err != nil || o.Type == "button" {
+		return line
+	}
+	for _, c := range a.cfg.EngineOptions {
+		if !strings.EqualFold(c.Name, o.Name) {
+			continue
+		}
+		v := c.Value
+		switch o.Type {
+		case "check":
+			b, err := config.ParseBool(v)
+			if err != nil {
+				return line
+			}
+			v = strconv.FormatBool(b)
+		case "string":
+			if v == "" {
+				v = "<empty>"
+			}
+		}
+		o.Default = v
+		return o.String()
+	}
+	return line
 }

@@ -128,6 +128,21 @@ func ParseOption(line string) (Option, error) {
 	return o, nil
 }
 
+// String writes o as an option line, words in the usual order.
+func (o Option) String() string {
+	var b strings.Builder
+	b.WriteString("option name " + o.Name)
+	for _, kv := range [][2]string{{"type", o.Type}, {"default", o.Default}, {"min", o.Min}, {"max", o.Max}} {
+		if kv[1] != "" {
+			b.WriteString(" " + kv[0] + " " + kv[1])
+		}
+	}
+	for _, v := range o.Vars {
+		b.WriteString(" var " + v)
+	}
+	return b.String()
+}
+
 // Score is an info score: centipawns or mate in N moves (negative: the
 // side to move is mated), from the engine's side to move.
 type Score struct {

@@ -63,6 +63,9 @@ type Go struct {
 	Depth, Nodes, Mate   int64
 	MoveTime             int64
 	HasMate, HasMoveTime bool
+	// Perft is Stockfish's "go perft N": a count of move paths, answered
+	// without a bestmove.
+	Perft bool
 }
 
 // SetOption is "setoption name NAME [value VALUE]".
@@ -152,7 +155,7 @@ func parsePosition(line string, fs []field) (*Position, error) {
 
 var goWords = map[string]bool{
 	"searchmoves": true, "ponder": true, "wtime": true, "btime": true, "winc": true, "binc": true,
-	"movestogo": true, "depth": true, "nodes": true, "mate": true, "movetime": true, "infinite": true,
+	"movestogo": true, "depth": true, "nodes": true, "mate": true, "movetime": true, "infinite": true, "perft": true,
 }
 
 // parseGo never fails: unknown words and bad numbers are skipped.
@@ -200,6 +203,8 @@ func parseGo(fs []field) *Go {
 			g.Mate, g.HasMate = num()
 		case "movetime":
 			g.MoveTime, g.HasMoveTime = num()
+		case "perft":
+			g.Perft = true
 		}
 	}
 	return g

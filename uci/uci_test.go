@@ -278,3 +278,19 @@ func TestMovesAfterAgreesWithFullParse(t *testing.T) {
 		t.Fatal("the common case missed the fast path")
 	}
 }
+
+func TestOptionStringRoundTrip(t *testing.T) {
+	for _, l := range []string{
+		"option name Hash type spin default 16 min 1 max 33554432",
+		"option name Clear Hash type button",
+		"option name UCI_Chess960 type check default false",
+		"option name Style type combo default Normal var Solid var Normal var Risky",
+		"option name SyzygyPath type string default <empty>",
+		"option name Debug Log File type string default my file.txt",
+	} {
+		o, err := ParseOption(l)
+		if err != nil || o.String() != l {
+			t.Errorf("%q: read back as %q (%v)", l, o.String(), err)
+		}
+	}
+}
