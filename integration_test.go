@@ -201,6 +201,10 @@ type gameSide struct {
 	clock time.Duration
 	book  int // book moves played
 	eng   int // engine moves played
+	// ponderingOn is the move this side ponders on ("": not pondering).
+	ponderingOn string
+	ponderHits  int
+	ponderMiss  int
 }
 
 type habits int
@@ -208,6 +212,10 @@ type habits int
 const (
 	cutechessHabits habits = iota // position to both after every ply, isready before every go, GUI opening without go
 	fastchessHabits               // position + go, isready after every bestmove
+	// ponderHabits: both sides ponder on their ponder move; a hit is
+	// "ponderhit", a miss is "stop", "position" and "go" in one burst
+	// without waiting for the stopped search's bestmove (as Arena does).
+	ponderHabits
 )
 
 // playGame plays one game to its end; every move is checked for legality,
@@ -289,15 +297,24 @@ func playGame(t *testing.T, white, black *gameSide, h habits, bookDepth int) str
 		}
 		goCmd := fmt.Sprintf("go wtime %d btime %d winc %d binc %d",
 			white.clock.Milliseconds(), black.clock.Milliseconds(), inc.Milliseconds(), inc.Milliseconds())
-		if h == cutechessHabits {
+		start := time.Now()
+		switch {
+		case h == cutechessHabits:
 			other.p.send(positionCmd())
 			mover.p.send(positionCmd(), "isready")
 			mover.p.until("readyok", 10*time.Second)
 			mover.p.send(goCmd)
-		} else {
+		case mover.ponderingOn != "" && mover.ponderingOn == moves[len(moves)-1]:
+			mover.p.send("ponderhit")
+			mover.ponderHits++
+		case mover.ponderingOn != "":
+			mover.p.send("stop", positionCmd(), goCmd)
+			mover.p.until("bestmove", 30*time.Second) // the stopped search's: stale
+			mover.ponderMiss++
+		default:
 			mover.p.send(positionCmd(), goCmd)
 		}
-		start := time.Now()
+		mover.ponderingOn = ""
 		out := mover.p.until("bestmove", 30*time.Second)
 		mover.clock -= time.Since(start)
 		if mover.clock <= 0 {
@@ -338,6 +355,20 @@ func playGame(t *testing.T, white, black *gameSide, h habits, bookDepth int) str
 			mover.p.send("isready")
 			mover.p.until("readyok", 10*time.Second)
 		}
+		if h == ponderHabits && len(fields) == 4 && fields[2] == "ponder" {
+			mover.p.send(positionCmd()+" "+fields[3], fmt.Sprintf("go ponder wtime %d btime %d winc %d binc %d",
+				white.clock.Milliseconds(), black.clock.Milliseconds(), inc.Milliseconds(), inc.Milliseconds()))
+			mover.ponderingOn = fields[3]
+		}
+	}
+}
+
+// stopPondering ends a search left running when the game ended.
+func (s *gameSide) stopPondering() {
+	if s.ponderingOn != "" {
+		s.p.send("stop")
+		s.p.until("bestmove", 30*time.Second)
+		s.ponderingOn = ""
 	}
 }
 
@@ -366,7 +397,7 @@ func TestGamesAgainstStockfish(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		habits habits
-	}{{"cutechess", cutechessHabits}, {"fastchess", fastchessHabits}} {
+	}{{"cutechess", cutechessHabits}, {"fastchess", fastchessHabits}, {"ponder", ponderHabits}} {
 		t.Run(tc.name, func(t *testing.T) {
 			mk := func(skill int) *gameSide {
 				p := startProxy(t, nil, "-noini", "-ec", stockfishPath,
@@ -388,11 +419,21 @@ func TestGamesAgainstStockfish(t *testing.T) {
 				white, black = mk(0), mk(20)
 			}
 			result := playGame(t, white, black, tc.habits, depth)
-			t.Logf("%s: %s; book moves %d+%d, engine moves %d+%d", tc.name, result, white.book, black.book, white.eng, black.eng)
+			t.Logf("%s: %s; book moves %d+%d, engine moves %d+%d, ponder hits %d+%d, misses %d+%d", tc.name, result,
+				white.book, black.book, white.eng, black.eng, white.ponderHits, black.ponderHits, white.ponderMiss, black.ponderMiss)
 			if white.book+black.book == 0 || white.eng+black.eng == 0 {
 				t.Fatalf("want book moves and engine moves: book %d+%d engine %d+%d", white.book, black.book, white.eng, black.eng)
 			}
+			if tc.habits == ponderHabits && white.ponderHits+black.ponderHits+white.ponderMiss+black.ponderMiss == 0 {
+				t.Fatal("no pondering happened")
+			}
 			for _, s := range []*gameSide{white, black} {
+				s.stopPondering()
+				// Every bestmove was read: nothing may follow.
+				s.p.send("isready")
+				if rest := s.p.until("readyok", 10*time.Second); len(rest) != 1 {
+					t.Fatalf("output after the last bestmove: %q", rest)
+				}
 				s.p.send("quit")
 				if code := s.p.waitExit(5 * time.Second); code != 0 {
 					t.Fatalf("exit code %d; stderr %s", code, s.p.stderr.String())
