@@ -228,6 +228,19 @@ func (c *Chooser) Choose(books []*Book, pos *Position, seen func(Key) bool, only
 		}
 		ch := Choice{Book: b, Index: cd.Index, Entry: cd.Entry, Move: cd.Move, Weight: cd.Weight, TotalWeight: total, Share: cd.Share}
 		reason := fmt.Sprintf("%s: %s chosen (%s, weight %d of %d, %.1f%%)", b.Path(), cd.Move, c.opts.Mode, cd.Weight, total, 100*cd.Share)
+		var skipped []string
+		for _, x := range cands {
+			switch {
+			case x.Eligible:
+			case x.Legal:
+				skipped = append(skipped, fmt.Sprintf("%s %s (%.1f%%)", x.Move, x.Why, 100*x.Share))
+			default:
+				skipped = append(skipped, x.Move.String()+" "+x.Why)
+			}
+		}
+		if len(skipped) > 0 {
+			reason += "; not eligible: " + strings.Join(skipped, ", ")
+		}
 		return ch, true, reason
 	}
 	if len(books) == 0 {
