@@ -990,3 +990,26 @@ func TestOurOptions(t *testing.T) {
 		t.Fatalf("book still on: %q", l)
 	}
 }
+
+// The engine dies owing a readyok: the new engine is asked again, and the
+// GUI gets its readyok.
+func TestEngineDeathOwingReadyOK(t *testing.T) {
+	starts := 0
+	h := startHarness(t, testConfig(t, ""), func(f *fakeEngine) {
+		starts++
+		if starts == 1 {
+			f.readyWait = time.Hour // never answers isready
+		}
+	}, nil)
+	h.send("uci")
+	h.until("uciok")
+	h.send("isready")
+	h.waitReceived(0, "isready")
+	h.engine(0).die()
+	if l := h.until("readyok"); !strings.HasPrefix(l[0], "info string the engine died") {
+		t.Fatalf("got %q", l)
+	}
+	if got := h.waitReceived(1, "isready"); !contains(got, "isready") {
+		t.Fatalf("new engine got %q", got)
+	}
+}
