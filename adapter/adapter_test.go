@@ -123,13 +123,11 @@ func TestSetOptionRouting(t *testing.T) {
 		t.Errorf("engine got %q", got)
 	}
 	// Book now off: go goes to the engine.
-	h.send("position startpos", "go wtime 1000 btime 1000")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+	if l := h.bestmoveAfter("position startpos", "go wtime 1000 btime 1000"); l != "bestmove a7a6" {
 		t.Fatalf("got %q", l)
 	}
 	// And on again.
-	h.send("setoption name Polyglot Book value true", "position startpos", "go wtime 1000 btime 1000")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove e2e4 ponder c7c5" {
+	if l := h.bestmoveAfter("setoption name Polyglot Book value true", "position startpos", "go wtime 1000 btime 1000"); l != "bestmove e2e4 ponder c7c5" {
 		t.Fatalf("got %q", l)
 	}
 	// A bad value is reported, not applied.
@@ -159,8 +157,7 @@ func TestBookAnswer(t *testing.T) {
 		}
 	}
 	// Book move without a reply in the book: no ponder.
-	h.send("position startpos moves e2e4 e7e5 g1f3 b8c6", "go")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove f1b5" {
+	if l := h.bestmoveAfter("position startpos moves e2e4 e7e5 g1f3 b8c6", "go"); l != "bestmove f1b5" {
 		t.Fatalf("got %q", l)
 	}
 }
@@ -221,8 +218,7 @@ func TestStopDuringEngineSearch(t *testing.T) {
 	h.send("position startpos", "go infinite")
 	h.waitReceived(0, "go infinite")
 	h.quiet(30 * time.Millisecond)
-	h.send("stop", "stop")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+	if l := h.bestmoveAfter("stop", "stop"); l != "bestmove a7a6" {
 		t.Fatalf("got %q", l)
 	}
 	h.send("isready")
@@ -243,8 +239,7 @@ func TestStopDuringEngineSearch(t *testing.T) {
 func TestGoMateUsesEngine(t *testing.T) {
 	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
 	h.handshake()
-	h.send("position startpos", "go mate 3")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+	if l := h.bestmoveAfter("position startpos", "go mate 3"); l != "bestmove a7a6" {
 		t.Fatalf("got %q", l)
 	}
 }
@@ -254,14 +249,12 @@ func TestBookPonder(t *testing.T) {
 	h.handshake()
 	h.send("position startpos", "go ponder wtime 1000 btime 1000")
 	h.quiet(50 * time.Millisecond)
-	h.send("ponderhit")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove e2e4 ponder c7c5" {
+	if l := h.bestmoveAfter("ponderhit"); l != "bestmove e2e4 ponder c7c5" {
 		t.Fatalf("got %q", l)
 	}
 	h.send("position startpos", "go ponder")
 	h.quiet(30 * time.Millisecond)
-	h.send("stop")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove e2e4 ponder c7c5" {
+	if l := h.bestmoveAfter("stop"); l != "bestmove e2e4 ponder c7c5" {
 		t.Fatalf("got %q", l)
 	}
 	h.send("stop", "isready")
@@ -273,8 +266,7 @@ func TestBookPonder(t *testing.T) {
 func TestSearchMoves(t *testing.T) {
 	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
 	h.handshake()
-	h.send("position startpos", "go searchmoves d2d4 g1f3")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove d2d4" {
+	if l := h.bestmoveAfter("position startpos", "go searchmoves d2d4 g1f3"); l != "bestmove d2d4" {
 		t.Fatalf("got %q", l)
 	}
 	h.send("position startpos", "go searchmoves g1f3")
@@ -289,22 +281,18 @@ func TestBookDepth(t *testing.T) {
 	cfg.BookDepth = 1
 	h := startHarness(t, cfg, nil, nil)
 	h.handshake()
-	h.send("position startpos moves e2e4", "go")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove c7c5" {
+	if l := h.bestmoveAfter("position startpos moves e2e4", "go"); l != "bestmove c7c5" {
 		t.Fatalf("move 1 for Black is within depth 1: %q", l)
 	}
-	h.send("position startpos moves e2e4 e7e5", "go")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+	if l := h.bestmoveAfter("position startpos moves e2e4 e7e5", "go"); l != "bestmove a7a6" {
 		t.Fatalf("move 2 is beyond depth 1: %q", l)
 	}
 	// The FEN's move counter counts: the start position said to be move 5.
-	h.send("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 5", "go")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+	if l := h.bestmoveAfter("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 5", "go"); l != "bestmove a7a6" {
 		t.Fatalf("move 5 is beyond depth 1: %q", l)
 	}
 	// A 4-field FEN is move 1.
-	h.send("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", "go")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove e2e4 ponder c7c5" {
+	if l := h.bestmoveAfter("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", "go"); l != "bestmove e2e4 ponder c7c5" {
 		t.Fatalf("4-field FEN: %q", l)
 	}
 }
@@ -317,8 +305,7 @@ func TestIllegalMoveTurnsBookOffUntilNextGoodPosition(t *testing.T) {
 	if l := h.next(); !strings.HasPrefix(l, "info string position not followed") || !strings.Contains(l, "e2e5") {
 		t.Fatalf("got %q", l)
 	}
-	h.send("go")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+	if l := h.bestmoveAfter("go"); l != "bestmove a7a6" {
 		t.Fatalf("got %q", l)
 	}
 	rec := h.engine(0).got()
@@ -329,8 +316,7 @@ func TestIllegalMoveTurnsBookOffUntilNextGoodPosition(t *testing.T) {
 	if l := h.next(); !strings.HasPrefix(l, "info string position not followed") {
 		t.Fatalf("got %q", l)
 	}
-	h.send("position startpos", "go")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove e2e4 ponder c7c5" {
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder c7c5" {
 		t.Fatalf("book not back: %q", l)
 	}
 }
@@ -352,8 +338,7 @@ func TestUnreadablePositionNotSentToEngine(t *testing.T) {
 		if l := h.next(); !strings.HasPrefix(l, "info string position not sent to the engine") {
 			t.Fatalf("%s: got %q", bad, l)
 		}
-		h.send("go wtime 1000 btime 1000")
-		if l := h.until("bestmove"); l[len(l)-1] != "bestmove 0000" {
+		if l := h.bestmoveAfter("go wtime 1000 btime 1000"); l != "bestmove 0000" {
 			t.Fatalf("%s: got %q", bad, l)
 		}
 		for _, got := range h.engine(0).got() {
@@ -363,8 +348,7 @@ func TestUnreadablePositionNotSentToEngine(t *testing.T) {
 		}
 	}
 	// Out of book: the engine searches the good position.
-	h.send("position startpos moves a2a3", "go wtime 1000 btime 1000")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+	if l := h.bestmoveAfter("position startpos moves a2a3", "go wtime 1000 btime 1000"); l != "bestmove a7a6" {
 		t.Fatalf("got %q", l)
 	}
 	if !contains(h.engine(0).got(), "position startpos moves a2a3") {
@@ -379,8 +363,7 @@ func TestChess960TurnsBookOff(t *testing.T) {
 	if l := h.next(); !strings.Contains(l, "Chess960") {
 		t.Fatalf("got %q", l)
 	}
-	h.send("position startpos", "go")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove a7a6" {
 		t.Fatalf("got %q", l)
 	}
 	if !contains(h.engine(0).got(), "setoption name UCI_Chess960 value true") {
@@ -488,8 +471,7 @@ func TestEngineDeathRestartsAndReissuesGo(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("new engine got %q\nwant %q", got, want)
 	}
-	h.send("stop")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+	if l := h.bestmoveAfter("stop"); l != "bestmove a7a6" {
 		t.Fatalf("got %q", l)
 	}
 	if !strings.Contains(h.stderr.String(), "the engine died") {
@@ -531,8 +513,7 @@ func TestBadBookIsReportedNotFatal(t *testing.T) {
 	if !strings.Contains(h.stderr.String(), "nope.bin") {
 		t.Fatalf("stderr %q", h.stderr.String())
 	}
-	h.send("position startpos", "go")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove a7a6" {
 		t.Fatalf("got %q", l)
 	}
 }
@@ -555,8 +536,7 @@ func TestUnsortedBookIsReported(t *testing.T) {
 		}
 	}
 	// Still answers exactly.
-	h.send("position startpos", "go")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove e2e4 ponder c7c5" {
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder c7c5" {
 		t.Fatalf("got %q", l)
 	}
 }
@@ -568,8 +548,7 @@ func TestLongPositionLine(t *testing.T) {
 	h.handshake()
 	moves := strings.Repeat(" g1f3 g8f6 f3g1 f6g8", 500)
 	line := "position startpos moves" + moves
-	h.send(line, "go")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" { // move 1001: beyond BookDepth
+	if l := h.bestmoveAfter(line, "go"); l != "bestmove a7a6" { // move 1001: beyond BookDepth
 		t.Fatalf("got %q", l)
 	}
 	if !contains(h.engine(0).got(), line) {
@@ -749,12 +728,10 @@ func TestBookFilesInPriorityOrder(t *testing.T) {
 	cfg.BookFiles = append(cfg.BookFiles, smallBook(t))
 	h := startHarness(t, cfg, nil, nil)
 	h.handshake()
-	h.send("position startpos", "go")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove e2e4 ponder e7e5" {
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder e7e5" {
 		t.Fatalf("second book answers, first gives the ponder reply: %q", l)
 	}
-	h.send("position startpos moves e2e4", "go")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove e7e5 ponder g1f3" {
+	if l := h.bestmoveAfter("position startpos moves e2e4", "go"); l != "bestmove e7e5 ponder g1f3" {
 		t.Fatalf("first book first, the reply from the second: %q", l)
 	}
 }
@@ -775,7 +752,7 @@ func TestRestartAfterPonderHitDropsPonder(t *testing.T) {
 	if last := got[len(got)-1]; last != "go wtime 1000 btime 1000" {
 		t.Fatalf("re-issued %q", last)
 	}
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+	if l := h.bestmoveAfter(); l != "bestmove a7a6" {
 		t.Fatalf("got %q", l)
 	}
 	h.send("isready")
@@ -923,16 +900,14 @@ func TestChess960FromConfig(t *testing.T) {
 	if !contains(h.engine(0).got(), "setoption name UCI_Chess960 value true") {
 		t.Fatal("option not sent in the engine's spelling")
 	}
-	h.send("position startpos", "go")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove a7a6" {
 		t.Fatalf("book used in a Chess960 game: %q", l)
 	}
 	h.send("setoption name UCI_Chess960 value false")
 	if l := h.next(); !strings.Contains(l, "Chess960 is off") {
 		t.Fatalf("got %q", l)
 	}
-	h.send("position startpos", "go")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove e2e4 ponder c7c5" {
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder c7c5" {
 		t.Fatalf("book not back: %q", l)
 	}
 }
@@ -959,8 +934,7 @@ func TestGoPerftIsForwarded(t *testing.T) {
 	h.handshake()
 	h.send("position startpos", "go perft 1")
 	h.waitReceived(0, "go perft 1")
-	h.send("go wtime 1000 btime 1000")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove e2e4 ponder c7c5" {
+	if l := h.bestmoveAfter("go wtime 1000 btime 1000"); l != "bestmove e2e4 ponder c7c5" {
 		t.Fatalf("got %q", l)
 	}
 }
@@ -985,8 +959,7 @@ func TestOurOptions(t *testing.T) {
 	if got := h.until("readyok"); len(got) != 1 {
 		t.Fatalf("an empty book list is no error: %q", got)
 	}
-	h.send("position startpos", "go")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove a7a6" {
 		t.Fatalf("book still on: %q", l)
 	}
 }

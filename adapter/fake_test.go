@@ -303,6 +303,16 @@ func (h *harness) until(prefix string) []string {
 	}
 }
 
+// bestmoveAfter sends lines (if any) and returns the next bestmove line.
+func (h *harness) bestmoveAfter(lines ...string) string {
+	h.t.Helper()
+	if len(lines) > 0 {
+		h.send(lines...)
+	}
+	l := h.until("bestmove")
+	return l[len(l)-1]
+}
+
 // quiet asserts nothing reaches the GUI for d.
 func (h *harness) quiet(d time.Duration) {
 	h.t.Helper()
