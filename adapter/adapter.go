@@ -155,6 +155,7 @@ type Adapter struct {
 	search        searchState // who owes the bestmove of the GUI's latest go
 	engineGo      string      // the go line the engine is searching, for a restart
 	ponderHit     bool        // ponderhit was forwarded during the engine's search
+	clockFrom     time.Time   // when the mover's clock started for the engine's search (zero: pondering)
 	stopSent      bool
 	lastScoreLine []byte // the engine's last info line with a score in this search
 	bookAnswer    *bookAnswer

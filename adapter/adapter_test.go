@@ -738,19 +738,25 @@ func TestBookFilesInPriorityOrder(t *testing.T) {
 
 // A ponder search the GUI already turned into a real one (ponderhit) is
 // re-issued without "ponder" after an engine death: the GUI waits for a
-// bestmove, not for another ponderhit.
+// bestmove, not for another ponderhit. The mover's clock is charged with
+// the time since the ponder hit, the other clock left alone.
 func TestRestartAfterPonderHitDropsPonder(t *testing.T) {
 	first := true
 	h := startHarness(t, testConfig(t, ""), func(f *fakeEngine) {
 		f.ignorePonderHit, first = first, false
 	}, nil)
 	h.handshake()
-	h.send("position startpos moves e2e4 e7e5", "go ponder wtime 1000 btime 1000", "ponderhit")
+	h.send("position startpos moves e2e4 e7e5", "go ponder wtime 10000 btime 10000")
+	h.waitReceived(0, "go ponder")
+	time.Sleep(time.Second) // the opponent's time: not charged
+	h.send("ponderhit")
 	h.waitReceived(0, "ponderhit")
+	time.Sleep(100 * time.Millisecond)
 	h.engine(0).die()
 	got := h.waitReceived(1, "go")
-	if last := got[len(got)-1]; last != "go wtime 1000 btime 1000" {
-		t.Fatalf("re-issued %q", last)
+	var wtime int
+	if n, err := fmt.Sscanf(got[len(got)-1], "go wtime %d btime 10000", &wtime); n != 1 || err != nil || wtime > 9900 || wtime <= 8900 {
+		t.Fatalf("re-issued %q", got[len(got)-1])
 	}
 	if l := h.bestmoveAfter(); l != "bestmove a7a6" {
 		t.Fatalf("got %q", l)

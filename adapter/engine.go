@@ -3,6 +3,7 @@ package adapter
 import (
 	"bytes"
 	"strings"
+	"time"
 
 	"github.com/polyproxy/polyproxy/uci"
 )
@@ -154,6 +155,16 @@ func (a *Adapter) onUCIOK() {
 			goLine := a.engineGo
 			if a.ponderHit {
 				goLine = withoutPonder(goLine)
+			}
+			if !a.clockFrom.IsZero() {
+				// The mover's clock has run since the search began (or the
+				// ponder hit): the new engine must not count on that time.
+				white, black := true, true
+				if a.game.ok {
+					white = a.game.pos().WhiteToMove()
+					black = !white
+				}
+				goLine = uci.ChargeTime(goLine, time.Since(a.clockFrom).Milliseconds(), white, black)
 			}
 			a.logf("re-issuing the search the engine died in: %s", goLine)
 			a.toEngine(goLine)

@@ -178,6 +178,7 @@ func (a *Adapter) onPonderHit(c uci.Command) {
 	switch a.search {
 	case searchEngine:
 		a.ponderHit = true
+		a.clockFrom = time.Now()
 		a.toEngine(c.Line)
 	case searchBookPonder:
 		a.releaseBookAnswer(true)
@@ -224,6 +225,10 @@ func (a *Adapter) onGo(c uci.Command) {
 	a.expect(replyBestmove)
 	a.search = searchEngine
 	a.engineGo = c.Line
+	a.clockFrom = time.Time{}
+	if !c.Go.Ponder {
+		a.clockFrom = time.Now()
+	}
 	a.stopSent, a.ponderHit = false, false
 	a.lastScoreLine = a.lastScoreLine[:0]
 }

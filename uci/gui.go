@@ -210,6 +210,32 @@ func parseGo(fs []field) *Go {
 	return g
 }
 
+// ChargeTime returns goLine with spentMS milliseconds taken off the clocks
+// of the sides it is told to charge (wtime, btime) and off movetime, each
+// kept at 1 or more; everything else is left as it is. A search issued
+// again after an engine restart must not count on time already gone.
+func ChargeTime(goLine string, spentMS int64, white, black bool) string {
+	fs := fields(goLine)
+	var b strings.Builder
+	last := 0
+	for i := 0; i+1 < len(fs); i++ {
+		w := fs[i].s
+		if !(w == "wtime" && white || w == "btime" && black || w == "movetime") {
+			continue
+		}
+		n, err := strconv.ParseInt(fs[i+1].s, 10, 64)
+		if err != nil {
+			continue
+		}
+		b.WriteString(goLine[last:fs[i+1].start])
+		b.WriteString(strconv.FormatInt(max(n-spentMS, 1), 10))
+		last = fs[i+1].end
+		i++
+	}
+	b.WriteString(goLine[last:])
+	return b.String()
+}
+
 func parseSetOption(line string, fs []field) (*SetOption, error) {
 	nameAt, valueAt := -1, -1
 	for i, f := range fs {

@@ -294,3 +294,22 @@ func TestOptionStringRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestChargeTime(t *testing.T) {
+	for _, tc := range []struct {
+		line         string
+		white, black bool
+		want         string
+	}{
+		{"go wtime 60000 btime 50000 winc 1000 binc 1000", true, false, "go wtime 58500 btime 50000 winc 1000 binc 1000"},
+		{"go wtime 60000 btime 50000", false, true, "go wtime 60000 btime 48500"},
+		{"go  wtime 1000\tbtime 900 movestogo 3", true, true, "go  wtime 1\tbtime 1 movestogo 3"},
+		{"go movetime 2000", true, false, "go movetime 500"},
+		{"go infinite", true, true, "go infinite"},
+		{"go wtime x btime", true, true, "go wtime x btime"},
+	} {
+		if got := ChargeTime(tc.line, 1500, tc.white, tc.black); got != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.line, got, tc.want)
+		}
+	}
+}
