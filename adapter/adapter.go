@@ -63,6 +63,11 @@ type Options struct {
 	// QuitGrace is how long the engine has to leave after "quit" before it
 	// is killed; 0 means one second.
 	QuitGrace time.Duration
+	// SlowHandshake is how long the engine may take to answer "uci" before
+	// polyproxy says so (a common mistake: an engine that does not speak
+	// UCI); 0 means ten seconds. It only warns: the GUI decides how long
+	// to wait.
+	SlowHandshake time.Duration
 	// Log, when set, is used instead of opening cfg.LogFile (tests).
 	Log *logrus.Logger
 }
@@ -178,6 +183,9 @@ type Adapter struct {
 	// quitTimer fires when a quit waits for a handshake that does not
 	// come: the quit must not hang on a stuck engine.
 	quitTimer <-chan time.Time
+	// slowHandshake fires when the engine has not finished its handshake
+	// in time (nil once it has).
+	slowHandshake <-chan time.Time
 }
 
 // New prepares an adapter for cfg; nothing starts until Run.
@@ -188,6 +196,9 @@ func New(cfg *config.Config, opts Options) *Adapter {
 	}
 	if a.opts.QuitGrace <= 0 {
 		a.opts.QuitGrace = time.Second
+	}
+	if a.opts.SlowHandshake <= 0 {
+		a.opts.SlowHandshake = 10 * time.Second
 	}
 	if a.opts.StartEngine == nil {
 		a.opts.StartEngine = func() (Engine, error) {
@@ -288,6 +299,9 @@ func (a *Adapter) loop() error {
 		case <-a.quitTimer:
 			a.logf("the engine did not finish its handshake: quitting anyway")
 			a.quit()
+		case <-a.slowHandshake:
+			a.slowHandshake = nil
+			a.notify("the engine has not answered uci with uciok after %v: is %q a UCI engine?", a.opts.SlowHandshake, strings.Join(a.cfg.EngineArgv, " "))
 		}
 		err := a.out.Flush()
 		if len(a.observed) > 0 {
@@ -390,6 +404,7 @@ func (a *Adapter) startEngine() error {
 	a.engExited = eng.Exited()
 	a.engGen++
 	a.handshaking = true
+	a.slowHandshake = time.After(a.opts.SlowHandshake)
 	a.engineHeader = a.engineHeader[:0]
 	a.engineOptions = a.engineOptions[:0]
 	go readEngine(a.engGen, eng.Stdout(), a.engineCh, a.done)

@@ -992,3 +992,24 @@ func TestEngineDeathOwingReadyOK(t *testing.T) {
 		t.Fatalf("new engine got %q", got)
 	}
 }
+
+// An engine that never answers uci (not a UCI engine) is reported on
+// stderr, where the operator looks when the GUI says the engine hangs.
+func TestSlowHandshakeReported(t *testing.T) {
+	h := startHarness(t, testConfig(t, ""), func(f *fakeEngine) { f.mute = true }, nil)
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(h.stderr.String(), "has not answered uci") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no warning on stderr: %q", h.stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(h.stderr.String(), `is "fake" a UCI engine?`) {
+		t.Fatalf("the warning does not name the command: %q", h.stderr.String())
+	}
+	h.engine(0).die() // a death before the handshake ends the run
+	if err := <-h.done; !errors.Is(err, ErrEngineDied) {
+		t.Fatalf("err %v", err)
+	}
+	h.done <- nil
+}

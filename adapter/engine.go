@@ -126,6 +126,7 @@ func (a *Adapter) onHeaderLine(line string) {
 // (after a restart) the GUI's own options, the game and a pending search.
 func (a *Adapter) onUCIOK() {
 	a.handshaking = false
+	a.slowHandshake = nil
 	restart := a.everReady
 	a.everReady = true
 	for _, o := range a.cfg.EngineOptions {

@@ -36,7 +36,9 @@ type fakeEngine struct {
 	// ignoreStop keeps searching after stop, as a hung engine does (set
 	// before start).
 	ignoreStop bool
-	options    []string
+	// mute never answers uci, as an engine that does not speak UCI.
+	mute    bool
+	options []string
 	// misuse records commands a real engine would choke on: a go while
 	// it is still searching (Stockfish waits for that search to end).
 	misuse []string
@@ -124,6 +126,9 @@ func (f *fakeEngine) run() {
 		}
 		switch word {
 		case "uci":
+			if f.mute {
+				continue
+			}
 			f.say("id name Fake 1.0", "id author Testers")
 			f.say(f.options...)
 			f.say("uciok")
@@ -222,9 +227,10 @@ func startHarness(t testing.TB, cfg *config.Config, setup func(*fakeEngine), obs
 			h.mu.Unlock()
 			return f, nil
 		},
-		Stderr:    h.stderr,
-		Observer:  obs,
-		QuitGrace: 50 * time.Millisecond,
+		Stderr:        h.stderr,
+		Observer:      obs,
+		QuitGrace:     50 * time.Millisecond,
+		SlowHandshake: 200 * time.Millisecond,
 	})
 	go func() {
 		sc := bufio.NewScanner(outR)
