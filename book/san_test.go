@@ -3,6 +3,7 @@ package book
 import (
 	"errors"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/notnil/chess"
@@ -353,9 +354,12 @@ func FuzzParseSAN(f *testing.F) {
 		m, err := p.ParseSAN(san)
 		opt, _ := chess.FEN(fen)
 		cp := chess.NewGame(opt).Position()
+		// notnil deletes '!' and '?' anywhere ("!a3" is a3); we take them
+		// only where PGN puts them, after the move.
+		inner := strings.ContainsAny(strings.TrimRight(san, "!?+#"), "!?")
 		if err != nil {
 			// What notnil reads, we read too (we are more lenient).
-			if nm, nerr := (chess.AlgebraicNotation{}).Decode(cp, san); nerr == nil {
+			if nm, nerr := (chess.AlgebraicNotation{}).Decode(cp, san); nerr == nil && !inner {
 				t.Fatalf("%s: notnil reads %q as %v, ParseSAN fails: %v", fen, san, nm, err)
 			}
 			return
