@@ -85,10 +85,7 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 		if c.Go.Perft {
 			// Not a search: the engine prints a count and no bestmove.
 			a.logf("go perft: forwarded, no bestmove owed")
-			if a.game.line != "" {
-				a.toEngine(a.game.line)
-			}
-			a.toEngine(c.Line)
+			a.toEngineAfterPosition(c.Line)
 			return
 		}
 		a.onGo(c)
@@ -218,10 +215,7 @@ func (a *Adapter) onGo(c uci.Command) {
 		a.releaseBookAnswer(true)
 		return
 	}
-	if a.game.line != "" {
-		a.toEngine(a.game.line)
-	}
-	a.toEngine(c.Line)
+	a.toEngineAfterPosition(c.Line)
 	a.expect(replyBestmove)
 	a.search = searchEngine
 	a.engineGo = c.Line
@@ -231,4 +225,13 @@ func (a *Adapter) onGo(c uci.Command) {
 	}
 	a.stopSent, a.ponderHit = false, false
 	a.lastScoreLine = a.lastScoreLine[:0]
+}
+
+// toEngineAfterPosition sends the GUI's position (the engine gets it only
+// when it is to search: book answers need none) and then goLine.
+func (a *Adapter) toEngineAfterPosition(goLine string) {
+	if a.game.line != "" {
+		a.toEngine(a.game.line)
+	}
+	a.toEngine(goLine)
 }
