@@ -143,7 +143,9 @@ func parseFEN(fen string) (cp *chess.Position, p *Position, err error) {
 	if strings.Count(board, "K") != 1 || strings.Count(board, "k") != 1 {
 		return nil, nil, fmt.Errorf("bad FEN %q: each side needs exactly one king", fen)
 	}
-	if ranks := strings.Split(board, "/"); len(ranks) == 8 && strings.ContainsAny(ranks[0]+ranks[7], "Pp") {
+	rank8, _, _ := strings.Cut(board, "/")
+	rank1 := board[strings.LastIndexByte(board, '/')+1:]
+	if strings.ContainsAny(rank8, "Pp") || strings.ContainsAny(rank1, "Pp") {
 		return nil, nil, fmt.Errorf("bad FEN %q: a pawn on the first or last rank", fen)
 	}
 	// UnmarshalText decodes the FEN once and works out check; a new Game

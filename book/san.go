@@ -132,7 +132,10 @@ func (p *Position) leavesKingSafe(from, to Square, enPassant bool) bool {
 	if enPassant {
 		b[NewSquare(to.File(), from.Row())] = NoPiece
 	}
-	ks := kingSquare(&b, p.whiteToMove)
+	ks := to // a king move: no search
+	if pc != MakePiece(King, p.whiteToMove) {
+		ks = kingSquare(&b, p.whiteToMove)
+	}
 	if ks == 64 {
 		return true // no king (a composed position): nothing to expose
 	}
