@@ -184,63 +184,54 @@ func playBookLine(p *proc, line []bookPly) ([]float64, error) {
 // the engine alone, with Stockfish and with the built-in fake engine
 // (which answers at once, so what remains is the adapters' own cost).
 func (r *runner) measureRelay() {
+	r.measureRelayWith(engineName(r.engine), r.engine, r.engineErr)
+	r.measureRelayWith("fake engine", r.fake, "")
+}
+
+func (r *runner) measureRelayWith(name string, engine []string, engineErr string) {
 	const perRound = 200
-	for _, e := range []struct {
-		name string
-		argv []string
-		err  string
-	}{
-		{engineName(r.engine), r.engine, r.engineErr},
-		{"fake engine", r.fake, ""},
-	} {
-		ads := r.adapters()
-		res := &result{ID: "relay-" + slug(e.name), Kind: kindTime,
-			Title:     "2. relay: isready → readyok round trip, " + e.name,
-			Polyproxy: ads[0].side, PolyGlot: ads[1].side,
-			Reference: newSide("engine alone", e.err),
-			Notes:     []string{fmt.Sprintf("%d round trips per side per round, each round in new processes: where the OS places the processes on the CPUs decides much of a round trip (a wake-up on another CPU costs more, in a VM most), so every round samples a new placement. Added per line relayed: (adapter - engine alone) / 2.", perRound)}}
-		if e.err != "" {
-			failAll(errors.New(e.err), res.Polyproxy, res.PolyGlot)
-			res.finish()
-			r.add(res)
-			continue
-		}
-		ini, err := r.writeIni(e.argv, r.cfg.book)
-		if err != nil {
-			failAll(err, res.Polyproxy, res.PolyGlot, res.Reference)
-			res.finish()
-			r.add(res)
-			continue
-		}
-		sessions := []*session{
-			{r: r, name: "polyproxy", argv: []string{ads[0].bin, ini}},
-			{r: r, name: "PolyGlot", argv: []string{ads[1].bin, ini}},
-			{r: r, name: "engine", argv: e.argv},
-		}
-		var runs []sideRun
-		for i, s := range []*side{res.Polyproxy, res.PolyGlot, res.Reference} {
-			sess := sessions[i]
-			runs = append(runs, sideRun{s, func(int) ([]float64, error) {
-				p, err := sess.get()
-				if err != nil {
+	ads := r.adapters()
+	res := &result{ID: "relay-" + slug(name), Kind: kindTime,
+		Title:     "2. relay: isready → readyok round trip, " + name,
+		Polyproxy: ads[0].side, PolyGlot: ads[1].side,
+		Reference: newSide("engine alone", engineErr),
+		Notes:     []string{fmt.Sprintf("%d round trips per side per round, each round in new processes: where the OS places the processes on the CPUs decides much of a round trip (a wake-up on another CPU costs more, in a VM most), so every round samples a new placement. Added per line relayed: (adapter - engine alone) / 2.", perRound)}}
+	defer func() { res.finish(); r.add(res) }()
+	if engineErr != "" {
+		failAll(errors.New(engineErr), res.Polyproxy, res.PolyGlot)
+		return
+	}
+	ini, err := r.writeIni(engine, r.cfg.book)
+	if err != nil {
+		failAll(err, res.Polyproxy, res.PolyGlot, res.Reference)
+		return
+	}
+	sessions := []*session{
+		{r: r, name: "polyproxy", argv: []string{ads[0].bin, ini}},
+		{r: r, name: "PolyGlot", argv: []string{ads[1].bin, ini}},
+		{r: r, name: "engine", argv: engine},
+	}
+	var runs []sideRun
+	for i, s := range []*side{res.Polyproxy, res.PolyGlot, res.Reference} {
+		sess := sessions[i]
+		runs = append(runs, sideRun{s, func(int) ([]float64, error) {
+			p, err := sess.get()
+			if err != nil {
+				return nil, err
+			}
+			defer sess.close()
+			samples := make([]float64, 0, perRound)
+			for range perRound {
+				t0 := time.Now()
+				if err := roundTrip(p, "isready", "readyok", answerTimeout); err != nil {
 					return nil, err
 				}
-				defer sess.close()
-				samples := make([]float64, 0, perRound)
-				for range perRound {
-					t0 := time.Now()
-					if err := roundTrip(p, "isready", "readyok", answerTimeout); err != nil {
-						return nil, err
-					}
-					samples = append(samples, seconds(time.Since(t0)))
-				}
-				return samples, nil
-			}})
-		}
-		alternate(r.cfg.rounds, runs)
-		res.finish()
-		r.add(res)
+				samples = append(samples, seconds(time.Since(t0)))
+			}
+			return samples, nil
+		}})
 	}
+	alternate(r.cfg.rounds, runs)
 }
 
 // measureStartup times process start to uciok, and quit to process exit,
