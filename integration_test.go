@@ -565,19 +565,25 @@ func BenchmarkStartupProxy(b *testing.B) {
 	}
 }
 
-// floodThroughput runs the fake engine's flood of n info lines behind
-// "wrap" (the proxy, cat, or nothing) and returns lines per second as the
-// GUI reads them.
-func floodThroughput(b *testing.B, n int, env []string, name string, args ...string) {
+// benchClient starts name (with env added) as a GUI does: the benchmark
+// writes to in and reads r; the process ends with the benchmark.
+func benchClient(b *testing.B, env []string, name string, args ...string) (in io.WriteCloser, r *bufio.Reader) {
 	cmd := exec.Command(name, args...)
 	cmd.Env = append(os.Environ(), env...)
-	in, _ := cmd.StdinPipe()
+	in, _ = cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
-	defer func() { in.Close(); io.Copy(io.Discard, out); cmd.Wait() }()
-	r := bufio.NewReaderSize(out, 64<<10)
+	b.Cleanup(func() { in.Close(); io.Copy(io.Discard, out); cmd.Wait() })
+	return in, bufio.NewReaderSize(out, 64<<10)
+}
+
+// floodThroughput runs the fake engine's flood of n info lines behind
+// "wrap" (the proxy, cat, or nothing) and returns lines per second as the
+// GUI reads them.
+func floodThroughput(b *testing.B, n int, env []string, name string, args ...string) {
+	in, r := benchClient(b, env, name, args...)
 	readUntil := func(prefix string) int {
 		lines := 0
 		for {
@@ -626,14 +632,7 @@ func BenchmarkFlood(b *testing.B) {
 // bookRoundTrip measures, from a client, "position" (9 plies) + "go" to
 // "bestmove" through a pipe: the figure PolyGlot is known for (~0.06 ms).
 func bookRoundTrip(b *testing.B, name string, args ...string) {
-	cmd := exec.Command(name, args...)
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	defer func() { in.Close(); io.Copy(io.Discard, out); cmd.Wait() }()
-	r := bufio.NewReaderSize(out, 64<<10)
+	in, r := benchClient(b, nil, name, args...)
 	readUntil := func(prefix string) string {
 		for {
 			l, err := r.ReadString('\n')
