@@ -41,8 +41,8 @@ func startCommand(cmd *exec.Cmd) error {
 
 // GrowPipe enlarges the pipe f to 1 MB (or as much as the system allows),
 // if f is a pipe. An info flood then moves in chunks of up to 1 MB instead
-// of 64 KB: a sixteenth of the wake-ups and system calls per line, which
-// is what keeps a relay near cat's throughput. Lines are not held back: a
+// of 64 KB, with fewer wake-ups and blocked writes; that took the relay
+// from 61-77% of cat's throughput to 83-94% (measured). Lines are not held back: a
 // reader still gets whatever is in the pipe at once. Pipe pages are
 // allocated only as data waits, so an idle pipe costs nothing.
 func GrowPipe(f *os.File) {
