@@ -7,13 +7,10 @@ import (
 	"os"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/build"
 )
 
-func init() {
-	register("compile-book", "compile a text book (one line of from-to moves per variation) into a book", runCompileBook)
-}
-
-func runCompileBook(args []string, stdout, stderr io.Writer) int {
+func runCompileBook(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("compile-book", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	txt := fs.String("txt", "", "text book `file`")
@@ -27,32 +24,28 @@ func runCompileBook(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "move in that position. Every error is reported with line:column; then nothing is written.")
 		fs.PrintDefaults()
 	}
-	if code, ok := parseFlags(fs, args, stderr, "txt", "bin"); !ok {
-		return code
+	if err := parseFlags(fs, args, "txt", "bin"); err != nil {
+		return err
 	}
 	f, err := os.Open(*txt)
 	if err != nil {
-		fmt.Fprintf(stderr, "compile-book: %v\n", err)
-		return 1
+		return err
 	}
 	defer f.Close()
-	entries, st, problems, err := book.CompileTextBook(f)
+	entries, st, problems, err := build.CompileText(f)
 	for _, p := range problems {
 		fmt.Fprintf(stderr, "%s:%s\n", *txt, p.Error())
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "compile-book: %s: %v; nothing written\n", *txt, err)
-		return 1
+		return fmt.Errorf("%s: %v; nothing written", *txt, err)
 	}
 	if len(problems) > 0 {
-		fmt.Fprintf(stderr, "compile-book: %d error(s); nothing written\n", len(problems))
-		return 1
+		return fmt.Errorf("%d error(s); nothing written", len(problems))
 	}
-	if err := book.WriteBook(*out, entries); err != nil {
-		fmt.Fprintf(stderr, "compile-book: %v\n", err)
-		return 1
+	if err := book.WriteFile(*out, entries); err != nil {
+		return err
 	}
 	fmt.Fprintf(stderr, "compile-book: %d lines, %d moves, %d entries (%d never played) written to %s\n",
 		st.Lines, st.Moves, len(entries), st.NeverPlay, *out)
-	return 0
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 )
 
 // TestCompileBookCLI: compile, then probe the book through the reader; a
@@ -27,7 +28,7 @@ func TestCompileBookCLI(t *testing.T) {
 	if err := b.Verify(); err != nil {
 		t.Fatal(err)
 	}
-	pos := book.StartPosition()
+	pos := board.StartPosition()
 	for _, s := range []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5"} {
 		m, _ := book.ParseMove(s)
 		pos.Play(m)

@@ -7,13 +7,10 @@ import (
 	"os"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/build"
 )
 
-func init() {
-	register("dump-book", "write a book's lines for one colour as text (PolyGlot's dump-book)", runDumpBook)
-}
-
-func runDumpBook(args []string, stdout, stderr io.Writer) int {
+func runDumpBook(args []string, stdout, stderr io.Writer) (err error) {
 	fs := flag.NewFlagSet("dump-book", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	bin := fs.String("bin", "", "book `file` to read")
@@ -24,8 +21,8 @@ func runDumpBook(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Lines end where the book does, at {trans: line=L, ply=P} (position met before) or {cycle: ply=P}.")
 		fs.PrintDefaults()
 	}
-	if code, ok := parseFlags(fs, args, stderr, "bin"); !ok {
-		return code
+	if err := parseFlags(fs, args, "bin"); err != nil {
+		return err
 	}
 	var white bool
 	switch *color {
@@ -33,38 +30,35 @@ func runDumpBook(args []string, stdout, stderr io.Writer) int {
 		white = true
 	case "black":
 	default:
-		fmt.Fprintf(stderr, "dump-book: -color must be white or black, not %q\n", *color)
-		return 2
+		return usageErrorf("-color must be white or black, not %q", *color)
 	}
 	b, err := openChecked(*bin, stderr, "dump-book")
 	if err != nil {
-		return 1
+		return err
 	}
 	defer b.Close()
 
 	w := stdout
-	var f *os.File
 	if *out != "" {
-		if f, err = os.Create(*out); err != nil {
-			fmt.Fprintln(stderr, "dump-book:", err)
-			return 1
+		f, err := os.Create(*out)
+		if err != nil {
+			return err
 		}
+		defer func() {
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}()
 		w = f
 	}
-	res, err := book.Dump(w, b, *bin, white)
-	if f != nil {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}
+	res, err := build.Dump(w, b, *bin, white)
 	if err != nil {
-		fmt.Fprintln(stderr, "dump-book:", err)
-		return 1
+		return err
 	}
-	if f != nil {
+	if *out != "" {
 		fmt.Fprintf(stderr, "dump-book: %d lines for %s written to %s\n", res.Lines, *color, *out)
 	}
-	return 0
+	return nil
 }
 
 // openChecked opens a book for a command, reports its warnings on stderr
@@ -73,14 +67,13 @@ func runDumpBook(args []string, stdout, stderr io.Writer) int {
 func openChecked(path string, stderr io.Writer, cmd string) (*book.Book, error) {
 	b, err := book.Open(path)
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
 		return nil, err
 	}
 	for _, w := range b.Warnings() {
-		fmt.Fprintf(stderr, "%s: warning: %s\n", cmd, w)
+		warnf(stderr, cmd, "%s", w)
 	}
 	if err := b.Verify(); err != nil {
-		fmt.Fprintf(stderr, "%s: warning: %v\n", cmd, err)
+		warnf(stderr, cmd, "%v", err)
 	}
 	return b, nil
 }

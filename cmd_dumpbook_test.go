@@ -11,7 +11,7 @@ const laskerBlackDump = "Dump of \"%s\" for black.\n" +
 	"1: 1. d4 d5{100%%} 2. c4 e5{100%%} 3. dxe5 d4{100%%} 4. e3 Bb4+{100%%} 5. Bd2 dxe3{100%%} 6. Bxb4 exf2+{100%%} 7. Ke2 fxg1=N+{100%%} \n"
 
 func TestDumpBook(t *testing.T) {
-	bin := needFile(t, filepath.Join(sharedBooks, "lasker-trap.bin"))
+	bin := "testdata/book/lasker-trap.bin"
 	code, out, errOut := runCmd(t, "dump-book", "-bin", bin, "-color", "black")
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)

@@ -8,11 +8,8 @@ import (
 	"strings"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/build"
 )
-
-func init() {
-	register("info-book", "summarise a book: entries, positions, header, weights, learn data, problems", runInfoBook)
-}
 
 type infoBookResult struct {
 	File string `json:"file"`
@@ -31,7 +28,7 @@ type bookLines struct {
 	Isolated       int `json:"isolated"` // book positions on neither
 }
 
-func runInfoBook(args []string, stdout, stderr io.Writer) int {
+func runInfoBook(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("info-book", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	bin := fs.String("bin", "", "book `file` to read")
@@ -43,43 +40,36 @@ func runInfoBook(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "the exit code is non-zero only when the file cannot be read.")
 		fs.PrintDefaults()
 	}
-	if code, ok := parseFlags(fs, args, stderr, "bin"); !ok {
-		return code
+	if err := parseFlags(fs, args, "bin"); err != nil {
+		return err
 	}
 	b, err := book.Open(*bin)
 	if err != nil {
-		fmt.Fprintln(stderr, "info-book:", err)
-		return 1
+		return err
 	}
 	defer b.Close()
 	s, err := b.Scan()
 	if err != nil {
-		fmt.Fprintln(stderr, "info-book:", err)
-		return 1
+		return err
 	}
 	res := infoBookResult{File: *bin, Stats: s, Warnings: s.Warnings()}
 	if res.Warnings == nil {
 		res.Warnings = []string{}
 	}
 	if *lines {
-		white, err := book.Dump(io.Discard, b, *bin, true)
+		white, err := build.Dump(io.Discard, b, *bin, true)
 		if err == nil {
-			var black book.DumpResult
-			black, err = book.Dump(io.Discard, b, *bin, false)
+			var black build.DumpResult
+			black, err = build.Dump(io.Discard, b, *bin, false)
 			res.Lines = &bookLines{White: white.Lines, Black: black.Lines, WhitePositions: white.Positions, BlackPositions: black.Positions,
 				Isolated: s.Positions - white.Positions - black.Positions}
 		}
 		if err != nil {
-			fmt.Fprintln(stderr, "info-book:", err)
-			return 1
+			return err
 		}
 	}
 	if *asJSON {
-		if err := json.NewEncoder(stdout).Encode(res); err != nil {
-			fmt.Fprintln(stderr, "info-book:", err)
-			return 1
-		}
-		return 0
+		return json.NewEncoder(stdout).Encode(res)
 	}
 	w := func(label, format string, a ...any) {
 		fmt.Fprintf(stdout, "%-28s "+format+"\n", append([]any{label + ":"}, a...)...)
@@ -117,5 +107,5 @@ func runInfoBook(args []string, stdout, stderr io.Writer) int {
 	for _, warn := range res.Warnings {
 		fmt.Fprintf(stdout, "warning: %s\n", warn)
 	}
-	return 0
+	return nil
 }

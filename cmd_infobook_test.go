@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/polyproxy/polyproxy/internal/testenv"
 )
 
 func TestInfoBookText(t *testing.T) {
@@ -31,6 +33,10 @@ type infoJSON struct {
 	TrailingBytes int      `json:"trailing_bytes"`
 	FirstUnsorted int      `json:"first_unsorted"`
 	LearnNonZero  int      `json:"learn_non_zero"`
+	LearnGames    int      `json:"learn_games"`
+	LearnPoints   int      `json:"learn_points"`
+	NullMoves     int      `json:"null_moves"`
+	BadPromo      int      `json:"bad_promo"`
 	Warnings      []string `json:"warnings"`
 	Header        *struct {
 		Version  string   `json:"version"`
@@ -55,13 +61,13 @@ func TestInfoBookJSON(t *testing.T) {
 		{"testdata/book/header.bin", func(r infoJSON) bool {
 			return r.Header != nil && r.Header.Version == "1.0" && len(r.Header.Variants) == 1
 		}},
-		{filepath.Join(sharedBooks, "performance.bin"), func(r infoJSON) bool {
-			return r.Entries == 92954 && r.LearnNonZero == 88848 && r.FirstUnsorted == -1
+		{"testdata/book/oddities.bin", func(r infoJSON) bool {
+			return r.Entries == 26 && r.LearnNonZero == 1 && r.LearnGames == 3 && r.LearnPoints == 4 && r.NullMoves == 1 && r.BadPromo == 1
+		}},
+		{testenv.GnuchessBook(t), func(r infoJSON) bool {
+			return r.Entries == 180358 && r.FirstUnsorted == -1 && r.Header == nil
 		}},
 	} {
-		if strings.HasPrefix(tc.bin, sharedBooks) {
-			needFile(t, tc.bin)
-		}
 		code, out, errOut := runCmd(t, "info-book", "-bin", tc.bin, "-json")
 		var r infoJSON
 		decodeOne(t, out, &r)
@@ -93,13 +99,12 @@ func TestInfoBookErrors(t *testing.T) {
 
 // info-book -lines gives PolyGlot's own info-book figures.
 func TestInfoBookLinesMatchPolyGlot(t *testing.T) {
-	needPolyGlot(t)
-	books := []string{filepath.Join(sharedBooks, "lasker-trap.bin")}
+	polyglot := testenv.PolyGlot(t)
+	books := []string{"testdata/book/lasker-trap.bin", randomBook(t)}
 	if os.Getenv("POLYPROXY_FULL_DUMP") != "" {
-		books = append(books, filepath.Join(sharedBooks, "performance.bin"), "/usr/share/games/gnuchess/book.bin")
+		books = append(books, testenv.GnuchessBook(t))
 	}
 	for _, bin := range books {
-		needFile(t, bin)
 		code, out, errOut := runCmd(t, "info-book", "-bin", bin, "-lines", "-json")
 		var r struct {
 			Lines *bookLines `json:"lines"`
@@ -115,7 +120,7 @@ func TestInfoBookLinesMatchPolyGlot(t *testing.T) {
 			t.Fatal(err)
 		}
 		os.WriteFile(cp, data, 0o644)
-		pg, err := exec.Command(polyglotPath, "info-book", "-bin", cp).CombinedOutput()
+		pg, err := exec.Command(polyglot, "info-book", "-bin", cp).CombinedOutput()
 		if err != nil {
 			t.Fatalf("polyglot: %v %s", err, pg)
 		}

@@ -10,11 +10,7 @@ import (
 	"github.com/polyproxy/polyproxy/learn"
 )
 
-func init() {
-	register("learn", "count a tournament's results (PGN) into a book's learn fields", runLearn)
-}
-
-func runLearn(args []string, stdout, stderr io.Writer) int {
+func runLearn(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("learn", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	bookPath := fs.String("book", "", "book `file` to update in place (only learn fields change)")
@@ -29,33 +25,30 @@ func runLearn(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Games without a result (*), without NAME, or with an illegal move are skipped.")
 		fs.PrintDefaults()
 	}
-	if code, ok := parseFlags(fs, args, stderr, "book", "pgn", "player"); !ok {
-		return code
+	if err := parseFlags(fs, args, "book", "pgn", "player"); err != nil {
+		return err
 	}
 
-	open := learn.Open
+	open := book.OpenLearnFile
 	if *dryRun {
-		open = learn.OpenReadOnly
+		open = book.OpenLearnFileReadOnly
 	}
 	lf, err := open(*bookPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "learn: %v\n", err)
-		return 1
+		return err
 	}
 	defer lf.Close()
 	b, err := book.Open(*bookPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "learn: %v\n", err)
-		return 1
+		return err
 	}
 	defer b.Close()
 	for _, w := range b.Warnings() {
-		fmt.Fprintf(stderr, "learn: warning: %s\n", w)
+		warnf(stderr, "learn", "%s", w)
 	}
 	pf, err := os.Open(*pgnPath)
 	if err != nil {
-		fmt.Fprintf(stderr, "learn: %v\n", err)
-		return 1
+		return err
 	}
 	defer pf.Close()
 
@@ -72,8 +65,7 @@ func runLearn(args []string, stdout, stderr io.Writer) int {
 		}
 	})
 	if err != nil {
-		fmt.Fprintf(stderr, "learn: %v; nothing learned\n", err)
-		return 1
+		return fmt.Errorf("%v; nothing learned", err)
 	}
 	fmt.Fprintf(stdout, "games read: %d\n", st.Games)
 	fmt.Fprintf(stdout, "games skipped: %d\n", st.Skipped)
@@ -88,7 +80,7 @@ func runLearn(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "games with book moves of %s: %d (%d book moves)\n", *player, st.Learned, len(updates))
 
-	var changes []learn.Change
+	var changes []book.LearnChange
 	if *dryRun {
 		changes, err = lf.Preview(updates)
 	} else {
@@ -106,7 +98,7 @@ func runLearn(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if missing > 0 {
-		fmt.Fprintf(stderr, "learn: warning: %d entries vanished from the book while learning (was it rewritten?): not updated\n", missing)
+		warnf(stderr, "learn", "%d entries vanished from the book while learning (was it rewritten?): not updated", missing)
 	}
 	verb := "entries updated"
 	if *dryRun {
@@ -121,9 +113,5 @@ func runLearn(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "learn: %v\n", err)
-		return 1
-	}
-	return 0
+	return err
 }

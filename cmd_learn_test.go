@@ -41,7 +41,7 @@ func TestLearnCommand(t *testing.T) {
 		"games skipped: 3\n  no result: 1\n  player not in the game: 1\n  illegal move: 1\n",
 		"skipped game 4 (line 26): no result",
 		"skipped game 5 (line 34): Alpha does not play",
-		"skipped game 6 (line 42): illegal move at ply 3",
+		"skipped game 6 (line 42): ply 3 (2.): illegal move",
 		"games with book moves of Alpha: 5 (9 book moves)\n",
 		"entries updated: 6\n",
 		"move e2e4: 3 game(s): 0 games 0 points -> 3 games 5 points",

@@ -9,11 +9,9 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/build"
+	"github.com/polyproxy/polyproxy/book/pgn"
 )
-
-func init() {
-	register("make-book", "build a book from PGN games (PolyGlot's make-book, same bytes)", runMakeBook)
-}
 
 // stringList is a repeatable string flag.
 type stringList []string
@@ -24,10 +22,10 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 // maxSkipDetails bounds the per-game skip messages; the summary counts all.
 const maxSkipDetails = 20
 
-func runMakeBook(args []string, stdout, stderr io.Writer) int {
+func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("make-book", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	opt := book.DefaultBuildOptions()
+	opt := build.DefaultOptions()
 	var pgns stringList
 	fs.Var(&pgns, "pgn", "PGN `file` to read (repeat for several)")
 	out := fs.String("bin", "", "book `file` to write (replaced atomically)")
@@ -35,8 +33,8 @@ func runMakeBook(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&opt.MinGame, "min-game", opt.MinGame, "keep a move only if played in at least `N` games")
 	fs.Float64Var(&opt.MinScore, "min-score", opt.MinScore, "keep a move only if it scored at least `PCT` percent")
 	// As in PolyGlot, the later of -only-white / -only-black wins.
-	fs.BoolFunc("only-white", "keep only moves of White", func(string) error { opt.Colours = book.WhiteOnly; return nil })
-	fs.BoolFunc("only-black", "keep only moves of Black", func(string) error { opt.Colours = book.BlackOnly; return nil })
+	fs.BoolFunc("only-white", "keep only moves of White", func(string) error { opt.Colours = build.WhiteOnly; return nil })
+	fs.BoolFunc("only-black", "keep only moves of Black", func(string) error { opt.Colours = build.BlackOnly; return nil })
 	fs.BoolVar(&opt.Uniform, "uniform", false, "give every kept move weight 1")
 	quiet := fs.Bool("q", false, "no progress and no per-game skip messages")
 	fs.Usage = func() {
@@ -45,20 +43,18 @@ func runMakeBook(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "Games with an illegal, ambiguous or null move, a bad tag or no result are skipped and counted.")
 		fs.PrintDefaults()
 	}
-	if code, ok := parseFlags(fs, args, stderr, "pgn", "bin"); !ok {
-		return code
+	if err := parseFlags(fs, args, "pgn", "bin"); err != nil {
+		return err
 	}
-	switch {
-	case opt.MaxPly < 0 || opt.MinGame < 0:
-		fmt.Fprintln(stderr, "make-book: -max-ply and -min-game must not be negative")
-		return 2
+	if opt.MaxPly < 0 || opt.MinGame < 0 {
+		return usageErrorf("-max-ply and -min-game must not be negative")
 	}
 
 	start := time.Now()
-	b := book.NewBuilder(opt)
+	b := build.NewBuilder(opt)
 	details := 0
 	if !*quiet {
-		b.OnSkip = func(s book.SkippedGame) {
+		b.OnSkip = func(s build.SkippedGame) {
 			if details < maxSkipDetails {
 				fmt.Fprintln(stderr, "make-book:", s)
 			} else if details == maxSkipDetails {
@@ -69,30 +65,27 @@ func runMakeBook(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, name := range pgns {
 		if err := addPGNFile(b, name, start, *quiet, stderr); err != nil {
-			fmt.Fprintf(stderr, "make-book: %v; no book written\n", err)
-			return 1
+			return fmt.Errorf("%v; no book written", err)
 		}
 	}
 	s := b.Stats()
 	if s.Games == s.SkippedTotal() {
 		// Most likely the wrong file; an empty book would hide that.
-		fmt.Fprintf(stderr, "make-book: no usable game in the input (%d read, all skipped); no book written\n", s.Games)
-		return 1
+		return fmt.Errorf("no usable game in the input (%d read, all skipped); no book written", s.Games)
 	}
 	entries := b.Entries()
-	if err := book.WriteBook(*out, entries); err != nil {
-		fmt.Fprintf(stderr, "make-book: %v\n", err)
-		return 1
+	if err := book.WriteFile(*out, entries); err != nil {
+		return err
 	}
 	fmt.Fprintf(stderr, "make-book: %d games read, %d used, %d skipped", s.Games, s.Games-s.SkippedTotal(), s.SkippedTotal())
-	for _, r := range book.SkipReasons {
+	for _, r := range pgn.SkipReasons {
 		if n := s.Skipped[r]; n > 0 {
 			fmt.Fprintf(stderr, "; %s: %d", r, n)
 		}
 	}
 	fmt.Fprintf(stderr, "\nmake-book: %d plies, %d distinct position-moves, %d entries written to %s in %.2fs\n",
 		s.Plies, s.Positions, len(entries), *out, time.Since(start).Seconds())
-	return 0
+	return nil
 }
 
 // countingReader counts the bytes read, for progress.
@@ -111,7 +104,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // and then how often.
 const progressAfter = time.Second
 
-func addPGNFile(b *book.Builder, name string, start time.Time, quiet bool, stderr io.Writer) error {
+func addPGNFile(b *build.Builder, name string, start time.Time, quiet bool, stderr io.Writer) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return err
@@ -125,7 +118,7 @@ func addPGNFile(b *book.Builder, name string, start time.Time, quiet bool, stder
 	fileStart, last := time.Now(), time.Now()
 	gamesBefore := b.Stats().Games
 	if !quiet {
-		b.Progress = func(s book.BuildStats) {
+		b.Progress = func(s build.Stats) {
 			now := time.Now()
 			if now.Sub(start) < progressAfter || now.Sub(last) < progressAfter {
 				return

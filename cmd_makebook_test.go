@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -11,19 +10,10 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/fixture"
+	"github.com/polyproxy/polyproxy/internal/testenv"
 )
-
-const polyglotPath = "/usr/games/polyglot"
-
-// shared8Moves is the 34,700-game opening PGN of the Stockfish project.
-const shared8Moves = "../shared/pgn/8moves_v3.pgn"
-
-func needPolyGlot(t *testing.T) {
-	t.Helper()
-	if _, err := os.Stat(polyglotPath); err != nil {
-		t.Skipf("PolyGlot not installed (%v): apt-get install polyglot to compare make-book byte for byte", err)
-	}
-}
 
 // runCmd runs polyproxy in-process.
 func runCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -42,7 +32,7 @@ func polyglotMakeBook(t *testing.T, pgn, out string, flags ...string) []byte {
 		t.Fatal(err)
 	}
 	args := append([]string{"make-book", "-pgn", pgn, "-bin", out}, flags...)
-	cmd := exec.Command(polyglotPath, args...)
+	cmd := exec.Command(testenv.PolyGlot(t), args...)
 	cmd.Dir = t.TempDir() // PolyGlot may leave files in its directory
 	msg, err := cmd.CombinedOutput()
 	if err != nil || bytes.Contains(bytes.ToLower(msg), []byte("error")) {
@@ -68,29 +58,25 @@ func ourMakeBook(t *testing.T, pgn, out string, flags ...string) []byte {
 	return data
 }
 
-// firstGames copies the first n games of a PGN (split at "[Event ").
-func firstGames(t *testing.T, src, dst string, n int) {
+// bookGamesPGN writes n games that follow the gnuchess book as far as it
+// goes (as an opening suite's games do) and returns the file.
+func bookGamesPGN(t *testing.T, n int) string {
 	t.Helper()
-	f, err := os.Open(src)
-	if err != nil {
-		t.Skipf("reference PGN not available: %v", err)
-	}
-	defer f.Close()
-	var out bytes.Buffer
-	sc := bufio.NewScanner(f)
-	games := 0
-	for sc.Scan() {
-		if strings.HasPrefix(sc.Text(), "[Event ") {
-			games++
-			if games > n {
-				break
-			}
-		}
-		out.WriteString(sc.Text() + "\n")
-	}
-	if err := os.WriteFile(dst, out.Bytes(), 0o644); err != nil {
+	b := fixture.OpenPath(t, testenv.GnuchessBook(t))
+	path := filepath.Join(t.TempDir(), fmt.Sprintf("book-games-%d.pgn", n))
+	if err := os.WriteFile(path, fixture.BookGames(b, n, "Stockfish", 7), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return path
+}
+
+// randomBook is the book make-book builds from random.pgn's random legal
+// games (castling, en passant and promotions in every game), both colours.
+func randomBook(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "random.bin")
+	ourMakeBook(t, "testdata/pgn/random.pgn", path, "-min-game", "1", "-max-ply", "40")
+	return path
 }
 
 // firstDiff describes where two books differ.
@@ -110,7 +96,7 @@ func firstDiff(a, b []byte) string {
 // TestMakeBookMatchesPolyGlot builds books with PolyGlot 2.0.4 and with us
 // from the same PGNs and flags and compares the bytes.
 func TestMakeBookMatchesPolyGlot(t *testing.T) {
-	needPolyGlot(t)
+	testenv.PolyGlot(t)
 	dir := t.TempDir()
 
 	// Generated: one move reaching 16384 games twice (halving), the other
@@ -155,21 +141,15 @@ func TestMakeBookMatchesPolyGlot(t *testing.T) {
 		{"testdata/pgn/random.pgn", fewFlagSets},
 		{halving, fewFlagSets[:3]},
 	}
-	eightMoves, realGames, realFlags := "", 3000, fewFlagSets
-	if makeBookRace {
-		realGames, realFlags = 1000, fewFlagSets[:2]
+	bookGames, realFlags := 3000, fewFlagSets
+	if testenv.RaceEnabled {
+		bookGames, realFlags = 1000, fewFlagSets[:2]
 		inputs[3].flags, inputs[4].flags = fewFlagSets[:2], fewFlagSets[:1]
 	}
-	if _, err := os.Stat(shared8Moves); err == nil {
-		eightMoves = filepath.Join(dir, "8moves_part.pgn")
-		firstGames(t, shared8Moves, eightMoves, realGames)
-		inputs = append(inputs, struct {
-			pgn   string
-			flags [][]string
-		}{eightMoves, realFlags})
-	} else {
-		t.Logf("%s not available: real games not compared", shared8Moves)
-	}
+	inputs = append(inputs, struct {
+		pgn   string
+		flags [][]string
+	}{bookGamesPGN(t, bookGames), realFlags})
 	for _, in := range inputs {
 		pgn := in.pgn
 		for i, flags := range in.flags {
@@ -183,18 +163,14 @@ func TestMakeBookMatchesPolyGlot(t *testing.T) {
 		}
 	}
 
-	// The whole reference file, as the speed target uses it.
-	if eightMoves != "" && (testing.Short() || makeBookRace) {
-		t.Logf("the whole of %s is compared only without -short and -race", shared8Moves)
-	}
-	if eightMoves != "" && !testing.Short() && !makeBookRace {
-		pg := polyglotMakeBook(t, shared8Moves, filepath.Join(dir, "pg-full.bin"), "-max-ply", "16")
-		ours := ourMakeBook(t, shared8Moves, filepath.Join(dir, "ours-full.bin"), "-max-ply", "16")
+	// A large input, 20,000 games at -max-ply 16 (as make-book is used on
+	// opening suites), without -short and -race only.
+	if !testing.Short() && !testenv.RaceEnabled {
+		large := bookGamesPGN(t, 20000)
+		pg := polyglotMakeBook(t, large, filepath.Join(dir, "pg-large.bin"), "-max-ply", "16")
+		ours := ourMakeBook(t, large, filepath.Join(dir, "ours-large.bin"), "-max-ply", "16")
 		if !bytes.Equal(ours, pg) {
-			t.Errorf("8moves_v3.pgn -max-ply 16: books differ: %s", firstDiff(ours, pg))
-		}
-		if len(pg) != 22054*book.EntrySize {
-			t.Errorf("PolyGlot's book has %d entries, want 22054", len(pg)/book.EntrySize)
+			t.Errorf("20,000 games -max-ply 16: books differ: %s", firstDiff(ours, pg))
 		}
 	}
 }
@@ -224,7 +200,7 @@ func TestMakeBookCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	start := book.StartPosition()
+	start := board.StartPosition()
 	var got []string
 	for _, e := range b.Entries(start.Key()) {
 		got = append(got, fmt.Sprintf("%v %d", e.Move, e.Weight))

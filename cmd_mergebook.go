@@ -7,13 +7,10 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/build"
 )
 
-func init() {
-	register("merge-book", "merge two books (PolyGlot's merge-book; weights saturate, learn counts add)", runMergeBook)
-}
-
-func runMergeBook(args []string, stdout, stderr io.Writer) int {
+func runMergeBook(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("merge-book", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	in1 := fs.String("in1", "", "first book `file` (its order and header win)")
@@ -27,35 +24,31 @@ func runMergeBook(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "points; both halved if a sum overflows). Header entries: A's, else B's, never combined.")
 		fs.PrintDefaults()
 	}
-	if code, ok := parseFlags(fs, args, stderr, "in1", "in2", "out"); !ok {
-		return code
+	if err := parseFlags(fs, args, "in1", "in2", "out"); err != nil {
+		return err
 	}
 	start := time.Now()
 	a, err := book.Open(*in1)
 	if err != nil {
-		fmt.Fprintf(stderr, "merge-book: %v\n", err)
-		return 1
+		return err
 	}
 	defer a.Close()
 	b, err := book.Open(*in2)
 	if err != nil {
-		fmt.Fprintf(stderr, "merge-book: %v\n", err)
-		return 1
+		return err
 	}
 	defer b.Close()
 	for _, bk := range []*book.Book{a, b} {
 		for _, w := range bk.Warnings() {
-			fmt.Fprintf(stderr, "merge-book: warning: %s\n", w)
+			warnf(stderr, "merge-book", "%s", w)
 		}
 	}
-	entries, st, err := book.Merge(a, b, *learnOnly)
+	entries, st, err := build.Merge(a, b, *learnOnly)
 	if err != nil {
-		fmt.Fprintf(stderr, "merge-book: %v; nothing written\n", err)
-		return 1
+		return fmt.Errorf("%v; nothing written", err)
 	}
-	if err := book.WriteBook(*out, entries); err != nil {
-		fmt.Fprintf(stderr, "merge-book: %v\n", err)
-		return 1
+	if err := book.WriteFile(*out, entries); err != nil {
+		return err
 	}
 	fmt.Fprintf(stderr, "merge-book: %d + %d entries -> %d written to %s in %.2fs; %d moves in both",
 		st.Entries1, st.Entries2, st.Written, *out, time.Since(start).Seconds(), st.Combined)
@@ -70,7 +63,7 @@ func runMergeBook(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintln(stderr)
 	if st.Unmatched > 0 {
-		fmt.Fprintf(stderr, "merge-book: warning: %d entries of %s are not in %s and were left out (-learn-only)\n", st.Unmatched, *in2, *in1)
+		warnf(stderr, "merge-book", "%d entries of %s are not in %s and were left out (-learn-only)", st.Unmatched, *in2, *in1)
 	}
-	return 0
+	return nil
 }

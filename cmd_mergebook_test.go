@@ -9,38 +9,29 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/internal/fixture"
+	"github.com/polyproxy/polyproxy/internal/testenv"
 )
 
-// copyBook copies a shared book into dir (shared books are never written).
-func copyBook(t *testing.T, src, dir string) string {
-	t.Helper()
-	data, err := os.ReadFile(src)
-	if err != nil {
-		t.Skipf("book not available: %v", err)
-	}
-	dst := filepath.Join(dir, filepath.Base(src))
-	if err := os.WriteFile(dst, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
-// TestMergeBookMatchesPolyGlot: on real books whose weights do not
-// overflow and where in2 has no learn data, PolyGlot's rule and ours agree
-// byte for byte (PolyGlot drops in2's learn fields; we add them).
+// TestMergeBookMatchesPolyGlot: on books whose weights do not overflow
+// and where in2 has no learn data, PolyGlot's rule and ours agree byte for
+// byte (PolyGlot drops in2's learn fields; we add them). The books: the
+// real gnuchess book, one made from games that follow it (many keys in
+// common) and one made from random games (few).
 func TestMergeBookMatchesPolyGlot(t *testing.T) {
-	needPolyGlot(t)
+	polyglot := testenv.PolyGlot(t)
 	dir := t.TempDir()
-	gnu := copyBook(t, "/usr/share/games/gnuchess/book.bin", dir)
-	cute := copyBook(t, "../shared/books/cutechess-book_small.bin", dir)
-	perf := copyBook(t, "../shared/books/performance.bin", dir)
-	pairs := [][2]string{{gnu, cute}, {cute, gnu}, {perf, gnu}, {perf, cute}}
-	if makeBookRace {
-		pairs = [][2]string{{perf, cute}} // the race detector slows merging ~20x
+	gnu := fixture.CopyFile(t, testenv.GnuchessBook(t))
+	games := filepath.Join(dir, "games.bin")
+	ourMakeBook(t, bookGamesPGN(t, 2000), games, "-min-game", "1")
+	random := randomBook(t)
+	pairs := [][2]string{{gnu, games}, {games, gnu}, {random, games}, {games, random}}
+	if testenv.RaceEnabled {
+		pairs = [][2]string{{random, games}} // the race detector slows merging ~20x
 	}
 	for _, pair := range pairs {
 		pgOut, ourOut := filepath.Join(dir, "pg.bin"), filepath.Join(dir, "ours.bin")
-		msg, err := exec.Command(polyglotPath, "merge-book", "-in1", pair[0], "-in2", pair[1], "-out", pgOut).CombinedOutput()
+		msg, err := exec.Command(polyglot, "merge-book", "-in1", pair[0], "-in2", pair[1], "-out", pgOut).CombinedOutput()
 		if err != nil || bytes.Contains(bytes.ToLower(msg), []byte("error")) {
 			t.Fatalf("polyglot: %v\n%s", err, msg)
 		}
@@ -60,12 +51,12 @@ func TestMergeBookMatchesPolyGlot(t *testing.T) {
 // every other byte untouched.
 func TestMergeBookLearnFromMachines(t *testing.T) {
 	dir := t.TempDir()
-	orig := copyBook(t, "../shared/books/cutechess-book_small.bin", dir)
+	orig := fixture.CopyFile(t, testenv.GnuchessBook(t))
 	data, _ := os.ReadFile(orig)
 	m1, m2 := bytes.Clone(data), bytes.Clone(data)
 	// Machine 1 learned 3 games / 4 points on entry 10; machine 2 learned
 	// 2 games / 1 point on entries 10 and 20.
-	setLearn := func(b []byte, i int, learn uint32) {
+	setLearn := func(b []byte, i int, learn book.Learn) {
 		e := book.DecodeEntry(b[i*16:])
 		e.Learn = learn
 		e.Encode(b[i*16:])
@@ -95,10 +86,10 @@ func TestMergeBookInPlace(t *testing.T) {
 	dir := t.TempDir()
 	a, b := filepath.Join(dir, "a.bin"), filepath.Join(dir, "b.bin")
 	m, _ := book.ParseMove("e2e4")
-	if err := book.WriteBook(a, []book.Entry{{Key: 1, Move: m, Weight: 2, Learn: 1<<16 | 2}}); err != nil {
+	if err := book.WriteFile(a, []book.Entry{{Key: 1, Move: m, Weight: 2, Learn: 1<<16 | 2}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := book.WriteBook(b, []book.Entry{{Key: 1, Move: m, Weight: 3, Learn: 1<<16 | 0}, {Key: 2, Move: m, Weight: 1}}); err != nil {
+	if err := book.WriteFile(b, []book.Entry{{Key: 1, Move: m, Weight: 3, Learn: 1<<16 | 0}, {Key: 2, Move: m, Weight: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	if code, _, stderr := runCmd(t, "merge-book", "-in1", a, "-in2", b, "-out", a); code != 0 {
@@ -115,10 +106,10 @@ func TestMergeBookCLIErrors(t *testing.T) {
 	good := filepath.Join(dir, "good.bin")
 	unsorted := filepath.Join(dir, "unsorted.bin")
 	out := filepath.Join(dir, "out.bin")
-	if err := book.WriteBook(good, []book.Entry{{Key: 1, Move: 1, Weight: 1}}); err != nil {
+	if err := book.WriteFile(good, []book.Entry{{Key: 1, Move: 1, Weight: 1}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := book.WriteBook(unsorted, []book.Entry{{Key: 2, Move: 1, Weight: 1}, {Key: 1, Move: 1, Weight: 1}}); err != nil {
+	if err := book.WriteFile(unsorted, []book.Entry{{Key: 2, Move: 1, Weight: 1}, {Key: 1, Move: 1, Weight: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {

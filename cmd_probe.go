@@ -5,14 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/config"
 )
-
-func init() {
-	register("probe", "show a position's key and every book entry for it", runProbe)
-}
 
 // probeEntry is one entry in probe's JSON output.
 type probeEntry struct {
@@ -36,66 +35,54 @@ type probeResult struct {
 	Entries     []probeEntry `json:"entries"`
 }
 
-func runProbe(args []string, stdout, stderr io.Writer) int {
+func runProbe(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("probe", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	bookPath := fs.String("book", "", "book `file` to read")
 	fen := fs.String("fen", "", "start `position` (default: the standard start position)")
 	moves := fs.String("moves", "", "`UCI moves` to play from the start position, space-separated, e.g. \"e2e4 e7e5\"")
 	asJSON := fs.Bool("json", false, "print exactly one JSON object: {\"key\":...,\"entries\":[{\"move\":...,\"raw\":...,\"weight\":...,\"learn\":...,\"legal\":...},...]}")
-	threshold := fs.Int("threshold", book.DefaultOptions().ThresholdPerMille, "BookTreshold in `per mille`, for the eligible column")
+	threshold := fs.Int("threshold", config.DefaultBookThreshold, "BookTreshold in `per mille`, for the eligible column")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: polyproxy probe -book FILE [-fen FEN] [-moves \"e2e4 e7e5 ...\"] [-json] [-threshold N]")
 		fmt.Fprintln(stderr, "Lists the position's entries in file order. Shares are of the total weight of the legal entries;")
 		fmt.Fprintln(stderr, "learn is the raw field, shown as games (high 16 bits) / points (low 16 bits, half points).")
 		fs.PrintDefaults()
 	}
-	if code, ok := parseFlags(fs, args, stderr, "book"); !ok {
-		return code
+	if err := parseFlags(fs, args, "book"); err != nil {
+		return err
 	}
-	line, err := book.NewLine(*fen)
+	line, err := board.NewLine(*fen)
 	if err != nil {
-		fmt.Fprintln(stderr, "probe: -fen:", err)
-		return 2
+		return usageErrorf("-fen: %v", err)
 	}
-	if err := line.PlayMoves(*moves); err != nil {
-		fmt.Fprintln(stderr, "probe: -moves:", err)
-		return 2
+	if err := line.PlayMoves(strings.Fields(*moves), 0); err != nil {
+		return usageErrorf("-moves: %v", err)
 	}
 	b, err := openChecked(*bookPath, stderr, "probe")
 	if err != nil {
-		return 1
+		return err
 	}
 	defer b.Close()
 
-	opts := book.DefaultOptions()
-	opts.ThresholdPerMille = *threshold
+	opts := book.Options{Mode: book.Weighted, ThresholdPerMille: *threshold}
 	cands := book.NewChooser(opts, 1).Candidates(b, &line.Pos, nil)
-	res := probeResult{Key: line.Pos.Key().String(), Entries: []probeEntry{}}
-	if cp := line.Chess(); cp != nil {
-		res.FEN = cp.String()
-	}
+	res := probeResult{Key: line.Pos.Key().String(), FEN: line.Pos.FEN(), Entries: []probeEntry{}}
 	for _, cd := range cands {
-		games, points := book.LearnGamesPoints(cd.Entry.Learn)
 		res.TotalWeight += cd.Weight
 		res.Entries = append(res.Entries, probeEntry{
 			Index: cd.Index, Move: cd.Move.String(), Raw: cd.Entry.Move.String(), Weight: cd.Entry.Weight,
-			Share: cd.Share, Learn: cd.Entry.Learn, Games: games, Points: points,
+			Share: cd.Share, Learn: uint32(cd.Entry.Learn), Games: cd.Entry.Learn.Games(), Points: cd.Entry.Learn.Points(),
 			Legal: cd.Legal, Eligible: cd.Eligible, Note: cd.Why,
 		})
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		if err := enc.Encode(res); err != nil {
-			fmt.Fprintln(stderr, "probe:", err)
-			return 1
-		}
-		return 0
+		return json.NewEncoder(stdout).Encode(res)
 	}
 	fmt.Fprintf(stdout, "book: %s\nfen:  %s\nkey:  %s\n", *bookPath, res.FEN, res.Key)
 	if len(res.Entries) == 0 {
 		fmt.Fprintln(stdout, "not in book")
-		return 0
+		return nil
 	}
 	fmt.Fprintf(stdout, "%d entries, total weight of the legal ones %d\n\n", len(res.Entries), res.TotalWeight)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -107,6 +94,5 @@ func runProbe(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%#08x\t%d\t%d\t%s\t\t%s\n", e.Move, e.Raw, e.Weight, share, e.Learn, e.Games, e.Points, legal, e.Note)
 	}
-	tw.Flush()
-	return 0
+	return tw.Flush()
 }

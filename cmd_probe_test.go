@@ -3,22 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/polyproxy/polyproxy/internal/testenv"
 )
-
-const sharedBooks = "../shared/books"
-
-// needFile skips a test whose real data file is missing.
-func needFile(t *testing.T, path string) string {
-	t.Helper()
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("%s not available: %v", path, err)
-	}
-	return path
-}
 
 type probeJSON struct {
 	Key     string `json:"key"`
@@ -53,8 +42,7 @@ func decodeOne(t *testing.T, out string, v any) {
 }
 
 func TestProbeJSONCastling(t *testing.T) {
-	bin := needFile(t, filepath.Join(sharedBooks, "performance.bin"))
-	code, out, errOut := runCmd(t, "probe", "-book", bin, "-fen", "r1bqr1k1/pp1nbppp/2p2n2/3p2B1/3P4/2NBP3/PPQ1NPPP/R3K2R w KQ - 5 10", "-json")
+	code, out, errOut := runCmd(t, "probe", "-book", "testdata/book/oddities.bin", "-fen", "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1", "-json")
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
@@ -70,11 +58,15 @@ func TestProbeJSONCastling(t *testing.T) {
 	if len(res.Key) != 16 || strings.ToLower(res.Key) != res.Key {
 		t.Errorf("key %q", res.Key)
 	}
-	if strings.Join(got, " ") != "e1g1/e1h1 e1c1/e1a1 h2h3/h2h3" || res.Entries[0].Weight != 159 || res.Entries[0].Learn == 0 {
+	if strings.Join(got, " ") != "e1g1/e1h1 e1c1/e1a1 h2h3/h2h3" || res.Entries[0].Weight != 159 {
 		t.Errorf("entries %+v", res.Entries)
 	}
-	if g, p := res.Entries[0].Learn>>16, res.Entries[0].Learn&0xffff; int(g) != res.Entries[0].Games || int(p) != res.Entries[0].Points {
-		t.Errorf("learn split %+v", res.Entries[0])
+	// The learn field, raw and split (g1f3 at the start has 3 games, 4 points).
+	_, out, _ = runCmd(t, "probe", "-book", "testdata/book/oddities.bin", "-json")
+	decodeOne(t, out, &res)
+	nf3 := res.Entries[3]
+	if nf3.Move != "g1f3" || nf3.Learn != 3<<16|4 || nf3.Games != 3 || nf3.Points != 4 {
+		t.Errorf("learn of %+v", nf3)
 	}
 }
 
@@ -101,15 +93,15 @@ func TestProbeText(t *testing.T) {
 	}
 }
 
-func TestProbeRealBooks(t *testing.T) {
+func TestProbeBooks(t *testing.T) {
 	for _, tc := range []struct {
 		bin, fen, moves, want string
 	}{
-		{filepath.Join(sharedBooks, "lasker-trap.bin"), "rnbqk1nr/ppp2ppp/8/4P3/1BP5/8/PP2KpPP/RN1Q1BNR b kq - 1 7", "", "5028f645a2af84bc f2g1n/f2g1n"},
-		{filepath.Join(sharedBooks, "cutechess-book_small.bin"), "", "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6", " e1g1/e1g1 "},
-		{"/usr/share/games/gnuchess/book.bin", "", "", "463b96181691fc9c "},
+		{"testdata/book/lasker-trap.bin", "rnbqk1nr/ppp2ppp/8/4P3/1BP5/8/PP2KpPP/RN1Q1BNR b kq - 1 7", "", "5028f645a2af84bc f2g1n/f2g1n"},
+		{"testdata/book/oddities.bin", "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1", "", " e8g8/e8g8 e8c8/e8c8 "},
+		{testenv.GnuchessBook(t), "", "", "463b96181691fc9c "},
+		{testenv.GnuchessBook(t), "", "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6", " e1g1/e1h1 "},
 	} {
-		needFile(t, tc.bin)
 		args := []string{"probe", "-book", tc.bin, "-json", "-moves", tc.moves}
 		if tc.fen != "" {
 			args = append(args, "-fen", tc.fen)

@@ -13,17 +13,13 @@ import (
 	"github.com/polyproxy/polyproxy/uci"
 )
 
-func init() { runProxy = proxyMain }
-
-// proxyMain runs polyproxy as a UCI engine: PolyGlot's command line, then
+// runProxy runs polyproxy as a UCI engine: PolyGlot's command line, then
 // the adapter until the GUI quits. stdout carries UCI only; problems go to
 // stderr (never closed) and the log.
-func proxyMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+func runProxy(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	cfg, err := config.Load(args)
 	if err != nil {
-		fmt.Fprintf(stderr, "polyproxy: %v\n", err)
-		fmt.Fprintf(stderr, "usage: %s\n", config.Usage)
-		return 2
+		return usageErrorf("%v\nusage: %s", err, config.Usage)
 	}
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(stderr, "polyproxy: warning: %s\n", w)
@@ -62,7 +58,7 @@ func proxyMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	if err := a.Run(stdin, stdout); err != nil {
-		return 1
+		return reported(1, err) // on stderr, in the log and to the GUI
 	}
-	return 0
+	return nil
 }

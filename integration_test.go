@@ -18,14 +18,16 @@ import (
 	"github.com/notnil/chess"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/testenv"
 )
 
 // Integration tests: the built binary driven as GUIs drive it, against the
 // real Stockfish and the real gnuchess book when installed.
 
 const (
-	stockfishPath = "/usr/games/stockfish"
-	gnuchessBook  = "/usr/share/games/gnuchess/book.bin"
+	stockfishPath = testenv.StockfishPath
+	gnuchessBook  = testenv.GnuchessBookPath
 )
 
 var (
@@ -68,12 +70,8 @@ func polyproxyBinary(t testing.TB) string {
 
 func needStockfishAndBook(t testing.TB) {
 	t.Helper()
-	if _, err := os.Stat(stockfishPath); err != nil {
-		t.Skip("Stockfish not installed (apt-get install stockfish, or scripts/setup.sh)")
-	}
-	if _, err := os.Stat(gnuchessBook); err != nil {
-		t.Skip("gnuchess book not installed (apt-get install gnuchess-book, or scripts/setup.sh)")
-	}
+	testenv.Stockfish(t)
+	testenv.GnuchessBook(t)
 }
 
 // proc is polyproxy (or another engine) run as a GUI runs it.
@@ -230,7 +228,7 @@ func playGame(t *testing.T, white, black *gameSide, h habits, bookDepth int) str
 	defer bk.Close()
 	checker := book.NewChooser(book.Options{Mode: book.Weighted, ThresholdPerMille: 5}, 1)
 
-	line, _ := book.NewLine("startpos")
+	line, _ := board.NewLine("startpos")
 	var moves []string
 	seen := map[string]int{}
 	for _, s := range []*gameSide{white, black} {
@@ -263,7 +261,12 @@ func playGame(t *testing.T, white, black *gameSide, h habits, bookDepth int) str
 		}
 	}
 	for ply := 0; ; ply++ {
-		cp := line.Chess()
+		// notnil/chess referees: the rules the proxy's board is checked against.
+		opt, err := chess.FEN(line.Pos.FEN())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cp := chess.NewGame(opt).Position()
 		if len(cp.ValidMoves()) == 0 {
 			if cp.Status() == chess.Checkmate {
 				return map[bool]string{true: "0-1", false: "1-0"}[cp.Turn() == chess.White] + " mate: " + strings.Join(moves, " ")
@@ -672,7 +675,7 @@ func BenchmarkBookRoundTripPolyGlot(b *testing.B) {
 	if _, err := os.Stat("/usr/games/polyglot"); err != nil {
 		b.Skip("PolyGlot not installed")
 	}
-	bookRoundTrip(b, "/usr/games/polyglot", "-noini", "-ec", stockfishPath, "-pg", "Book=true", "-pg", "BookFile="+gnuchessBook)
+	bookRoundTrip(b, testenv.PolyGlot(b), "-noini", "-ec", stockfishPath, "-pg", "Book=true", "-pg", "BookFile="+gnuchessBook)
 }
 
 // The same with the fake engine, whose own start-up is a few milliseconds:

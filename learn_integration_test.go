@@ -11,6 +11,9 @@ import (
 	"github.com/notnil/chess"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/fixture"
+	"github.com/polyproxy/polyproxy/internal/testenv"
 )
 
 // learnGame plays one game from fen between the learner (polyproxy with
@@ -63,22 +66,19 @@ func learnGame(t *testing.T, learner, opponent *proc, learnerWhite bool, fen str
 
 func learnFieldOf(t *testing.T, data []byte, key book.Key, move book.Move) (games, points uint16) {
 	t.Helper()
-	for i := 0; i+book.EntrySize <= len(data); i += book.EntrySize {
-		if e := book.DecodeEntry(data[i:]); e.Key == key && e.Move == move {
-			return uint16(e.Learn >> 16), uint16(e.Learn)
-		}
+	i, ok := fixture.FirstMatch(data, key, move)
+	if !ok {
+		t.Fatalf("no entry %v %v", key, move)
 	}
-	t.Fatalf("no entry %v %v", key, move)
-	return 0, 0
+	l := fixture.LearnAt(data, i)
+	return l.Games(), l.Points()
 }
 
 // Games through the proxy against Stockfish that end in mate, one won and
 // one lost by the learner, then the learn fields of the book moves it
 // played are checked.
 func TestLiveLearningAgainstStockfish(t *testing.T) {
-	if _, err := os.Stat(stockfishPath); err != nil {
-		t.Skip("Stockfish not installed (apt-get install stockfish)")
-	}
+	testenv.Stockfish(t)
 	// Won: White's book move Kb6 forces Kb8, then Rh8 mates; the learner's
 	// engine delivers the mate itself.
 	const wonFEN = "k7/8/2K5/8/8/8/8/7R w - - 0 1"
@@ -87,7 +87,7 @@ func TestLiveLearningAgainstStockfish(t *testing.T) {
 	// position, only its engine's mate scores.
 	const lostFEN = "8/8/8/4k3/8/8/8/3QK3 b - - 0 1"
 	key := func(fen string) book.Key {
-		p, err := book.ParseFEN(fen)
+		p, err := board.ParseFEN(fen)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -106,18 +106,9 @@ func TestLiveLearningAgainstStockfish(t *testing.T) {
 		{Key: wonKey, Move: won, Weight: 10, Learn: 0},
 		{Key: lostKey, Move: lost, Weight: 10, Learn: 2<<16 | 3},
 	}
-	if lostKey < wonKey {
-		entries[0], entries[1] = entries[1], entries[0]
-	}
-	var data []byte
-	for _, e := range entries {
-		data = book.AppendEntry(data, e)
-	}
-	dir := t.TempDir()
-	bookPath := filepath.Join(dir, "learn.bin")
-	if err := os.WriteFile(bookPath, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	bookPath := fixture.WriteEntries(t, entries)
+	dir := filepath.Dir(bookPath)
+	before := fixture.ReadFile(t, bookPath)
 	ini := filepath.Join(dir, "polyglot.ini")
 	logPath := filepath.Join(dir, "polyglot.log")
 	if err := os.WriteFile(ini, []byte(fmt.Sprintf(`[PolyGlot]
@@ -166,11 +157,7 @@ Hash = 16
 	if g, p := learnFieldOf(t, after, lostKey, lost); g != 3 || p != 3 {
 		t.Errorf("lost game's book move: %d games %d points, want 3 games 3 points (was 2 games 3 points)\nlog:\n%s", g, p, log)
 	}
-	for i := range data {
-		if data[i] != after[i] && i%book.EntrySize < 12 {
-			t.Fatalf("byte %d outside a learn field changed", i)
-		}
-	}
+	fixture.AssertOnlyLearnChanged(t, before, after, map[int]bool{0: true, 1: true})
 	for _, want := range []string{"learn: game ended (ucinewgame): 1-0 by checkmate", "learn: game ended (ucinewgame): 1-0 by engine reported black mate -"} {
 		if !strings.Contains(string(log), want) {
 			t.Errorf("log lacks %q:\n%s", want, log)

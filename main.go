@@ -4,7 +4,9 @@
 //	polyproxy COMMAND [flags]                      a book tool; see "polyproxy help"
 //
 // stdout belongs to the UCI protocol in proxy mode; everything else goes to
-// stderr or the log.
+// stderr or the log. Each command is a cmd_*.go file of this package that
+// returns an error; run turns errors into messages and exit codes, in one
+// place.
 package main
 
 import (
@@ -13,31 +15,34 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
+
+	"github.com/polyproxy/polyproxy/config"
 )
 
-// command is a book tool run as "polyproxy NAME flags...". It returns the
-// process exit code.
+// command is a book tool run as "polyproxy NAME flags...".
 type command struct {
-	summary string
-	run     func(args []string, stdout, stderr io.Writer) int
+	name, summary string
+	run           func(args []string, stdout, stderr io.Writer) error
 }
 
-var commands = map[string]command{}
-
-// register adds a subcommand; each cmd_*.go file registers its own.
-func register(name, summary string, run func(args []string, stdout, stderr io.Writer) int) {
-	commands[name] = command{summary: summary, run: run}
+// commands are the book tools, in the order "polyproxy help" lists them.
+var commands = []command{
+	{"probe", "show a position's key and every book entry for it", runProbe},
+	{"info-book", "summarise a book: entries, positions, header, weights, learn data, problems", runInfoBook},
+	{"dump-book", "write a book's lines for one colour as text (PolyGlot's dump-book)", runDumpBook},
+	{"make-book", "build a book from PGN games (PolyGlot's make-book, same bytes)", runMakeBook},
+	{"merge-book", "merge two books (PolyGlot's merge-book; weights saturate, learn counts add)", runMergeBook},
+	{"compile-book", "compile a text book (one line of from-to moves per variation) into a book", runCompileBook},
+	{"learn", "count a tournament's results (PGN) into a book's learn fields", runLearn},
 }
-
-// runProxy is set by the proxy's file; it runs polyproxy as a UCI engine.
-var runProxy func(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
+// run runs polyproxy with args and returns the exit code: 0, 1 for a
+// failure, 2 for a command line that cannot be run.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		switch args[0] {
@@ -45,45 +50,74 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			usage(stderr)
 			return 0
 		}
-		if c, ok := commands[args[0]]; ok {
-			return c.run(args[1:], stdout, stderr)
+		for _, c := range commands {
+			if c.name == args[0] {
+				return exitCode(stderr, c.name, c.run(args[1:], stdout, stderr))
+			}
 		}
 	}
-	if runProxy == nil {
-		fmt.Fprintln(stderr, "polyproxy: proxy mode is not built in")
-		return 2
-	}
-	return runProxy(args, stdin, stdout, stderr)
+	return exitCode(stderr, "polyproxy", runProxy(args, stdin, stdout, stderr))
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: polyproxy [INI] [-noini] [-ec CMD] [-ed DIR] [-en NAME] [-log true|false] [-lf FILE] [-pg NAME=VALUE]... [-uci NAME=VALUE]...")
+	fmt.Fprintln(w, "usage: "+config.Usage)
 	fmt.Fprintln(w, "       polyproxy COMMAND [flags]   (COMMAND -h for its flags)")
 	fmt.Fprintln(w, "\nCommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-13s %s\n", n, commands[n].summary)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-13s %s\n", c.name, c.summary)
 	}
 }
 
+// exitError is an error with its exit code. quiet marks an error already
+// reported where it happened (by the flag package, or the proxy on
+// stderr, in its log and to the GUI).
+type exitError struct {
+	code  int
+	err   error
+	quiet bool
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+func (e *exitError) Unwrap() error { return e.err }
+
+// usageErrorf is a command line that cannot be run (exit code 2).
+func usageErrorf(format string, args ...any) error {
+	return &exitError{code: 2, err: fmt.Errorf(format, args...)}
+}
+
+// reported is an error already told to the user, for its exit code only.
+func reported(code int, err error) error { return &exitError{code: code, err: err, quiet: true} }
+
+// exitCode reports err on stderr, prefixed with who failed, and returns
+// the exit code it stands for.
+func exitCode(stderr io.Writer, who string, err error) int {
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	code := 1
+	var e *exitError
+	if errors.As(err, &e) {
+		code = e.code
+		if e.quiet {
+			return code
+		}
+	}
+	fmt.Fprintf(stderr, "%s: %v\n", who, err)
+	return code
+}
+
 // parseFlags parses a book tool's flags the same way for every tool: -h
-// prints the usage and exits 0; a bad flag, a stray argument or a missing
-// required flag exits 2 with a message naming it. ok is false when the
-// tool must stop with code.
-func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer, required ...string) (code int, ok bool) {
+// prints the usage (flag.ErrHelp: exit 0); a bad flag, a stray argument or
+// a missing required flag is a usage error naming it.
+func parseFlags(fs *flag.FlagSet, args []string, required ...string) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return 0, false
+			return err
 		}
-		return 2, false
+		return reported(2, err) // the flag package has printed it
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "%s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		return 2, false
+		return usageErrorf("unexpected argument %q", fs.Arg(0))
 	}
 	var missing []string
 	for _, name := range required {
@@ -93,11 +127,14 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer, required ...s
 	}
 	switch len(missing) {
 	case 0:
-		return 0, true
+		return nil
 	case 1:
-		fmt.Fprintf(stderr, "%s: %s is required\n", fs.Name(), missing[0])
-	default:
-		fmt.Fprintf(stderr, "%s: %s and %s are required\n", fs.Name(), strings.Join(missing[:len(missing)-1], ", "), missing[len(missing)-1])
+		return usageErrorf("%s is required", missing[0])
 	}
-	return 2, false
+	return usageErrorf("%s and %s are required", strings.Join(missing[:len(missing)-1], ", "), missing[len(missing)-1])
+}
+
+// warnf prints a warning of a book tool on stderr.
+func warnf(stderr io.Writer, cmd, format string, args ...any) {
+	fmt.Fprintf(stderr, "%s: warning: %s\n", cmd, fmt.Sprintf(format, args...))
 }

@@ -4,12 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"io"
-	"os"
 	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/polyproxy/polyproxy/internal/testenv"
 )
 
 // uciLine matches what an engine may print in reply to uci, isready and go.
@@ -21,11 +22,8 @@ func TestRunScriptSpeaksOnlyUCI(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds polyproxy; skipped with -short")
 	}
-	for _, need := range []string{"/usr/games/stockfish", "/usr/share/games/gnuchess/book.bin"} {
-		if _, err := os.Stat(need); err != nil {
-			t.Skipf("%s missing (apt-get install stockfish gnuchess-book, or run scripts/setup.sh)", need)
-		}
-	}
+	testenv.Stockfish(t)
+	testenv.GnuchessBook(t)
 	cmd := exec.Command("./scripts/run.sh")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

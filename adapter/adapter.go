@@ -23,6 +23,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/uci"
 )
@@ -46,10 +47,10 @@ type GameObserver interface {
 	NewGame()
 	// Position and AfterBestmove pass the game as a line the observer
 	// may keep (its rules position is built only if the observer asks).
-	Position(l *book.Line, continues bool)
+	Position(l *board.Line, continues bool)
 	BookMove(b *book.Book, key book.Key, stored book.Move, whiteMoved bool)
 	EngineScore(white bool, cp int, mate int, isMate bool)
-	AfterBestmove(l *book.Line)
+	AfterBestmove(l *board.Line)
 	Close()
 }
 

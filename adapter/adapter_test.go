@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/config"
 )
 
@@ -143,7 +144,7 @@ func TestBookAnswer(t *testing.T) {
 	h.send("position startpos", "go wtime 1000 btime 1000 winc 10 binc 10")
 	got := h.until("bestmove")
 	want := []string{
-		"info string book move e2e4 (weight 300, 75.0%, test.bin)",
+		"info string book move e2e4 (weight 300, 75.0%, book.bin)",
 		"info depth 1 score cp 0 time 0 nodes 0 pv e2e4",
 		"bestmove e2e4 ponder c7c5",
 	}
@@ -574,8 +575,8 @@ func (r *recorder) got() []string {
 	return slices.Clone(r.calls)
 }
 func (r *recorder) NewGame() { r.add("newgame") }
-func (r *recorder) Position(l *book.Line, continues bool) {
-	r.add(fmt.Sprintf("position %s %v", l.Chess(), continues))
+func (r *recorder) Position(l *board.Line, continues bool) {
+	r.add(fmt.Sprintf("position %s %v", l.Pos.FEN(), continues))
 }
 func (r *recorder) BookMove(b *book.Book, key book.Key, stored book.Move, whiteMoved bool) {
 	r.add(fmt.Sprintf("book %s %s %v", filepath.Base(b.Path()), stored, whiteMoved))
@@ -583,8 +584,8 @@ func (r *recorder) BookMove(b *book.Book, key book.Key, stored book.Move, whiteM
 func (r *recorder) EngineScore(white bool, cp int, mate int, isMate bool) {
 	r.add(fmt.Sprintf("score %v %d %d %v", white, cp, mate, isMate))
 }
-func (r *recorder) AfterBestmove(l *book.Line) { r.add("after " + l.Chess().String()) }
-func (r *recorder) Close()                     { r.add("close") }
+func (r *recorder) AfterBestmove(l *board.Line) { r.add("after " + l.Pos.FEN()) }
+func (r *recorder) Close()                      { r.add("close") }
 
 func TestObserverCalls(t *testing.T) {
 	rec := &recorder{}
@@ -600,13 +601,13 @@ func TestObserverCalls(t *testing.T) {
 	want := []string{
 		"newgame",
 		"position rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 false",
-		"book test.bin e2e4 true",
-		"after rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
-		"position rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2 true",
+		"book book.bin e2e4 true",
+		"after rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+		"position rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 true",
 		"position r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4 true",
 		"score true 21 0 false",
 		"after r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4", // a7a6 is no legal White move: unchanged? see below
-		"position rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1 false",
+		"position rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1 false",
 		"close",
 	}
 	got := rec.got()
@@ -717,7 +718,7 @@ func TestBookFileChangedAtRunTime(t *testing.T) {
 	h.handshake()
 	other := writeBook(t, []bookEntry{{"", "g1f3", 5}})
 	h.send("setoption name Polyglot BookFile value "+other, "position startpos", "go")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove g1f3" || !strings.Contains(l[0], "(weight 5, 100.0%, test.bin)") {
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove g1f3" || !strings.Contains(l[0], "(weight 5, 100.0%, book.bin)") {
 		t.Fatalf("got %q", l)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"github.com/notnil/chess"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
 )
@@ -58,8 +60,8 @@ func bookLine(b *testing.B, bookPath string, plies int) []string {
 		b.Fatal(err)
 	}
 	defer bk.Close()
-	c := book.NewChooser(book.DefaultOptions(), 1)
-	l, _ := book.NewLine("startpos")
+	c := book.NewChooser(fixture.PolyGlotOptions, 1)
+	l, _ := board.NewLine("startpos")
 	var moves []string
 	for len(moves) < plies {
 		m, ok := c.BestReply([]*book.Book{bk}, &l.Pos)

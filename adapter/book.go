@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
 )
@@ -21,7 +22,7 @@ type bookAnswer struct {
 	choice  book.Choice
 	key     book.Key // the position the move was chosen for
 	white   bool     // White made the book move
-	after   *book.Line
+	after   *board.Line
 }
 
 // bookVerdict is the result of checking a book in the background.

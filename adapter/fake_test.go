@@ -3,10 +3,7 @@ package adapter
 import (
 	"bufio"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +11,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
 // fakeEngine is an in-process UCI engine: it records what it receives and
@@ -371,29 +369,14 @@ func writeBook(t testing.TB, entries []bookEntry) string {
 	t.Helper()
 	var es []book.Entry
 	for _, e := range entries {
-		l, err := book.NewLine("startpos")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := l.PlayMoves(e.moves); err != nil {
-			t.Fatal(err)
-		}
+		l := fixture.Line(t, "", e.moves)
 		m, err := book.ParseMove(e.move)
 		if err != nil {
 			t.Fatal(err)
 		}
 		es = append(es, book.Entry{Key: l.Pos.Key(), Move: l.Pos.ToBook(m), Weight: e.weight})
 	}
-	sort.SliceStable(es, func(i, j int) bool { return es[i].Key < es[j].Key })
-	var data []byte
-	for _, e := range es {
-		data = book.AppendEntry(data, e)
-	}
-	path := filepath.Join(t.TempDir(), "test.bin")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return fixture.WriteEntries(t, es)
 }
 
 // smallBook: 1.e4 (weight 3) or 1.d4 (1); after 1.e4 e5 2.Nf3 Nc6 only Bb5;

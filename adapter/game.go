@@ -5,26 +5,27 @@ import (
 	"slices"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
 // game is the position the GUI last sent, as far as we could follow it.
 type game struct {
-	line         string     // the GUI's position line as received: what the engine gets before it searches
-	base         string     // "startpos" or the FEN
-	moves        []string   // the moves of line, all applied when ok
-	ok           bool       // cur is the position of line
-	cur          *book.Line // the game so far: rules position, book key, keys seen
-	err          string     // why the position is not tracked (reported once)
-	refused      string     // why the GUI's last position was not sent to the engine ("": it was)
-	start        *book.Line // the start position, built once: most games begin there
-	hasMovesWord bool       // line has the "moves" keyword
+	line         string      // the GUI's position line as received: what the engine gets before it searches
+	base         string      // "startpos" or the FEN
+	moves        []string    // the moves of line, all applied when ok
+	ok           bool        // cur is the position of line
+	cur          *board.Line // the game so far: rules position, book key, keys seen
+	err          string      // why the position is not tracked (reported once)
+	refused      string      // why the GUI's last position was not sent to the engine ("": it was)
+	start        *board.Line // the start position, built once: most games begin there
+	hasMovesWord bool        // line has the "moves" keyword
 	// predicted is the game after our last book move (predictedMove),
 	// already computed for the ponder reply: when the GUI's next line plays
 	// that move, the game continues from it instead of working it out
 	// again; when the GUI asks the same position again and the book picks
 	// the same move, the answer is reused.
-	predicted       *book.Line
+	predicted       *board.Line
 	predictedMove   string
 	predictedPonder string // the ponder move announced with it
 }
@@ -32,7 +33,7 @@ type game struct {
 const startBase = "startpos"
 
 func (a *Adapter) initGame() {
-	l, err := book.NewLine(startBase)
+	l, err := board.NewLine(startBase)
 	if err != nil {
 		panic(err) // the start position always parses
 	}
@@ -40,10 +41,10 @@ func (a *Adapter) initGame() {
 }
 
 // pos is the current book position; only meaningful when ok.
-func (g *game) pos() *book.Position { return &g.cur.Pos }
+func (g *game) pos() *board.Position { return &g.cur.Pos }
 
 // after is the game after one more move (in UCI form), leaving g as it is.
-func (g *game) after(move string) (*book.Line, bool) {
+func (g *game) after(move string) (*board.Line, bool) {
 	m, err := book.ParseMove(move)
 	if err != nil {
 		return nil, false
@@ -148,7 +149,7 @@ func (a *Adapter) newLine(base string) (err error) {
 			err = fmt.Errorf("FEN %q: rules library failed: %v", base, r)
 		}
 	}()
-	l, err := book.NewLine(base)
+	l, err := board.NewLine(base)
 	if err != nil {
 		return err // it names the FEN
 	}

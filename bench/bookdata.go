@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 )
 
 // bookPly is one position of a book line: the moves that lead to it, and
@@ -26,7 +27,7 @@ func walkBookLine(path string, plies int) ([]bookPly, error) {
 		return nil, err
 	}
 	defer b.Close()
-	line, err := book.NewLine("startpos")
+	line, err := board.NewLine("startpos")
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +73,7 @@ func makeBigBook(path string, n int, seed uint64) ([]probePosition, error) {
 	seen := map[book.Key]bool{}
 	const realPositions = 2000
 	for len(probes) < realPositions {
-		line, err := book.NewLine("startpos")
+		line, err := board.NewLine("startpos")
 		if err != nil {
 			return nil, err
 		}
@@ -96,7 +97,7 @@ func makeBigBook(path string, n int, seed uint64) ([]probePosition, error) {
 			continue
 		}
 		seen[key] = true
-		pp := probePosition{fen: uciFEN(line), all: map[string]bool{}}
+		pp := probePosition{fen: line.Pos.FEN(), all: map[string]bool{}}
 		// Up to three moves with distinct weights: the best is unambiguous.
 		perm := rng.Perm(len(legal))
 		for j := 0; j < 3 && j < len(legal); j++ {
@@ -140,26 +141,8 @@ func makeBigBook(path string, n int, seed uint64) ([]probePosition, error) {
 
 // legalMoves lists the line's legal moves (played form, e1g1), sorted so
 // that a seed always picks the same ones.
-func legalMoves(line *book.Line) []book.Move {
-	var out []book.Move
-	for _, cm := range line.Chess().ValidMoves() {
-		if m, err := book.ParseMove(cm.String()); err == nil {
-			out = append(out, m)
-		}
-	}
+func legalMoves(line *board.Line) []book.Move {
+	out := line.Pos.LegalMoves()
 	slices.Sort(out)
 	return out
-}
-
-// uciFEN is the line's FEN with the en-passant square only where
-// Polyglot's key counts it (a pawn of the side to move beside the pushed
-// pawn). notnil/chess writes it after every double push; PolyGlot would
-// then hash a different key and miss the book, which would measure a
-// search, not a probe.
-func uciFEN(line *book.Line) string {
-	f := strings.Fields(line.Chess().String())
-	if len(f) == 6 && line.Pos.EnPassantFile() < 0 {
-		f[3] = "-"
-	}
-	return strings.Join(f, " ")
 }

@@ -1,4 +1,4 @@
-package book
+package book_test
 
 import (
 	"bufio"
@@ -10,6 +10,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
 const benchEntries = 10_000_000
@@ -17,14 +21,14 @@ const benchEntries = 10_000_000
 var (
 	benchOnce sync.Once
 	benchPath string
-	benchKeys []Key // a sample of keys present in the book
+	benchKeys []book.Key // a sample of keys present in the book
 	benchErr  error
 )
 
 // benchBook generates (once per process, and reused from the temp dir
 // across runs) a sorted book of 10 million entries, ~160 MB, written
 // sequentially. Only benchmarks call it, so plain go test never pays.
-func benchBook(b *testing.B) (string, []Key) {
+func benchBook(b *testing.B) (string, []book.Key) {
 	benchOnce.Do(func() {
 		benchPath = filepath.Join(os.TempDir(), fmt.Sprintf("polyproxy-bench-%d.bin", benchEntries))
 		rng := rand.New(rand.NewPCG(1, 2))
@@ -33,26 +37,26 @@ func benchBook(b *testing.B) (string, []Key) {
 		step := ^uint64(0) / benchEntries * 2
 		var w *bufio.Writer
 		var f *os.File
-		if st, err := os.Stat(benchPath); err != nil || st.Size() != benchEntries*EntrySize {
+		if st, err := os.Stat(benchPath); err != nil || st.Size() != benchEntries*book.EntrySize {
 			if f, benchErr = os.Create(benchPath); benchErr != nil {
 				return
 			}
 			w = bufio.NewWriterSize(f, 1<<20)
 		}
-		var buf [EntrySize]byte
+		var buf [book.EntrySize]byte
 		key := uint64(1)
 		for i := 0; i < benchEntries; {
 			key += 1 + rng.Uint64N(step)
 			n := 1 + rng.IntN(4)
 			for j := 0; j < n && i < benchEntries; j++ {
 				if w != nil {
-					Entry{Key: Key(key), Move: Move(1 + rng.IntN(4095)), Weight: uint16(rng.IntN(1000))}.Encode(buf[:])
+					book.Entry{Key: book.Key(key), Move: book.Move(1 + rng.IntN(4095)), Weight: uint16(rng.IntN(1000))}.Encode(buf[:])
 					w.Write(buf[:])
 				}
 				i++
 			}
 			if i%1000 < n {
-				benchKeys = append(benchKeys, Key(key))
+				benchKeys = append(benchKeys, book.Key(key))
 			}
 		}
 		if w != nil {
@@ -71,11 +75,11 @@ func benchBook(b *testing.B) (string, []Key) {
 const benchFEN = "r1bqk2r/pp2bppp/2n1pn2/2ppP3/3P4/2PB1N2/PP3PPP/RNBQK2R w KQkq d6 0 7"
 
 func BenchmarkKeyFromScratch(b *testing.B) {
-	p, err := ParseFEN(benchFEN)
+	p, err := board.ParseFEN(benchFEN)
 	if err != nil {
 		b.Fatal(err)
 	}
-	var k Key
+	var k book.Key
 	for b.Loop() {
 		k ^= p.ComputeKey()
 	}
@@ -85,12 +89,12 @@ func BenchmarkKeyFromScratch(b *testing.B) {
 func BenchmarkPlayIncremental(b *testing.B) {
 	// A real opening with castling, captures and a double push, replayed
 	// from a copy of the start position: cost per move.
-	var moves []Move
+	var moves []book.Move
 	for _, s := range strings.Fields("e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6 c1e3 e7e5 d4b3 c8e6 f2f3 f8e7 d1d2 e8g8 e1c1 b8d7") {
-		m, _ := ParseMove(s)
+		m, _ := book.ParseMove(s)
 		moves = append(moves, m)
 	}
-	start := *StartPosition()
+	start := *board.StartPosition()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		p := start
@@ -107,7 +111,7 @@ func BenchmarkPlayIncremental(b *testing.B) {
 func BenchmarkOpen10M(b *testing.B) {
 	path, _ := benchBook(b)
 	for b.Loop() {
-		bk, err := Open(path)
+		bk, err := book.Open(path)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -120,7 +124,7 @@ func BenchmarkOpen10M(b *testing.B) {
 
 func BenchmarkProbe10M(b *testing.B) {
 	path, keys := benchBook(b)
-	bk, err := Open(path)
+	bk, err := book.Open(path)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -130,7 +134,7 @@ func BenchmarkProbe10M(b *testing.B) {
 	for b.Loop() {
 		k := keys[rng.IntN(len(keys))]
 		if rng.IntN(2) == 0 {
-			k = Key(rng.Uint64()) // usually absent
+			k = book.Key(rng.Uint64()) // usually absent
 		}
 		found += len(bk.Entries(k))
 	}
@@ -157,14 +161,14 @@ func BenchmarkRSS10M(b *testing.B) {
 	path, keys := benchBook(b)
 	page := int64(os.Getpagesize())
 	for b.Loop() {
-		bk, err := Open(path)
+		bk, err := book.Open(path)
 		if err != nil {
 			b.Fatal(err)
 		}
 		r0, s0 := statm(b)
 		rng := rand.New(rand.NewPCG(5, 6))
 		for i := 0; i < 100_000; i++ {
-			bk.Each(keys[rng.IntN(len(keys))], func(int, Entry) {})
+			bk.Each(keys[rng.IntN(len(keys))], func(int, book.Entry) {})
 		}
 		r1, s1 := statm(b)
 		bk.Close()
@@ -177,10 +181,10 @@ func BenchmarkRSS10M(b *testing.B) {
 // the start position of the gnuchess book (each entry's legality checked
 // on the board, as the proxy does).
 func BenchmarkChooseGnuchessStart(b *testing.B) {
-	bk := realBook(b, gnuchessBook)
-	l := mustLine(b, StartFEN, "")
-	c := NewChooser(DefaultOptions(), 1)
-	books := []*Book{bk}
+	bk := gnuchessBook(b)
+	l := fixture.Line(b, board.StartFEN, "")
+	c := book.NewChooser(fixture.PolyGlotOptions, 1)
+	books := []*book.Book{bk}
 	for b.Loop() {
 		if _, ok, _ := c.Choose(books, &l.Pos, l.Seen, nil); !ok {
 			b.Fatal("no move")

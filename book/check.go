@@ -18,8 +18,9 @@ type Header struct {
 	Comment  string   `json:"comment"`
 }
 
-// headerEntries counts the key-0 entries at the start of the file.
-func (b *Book) headerEntries() int {
+// HeaderEntries counts the key-0 entries at the start of the file: the
+// @PG@ header, or entries that look like one.
+func (b *Book) HeaderEntries() int {
 	n := 0
 	for n < b.Len() && b.keyAt(n) == 0 {
 		n++
@@ -34,7 +35,7 @@ func (b *Book) Header() (*Header, error) {
 	var n int
 	var raw []byte
 	if err := b.guard(func() {
-		n = b.headerEntries()
+		n = b.HeaderEntries()
 		for i := 0; i < n; i++ {
 			raw = append(raw, b.data[i*EntrySize+8:(i+1)*EntrySize]...)
 		}
@@ -203,7 +204,7 @@ func (b *Book) Scan() (s *Stats, err error) {
 
 func (b *Book) scan() (*Stats, error) {
 	s := &Stats{Entries: b.Len(), TrailingBytes: len(b.mapping) - len(b.data), FirstUnsorted: -1}
-	s.HeaderEntries = b.headerEntries()
+	s.HeaderEntries = b.HeaderEntries()
 	if h, err := b.Header(); err != nil {
 		s.HeaderError = err.Error()
 	} else {
@@ -256,17 +257,10 @@ func (b *Book) scan() (*Stats, error) {
 		s.WeightMax = max(s.WeightMax, e.Weight)
 		if e.Learn != 0 {
 			s.LearnNonZero++
-			g, p := LearnGamesPoints(e.Learn)
-			s.LearnGames += uint64(g)
-			s.LearnPoints += uint64(p)
+			s.LearnGames += uint64(e.Learn.Games())
+			s.LearnPoints += uint64(e.Learn.Points())
 		}
 	}
 	endRun()
 	return s, nil
-}
-
-// LearnGamesPoints splits a learn field as PolyGlot writes it: games played
-// in the high 16 bits, points in half points (win 2, draw 1) in the low 16.
-func LearnGamesPoints(learn uint32) (games, points uint16) {
-	return uint16(learn >> 16), uint16(learn)
 }

@@ -42,6 +42,16 @@ func ParseMode(s string) (Mode, error) {
 	return 0, fmt.Errorf("unknown book mode %q (want weighted, best or uniform)", s)
 }
 
+// Position is what choosing needs of a chess position (board.Position has
+// it): its key, how a stored move is played there (castling e1h1 as
+// e1g1), whether a played move is legal, and the key it leads to.
+type Position interface {
+	Key() Key
+	ToPlayed(stored Move) Move
+	LegalMove(played Move) (Move, error)
+	KeyAfter(played Move) Key
+}
+
 // Options control choosing.
 type Options struct {
 	Mode Mode
@@ -59,9 +69,6 @@ type Options struct {
 	// overflow.
 	Weight func(Entry) uint64
 }
-
-// DefaultOptions are PolyGlot's defaults: weighted random, BookTreshold 5.
-func DefaultOptions() Options { return Options{Mode: Weighted, ThresholdPerMille: 5} }
 
 // Chooser picks book moves. It keeps its own random source and is meant
 // for one goroutine (the proxy loop).
@@ -132,7 +139,7 @@ type Candidate struct {
 // dilute the real ones (PolyGlot sums every entry of the key). seen may be
 // nil; with AvoidRepetition it makes moves leading to a seen key
 // ineligible.
-func (c *Chooser) Candidates(b *Book, pos *Position, seen func(Key) bool) []Candidate {
+func (c *Chooser) Candidates(b *Book, pos Position, seen func(Key) bool) []Candidate {
 	return c.candidates(nil, b, pos, seen, nil, true)
 }
 
@@ -141,14 +148,14 @@ func (c *Chooser) Candidates(b *Book, pos *Position, seen func(Key) bool) []Cand
 // Without explain, a move below the threshold is not told by how much
 // (Choose and BestReply never show it; formatting it was a fifth of a book
 // answer).
-func (c *Chooser) candidates(buf []Candidate, b *Book, pos *Position, seen func(Key) bool, only []Move, explain bool) []Candidate {
+func (c *Chooser) candidates(buf []Candidate, b *Book, pos Position, seen func(Key) bool, only []Move, explain bool) []Candidate {
 	cands := buf[:0]
 	var total uint64
 	b.Each(pos.Key(), func(i int, e Entry) {
 		cd := Candidate{Index: i, Entry: e, Move: pos.ToPlayed(e.Move)}
 		// Legality per entry with the board check (a handful of entries)
 		// instead of the rules library's full move list: the latter was
-		// ~45% of a book answer (issue 3's < 50 us target).
+		// ~45% of a book answer (the book answer's < 50 us target).
 		var illegal error
 		if !e.Move.IsNull() {
 			_, illegal = pos.LegalMove(cd.Move)
@@ -208,7 +215,7 @@ type Choice struct {
 // AvoidRepetition; may be nil). only, when not nil, lists the moves allowed
 // (the GUI's searchmoves, played form). The reason explains the decision
 // for the log in either case.
-func (c *Chooser) Choose(books []*Book, pos *Position, seen func(Key) bool, only []Move) (Choice, bool, string) {
+func (c *Chooser) Choose(books []*Book, pos Position, seen func(Key) bool, only []Move) (Choice, bool, string) {
 	var why []string
 	for _, b := range books {
 		cands := c.candidates(c.buf, b, pos, seen, only, false)
@@ -326,7 +333,7 @@ func noMoveReason(cands []Candidate) string {
 // BestReply is the most likely move at pos, for "bestmove X ponder Y": the
 // highest-weight legal entry of the first book that has one (ties: first in
 // file). Threshold and repetition are not applied.
-func (c *Chooser) BestReply(books []*Book, pos *Position) (Move, bool) {
+func (c *Chooser) BestReply(books []*Book, pos Position) (Move, bool) {
 	for _, b := range books {
 		var best Candidate
 		found := false

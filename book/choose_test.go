@@ -1,47 +1,26 @@
-package book
+package book_test
 
 import (
 	"math"
-	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/notnil/chess"
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/fixture"
+	"github.com/polyproxy/polyproxy/internal/testenv"
 )
 
-const gnuchessBook = "/usr/share/games/gnuchess/book.bin"
-
-// sharedBook is a real book of ../shared/books (opened read-only).
-func sharedBook(t testing.TB, name string) *Book {
+// gnuchessBook opens the gnuchess book (Debian's gnuchess-book), a real
+// Polyglot book of 180,358 entries, read-only.
+func gnuchessBook(t testing.TB) *book.Book {
 	t.Helper()
-	return realBook(t, filepath.Join("..", "..", "shared", "books", name))
-}
-
-func realBook(t testing.TB, path string) *Book {
-	t.Helper()
-	if _, err := os.Stat(path); err != nil {
-		t.Skipf("real book %s not available: %v", path, err)
-	}
-	b, err := Open(path)
+	b, err := book.Open(testenv.GnuchessBook(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
 	return b
-}
-
-func mustLine(t testing.TB, fen, moves string) *Line {
-	t.Helper()
-	l, err := NewLine(fen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := l.PlayMoves(moves); err != nil {
-		t.Fatal(err)
-	}
-	return l
 }
 
 type wantCand struct {
@@ -53,13 +32,13 @@ type wantCand struct {
 }
 
 func TestCandidatesOnOddities(t *testing.T) {
-	b := openFixture(t, "oddities.bin")
-	c := NewChooser(DefaultOptions(), 1)
+	b := fixture.Open(t, "oddities.bin")
+	c := book.NewChooser(fixture.PolyGlotOptions, 1)
 	for _, tc := range []struct {
 		fen  string
 		want []wantCand
 	}{
-		{StartFEN, []wantCand{
+		{board.StartFEN, []wantCand{
 			{"e2e4", true, true, "", 0.25}, {"d2d4", true, false, "weight 0", 0}, {"a1a1", false, false, "null move", 0}, {"g1f3", true, true, "", 0.75},
 		}},
 		{"r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1", []wantCand{
@@ -89,7 +68,7 @@ func TestCandidatesOnOddities(t *testing.T) {
 			{"e2e4", true, true, "", 1000.0 / 1004}, {"e2e3", true, false, "below threshold", 4.0 / 1004}, {"e1e3", false, false, "illegal", 0},
 		}},
 	} {
-		l := mustLine(t, tc.fen, "")
+		l := fixture.Line(t, tc.fen, "")
 		got := c.Candidates(b, &l.Pos, nil)
 		if len(got) != len(tc.want) {
 			t.Errorf("%s: %d candidates, want %d: %+v", tc.fen, len(got), len(tc.want), got)
@@ -104,37 +83,37 @@ func TestCandidatesOnOddities(t *testing.T) {
 	}
 	// The pinned pawn's en-passant file enters the key: the FEN without it
 	// is another position.
-	withEP := mustLine(t, "4k3/8/8/K2pP2r/8/8/8/8 w - d6 0 1", "")
-	noEP := mustLine(t, "4k3/8/8/K2pP2r/8/8/8/8 w - - 0 1", "")
+	withEP := fixture.Line(t, "4k3/8/8/K2pP2r/8/8/8/8 w - d6 0 1", "")
+	noEP := fixture.Line(t, "4k3/8/8/K2pP2r/8/8/8/8 w - - 0 1", "")
 	if withEP.Pos.Key() == noEP.Pos.Key() {
 		t.Error("pinned pawn: en passant not in the key")
 	}
 }
 
 func TestChooseNoMove(t *testing.T) {
-	b := openFixture(t, "oddities.bin")
-	c := NewChooser(DefaultOptions(), 1)
+	b := fixture.Open(t, "oddities.bin")
+	c := book.NewChooser(fixture.PolyGlotOptions, 1)
 	for _, tc := range []struct{ fen, moves, why string }{
-		{StartFEN, "e2e4", "all weights 0"},
-		{StartFEN, "d2d4", "not in book"},
+		{board.StartFEN, "e2e4", "all weights 0"},
+		{board.StartFEN, "d2d4", "not in book"},
 		{"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "e2e4 e8e7", "not in book"},
 	} {
-		l := mustLine(t, tc.fen, tc.moves)
-		_, ok, why := c.Choose([]*Book{b}, &l.Pos, l.Seen, nil)
+		l := fixture.Line(t, tc.fen, tc.moves)
+		_, ok, why := c.Choose([]*book.Book{b}, &l.Pos, l.Seen, nil)
 		if ok || !strings.Contains(why, tc.why) || !strings.Contains(why, "oddities.bin") {
 			t.Errorf("%s %s: ok=%v why=%q, want %q", tc.fen, tc.moves, ok, why, tc.why)
 		}
 	}
 	// Only entries that are illegal here.
-	bad := writeBook(t, bookBytes(t, []fixturePos{{"", StartFEN, []stored{{move: "e2e5", weight: 3}, {move: "e1g1", weight: 3}}}}))
-	l := mustLine(t, StartFEN, "")
-	if _, ok, why := c.Choose([]*Book{bad}, &l.Pos, nil, nil); ok || !strings.Contains(why, "no legal entry") {
+	bad := fixture.WriteBook(t, fixture.BookBytes(t, []fixture.Pos{{FEN: board.StartFEN, Entries: []fixture.Stored{{Move: "e2e5", Weight: 3}, {Move: "e1g1", Weight: 3}}}}))
+	l := fixture.Line(t, board.StartFEN, "")
+	if _, ok, why := c.Choose([]*book.Book{bad}, &l.Pos, nil, nil); ok || !strings.Contains(why, "no legal entry") {
 		t.Errorf("illegal entries: %v %q", ok, why)
 	}
 	// Everything below the threshold.
-	low := writeBook(t, bookBytes(t, []fixturePos{{"", StartFEN, []stored{{move: "e2e4", weight: 1}, {move: "d2d4", weight: 1}}}}))
-	c500 := NewChooser(Options{ThresholdPerMille: 500}, 1)
-	if _, ok, why := c500.Choose([]*Book{low}, &l.Pos, nil, nil); ok || !strings.Contains(why, "below the threshold") {
+	low := fixture.WriteBook(t, fixture.BookBytes(t, []fixture.Pos{{FEN: board.StartFEN, Entries: []fixture.Stored{{Move: "e2e4", Weight: 1}, {Move: "d2d4", Weight: 1}}}}))
+	c500 := book.NewChooser(book.Options{ThresholdPerMille: 500}, 1)
+	if _, ok, why := c500.Choose([]*book.Book{low}, &l.Pos, nil, nil); ok || !strings.Contains(why, "below the threshold") {
 		t.Errorf("threshold: %v %q", ok, why)
 	}
 	if _, ok, why := c.Choose(nil, &l.Pos, nil, nil); ok || why != "no book" {
@@ -143,12 +122,12 @@ func TestChooseNoMove(t *testing.T) {
 }
 
 func TestChooseModes(t *testing.T) {
-	b := openFixture(t, "oddities.bin")
-	start := mustLine(t, StartFEN, "")
-	promo := mustLine(t, "8/1P2k3/8/8/8/8/8/4K3 w - - 0 1", "")
-	books := []*Book{b}
+	b := fixture.Open(t, "oddities.bin")
+	start := fixture.Line(t, board.StartFEN, "")
+	promo := fixture.Line(t, "8/1P2k3/8/8/8/8/8/4K3 w - - 0 1", "")
+	books := []*book.Book{b}
 
-	best := NewChooser(Options{Mode: Best}, 1)
+	best := book.NewChooser(book.Options{Mode: book.Best}, 1)
 	if ch, ok, why := best.Choose(books, &start.Pos, nil, nil); !ok || ch.Move.String() != "g1f3" || ch.Weight != 30 || ch.TotalWeight != 40 || b.Entry(ch.Index) != ch.Entry {
 		t.Errorf("best: %+v %q", ch, why)
 	} else if !strings.Contains(why, "g1f3 chosen") || !strings.Contains(why, "75.0%") {
@@ -160,7 +139,7 @@ func TestChooseModes(t *testing.T) {
 	}
 
 	counts := map[string]int{}
-	uni := NewChooser(Options{Mode: Uniform}, 3)
+	uni := book.NewChooser(book.Options{Mode: book.Uniform}, 3)
 	for i := 0; i < 4000; i++ {
 		ch, _, _ := uni.Choose(books, &promo.Pos, nil, nil)
 		counts[ch.Move.String()]++
@@ -176,7 +155,7 @@ func TestChooseModes(t *testing.T) {
 
 	// Same seed, same choices; another seed, other choices.
 	seq := func(seed uint64) string {
-		c := NewChooser(DefaultOptions(), seed)
+		c := book.NewChooser(fixture.PolyGlotOptions, seed)
 		var s []string
 		for i := 0; i < 40; i++ {
 			ch, _, _ := c.Choose(books, &promo.Pos, nil, nil)
@@ -191,71 +170,71 @@ func TestChooseModes(t *testing.T) {
 		t.Error("different seeds choose alike")
 	}
 
-	mode, err := ParseMode("UNIFORM")
-	if err != nil || mode != Uniform || mode.String() != "uniform" {
+	mode, err := book.ParseMode("UNIFORM")
+	if err != nil || mode != book.Uniform || mode.String() != "uniform" {
 		t.Errorf("ParseMode: %v %v", mode, err)
 	}
-	if _, err := ParseMode("random"); err == nil {
+	if _, err := book.ParseMode("random"); err == nil {
 		t.Error("ParseMode accepted random")
 	}
 }
 
 func TestChooseAvoidRepetition(t *testing.T) {
-	b := openFixture(t, "oddities.bin")
-	l := mustLine(t, StartFEN, "")
-	nf3 := l.Pos.KeyAfter(NewMove(6, 21, NoPromo))
-	seen := func(k Key) bool { return k == nf3 }
-	c := NewChooser(Options{Mode: Best, AvoidRepetition: true}, 1)
-	ch, ok, _ := c.Choose([]*Book{b}, &l.Pos, seen, nil)
+	b := fixture.Open(t, "oddities.bin")
+	l := fixture.Line(t, board.StartFEN, "")
+	nf3 := l.Pos.KeyAfter(book.NewMove(6, 21, book.NoPromo))
+	seen := func(k book.Key) bool { return k == nf3 }
+	c := book.NewChooser(book.Options{Mode: book.Best, AvoidRepetition: true}, 1)
+	ch, ok, _ := c.Choose([]*book.Book{b}, &l.Pos, seen, nil)
 	if !ok || ch.Move.String() != "e2e4" {
 		t.Errorf("avoid repetition chose %s", ch.Move)
 	}
 	// Without the option the repeating move is still played.
-	c = NewChooser(Options{Mode: Best}, 1)
-	if ch, _, _ := c.Choose([]*Book{b}, &l.Pos, seen, nil); ch.Move.String() != "g1f3" {
+	c = book.NewChooser(book.Options{Mode: book.Best}, 1)
+	if ch, _, _ := c.Choose([]*book.Book{b}, &l.Pos, seen, nil); ch.Move.String() != "g1f3" {
 		t.Errorf("chose %s", ch.Move)
 	}
 	// Every move repeating: no book move, and the log says why.
-	c = NewChooser(Options{AvoidRepetition: true}, 1)
-	if _, ok, why := c.Choose([]*Book{b}, &l.Pos, func(Key) bool { return true }, nil); ok || !strings.Contains(why, "repeats") {
+	c = book.NewChooser(book.Options{AvoidRepetition: true}, 1)
+	if _, ok, why := c.Choose([]*book.Book{b}, &l.Pos, func(book.Key) bool { return true }, nil); ok || !strings.Contains(why, "repeats") {
 		t.Errorf("all repeating: %v %q", ok, why)
 	}
 }
 
 func TestChooseBooksInPriorityOrder(t *testing.T) {
-	odd := openFixture(t, "oddities.bin")
-	zero := writeBook(t, bookBytes(t, []fixturePos{{"", StartFEN, []stored{{move: "c2c4", weight: 0}}}}))
-	other := writeBook(t, bookBytes(t, []fixturePos{{"", StartFEN, []stored{{move: "c2c4", weight: 1}}}}))
-	l := mustLine(t, StartFEN, "")
-	c := NewChooser(DefaultOptions(), 1)
-	ch, ok, _ := c.Choose([]*Book{zero, other, odd}, &l.Pos, nil, nil)
+	odd := fixture.Open(t, "oddities.bin")
+	zero := fixture.WriteBook(t, fixture.BookBytes(t, []fixture.Pos{{FEN: board.StartFEN, Entries: []fixture.Stored{{Move: "c2c4", Weight: 0}}}}))
+	other := fixture.WriteBook(t, fixture.BookBytes(t, []fixture.Pos{{FEN: board.StartFEN, Entries: []fixture.Stored{{Move: "c2c4", Weight: 1}}}}))
+	l := fixture.Line(t, board.StartFEN, "")
+	c := book.NewChooser(fixture.PolyGlotOptions, 1)
+	ch, ok, _ := c.Choose([]*book.Book{zero, other, odd}, &l.Pos, nil, nil)
 	if !ok || ch.Book != other || ch.Move.String() != "c2c4" {
 		t.Errorf("chose %s from %v", ch.Move, ch.Book.Path())
 	}
-	ch, _, _ = c.Choose([]*Book{odd, other}, &l.Pos, nil, nil)
+	ch, _, _ = c.Choose([]*book.Book{odd, other}, &l.Pos, nil, nil)
 	if ch.Book != odd {
 		t.Error("second book answered before the first")
 	}
-	if m, ok := c.BestReply([]*Book{zero, odd, other}, &l.Pos); !ok || m.String() != "g1f3" {
+	if m, ok := c.BestReply([]*book.Book{zero, odd, other}, &l.Pos); !ok || m.String() != "g1f3" {
 		t.Errorf("BestReply %s %v", m, ok)
 	}
-	after := mustLine(t, StartFEN, "e2e4")
-	if _, ok := c.BestReply([]*Book{odd}, &after.Pos); ok {
+	after := fixture.Line(t, board.StartFEN, "e2e4")
+	if _, ok := c.BestReply([]*book.Book{odd}, &after.Pos); ok {
 		t.Error("BestReply on an all-zero position")
 	}
 }
 
 func TestWeightHook(t *testing.T) {
-	b := openFixture(t, "oddities.bin")
-	l := mustLine(t, StartFEN, "")
+	b := fixture.Open(t, "oddities.bin")
+	l := fixture.Line(t, board.StartFEN, "")
 	// A learn-style weight: e2e4 (no learn data) doubled.
-	o := Options{Mode: Best, Weight: func(e Entry) uint64 {
+	o := book.Options{Mode: book.Best, Weight: func(e book.Entry) uint64 {
 		if e.Move.String() == "e2e4" {
 			return 100
 		}
 		return uint64(e.Weight)
 	}}
-	ch, ok, _ := NewChooser(o, 1).Choose([]*Book{b}, &l.Pos, nil, nil)
+	ch, ok, _ := book.NewChooser(o, 1).Choose([]*book.Book{b}, &l.Pos, nil, nil)
 	if !ok || ch.Move.String() != "e2e4" || ch.TotalWeight != 130 || math.Abs(ch.Share-100.0/130) > 1e-9 {
 		t.Errorf("%+v", ch)
 	}
@@ -264,14 +243,14 @@ func TestWeightHook(t *testing.T) {
 // The weighted mode draws each move with probability weight/sum, checked
 // with a chi-square test on the gnuchess book's start position.
 func TestWeightedDistributionOnRealBook(t *testing.T) {
-	b := realBook(t, gnuchessBook)
-	l := mustLine(t, StartFEN, "")
-	c := NewChooser(DefaultOptions(), 20260101)
+	b := gnuchessBook(t)
+	l := fixture.Line(t, board.StartFEN, "")
+	c := book.NewChooser(fixture.PolyGlotOptions, 20260101)
 	cands := c.Candidates(b, &l.Pos, nil)
 	const draws = 20000
-	counts := map[Move]int{}
+	counts := map[book.Move]int{}
 	for i := 0; i < draws; i++ {
-		ch, ok, _ := c.Choose([]*Book{b}, &l.Pos, nil, nil)
+		ch, ok, _ := c.Choose([]*book.Book{b}, &l.Pos, nil, nil)
 		if !ok {
 			t.Fatal("no move")
 		}
@@ -313,89 +292,28 @@ func TestAboveThreshold(t *testing.T) {
 		{1, 3689348814741910324, 5, false}, // 5*total is 2^64+4: a 64-bit product wraps to 4
 		{1 << 40, 1 << 47, 5, true},
 	} {
-		if got := aboveThreshold(tc.w, tc.total, tc.pm); got != tc.want {
+		if got := book.AboveThreshold(tc.w, tc.total, tc.pm); got != tc.want {
 			t.Errorf("aboveThreshold(%d, %d, %d) = %v", tc.w, tc.total, tc.pm, got)
 		}
-	}
-}
-
-// TestChooserLegalityMatchesNotnil pins the chooser's legality check
-// (Position.LegalMove) to the rules library: in positions of random games,
-// every move code a book entry could hold from a square of the side to
-// move (every target, every promotion code including the invalid ones,
-// castling in both spellings) is judged legal exactly when notnil lists it.
-func TestChooserLegalityMatchesNotnil(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	games := 4
-	if raceEnabled {
-		games = 1
-	}
-	positions, legalSeen := 0, 0
-	for range games {
-		cp := chess.StartingPosition()
-		p := StartPosition()
-		for ply := 0; ply < 200; ply++ {
-			valid := cp.ValidMoves()
-			if len(valid) == 0 {
-				break
-			}
-			legal := map[Move]bool{}
-			for _, m := range valid {
-				legal[fromChessMove(m)] = true
-			}
-			positions++
-			for from := Square(0); from < 64; from++ {
-				if pc := p.Piece(from); pc == NoPiece || pc.White() != p.WhiteToMove() {
-					continue
-				}
-				pawn := p.Piece(from).Type() == Pawn
-				for to := Square(0); to < 64; to++ {
-					// Every promotion code where a pawn reaches the last
-					// rank; elsewhere none and one drawn at random.
-					promos := []Promo{NoPromo, Promo(1 + rng.IntN(7))}
-					if pawn && (to.Row() == 0 || to.Row() == 7) {
-						promos = []Promo{0, 1, 2, 3, 4, 5, 6, 7}
-					}
-					for _, promo := range promos {
-						m := NewMove(from, to, promo)
-						played := p.ToPlayed(m) // as Candidates judges it
-						got, err := p.LegalMove(played)
-						if want := legal[played]; (err == nil) != want || (err == nil && got != played) {
-							t.Fatalf("%s: LegalMove(%s) = %s, %v; notnil says legal=%v", cp, m, got, err, want)
-						}
-						if err == nil {
-							legalSeen++
-						}
-					}
-				}
-			}
-			m := valid[rng.IntN(len(valid))]
-			p.Play(fromChessMove(m))
-			cp = cp.Update(m)
-		}
-	}
-	t.Logf("%d positions, %d legal move codes", positions, legalSeen)
-	if positions < 100 {
-		t.Errorf("only %d positions", positions)
 	}
 }
 
 // TestChooseOnly: with searchmoves only the listed moves are played; the
 // others count as not legal (so they neither win nor dilute the shares).
 func TestChooseOnly(t *testing.T) {
-	b := openFixture(t, "oddities.bin")
-	l := mustLine(t, StartFEN, "")
-	c := NewChooser(Options{Mode: Best}, 1)
-	e4, _ := ParseMove("e2e4")
-	ch, ok, why := c.Choose([]*Book{b}, &l.Pos, nil, []Move{e4})
+	b := fixture.Open(t, "oddities.bin")
+	l := fixture.Line(t, board.StartFEN, "")
+	c := book.NewChooser(book.Options{Mode: book.Best}, 1)
+	e4, _ := book.ParseMove("e2e4")
+	ch, ok, why := c.Choose([]*book.Book{b}, &l.Pos, nil, []book.Move{e4})
 	if !ok || ch.Move != e4 || ch.Share != 1 {
 		t.Errorf("only e2e4: %+v %v %q", ch, ok, why)
 	}
-	a3, _ := ParseMove("a2a3")
-	if _, ok, why := c.Choose([]*Book{b}, &l.Pos, nil, []Move{a3}); ok || !strings.Contains(why, "no legal entry") {
+	a3, _ := book.ParseMove("a2a3")
+	if _, ok, why := c.Choose([]*book.Book{b}, &l.Pos, nil, []book.Move{a3}); ok || !strings.Contains(why, "no legal entry") {
 		t.Errorf("only a move the book lacks: %v %q", ok, why)
 	}
-	if _, ok, _ := c.Choose([]*Book{b}, &l.Pos, nil, []Move{}); ok {
+	if _, ok, _ := c.Choose([]*book.Book{b}, &l.Pos, nil, []book.Move{}); ok {
 		t.Error("an empty searchmoves list allowed a move")
 	}
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package book
+package book_test
 
 import "golang.org/x/sys/unix"
 

@@ -1,33 +1,37 @@
-package book
+package book_test
 
 import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
 // FuzzReader opens arbitrary bytes as a book: nothing may panic, and every
 // probe must stay inside the file.
 func FuzzReader(f *testing.F) {
-	for _, data := range fixtures(f) {
+	for _, data := range fixture.Files(f) {
 		f.Add(data)
 	}
-	f.Add(headerBytes("@PG@\n1.0\n99\n"))
+	f.Add(fixture.HeaderBytes("@PG@\n1.0\n99\n"))
 	f.Add([]byte{0, 0, 0})
 	dir := f.TempDir()
-	start := mustLine(f, StartFEN, "")
-	c := NewChooser(DefaultOptions(), 1)
+	start := fixture.Line(f, board.StartFEN, "")
+	c := book.NewChooser(fixture.PolyGlotOptions, 1)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		path := filepath.Join(dir, "fuzz.bin")
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		b, err := Open(path)
+		b, err := book.Open(path)
 		if err != nil {
 			t.Fatal(err) // any bytes are a book, possibly with warnings
 		}
 		defer b.Close()
-		if b.Len() != len(data)/EntrySize {
+		if b.Len() != len(data)/book.EntrySize {
 			t.Fatalf("len %d for %d bytes", b.Len(), len(data))
 		}
 		b.Header()
@@ -35,7 +39,7 @@ func FuzzReader(f *testing.F) {
 			t.Fatal(err)
 		}
 		b.Verify()
-		keys := []Key{start.Pos.Key(), 0, ^Key(0)}
+		keys := []book.Key{start.Pos.Key(), 0, ^book.Key(0)}
 		for i := 0; i < b.Len() && i < 8; i++ {
 			keys = append(keys, b.Entry(i).Key)
 		}
@@ -45,8 +49,8 @@ func FuzzReader(f *testing.F) {
 				t.Fatalf("Lookup(%s) = %d, %d of %d", k, first, n, b.Len())
 			}
 		}
-		c.Choose([]*Book{b}, &start.Pos, start.Seen, nil)
-		c.BestReply([]*Book{b}, &start.Pos)
+		c.Choose([]*book.Book{b}, &start.Pos, start.Seen, nil)
+		c.BestReply([]*book.Book{b}, &start.Pos)
 		// Positions from the file's own moves, played from the start.
 		for i := 0; i < b.Len() && i < 8; i++ {
 			p := start.Pos

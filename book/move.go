@@ -69,12 +69,12 @@ func (m Move) IsNull() bool { return m&0x7fff == 0 }
 // "f2g1n"). An out-of-range promotion code prints as '?'.
 func (m Move) String() string {
 	var b [5]byte
-	return string(m.appendTo(b[:0]))
+	return string(m.AppendTo(b[:0]))
 }
 
-// appendTo appends String's text to b (one allocation or none, where
-// String's concatenations cost three).
-func (m Move) appendTo(b []byte) []byte {
+// AppendTo appends String's text to b, so hot paths can write a move
+// without allocating.
+func (m Move) AppendTo(b []byte) []byte {
 	from, to := m.From(), m.To()
 	b = append(b, byte('a'+from.File()), byte('1'+from.Row()), byte('a'+to.File()), byte('1'+to.Row()))
 	if p := m.Promo(); p != NoPromo {
@@ -87,9 +87,9 @@ func (m Move) appendTo(b []byte) []byte {
 	return b
 }
 
-// promoFromLetter reads a promotion piece letter in either case (UCI writes
+// PromoFromLetter reads a promotion piece letter in either case (UCI writes
 // lower case, SAN upper case); NoPromo for any other byte.
-func promoFromLetter(c byte) Promo {
+func PromoFromLetter(c byte) Promo {
 	switch c {
 	case 'n', 'N':
 		return PromoKnight
@@ -118,7 +118,7 @@ func ParseMove(s string) (Move, error) {
 	}
 	promo := NoPromo
 	if len(s) == 5 {
-		if promo = promoFromLetter(s[4]); promo == NoPromo {
+		if promo = PromoFromLetter(s[4]); promo == NoPromo {
 			return 0, fmt.Errorf("bad promotion in move %q", s)
 		}
 	}

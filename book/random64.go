@@ -1,9 +1,9 @@
-// Code generated from the Polyglot book format document (../shared/seeds); DO NOT EDIT.
-
 package book
 
-// random64 is Polyglot's fixed table of 781 Zobrist numbers: 768 for pieces,
-// 4 for castling rights, 8 for en-passant files and 1 for White to move.
+// random64 is Polyglot's fixed table of 781 Zobrist numbers, as the book
+// format defines them: 768 for pieces, 4 for castling rights, 8 for
+// en-passant files and 1 for White to move. The format document's nine
+// test keys check it (board's TestFormatDocKeys).
 var random64 = [781]uint64{
 	0x9D39247E33776D41, 0x2AF7398005AAA5C7, 0x44DB015024623547, 0x9C15F73E62A76AE2,
 	0x75834465489C0C89, 0x3290AC3A203001BF, 0x0FBBAD1F61042279, 0xE83A908FF2FB60CA,

@@ -1,4 +1,4 @@
-package book
+package book_test
 
 import (
 	"errors"
@@ -10,39 +10,43 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
 func TestOpenErrors(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Open(filepath.Join(dir, "missing.bin")); err == nil || !errors.Is(err, os.ErrNotExist) {
+	if _, err := book.Open(filepath.Join(dir, "missing.bin")); err == nil || !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
-	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), "is a directory") {
+	if _, err := book.Open(dir); err == nil || !strings.Contains(err.Error(), "is a directory") {
 		t.Errorf("directory: %v", err)
 	}
 	if fifo := filepath.Join(dir, "fifo"); mkfifo(fifo) == nil {
-		if _, err := Open(fifo); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		if _, err := book.Open(fifo); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 			t.Errorf("fifo: %v", err)
 		}
 	}
 	if os.Getuid() != 0 { // root reads anything
 		p := filepath.Join(dir, "secret.bin")
 		os.WriteFile(p, make([]byte, 16), 0o000)
-		if _, err := Open(p); err == nil {
+		if _, err := book.Open(p); err == nil {
 			t.Error("unreadable file opened")
 		}
 	}
 }
 
 func TestEmptyBook(t *testing.T) {
-	b := openFixture(t, "empty.bin")
+	b := fixture.Open(t, "empty.bin")
 	if b.Len() != 0 || len(b.Warnings()) != 0 {
 		t.Errorf("len %d warnings %v", b.Len(), b.Warnings())
 	}
 	if err := b.Verify(); err != nil {
 		t.Error(err)
 	}
-	if es := b.Entries(StartPosition().Key()); len(es) != 0 {
+	if es := b.Entries(board.StartPosition().Key()); len(es) != 0 {
 		t.Errorf("entries in an empty book: %v", es)
 	}
 	if h, err := b.Header(); h != nil || err != nil {
@@ -55,14 +59,14 @@ func TestEmptyBook(t *testing.T) {
 }
 
 func TestTrailingByte(t *testing.T) {
-	b := openFixture(t, "trailing.bin")
+	b := fixture.Open(t, "trailing.bin")
 	if b.Len() != 4 {
 		t.Errorf("len %d, want 4 whole entries", b.Len())
 	}
 	if w := b.Warnings(); len(w) != 1 || !strings.Contains(w[0], "last 1 byte") {
 		t.Errorf("warnings %v", w)
 	}
-	if n := len(b.Entries(StartPosition().Key())); n != 3 {
+	if n := len(b.Entries(board.StartPosition().Key())); n != 3 {
 		t.Errorf("%d start entries, want 3 (null move skipped)", n)
 	}
 	s, _ := b.Scan()
@@ -72,7 +76,7 @@ func TestTrailingByte(t *testing.T) {
 }
 
 func TestHeader(t *testing.T) {
-	b := openFixture(t, "header.bin")
+	b := fixture.Open(t, "header.bin")
 	h, err := b.Header()
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +88,7 @@ func TestHeader(t *testing.T) {
 	if es := b.Entries(0); len(es) != 0 {
 		t.Errorf("key 0 entries returned: %v", es)
 	}
-	if n := len(b.Entries(StartPosition().Key())); n != 3 {
+	if n := len(b.Entries(board.StartPosition().Key())); n != 3 {
 		t.Errorf("%d start entries", n)
 	}
 	if err := b.Verify(); err != nil {
@@ -98,16 +102,16 @@ func TestHeader(t *testing.T) {
 
 func TestParseHeaderErrors(t *testing.T) {
 	for _, raw := range []string{"hello", "@PG@", "@PG@\n1.0\nx", "@PG@\n1.0\n3\n1\nnormal", "@PG@\n1.0\n2\n5\nnormal\n"} {
-		if _, err := parseHeader([]byte(raw)); err == nil {
+		if _, err := book.ParseHeader([]byte(raw)); err == nil {
 			t.Errorf("%q parsed", raw)
 		}
 	}
-	h, err := parseHeader([]byte("@PG@\n1.0\n0\n\x00\x00"))
+	h, err := book.ParseHeader([]byte("@PG@\n1.0\n0\n\x00\x00"))
 	if err != nil || h.Version != "1.0" || len(h.Variants) != 0 || h.Comment != "" {
 		t.Errorf("%+v %v", h, err)
 	}
 	// Key-0 entries that are not a header are reported, not fatal.
-	b := writeBook(t, append(make([]byte, 16), bookBytes(t, oddities[:1])...))
+	b := fixture.WriteBook(t, append(make([]byte, 16), fixture.BookBytes(t, fixture.Oddities[:1])...))
 	if _, err := b.Header(); err == nil {
 		t.Error("zero entry accepted as a header")
 	}
@@ -118,13 +122,13 @@ func TestParseHeaderErrors(t *testing.T) {
 }
 
 func TestUnsortedBook(t *testing.T) {
-	b := openFixture(t, "unsorted.bin")
+	b := fixture.Open(t, "unsorted.bin")
 	// Opening does not scan, so nothing is known yet.
 	if b.Unsorted() {
 		t.Fatal("unsorted before Verify")
 	}
 	err := b.Verify()
-	var oe *OrderError
+	var oe *book.OrderError
 	if !errors.As(err, &oe) || oe.Index != 1 {
 		t.Fatalf("Verify: %v", err)
 	}
@@ -132,9 +136,9 @@ func TestUnsortedBook(t *testing.T) {
 		t.Errorf("message %q", err)
 	}
 	// After Verify every position is found, even the misplaced ones.
-	for _, fp := range oddities {
-		if got := len(b.Entries(fixtureKey(t, fp.fen))); got == 0 {
-			t.Errorf("%s: no entries in the unsorted book", fp.name)
+	for _, fp := range fixture.Oddities {
+		if got := len(b.Entries(fixture.Key(t, fp.FEN))); got == 0 {
+			t.Errorf("%s: no entries in the unsorted book", fp.Name)
 		}
 	}
 	s, _ := b.Scan()
@@ -144,7 +148,7 @@ func TestUnsortedBook(t *testing.T) {
 }
 
 func TestOdditiesStats(t *testing.T) {
-	b := openFixture(t, "oddities.bin")
+	b := fixture.Open(t, "oddities.bin")
 	if err := b.Verify(); err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +156,7 @@ func TestOdditiesStats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Stats{Entries: 26, Positions: 10, Moves: 26, NullMoves: 1, BadPromo: 1, ZeroWeight: 3, AllZero: 1, MaxPerKey: 5,
+	want := book.Stats{Entries: 26, Positions: 10, Moves: 26, NullMoves: 1, BadPromo: 1, ZeroWeight: 3, AllZero: 1, MaxPerKey: 5,
 		WeightSum: 61368, WeightMax: 60000, LearnNonZero: 1, LearnGames: 3, LearnPoints: 4, FirstUnsorted: -1}
 	if *s != want {
 		t.Errorf("stats\n got %+v\nwant %+v", *s, want)
@@ -166,18 +170,18 @@ func TestOdditiesStats(t *testing.T) {
 func TestCloseDuringVerify(t *testing.T) {
 	data := make([]byte, 0, 16*300000)
 	for i := 0; i < 300000; i++ {
-		data = AppendEntry(data, Entry{Key: Key(i + 1), Move: 0x31c, Weight: 1})
+		data = book.AppendEntry(data, book.Entry{Key: book.Key(i + 1), Move: 0x31c, Weight: 1})
 	}
-	b := writeBook(t, data)
+	b := fixture.WriteBook(t, data)
 	done := make(chan error)
 	go func() { done <- b.Verify() }()
 	if err := b.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if err := <-done; err != nil && !errors.Is(err, ErrClosed) {
+	if err := <-done; err != nil && !errors.Is(err, book.ErrClosed) {
 		t.Errorf("Verify after Close: %v", err)
 	}
-	if err := b.Verify(); !errors.Is(err, ErrClosed) {
+	if err := b.Verify(); !errors.Is(err, book.ErrClosed) {
 		t.Errorf("Verify on a closed book: %v", err)
 	}
 	if err := b.Close(); err != nil {
@@ -188,16 +192,16 @@ func TestCloseDuringVerify(t *testing.T) {
 func TestLookupMany(t *testing.T) {
 	// Any number of entries per key, and keys around them untouched.
 	var data []byte
-	data = AppendEntry(data, Entry{Key: 5, Move: 1, Weight: 1})
+	data = book.AppendEntry(data, book.Entry{Key: 5, Move: 1, Weight: 1})
 	for i := 0; i < 5000; i++ {
-		data = AppendEntry(data, Entry{Key: 7, Move: Move(i%4000 + 1), Weight: 1})
+		data = book.AppendEntry(data, book.Entry{Key: 7, Move: book.Move(i%4000 + 1), Weight: 1})
 	}
-	data = AppendEntry(data, Entry{Key: 9, Move: 1, Weight: 1})
-	b := writeBook(t, data)
+	data = book.AppendEntry(data, book.Entry{Key: 9, Move: 1, Weight: 1})
+	b := fixture.WriteBook(t, data)
 	if first, n := b.Lookup(7); first != 1 || n != 5000 {
 		t.Errorf("Lookup(7) = %d, %d", first, n)
 	}
-	for _, k := range []Key{0, 4, 6, 8, 10} {
+	for _, k := range []book.Key{0, 4, 6, 8, 10} {
 		if _, n := b.Lookup(k); n != 0 {
 			t.Errorf("Lookup(%d) found %d", k, n)
 		}
@@ -210,34 +214,34 @@ func TestLowerBoundMatchesBinarySearch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	for trial := 0; trial < 30; trial++ {
 		n := 1 + rng.IntN(3000)
-		keys := make([]Key, n)
+		keys := make([]book.Key, n)
 		for i := range keys {
 			switch trial % 3 {
 			case 0:
-				keys[i] = Key(rng.Uint64())
+				keys[i] = book.Key(rng.Uint64())
 			case 1: // clustered near both ends
 				if rng.IntN(2) == 0 {
-					keys[i] = Key(rng.Uint64N(1000) + 1)
+					keys[i] = book.Key(rng.Uint64N(1000) + 1)
 				} else {
-					keys[i] = ^Key(0) - Key(rng.Uint64N(1000))
+					keys[i] = ^book.Key(0) - book.Key(rng.Uint64N(1000))
 				}
 			default: // few distinct keys, long runs
-				keys[i] = Key(rng.Uint64N(5)+1) << 60
+				keys[i] = book.Key(rng.Uint64N(5)+1) << 60
 			}
 		}
 		slices.Sort(keys)
 		var data []byte
 		for _, k := range keys {
-			data = AppendEntry(data, Entry{Key: k, Move: 0x31c, Weight: 1})
+			data = book.AppendEntry(data, book.Entry{Key: k, Move: 0x31c, Weight: 1})
 		}
-		b := writeBook(t, data)
-		probes := []Key{0, 1, ^Key(0), keys[0], keys[n-1], keys[0] - 1, keys[n-1] + 1}
+		b := fixture.WriteBook(t, data)
+		probes := []book.Key{0, 1, ^book.Key(0), keys[0], keys[n-1], keys[0] - 1, keys[n-1] + 1}
 		for i := 0; i < 300; i++ {
-			probes = append(probes, keys[rng.IntN(n)], Key(rng.Uint64()), keys[rng.IntN(n)]+1)
+			probes = append(probes, keys[rng.IntN(n)], book.Key(rng.Uint64()), keys[rng.IntN(n)]+1)
 		}
 		for _, k := range probes {
 			want := sort.Search(n, func(i int) bool { return keys[i] >= k })
-			if got := b.lowerBound(k); got != want {
+			if got := b.LowerBound(k); got != want {
 				t.Fatalf("trial %d: lowerBound(%s) = %d, want %d", trial, k, got, want)
 			}
 		}
@@ -254,12 +258,12 @@ func TestTruncatedWhileOpen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "book.bin")
 	big := make([]byte, 0, 1<<17)
 	for i := 0; i < 8000; i++ {
-		big = AppendEntry(big, Entry{Key: Key(i + 1), Move: 0x31c, Weight: 1})
+		big = book.AppendEntry(big, book.Entry{Key: book.Key(i + 1), Move: 0x31c, Weight: 1})
 	}
 	if err := os.WriteFile(path, big, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b, err := Open(path)
+	b, err := book.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,17 +277,17 @@ func TestTruncatedWhileOpen(t *testing.T) {
 	if es := b.Entries(7000); len(es) != 0 {
 		t.Errorf("entries from a truncated file: %v", es)
 	}
-	if !errors.Is(b.Err(), ErrShrunk) {
+	if !errors.Is(b.Err(), book.ErrShrunk) {
 		t.Errorf("Err() = %v", b.Err())
 	}
-	if err := b.Verify(); !errors.Is(err, ErrShrunk) {
+	if err := b.Verify(); !errors.Is(err, book.ErrShrunk) {
 		t.Errorf("Verify: %v", err)
 	}
-	if _, err := b.Scan(); !errors.Is(err, ErrShrunk) {
+	if _, err := b.Scan(); !errors.Is(err, book.ErrShrunk) {
 		t.Errorf("Scan: %v", err)
 	}
-	l := mustLine(t, StartFEN, "")
-	if _, ok, why := NewChooser(DefaultOptions(), 1).Choose([]*Book{b}, &l.Pos, nil, nil); ok || !strings.Contains(why, "shrank") {
+	l := fixture.Line(t, board.StartFEN, "")
+	if _, ok, why := book.NewChooser(fixture.PolyGlotOptions, 1).Choose([]*book.Book{b}, &l.Pos, nil, nil); ok || !strings.Contains(why, "shrank") {
 		t.Errorf("Choose: %v %q", ok, why)
 	}
 }

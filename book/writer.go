@@ -7,14 +7,14 @@ import (
 	"path/filepath"
 )
 
-// WriteBook writes entries, in the order given, as a book file at path.
+// WriteFile writes entries, in the order given, as a book file at path.
 // It writes a temporary file in the same directory, syncs it and renames it
 // over path, so path holds either its old content or the whole new book,
 // never a half-written one; on any error the temporary file is removed.
 //
 // A new file gets mode 0644; a replaced one keeps its mode (a book shared
 // for learning may be group-writable).
-func WriteBook(path string, entries []Entry) (err error) {
+func WriteFile(path string, entries []Entry) (err error) {
 	mode := os.FileMode(0o644)
 	if st, serr := os.Stat(path); serr == nil {
 		if !st.Mode().IsRegular() {

@@ -5,11 +5,12 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
 var updateFixtures = flag.Bool("update", false, "rewrite testdata/learn/book.bin")
@@ -21,39 +22,39 @@ const (
 
 // fixtureEntry is a book entry named by the game leading to it.
 type fixtureEntry struct {
-	fen   string // "" = start position
-	line  string // SAN moves from there
-	move  string // the book move, as stored
-	learn Field  // before learning
-	want  Field  // after learning games.pgn for Alpha (counted by hand)
+	fen   string     // "" = start position
+	line  string     // SAN moves from there
+	move  string     // the book move, as stored
+	learn book.Learn // before learning
+	want  book.Learn // after learning games.pgn for Alpha (counted by hand)
 }
 
 const fixtureFEN = "rnbqkbnr/ppp1pppp/8/3p4/2PP4/8/PP2PPPP/RNBQKBNR b KQkq c3 0 2"
 
 var fixtureEntries = []fixtureEntry{
-	{"", "", "e2e4", 0, MakeField(3, 5)},                                           // games 1 (win), 3 (draw), 8 (win)
-	{"", "", "d2d4", MakeField(2, 2), MakeField(2, 2)},                             // never played
-	{"", "e4", "e7e5", MakeField(1, 0), MakeField(2, 2)},                           // game 2 (win); games 1, 8: Beta's move
-	{"", "e4", "c7c5", 0, 0},                                                       // Beta's move
-	{"", "e4 e5", "g1f3", 0, MakeField(2, 4)},                                      // games 1, 8 (wins); game 2: Beta's
-	{"", "e4 e5 Nf3", "b8c6", 0, MakeField(1, 2)},                                  // game 2 (win)
-	{"", "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6", "e1h1", MakeField(3, 4), MakeField(4, 6)}, // game 8 (win)
-	{fixtureFEN, "", "e7e6", 0, MakeField(1, 0)},                                   // game 7 (loss)
-	{fixtureFEN, "e6", "b1c3", MakeField(7, 7), MakeField(7, 7)},                   // Beta's move
+	{"", "", "e2e4", 0, book.MakeLearn(3, 5)},                                                // games 1 (win), 3 (draw), 8 (win)
+	{"", "", "d2d4", book.MakeLearn(2, 2), book.MakeLearn(2, 2)},                             // never played
+	{"", "e4", "e7e5", book.MakeLearn(1, 0), book.MakeLearn(2, 2)},                           // game 2 (win); games 1, 8: Beta's move
+	{"", "e4", "c7c5", 0, 0},                                                                 // Beta's move
+	{"", "e4 e5", "g1f3", 0, book.MakeLearn(2, 4)},                                           // games 1, 8 (wins); game 2: Beta's
+	{"", "e4 e5 Nf3", "b8c6", 0, book.MakeLearn(1, 2)},                                       // game 2 (win)
+	{"", "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6", "e1h1", book.MakeLearn(3, 4), book.MakeLearn(4, 6)}, // game 8 (win)
+	{fixtureFEN, "", "e7e6", 0, book.MakeLearn(1, 0)},                                        // game 7 (loss)
+	{fixtureFEN, "e6", "b1c3", book.MakeLearn(7, 7), book.MakeLearn(7, 7)},                   // Beta's move
 }
 
-func (fe fixtureEntry) position(t testing.TB) *book.Position {
+func (fe fixtureEntry) position(t testing.TB) *board.Position {
 	t.Helper()
-	pos := book.StartPosition()
+	pos := board.StartPosition()
 	if fe.fen != "" {
-		p, err := book.ParseFEN(fe.fen)
+		p, err := board.ParseFEN(fe.fen)
 		if err != nil {
 			t.Fatal(err)
 		}
 		pos = p
 	}
 	for _, san := range strings.Fields(fe.line) {
-		m, err := pos.ParseSAN(san)
+		m, err := board.ParseSAN(pos, san)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -67,7 +68,7 @@ func (fe fixtureEntry) entry(t testing.TB) book.Entry {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return book.Entry{Key: fe.position(t).Key(), Move: m, Weight: 100, Learn: uint32(fe.learn)}
+	return book.Entry{Key: fe.position(t).Key(), Move: m, Weight: 100, Learn: fe.learn}
 }
 
 func fixtureBytes(t testing.TB) []byte {
@@ -75,16 +76,11 @@ func fixtureBytes(t testing.TB) []byte {
 	for _, fe := range fixtureEntries {
 		entries = append(entries, fe.entry(t))
 	}
-	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Key < entries[j].Key })
-	var b []byte
-	for _, e := range entries {
-		b = book.AppendEntry(b, e)
-	}
-	return b
+	return fixture.ReadFile(t, fixture.WriteEntries(t, entries))
 }
 
-// The committed book is exactly the entries named above (go test
-// ./learn -run Fixture -update rewrites it).
+// The committed book is exactly the entries named above (go generate
+// ./learn rewrites it).
 func TestFixtureBook(t *testing.T) {
 	want := fixtureBytes(t)
 	if *updateFixtures {
@@ -92,12 +88,12 @@ func TestFixtureBook(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := readFile(t, fixtureBook); !bytes.Equal(got, want) {
-		t.Fatal("testdata/learn/book.bin differs from fixtureEntries; run go test ./learn -run Fixture -update")
+	if got := fixture.ReadFile(t, fixtureBook); !bytes.Equal(got, want) {
+		t.Fatal("testdata/learn/book.bin differs from fixtureEntries; run go generate ./learn")
 	}
 }
 
-func learnFixture(t *testing.T, path string) ([]Update, PGNStats, []SkippedGame) {
+func learnFixture(t *testing.T, path string) ([]book.LearnUpdate, PGNStats, []SkippedGame) {
 	t.Helper()
 	b, err := book.Open(path)
 	if err != nil {
@@ -137,13 +133,13 @@ func TestLearnFromPGN(t *testing.T) {
 			if st.Games != 8 || st.Skipped != 3 || st.Learned != 5 || len(updates) != 9 {
 				t.Errorf("stats %+v, %d updates; want 8 games, 3 skipped, 5 learned, 9 updates", st, len(updates))
 			}
-			reasons := []string{"game 4 (line 26): no result", "game 5 (line 34): Alpha does not play", "game 6 (line 42): illegal move at ply 3 (2. Ke3)"}
+			reasons := []string{"game 4 (line 26): no result", "game 5 (line 34): Alpha does not play", "game 6 (line 42): ply 3 (2.): illegal move: \"Ke3\""}
 			for i, want := range reasons {
 				if i >= len(skipped) || !strings.Contains(skipped[i].String(), want) {
 					t.Errorf("skipped %d: %v, want %q", i, skipped, want)
 				}
 			}
-			f, err := Open(path)
+			f, err := book.OpenLearnFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -151,17 +147,17 @@ func TestLearnFromPGN(t *testing.T) {
 			if _, err := f.Apply(updates); err != nil {
 				t.Fatal(err)
 			}
-			after := readFile(t, path)
+			after := fixture.ReadFile(t, path)
 			for _, fe := range fixtureEntries {
 				e := fe.entry(t)
 				if castle == "e1g1" && fe.move == "e1h1" {
 					e.Move, _ = book.ParseMove("e1g1")
 				}
-				i, ok := firstMatch(after, e.Key, e.Move)
+				i, ok := fixture.FirstMatch(after, e.Key, e.Move)
 				if !ok {
 					t.Fatalf("entry %s %s missing", fe.line, fe.move)
 				}
-				if got := learnAt(after, i); got != fe.want {
+				if got := fixture.LearnAt(after, i); got != fe.want {
 					t.Errorf("after %q%q: %s: %v, want %v", fe.fen, fe.line, fe.move, got, fe.want)
 				}
 			}
@@ -169,7 +165,7 @@ func TestLearnFromPGN(t *testing.T) {
 			for i := 0; i < len(data)/book.EntrySize; i++ {
 				changed[i] = true
 			}
-			assertOnlyLearnBytesChanged(t, data, after, changed)
+			fixture.AssertOnlyLearnChanged(t, data, after, changed)
 		})
 	}
 }
@@ -222,7 +218,7 @@ func FuzzFromPGN(f *testing.F) {
 			for _, e := range b.Entries(u.Key) {
 				found = found || e.Move == u.Move
 			}
-			if !found || u.Result > Win {
+			if !found || u.Result > book.Win {
 				t.Fatalf("update %+v is not an entry of the book", u)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/notnil/chess"
+	"github.com/polyproxy/polyproxy/book/board"
 )
 
 // Decision is a game's result as far as the evidence goes.
@@ -12,17 +13,17 @@ type Decision struct {
 	Reason  string  // why, for the log
 }
 
-// DecidePosition judges the game from its last position, repeated times
-// being how often that position occurred in the game (the last occurrence
-// included). It finds checkmate, stalemate, insufficient material, the
-// fifty-move rule and threefold repetition; any other position is Unknown.
-func DecidePosition(cp *chess.Position, repeated int) Decision {
-	if cp == nil {
+// DecidePosition judges the game from its last position (nil: none was
+// seen), repeated times being how often that position occurred in the
+// game (the last occurrence included). It finds checkmate, stalemate,
+// insufficient material, the fifty-move rule and threefold repetition;
+// any other position is Unknown. notnil/chess decides the first three:
+// the game's end is no hot path, and its rules are the reference.
+func DecidePosition(p *board.Position, repeated int) Decision {
+	if p == nil {
 		return Decision{Unknown, "no position seen"}
 	}
-	// Rebuilt from the FEN so that check is computed from the board, not
-	// taken from how the caller's position was produced.
-	opt, err := chess.FEN(cp.String())
+	opt, err := chess.FEN(p.FEN())
 	if err != nil {
 		return Decision{Unknown, fmt.Sprintf("last position unreadable: %v", err)}
 	}

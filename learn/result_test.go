@@ -3,16 +3,17 @@ package learn
 import (
 	"testing"
 
-	"github.com/notnil/chess"
+	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
-func fenPosition(t *testing.T, fen string) *chess.Position {
+func fenPosition(t *testing.T, fen string) *board.Position {
 	t.Helper()
-	opt, err := chess.FEN(fen)
+	p, err := board.ParseFEN(fen)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return chess.NewGame(opt).Position()
+	return p
 }
 
 func TestDecidePosition(t *testing.T) {
@@ -49,20 +50,10 @@ func TestDecidePosition(t *testing.T) {
 	}
 }
 
-// A position reached by Update with a move lacking its check tag has
-// inCheck false; the decision must still see the mate.
-func TestDecidePositionIgnoresCallersCheckFlag(t *testing.T) {
-	pos := fenPosition(t, "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2")
-	var mate *chess.Move
-	for _, m := range pos.ValidMoves() {
-		if m.S1() == chess.D8 && m.S2() == chess.H4 {
-			mate = m
-		}
-	}
-	if mate == nil {
-		t.Fatal("Qh4 not found")
-	}
-	if d := DecidePosition(pos.Update(mate), 1); d.Outcome != BlackWins {
+// A mate reached by playing moves (not read from a FEN) is seen.
+func TestDecidePositionAfterMoves(t *testing.T) {
+	l := fixture.Line(t, "", "f2f3 e7e5 g2g4 d8h4")
+	if d := DecidePosition(&l.Pos, 1); d.Outcome != BlackWins {
 		t.Fatalf("after Qh4#: %v (%s)", d.Outcome, d.Reason)
 	}
 }

@@ -1,10 +1,10 @@
 package learn
 
 import (
-	"github.com/notnil/chess"
 	"github.com/sirupsen/logrus"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 )
 
 // Defaults for resignation adjudication from the engine's scores.
@@ -37,7 +37,7 @@ type Options struct {
 type Session struct {
 	opts         Options
 	logf, warnf  func(format string, args ...any)
-	files        map[string]*File // by book path; nil: the book cannot be written
+	files        map[string]*book.LearnFile // by book path; nil: the book cannot be written
 	game         game
 	checkedBooks bool
 }
@@ -53,7 +53,7 @@ type playedBookMove struct {
 
 type game struct {
 	bookMoves []playedBookMove
-	last      *book.Line // our own copy
+	last      *board.Line // our own copy
 	// keys identifies every position seen (by its Polyglot key: placement,
 	// side to move, castling and a capturable en-passant file) by ply, so
 	// that a position sent again (a repeated "position" command, a ponder
@@ -76,7 +76,7 @@ func NewSession(opts Options, log logrus.FieldLogger) *Session {
 	if opts.ResignMoves <= 0 {
 		opts.ResignMoves = DefaultResignMoves
 	}
-	s := &Session{opts: opts, files: map[string]*File{}}
+	s := &Session{opts: opts, files: map[string]*book.LearnFile{}}
 	if log != nil {
 		s.logf, s.warnf = log.Infof, log.Warnf
 	} else {
@@ -109,11 +109,11 @@ func (s *Session) checkBooks() {
 
 // file returns the book opened for learning, opening it the first time;
 // nil when it cannot be written (warned once).
-func (s *Session) file(path string) *File {
+func (s *Session) file(path string) *book.LearnFile {
 	if f, ok := s.files[path]; ok {
 		return f
 	}
-	f, err := Open(path)
+	f, err := book.OpenLearnFile(path)
 	if err != nil {
 		s.warnf("learn: BookLearn is on but %v: games go on without learning into this book", err)
 		s.files[path] = nil
@@ -135,7 +135,7 @@ func (s *Session) NewGame() {
 // Position records a position the GUI sent (l is copied, the caller may
 // go on playing it). continues=false means it does not extend the current
 // game, which therefore ends first.
-func (s *Session) Position(l *book.Line, continues bool) {
+func (s *Session) Position(l *board.Line, continues bool) {
 	if s == nil || l == nil {
 		return
 	}
@@ -170,7 +170,7 @@ func (s *Session) EngineScore(white bool, cp int, mate int, isMate bool) {
 
 // AfterBestmove records the position after our own move (l is copied),
 // so that a mate or stalemate we deliver is seen.
-func (s *Session) AfterBestmove(l *book.Line) {
+func (s *Session) AfterBestmove(l *board.Line) {
 	if s == nil {
 		return
 	}
@@ -210,7 +210,7 @@ func (s *Session) takeScore() {
 
 // plyOf numbers a position's ply from its move counters: within one game
 // they advance one per move, which is all that matters here.
-func plyOf(p *book.Position) int {
+func plyOf(p *board.Position) int {
 	ply := 2 * (p.FullMove() - 1)
 	if !p.WhiteToMove() {
 		ply++
@@ -220,7 +220,7 @@ func plyOf(p *book.Position) int {
 
 // see records a position. The rules library's view of it is built only
 // if the game ends with book moves to learn (it costs 10-25 us a ply).
-func (s *Session) see(l *book.Line) {
+func (s *Session) see(l *board.Line) {
 	g := &s.game
 	if g.keys == nil {
 		g.keys = map[int]book.Key{}
@@ -276,9 +276,9 @@ func (s *Session) finish(why string) {
 		s.logf("learn: game ended (%s): BookLearn is off, %d book move(s) not learned", why, len(g.bookMoves))
 		return
 	}
-	var lastPos *chess.Position // nil: no position seen
+	var lastPos *board.Position // nil: no position seen
 	if g.last != nil {
-		lastPos = g.last.Chess()
+		lastPos = &g.last.Pos
 	}
 	d := DecidePosition(lastPos, g.repeated())
 	if d.Outcome == Unknown {
@@ -292,13 +292,13 @@ func (s *Session) finish(why string) {
 	}
 	s.logf("learn: game ended (%s): %s by %s; learning %d book move(s)", why, d.Outcome, d.Reason, len(g.bookMoves))
 
-	byBook := map[string][]Update{}
+	byBook := map[string][]book.LearnUpdate{}
 	var order []string
 	for _, m := range g.bookMoves {
 		if _, ok := byBook[m.path]; !ok {
 			order = append(order, m.path)
 		}
-		byBook[m.path] = append(byBook[m.path], Update{Key: m.key, Move: m.stored, Result: d.Outcome.For(m.whiteMoved)})
+		byBook[m.path] = append(byBook[m.path], book.LearnUpdate{Key: m.key, Move: m.stored, Result: d.Outcome.For(m.whiteMoved)})
 	}
 	for _, path := range order {
 		f := s.file(path)

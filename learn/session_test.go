@@ -7,24 +7,26 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
 // gameLine is a game played move by move: positions[i] is the game before
 // move i (positions[len(moves)] the final one), as the adapter passes it.
 type gameLine struct {
-	positions []*book.Line
+	positions []*board.Line
 	keys      []book.Key
 	moves     []book.Move
 }
 
 func playLine(t *testing.T, fen string, uciMoves ...string) gameLine {
 	t.Helper()
-	cur, err := book.NewLine(fen)
+	cur, err := board.NewLine(fen)
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap := func() *book.Line { c := *cur; c.Keys = slices.Clip(c.Keys); return &c }
-	l := gameLine{positions: []*book.Line{snap()}, keys: []book.Key{cur.Pos.Key()}}
+	snap := func() *board.Line { c := *cur; c.Keys = slices.Clip(c.Keys); return &c }
+	l := gameLine{positions: []*board.Line{snap()}, keys: []book.Key{cur.Pos.Key()}}
 	for _, s := range uciMoves {
 		m, err := book.ParseMove(s)
 		if err != nil {
@@ -46,11 +48,11 @@ func bookFor(t *testing.T, l gameLine, plies ...int) (*book.Book, []book.Entry) 
 	t.Helper()
 	var entries []book.Entry
 	for n, p := range plies {
-		entries = append(entries, book.Entry{Key: l.keys[p], Move: l.moves[p], Weight: 10, Learn: uint32(MakeField(uint16(n+1), uint16(n)))})
+		entries = append(entries, book.Entry{Key: l.keys[p], Move: l.moves[p], Weight: 10, Learn: book.MakeLearn(uint16(n+1), uint16(n))})
 		// A second move of the same position, never played.
 		entries = append(entries, book.Entry{Key: l.keys[p], Move: book.NewMove(0, 63, 0), Weight: 1, Learn: 0x00050005})
 	}
-	path := writeBook(t, append([]book.Entry(nil), entries...))
+	path := fixture.WriteEntries(t, append([]book.Entry(nil), entries...))
 	b, err := book.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -60,12 +62,12 @@ func bookFor(t *testing.T, l gameLine, plies ...int) (*book.Book, []book.Entry) 
 }
 
 // learned returns the learn field of the entry (key, move) in b's file now.
-func learned(t *testing.T, b *book.Book, key book.Key, move book.Move) Field {
+func learned(t *testing.T, b *book.Book, key book.Key, move book.Move) book.Learn {
 	t.Helper()
-	data := readFile(t, b.Path())
+	data := fixture.ReadFile(t, b.Path())
 	for i := 0; i < len(data)/book.EntrySize; i++ {
 		if e := book.DecodeEntry(data[i*book.EntrySize:]); e.Key == key && e.Move == move {
-			return Field(e.Learn)
+			return book.Learn(e.Learn)
 		}
 	}
 	t.Fatalf("no entry %v %v", key, move)
@@ -124,28 +126,28 @@ const startFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 func TestSessionLearnsMateWeDeliver(t *testing.T) {
 	l := playLine(t, startFEN, "e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7")
 	b, entries := bookFor(t, l, 0, 1, 2)
-	before := readFile(t, b.Path())
+	before := fixture.ReadFile(t, b.Path())
 	s, log := newTestSession(Options{})
 	s.NewGame()
 	d := &driver{s: s, b: b, l: l, white: true}
 	d.play(0, 7, map[int]bool{0: true, 2: true}, map[int]Score{4: {White: true, CP: 250}, 6: {White: true, Mate: 1, IsMate: true}})
 	s.NewGame()
 
-	if got, want := learned(t, b, l.keys[0], l.moves[0]), Field(entries[0].Learn).Add(Win); got != want {
+	if got, want := learned(t, b, l.keys[0], l.moves[0]), book.Learn(entries[0].Learn).Add(book.Win); got != want {
 		t.Errorf("e2e4: %v, want %v", got, want)
 	}
-	if got, want := learned(t, b, l.keys[2], l.moves[2]), Field(entries[4].Learn).Add(Win); got != want {
+	if got, want := learned(t, b, l.keys[2], l.moves[2]), book.Learn(entries[4].Learn).Add(book.Win); got != want {
 		t.Errorf("Bc4: %v, want %v", got, want)
 	}
 	// The opponent's move (e7e5 is in the book) and every other byte stay.
-	assertOnlyLearnBytesChanged(t, before, readFile(t, b.Path()), map[int]bool{indexOf(t, before, l.keys[0], l.moves[0]): true, indexOf(t, before, l.keys[2], l.moves[2]): true})
+	fixture.AssertOnlyLearnChanged(t, before, fixture.ReadFile(t, b.Path()), map[int]bool{indexOf(t, before, l.keys[0], l.moves[0]): true, indexOf(t, before, l.keys[2], l.moves[2]): true})
 	if !log.has("checkmate") {
 		t.Errorf("decision not logged: %q", log.info)
 	}
 }
 
 func indexOf(t *testing.T, data []byte, k book.Key, m book.Move) int {
-	i, ok := firstMatch(data, k, m)
+	i, ok := fixture.FirstMatch(data, k, m)
 	if !ok {
 		t.Fatalf("no entry %v %v", k, m)
 	}
@@ -161,7 +163,7 @@ func TestSessionLearnsLossFromMateScore(t *testing.T) {
 	d := &driver{s: s, b: b, l: l, white: false}
 	d.play(0, 6, map[int]bool{1: true}, map[int]Score{3: {White: false, CP: -30}, 5: {White: false, Mate: -1, IsMate: true}})
 	s.Close()
-	if got, want := learned(t, b, l.keys[1], l.moves[1]), Field(entries[0].Learn).Add(Loss); got != want {
+	if got, want := learned(t, b, l.keys[1], l.moves[1]), book.Learn(entries[0].Learn).Add(book.Loss); got != want {
 		t.Errorf("e7e5: %v, want %v", got, want)
 	}
 }
@@ -177,7 +179,7 @@ func TestSessionMateScoreWithoutBestmovePosition(t *testing.T) {
 	d.play(0, 4, map[int]bool{0: true}, map[int]Score{2: {White: true, CP: -200}})
 	s.EngineScore(true, 0, -1, true)
 	s.Close()
-	if got, want := learned(t, b, l.keys[0], l.moves[0]), Field(entries[0].Learn).Add(Loss); got != want {
+	if got, want := learned(t, b, l.keys[0], l.moves[0]), book.Learn(entries[0].Learn).Add(book.Loss); got != want {
 		t.Errorf("f3: %v, want %v", got, want)
 	}
 }
@@ -187,16 +189,16 @@ func TestSessionResignThreshold(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		scores map[int]Score
-		want   Field
+		want   book.Learn
 	}{
-		{"3 engine moves ahead", map[int]Score{2: {White: true, CP: 1100}, 4: {White: true, CP: 1200}, 6: {White: true, CP: 1300}}, Field(1 << 16).Add(Win)},
-		{"3 engine moves behind", map[int]Score{2: {White: true, CP: -1100}, 4: {White: true, CP: -1200}, 6: {White: true, CP: -1300}}, Field(1 << 16).Add(Loss)},
-		{"one move within the threshold", map[int]Score{2: {White: true, CP: 1100}, 4: {White: true, CP: 900}, 6: {White: true, CP: 1300}}, Field(1 << 16)},
-		{"a move without a score", map[int]Score{2: {White: true, CP: 1100}, 6: {White: true, CP: 1300}}, Field(1 << 16)},
+		{"3 engine moves ahead", map[int]Score{2: {White: true, CP: 1100}, 4: {White: true, CP: 1200}, 6: {White: true, CP: 1300}}, book.Learn(1 << 16).Add(book.Win)},
+		{"3 engine moves behind", map[int]Score{2: {White: true, CP: -1100}, 4: {White: true, CP: -1200}, 6: {White: true, CP: -1300}}, book.Learn(1 << 16).Add(book.Loss)},
+		{"one move within the threshold", map[int]Score{2: {White: true, CP: 1100}, 4: {White: true, CP: 900}, 6: {White: true, CP: 1300}}, book.Learn(1 << 16)},
+		{"a move without a score", map[int]Score{2: {White: true, CP: 1100}, 6: {White: true, CP: 1300}}, book.Learn(1 << 16)},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			b, _ := bookFor(t, l, 0)
-			before := readFile(t, b.Path())
+			before := fixture.ReadFile(t, b.Path())
 			s, log := newTestSession(Options{ResignScore: 1000, ResignMoves: 3})
 			d := &driver{s: s, b: b, l: l, white: true}
 			d.play(0, 8, map[int]bool{0: true}, c.scores)
@@ -205,8 +207,8 @@ func TestSessionResignThreshold(t *testing.T) {
 			if got := learned(t, b, l.keys[0], l.moves[0]); got != c.want {
 				t.Errorf("e2e4: %v, want %v", got, c.want)
 			}
-			if c.want == Field(1<<16) {
-				if string(before) != string(readFile(t, b.Path())) {
+			if c.want == book.Learn(1<<16) {
+				if string(before) != string(fixture.ReadFile(t, b.Path())) {
 					t.Error("an undecided game changed the book")
 				}
 				if !log.has("result unknown") {
@@ -225,7 +227,7 @@ func TestSessionRepetition(t *testing.T) {
 	d.play(0, 8, map[int]bool{0: true}, map[int]Score{2: {White: true, CP: 10}, 4: {White: true, CP: 0}, 6: {White: true, CP: 0}})
 	s.Position(l.positions[8], true) // the start position, a third time
 	s.NewGame()
-	if got, want := learned(t, b, l.keys[0], l.moves[0]), Field(entries[0].Learn).Add(Draw); got != want {
+	if got, want := learned(t, b, l.keys[0], l.moves[0]), book.Learn(entries[0].Learn).Add(book.Draw); got != want {
 		t.Errorf("Nf3: %v, want %v", got, want)
 	}
 }
@@ -233,7 +235,7 @@ func TestSessionRepetition(t *testing.T) {
 func TestSessionResentPositionIsNoRepetition(t *testing.T) {
 	l := playLine(t, startFEN, "e2e4", "e7e5")
 	b, _ := bookFor(t, l, 0)
-	before := readFile(t, b.Path())
+	before := fixture.ReadFile(t, b.Path())
 	s, _ := newTestSession(Options{})
 	s.Position(l.positions[0], false)
 	s.BookMove(b, l.keys[0], l.moves[0], true)
@@ -242,7 +244,7 @@ func TestSessionResentPositionIsNoRepetition(t *testing.T) {
 		s.Position(l.positions[2], true)
 	}
 	s.Close()
-	if string(before) != string(readFile(t, b.Path())) {
+	if string(before) != string(fixture.ReadFile(t, b.Path())) {
 		t.Error("a position sent three times was taken for a threefold repetition")
 	}
 }
@@ -254,7 +256,7 @@ func TestSessionNewPositionEndsTheGame(t *testing.T) {
 	d := &driver{s: s, b: b, l: l, white: true}
 	d.play(0, 7, map[int]bool{0: true}, nil)
 	s.Position(l.positions[0], false) // the next game, without ucinewgame
-	want := Field(entries[0].Learn).Add(Win)
+	want := book.Learn(entries[0].Learn).Add(book.Win)
 	if got := learned(t, b, l.keys[0], l.moves[0]); got != want {
 		t.Fatalf("e2e4 after the game: %v, want %v", got, want)
 	}
@@ -272,7 +274,7 @@ func TestSessionLearningSwitchedOff(t *testing.T) {
 	d := &driver{s: s, b: b, l: l, white: true}
 	d.play(0, 7, map[int]bool{0: true}, nil)
 	s.NewGame()
-	if got := learned(t, b, l.keys[0], l.moves[0]); got != Field(entries[0].Learn) {
+	if got := learned(t, b, l.keys[0], l.moves[0]); got != book.Learn(entries[0].Learn) {
 		t.Fatalf("learned with BookLearn off: %v", got)
 	}
 	if !log.has("BookLearn is off") {
@@ -282,7 +284,7 @@ func TestSessionLearningSwitchedOff(t *testing.T) {
 	on = true // switched on during the game
 	d.play(5, 7, nil, nil)
 	s.Close()
-	if got, want := learned(t, b, l.keys[0], l.moves[0]), Field(entries[0].Learn).Add(Win); got != want {
+	if got, want := learned(t, b, l.keys[0], l.moves[0]), book.Learn(entries[0].Learn).Add(book.Win); got != want {
 		t.Fatalf("e2e4: %v, want %v", got, want)
 	}
 }
@@ -330,7 +332,7 @@ func TestSessionTakeBackForgetsBookMove(t *testing.T) {
 	s.EngineScore(true, 30, 0, false)
 	s.AfterBestmove(alt.positions[3])
 	s.Position(l.positions[6], false) // (ends the game undecided)
-	if got := learned(t, b, l.keys[2], l.moves[2]); got != Field(MakeField(2, 1)) {
+	if got := learned(t, b, l.keys[2], l.moves[2]); got != book.Learn(book.MakeLearn(2, 1)) {
 		t.Fatalf("taken-back Bc4: %v", got)
 	}
 	s.NewGame()
@@ -340,10 +342,10 @@ func TestSessionTakeBackForgetsBookMove(t *testing.T) {
 	s.Close()
 	// This time Bc4 was played again by the engine (not from the book) and
 	// won: e4 learns a win, the taken-back book Bc4 nothing.
-	if got := learned(t, b, l.keys[0], l.moves[0]); got != MakeField(1, 0).Add(Win) {
+	if got := learned(t, b, l.keys[0], l.moves[0]); got != book.MakeLearn(1, 0).Add(book.Win) {
 		t.Errorf("e4: %v", got)
 	}
-	if got := learned(t, b, l.keys[2], l.moves[2]); got != MakeField(2, 1) {
+	if got := learned(t, b, l.keys[2], l.moves[2]); got != book.MakeLearn(2, 1) {
 		t.Errorf("Bc4 (taken back): %v", got)
 	}
 }
@@ -362,7 +364,7 @@ func TestSessionPonderMissDropsItsScore(t *testing.T) {
 	s.AfterBestmove(guess.positions[7])
 	s.Position(l.positions[6], true)
 	s.NewGame()
-	if got := learned(t, b, l.keys[0], l.moves[0]); got != MakeField(1, 0) {
+	if got := learned(t, b, l.keys[0], l.moves[0]); got != book.MakeLearn(1, 0) {
 		t.Errorf("e4 learned %v from a ponder search's score", got)
 	}
 	if !log.has("fewer than 3 scores") {
@@ -390,7 +392,7 @@ func BenchmarkSessionMove(b *testing.B) {
 func TestPlyOfAgreesWithFEN(t *testing.T) {
 	l := playLine(t, "r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - 4 37", "e1c1", "d5e4", "d2d3", "e8g8", "f3g5", "h7h5")
 	for i, line := range l.positions {
-		f := strings.Fields(line.Chess().String())
+		f := strings.Fields(line.Pos.FEN())
 		var full int
 		fmt.Sscan(f[5], &full)
 		want := 2*(full-1) + map[string]int{"w": 0, "b": 1}[f[1]]

@@ -20,8 +20,7 @@ const weightScale = 256
 // weight of 0 stays 0: the book's author excluded the move. The result is
 // scaled by 256 and below 2^40, as book.Options.Weight requires.
 func Weight(e book.Entry) uint64 {
-	f := Field(e.Learn)
-	games, points := uint64(f.Games()), uint64(f.Points())
+	games, points := uint64(e.Learn.Games()), uint64(e.Learn.Points())
 	points = min(points, 2*games)
 	lost := 2*games - points
 	return uint64(e.Weight) * weightScale * (points + 4) / (lost + 4)

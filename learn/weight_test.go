@@ -4,11 +4,13 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
 func TestWeight(t *testing.T) {
 	w := func(weight uint16, games, points uint16) uint64 {
-		return Weight(book.Entry{Weight: weight, Learn: uint32(MakeField(games, points))})
+		return Weight(book.Entry{Weight: weight, Learn: book.MakeLearn(games, points)})
 	}
 	if got := w(100, 0, 0); got != 100*weightScale {
 		t.Errorf("unplayed: %d, want the stored weight scaled", got)
@@ -45,12 +47,12 @@ func TestWeight(t *testing.T) {
 // With Weight as the chooser's hook, learned results move the shares; the
 // stored weights alone would give 50% each.
 func TestWeightInTheChooser(t *testing.T) {
-	start := book.StartPosition()
+	start := board.StartPosition()
 	e4, _ := book.ParseMove("e2e4")
 	d4, _ := book.ParseMove("d2d4")
-	path := writeBook(t, []book.Entry{
-		{Key: start.Key(), Move: e4, Weight: 100, Learn: uint32(MakeField(10, 20))}, // 10 wins: × 24/4
-		{Key: start.Key(), Move: d4, Weight: 100, Learn: uint32(MakeField(10, 0))},  // 10 losses: × 4/24
+	path := fixture.WriteEntries(t, []book.Entry{
+		{Key: start.Key(), Move: e4, Weight: 100, Learn: book.MakeLearn(10, 20)}, // 10 wins: × 24/4
+		{Key: start.Key(), Move: d4, Weight: 100, Learn: book.MakeLearn(10, 0)},  // 10 losses: × 4/24
 	})
 	b, err := book.Open(path)
 	if err != nil {
@@ -64,11 +66,11 @@ func TestWeightInTheChooser(t *testing.T) {
 		}
 		return out
 	}
-	plain := share(book.DefaultOptions())
+	plain := share(fixture.PolyGlotOptions)
 	if plain["e2e4"] != 0.5 || plain["d2d4"] != 0.5 {
 		t.Fatalf("without learning: %v", plain)
 	}
-	o := book.DefaultOptions()
+	o := fixture.PolyGlotOptions
 	o.Weight = Weight
 	learned := share(o)
 	if want := 36.0 / 37; learned["e2e4"] < want-1e-4 || learned["e2e4"] > want+1e-4 {

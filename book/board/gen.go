@@ -1,0 +1,170 @@
+package board
+
+import "github.com/polyproxy/polyproxy/book"
+
+// LegalMoves lists the position's legal moves in played form (castling as
+// the king's two-square move), piece by piece from a1 to h8. gen_test.go
+// cross-checks it against notnil/chess.
+func (p *Position) LegalMoves() []book.Move {
+	var out []book.Move
+	white := p.whiteToMove
+	add := func(from, to book.Square) {
+		if t := p.board[to]; (t == NoPiece || t.White() != white) && p.leavesKingSafe(from, to, false) {
+			out = append(out, book.NewMove(from, to, book.NoPromo))
+		}
+	}
+	for from := book.Square(0); from < 64; from++ {
+		pc := p.board[from]
+		if pc == NoPiece || pc.White() != white {
+			continue
+		}
+		switch t := pc.Type(); t {
+		case Pawn:
+			out = p.pawnMoves(from, out)
+		case Knight:
+			for _, to := range knightJumps[from] {
+				add(from, to)
+			}
+		case King:
+			for _, to := range kingSteps[from] {
+				add(from, to)
+			}
+			for _, long := range [2]bool{false, true} {
+				if m, err := p.castleMove(long); err == nil && m.From() == from {
+					out = append(out, m)
+				}
+			}
+		default:
+			d0, d1 := rayDirections(t)
+			for d := d0; d < d1; d++ {
+				for _, to := range rays[from][d] {
+					add(from, to)
+					if p.board[to] != NoPiece {
+						break
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// pawnMoves appends the legal moves of the pawn on from: pushes, the
+// double push, captures and en passant, each promotion spelled out.
+func (p *Position) pawnMoves(from book.Square, out []book.Move) []book.Move {
+	white := p.whiteToMove
+	dir, startRow, lastRow := 1, 1, 7
+	if !white {
+		dir, startRow, lastRow = -1, 6, 0
+	}
+	row := from.Row() + dir
+	if row < 0 || row > 7 {
+		return out
+	}
+	add := func(to book.Square, enPassant bool) {
+		if !p.leavesKingSafe(from, to, enPassant) {
+			return
+		}
+		if to.Row() != lastRow {
+			out = append(out, book.NewMove(from, to, book.NoPromo))
+			return
+		}
+		for _, promo := range [4]book.Promo{book.PromoQueen, book.PromoRook, book.PromoBishop, book.PromoKnight} {
+			out = append(out, book.NewMove(from, to, promo))
+		}
+	}
+	if to := book.NewSquare(from.File(), row); p.board[to] == NoPiece {
+		add(to, false)
+		if from.Row() == startRow {
+			if to2 := book.NewSquare(from.File(), row+dir); p.board[to2] == NoPiece {
+				add(to2, false)
+			}
+		}
+	}
+	for _, df := range [2]int{-1, 1} {
+		f := from.File() + df
+		if f < 0 || f > 7 {
+			continue
+		}
+		to := book.NewSquare(f, row)
+		switch t := p.board[to]; {
+		case t != NoPiece && t.White() != white:
+			add(to, false)
+		case t == NoPiece && p.isEnPassant(to):
+			add(to, true)
+		}
+	}
+	return out
+}
+
+// InCheck reports whether the side to move is in check.
+func (p *Position) InCheck() bool {
+	ks := kingSquare(&p.board, p.whiteToMove)
+	return ks != 64 && attacked(&p.board, ks, !p.whiteToMove)
+}
+
+// SAN writes a legal move (played form) in Standard Algebraic Notation,
+// with "+" for check and "#" for mate, as PGN writers do.
+func (p *Position) SAN(m book.Move) string {
+	from, to := m.From(), m.To()
+	pc := p.board[from]
+	var b []byte
+	switch {
+	case pc.Type() == King && to.File()-from.File() == 2:
+		b = append(b, "O-O"...)
+	case pc.Type() == King && from.File()-to.File() == 2:
+		b = append(b, "O-O-O"...)
+	default:
+		capture := p.board[to] != NoPiece
+		if pc.Type() == Pawn {
+			if from.File() != to.File() {
+				b = append(b, byte('a'+from.File()), 'x')
+			}
+		} else {
+			b = append(b, " PNBRQK"[pc.Type()+1])
+			b = p.disambiguate(b, m)
+			if capture {
+				b = append(b, 'x')
+			}
+		}
+		b = append(b, to.String()...)
+		if promo := m.Promo(); promo != book.NoPromo {
+			b = append(b, '=', " NBRQ"[promo])
+		}
+	}
+	next := *p
+	next.Play(m)
+	if next.InCheck() {
+		if len(next.LegalMoves()) == 0 {
+			return string(append(b, '#'))
+		}
+		b = append(b, '+')
+	}
+	return string(b)
+}
+
+// disambiguate appends what tells m's piece from others of its kind that
+// could also go to m's square: the file if that is enough, else the rank,
+// else both.
+func (p *Position) disambiguate(b []byte, m book.Move) []byte {
+	from, to := m.From(), m.To()
+	var others, sameFile, sameRow bool
+	for _, o := range p.LegalMoves() {
+		if o.To() != to || o.From() == from || p.board[o.From()] != p.board[from] {
+			continue
+		}
+		others = true
+		sameFile = sameFile || o.From().File() == from.File()
+		sameRow = sameRow || o.From().Row() == from.Row()
+	}
+	if !others {
+		return b
+	}
+	if !sameFile {
+		return append(b, byte('a'+from.File()))
+	}
+	if !sameRow {
+		return append(b, byte('1'+from.Row()))
+	}
+	return append(b, byte('a'+from.File()), byte('1'+from.Row()))
+}

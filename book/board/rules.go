@@ -1,0 +1,478 @@
+package board
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/polyproxy/polyproxy/book"
+)
+
+// Legality on the 64-square board: attacks, the king's safety after a
+// move, castling, and the SAN resolver built on them (see the package
+// comment for why these are ours).
+
+// Errors ParseSAN wraps, so callers can count skipped games by reason.
+var (
+	ErrSANSyntax     = errors.New("unreadable move")
+	ErrIllegalMove   = errors.New("illegal move")
+	ErrAmbiguousMove = errors.New("ambiguous move")
+	ErrNullMove      = errors.New("null move")
+)
+
+var (
+	knightJumps [64][]book.Square
+	kingSteps   [64][]book.Square
+	// rays[s][d] lists the squares from s outward in direction d; 0-3 are
+	// orthogonal (rook) directions, 4-7 diagonal (bishop) ones.
+	rays [64][8][]book.Square
+)
+
+// rayDirections is the range of rays a slider of type t moves along: rook
+// 0-3, bishop 4-7, queen all eight.
+func rayDirections(t PieceType) (first, end int) {
+	switch t {
+	case Rook:
+		return 0, 4
+	case Bishop:
+		return 4, 8
+	}
+	return 0, 8
+}
+
+func init() {
+	type delta struct{ df, dr int }
+	onBoard := func(f, r int) bool { return f >= 0 && f < 8 && r >= 0 && r < 8 }
+	knight := []delta{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}}
+	dirs := []delta{{0, 1}, {0, -1}, {1, 0}, {-1, 0}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
+	for s := book.Square(0); s < 64; s++ {
+		f, r := s.File(), s.Row()
+		for _, d := range knight {
+			if onBoard(f+d.df, r+d.dr) {
+				knightJumps[s] = append(knightJumps[s], book.NewSquare(f+d.df, r+d.dr))
+			}
+		}
+		for i, d := range dirs {
+			if onBoard(f+d.df, r+d.dr) {
+				kingSteps[s] = append(kingSteps[s], book.NewSquare(f+d.df, r+d.dr))
+			}
+			for k := 1; onBoard(f+k*d.df, r+k*d.dr); k++ {
+				rays[s][i] = append(rays[s][i], book.NewSquare(f+k*d.df, r+k*d.dr))
+			}
+		}
+	}
+}
+
+// attacked reports whether a piece of colour byWhite attacks s on board b.
+func attacked(b *[64]Piece, s book.Square, byWhite bool) bool {
+	f, r := s.File(), s.Row()
+	// A white pawn attacks s from the row below, a black one from above.
+	pr := r - 1
+	if !byWhite {
+		pr = r + 1
+	}
+	if pr >= 0 && pr < 8 {
+		pawn := MakePiece(Pawn, byWhite)
+		if f > 0 && b[book.NewSquare(f-1, pr)] == pawn {
+			return true
+		}
+		if f < 7 && b[book.NewSquare(f+1, pr)] == pawn {
+			return true
+		}
+	}
+	knight := MakePiece(Knight, byWhite)
+	for _, t := range knightJumps[s] {
+		if b[t] == knight {
+			return true
+		}
+	}
+	king := MakePiece(King, byWhite)
+	for _, t := range kingSteps[s] {
+		if b[t] == king {
+			return true
+		}
+	}
+	queen := MakePiece(Queen, byWhite)
+	for d := 0; d < 8; d++ {
+		slider := MakePiece(Rook, byWhite)
+		if d >= 4 {
+			slider = MakePiece(Bishop, byWhite)
+		}
+		for _, t := range rays[s][d] {
+			if pc := b[t]; pc != NoPiece {
+				if pc == slider || pc == queen {
+					return true
+				}
+				break
+			}
+		}
+	}
+	return false
+}
+
+// kingSquare is where the king of colour white stands on b, or 64 when
+// there is none.
+func kingSquare(b *[64]Piece, white bool) book.Square {
+	king := MakePiece(King, white)
+	for s := range b {
+		if b[s] == king {
+			return book.Square(s)
+		}
+	}
+	return 64
+}
+
+// leavesKingSafe reports whether the side to move, playing the ordinary
+// (non-castling) move from-to, does not leave its own king attacked.
+// enPassant marks a pawn capture whose victim stands beside the from-square.
+func (p *Position) leavesKingSafe(from, to book.Square, enPassant bool) bool {
+	b := p.board
+	pc := b[from]
+	b[to], b[from] = pc, NoPiece
+	if enPassant {
+		b[book.NewSquare(to.File(), from.Row())] = NoPiece
+	}
+	ks := to // a king move: no search
+	if pc != MakePiece(King, p.whiteToMove) {
+		ks = kingSquare(&b, p.whiteToMove)
+	}
+	if ks == 64 {
+		return true // no king (a composed position): nothing to expose
+	}
+	return !attacked(&b, ks, !p.whiteToMove)
+}
+
+// isEnPassant reports whether a pawn of the side to move going to the empty
+// square to is an en passant capture the position allows.
+func (p *Position) isEnPassant(to book.Square) bool {
+	if p.doublePushFile < 0 || to.File() != int(p.doublePushFile) || p.board[to] != NoPiece {
+		return false
+	}
+	row, victimRow := 5, 4
+	if !p.whiteToMove {
+		row, victimRow = 2, 3
+	}
+	return to.Row() == row && p.board[book.NewSquare(to.File(), victimRow)] == MakePiece(Pawn, !p.whiteToMove)
+}
+
+// castleMove returns the king's move for castling short or long if it is legal:
+// the right is kept, the squares between king and rook are empty, and the
+// king is not in check and does not pass through or land on an attacked
+// square.
+func (p *Position) castleMove(long bool) (book.Move, error) {
+	white := p.whiteToMove
+	row := 0
+	right := CastleWhiteShort
+	if long {
+		right = CastleWhiteLong
+	}
+	if !white {
+		row = 7
+		right <<= 2
+	}
+	name := "O-O"
+	if long {
+		name = "O-O-O"
+	}
+	kingFrom := book.NewSquare(4, row)
+	if p.castle&right == 0 || !p.board[kingFrom].is(King, white) {
+		return 0, fmt.Errorf("%w: %s without the castling right", ErrIllegalMove, name)
+	}
+	rookFile, kingToFile, step := 7, 6, 1
+	if long {
+		rookFile, kingToFile, step = 0, 2, -1
+	}
+	if !p.board[book.NewSquare(rookFile, row)].is(Rook, white) {
+		return 0, fmt.Errorf("%w: %s without the rook", ErrIllegalMove, name)
+	}
+	for f := 4 + step; f != rookFile; f += step {
+		if p.board[book.NewSquare(f, row)] != NoPiece {
+			return 0, fmt.Errorf("%w: %s through a piece", ErrIllegalMove, name)
+		}
+	}
+	for f := 4; f != kingToFile+step; f += step {
+		if attacked(&p.board, book.NewSquare(f, row), !white) {
+			return 0, fmt.Errorf("%w: %s in, through or into check", ErrIllegalMove, name)
+		}
+	}
+	return book.NewMove(kingFrom, book.NewSquare(kingToFile, row), book.NoPromo), nil
+}
+
+// reaches reports whether the piece on from could move to to by its move
+// pattern (pawns excluded), the path being clear for sliders.
+func (p *Position) reaches(t PieceType, from, to book.Square) bool {
+	switch t {
+	case Knight:
+		for _, s := range knightJumps[from] {
+			if s == to {
+				return true
+			}
+		}
+		return false
+	case King:
+		for _, s := range kingSteps[from] {
+			if s == to {
+				return true
+			}
+		}
+		return false
+	}
+	d0, d1 := rayDirections(t)
+	for d := d0; d < d1; d++ {
+		for _, s := range rays[from][d] {
+			if s == to {
+				return true
+			}
+			if p.board[s] != NoPiece {
+				break
+			}
+		}
+	}
+	return false
+}
+
+// SANText is what ParseSAN accepts: a string, or bytes from a PGN buffer
+// (so the make-book loop resolves moves without allocating).
+type SANText interface{ ~string | ~[]byte }
+
+// ParseSAN resolves a move in Standard Algebraic Notation ("Nf3", "exd6",
+// "e8=Q+", "O-O", "0-0-0", "Raxd1", "Qh4xe1") against the position and
+// returns it as played (castling as the king's move, e1g1). It accepts what
+// PGN writers produce besides strict SAN: check and annotation suffixes
+// (+ # ! ?) are ignored, "x" may be missing, a separator '-' may stand
+// between a fully given from-square and the target, a piece may be
+// over-disambiguated, promotions may omit '=' and use lower case, "e.p."
+// may follow. The move must be legal; a SAN that fits more than one legal
+// move is an error (ErrAmbiguousMove). Errors wrap ErrSANSyntax,
+// ErrIllegalMove, ErrAmbiguousMove or ErrNullMove.
+func ParseSAN[T SANText](p *Position, san T) (book.Move, error) {
+	s := san
+	// Suffixes: annotation glyphs, check marks, "e.p.".
+	for len(s) > 0 {
+		switch c := s[len(s)-1]; c {
+		case '+', '#', '!', '?':
+			s = s[:len(s)-1]
+			continue
+		}
+		if len(s) > 4 && string(s[len(s)-4:]) == "e.p." {
+			s = s[:len(s)-4]
+			continue
+		}
+		break
+	}
+	switch string(s) {
+	case "":
+		return 0, fmt.Errorf("%w: %q", ErrSANSyntax, string(san))
+	case "--", "Z0", "0000", "@@@@":
+		return 0, fmt.Errorf("%w: %q", ErrNullMove, string(san))
+	case "O-O", "0-0", "o-o":
+		return p.castleMove(false)
+	case "O-O-O", "0-0-0", "o-o-o":
+		return p.castleMove(true)
+	}
+
+	t := Pawn
+	switch s[0] {
+	case 'K':
+		t = King
+	case 'Q':
+		t = Queen
+	case 'R':
+		t = Rook
+	case 'B':
+		t = Bishop
+	case 'N':
+		t = Knight
+	}
+	if t != Pawn || s[0] == 'P' {
+		s = s[1:]
+	}
+
+	promo := book.NoPromo
+	if n := len(s); n >= 3 {
+		promo = book.PromoFromLetter(s[n-1])
+		if promo != book.NoPromo {
+			switch c := s[n-2]; {
+			case c == '=' || c == '/':
+				s = s[:n-2]
+			case c >= '1' && c <= '8':
+				s = s[:n-1]
+			default:
+				promo = book.NoPromo
+			}
+		}
+	}
+
+	// Now s is [from file][from rank][x|-|:]<target>.
+	n := len(s)
+	if n < 2 || s[n-2] < 'a' || s[n-2] > 'h' || s[n-1] < '1' || s[n-1] > '8' {
+		return 0, fmt.Errorf("%w: %q", ErrSANSyntax, string(san))
+	}
+	to := book.NewSquare(int(s[n-2]-'a'), int(s[n-1]-'1'))
+	s = s[:n-2]
+	capture := false
+	if n := len(s); n > 0 && (s[n-1] == 'x' || s[n-1] == '-' || s[n-1] == ':') {
+		capture = s[n-1] != '-'
+		s = s[:n-1]
+	}
+	fromFile, fromRow := -1, -1
+	if len(s) > 0 && s[0] >= 'a' && s[0] <= 'h' {
+		fromFile = int(s[0] - 'a')
+		s = s[1:]
+	}
+	if len(s) > 0 && s[0] >= '1' && s[0] <= '8' {
+		fromRow = int(s[0] - '1')
+		s = s[1:]
+	}
+	if len(s) > 0 {
+		return 0, fmt.Errorf("%w: %q", ErrSANSyntax, string(san))
+	}
+	if t != Pawn && promo != book.NoPromo {
+		return 0, fmt.Errorf("%w: %q: only a pawn promotes", ErrSANSyntax, string(san))
+	}
+
+	white := p.whiteToMove
+	if target := p.board[to]; target != NoPiece && target.White() == white {
+		return 0, fmt.Errorf("%w: %q: %s holds an own piece", ErrIllegalMove, string(san), to)
+	}
+
+	if t == Pawn {
+		return pawnSAN(p, san, to, fromFile, fromRow, capture, promo)
+	}
+
+	// Collect pieces of type t that reach the target; at most two legal
+	// ones matter (one is the answer, a second makes it ambiguous).
+	var found book.Move
+	count := 0
+	me := MakePiece(t, white)
+	consider := func(from book.Square) {
+		if p.board[from] != me ||
+			(fromFile >= 0 && from.File() != fromFile) || (fromRow >= 0 && from.Row() != fromRow) ||
+			!p.leavesKingSafe(from, to, false) {
+			return
+		}
+		found = book.NewMove(from, to, book.NoPromo)
+		count++
+	}
+	switch t {
+	case Knight:
+		for _, from := range knightJumps[to] {
+			consider(from)
+		}
+	case King:
+		for _, from := range kingSteps[to] {
+			consider(from)
+		}
+	default:
+		d0, d1 := rayDirections(t)
+		for d := d0; d < d1; d++ {
+			for _, from := range rays[to][d] {
+				if p.board[from] != NoPiece {
+					consider(from)
+					break
+				}
+			}
+		}
+	}
+	switch count {
+	case 0:
+		return 0, fmt.Errorf("%w: %q", ErrIllegalMove, string(san))
+	case 1:
+		return found, nil
+	}
+	return 0, fmt.Errorf("%w: %q", ErrAmbiguousMove, string(san))
+}
+
+// pawnSAN resolves a pawn move: a push when no other from-file is given, a
+// capture (normal or en passant) when it is.
+func pawnSAN[T SANText](p *Position, san T, to book.Square, fromFile, fromRow int, capture bool, promo book.Promo) (book.Move, error) {
+	white := p.whiteToMove
+	pawn := MakePiece(Pawn, white)
+	dir, lastRow := 1, 7
+	if !white {
+		dir, lastRow = -1, 0
+	}
+	var from book.Square
+	enPassant := false
+	if fromFile < 0 || fromFile == to.File() {
+		if capture || p.board[to] != NoPiece {
+			return 0, fmt.Errorf("%w: %q", ErrIllegalMove, string(san))
+		}
+		r := to.Row() - dir
+		if r < 0 || r > 7 {
+			return 0, fmt.Errorf("%w: %q", ErrIllegalMove, string(san))
+		}
+		from = book.NewSquare(to.File(), r)
+		if p.board[from] == NoPiece && (white && to.Row() == 3 || !white && to.Row() == 4) {
+			from = book.NewSquare(to.File(), r-dir) // double push over an empty square
+		}
+	} else {
+		if fromFile-to.File() != 1 && to.File()-fromFile != 1 {
+			return 0, fmt.Errorf("%w: %q", ErrIllegalMove, string(san))
+		}
+		r := to.Row() - dir
+		if r < 0 || r > 7 {
+			return 0, fmt.Errorf("%w: %q", ErrIllegalMove, string(san))
+		}
+		from = book.NewSquare(fromFile, r)
+		if p.board[to] == NoPiece {
+			if !p.isEnPassant(to) {
+				return 0, fmt.Errorf("%w: %q", ErrIllegalMove, string(san))
+			}
+			enPassant = true
+		}
+	}
+	if p.board[from] != pawn || (fromRow >= 0 && from.Row() != fromRow) {
+		return 0, fmt.Errorf("%w: %q", ErrIllegalMove, string(san))
+	}
+	if to.Row() == lastRow {
+		if promo == book.NoPromo {
+			return 0, fmt.Errorf("%w: %q: promotion piece missing", ErrIllegalMove, string(san))
+		}
+	} else if promo != book.NoPromo {
+		return 0, fmt.Errorf("%w: %q: promotion before the last rank", ErrIllegalMove, string(san))
+	}
+	if !p.leavesKingSafe(from, to, enPassant) {
+		return 0, fmt.Errorf("%w: %q leaves the king in check", ErrIllegalMove, string(san))
+	}
+	return book.NewMove(from, to, promo), nil
+}
+
+// LegalMove checks a move given from-to (as played: castling as the king's
+// move e1g1; the stored form e1h1 is also accepted) and returns it in played
+// form. A pawn reaching the last rank needs its promotion piece.
+func (p *Position) LegalMove(m book.Move) (book.Move, error) {
+	from, to := m.From(), m.To()
+	white := p.whiteToMove
+	pc := p.board[from]
+	if pc == NoPiece || pc.White() != white {
+		return 0, fmt.Errorf("%w: %s: no piece of the side to move on %s", ErrIllegalMove, m, from)
+	}
+	if m.Promo() > book.PromoQueen {
+		return 0, fmt.Errorf("%w: %s: bad promotion code", ErrIllegalMove, m)
+	}
+	if _, _, _, ok := p.isCastle(m); ok && pc.Type() == King && m.Promo() == book.NoPromo {
+		c, err := p.castleMove(to.File() < 4)
+		if err != nil {
+			return 0, fmt.Errorf("%w (%s)", err, m)
+		}
+		return c, nil
+	}
+	if target := p.board[to]; target != NoPiece && target.White() == white {
+		return 0, fmt.Errorf("%w: %s: %s holds an own piece", ErrIllegalMove, m, to)
+	}
+	if pc.Type() == Pawn {
+		fromFile := from.File()
+		// The move's text only goes into errors; written on the stack, a
+		// legal pawn move costs no allocation (the book chooser checks every
+		// entry of each position it answers).
+		var text [5]byte
+		return pawnSAN(p, m.AppendTo(text[:0]), to, fromFile, from.Row(), fromFile != to.File(), m.Promo())
+	}
+	if m.Promo() != book.NoPromo || !p.reaches(pc.Type(), from, to) {
+		return 0, fmt.Errorf("%w: %s", ErrIllegalMove, m)
+	}
+	if !p.leavesKingSafe(from, to, false) {
+		return 0, fmt.Errorf("%w: %s leaves the king in check", ErrIllegalMove, m)
+	}
+	return book.NewMove(from, to, book.NoPromo), nil
+}

@@ -1,0 +1,24 @@
+// Package book is the Polyglot opening book format, and choosing a move
+// from it.
+//
+// A book is a file of 16-byte entries, all fields big-endian: the 64-bit
+// key of a position (the XOR of the format's Random64 numbers for its
+// pieces, castling rights, en-passant file and side to move), the move as
+// a 16-bit code (to-file, to-row, from-file, from-row in 3 bits each, then
+// a promotion piece; castling stored king-takes-rook, e1h1), a 16-bit
+// weight, and a 32-bit learn field (games played in the high 16 bits,
+// points in half points in the low 16). Entries are sorted by key, so a
+// position's moves lie together and are found by search; optional
+// entries of key 0 at the start hold an "@PG@" text header.
+//
+// Here are the format's values (Key, Move, Entry, Learn), the book as an
+// opened, memory-mapped file (Open, Book) with its checks (Verify, Scan,
+// Header), the writer (WriteFile), the in-place update of learn fields
+// that many processes may share (LearnFile), and the choice of a book
+// move for a position (Chooser). The rules of chess are not here: the
+// chooser asks a Position (board.Position has it) what is legal. Whole-
+// book jobs (make, merge, compile, dump) are in book/build, the PGN reader
+// in book/pgn.
+package book
+
+//go:generate go test -run TestFixturesUpToDate -update-fixtures .

@@ -1,0 +1,21 @@
+package book
+
+// What the tests of package book_test need of the package's insides.
+
+// AppendEntry appends e's 16 bytes to b.
+func AppendEntry(b []byte, e Entry) []byte {
+	var buf [EntrySize]byte
+	e.Encode(buf[:])
+	return append(b, buf[:]...)
+}
+
+var (
+	AboveThreshold = aboveThreshold
+	ParseHeader    = parseHeader
+)
+
+// LowerBound is the index of the first entry with a key >= k.
+func (b *Book) LowerBound(k Key) int { return b.lowerBound(k) }
+
+// IndexOf returns the index and learn field of the first entry (k, m).
+func (b *Book) IndexOf(k Key, m Move) (int, Learn, error) { return b.indexOf(k, m) }

@@ -1,0 +1,288 @@
+package book
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+)
+
+// LearnFile is a book opened for learning. Under the file lock it maps
+// the file as it is then to find entries (the search of Book), and it
+// writes through the descriptor (pwrite) nothing but the 4 learn bytes of
+// an entry.
+type LearnFile struct {
+	mu       sync.Mutex // flock does not exclude goroutines sharing one descriptor
+	f        *os.File
+	path     string
+	writable bool
+}
+
+// OpenLearnFile opens a book for updating its learn fields. It fails when
+// the file cannot be opened for writing, so callers can warn before any
+// game.
+func OpenLearnFile(path string) (*LearnFile, error) {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return nil, fmt.Errorf("open book for learning: %w", err)
+	}
+	return newFile(f, path, true)
+}
+
+// OpenLearnFileReadOnly opens a book to preview updates (Preview) without
+// the right to change it.
+func OpenLearnFileReadOnly(path string) (*LearnFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open book: %w", err)
+	}
+	return newFile(f, path, false)
+}
+
+func newFile(f *os.File, path string, writable bool) (*LearnFile, error) {
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("open book %s: %w", path, err)
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("open book %s: not a regular file", path)
+	}
+	return &LearnFile{f: f, path: path, writable: writable}, nil
+}
+
+// Path is the book's file name as given to Open.
+func (f *LearnFile) Path() string { return f.path }
+
+// Close closes the file.
+func (f *LearnFile) Close() error { return f.f.Close() }
+
+// Sync asks the system to put the updates written so far on disk.
+func (f *LearnFile) Sync() error {
+	if !f.writable {
+		return nil
+	}
+	return f.f.Sync()
+}
+
+// LearnUpdate is one game result to count into the entry (Key, Move), Move
+// being the code exactly as stored in the book.
+type LearnUpdate struct {
+	Key    Key
+	Move   Move
+	Result Result
+}
+
+// LearnChange is what happened (or, from Preview, would happen) to one entry.
+type LearnChange struct {
+	Key           Key
+	Move          Move
+	Index         int // entry number in the file; -1 when the book has no such entry
+	Results       int // updates counted into it
+	Before, After Learn
+}
+
+// Found reports whether the book has the entry.
+func (c LearnChange) Found() bool { return c.Index >= 0 }
+
+// Apply counts the updates into the book under an exclusive lock held for
+// the whole batch: a read-modify-write that no other process can
+// interleave with. Updates of the same entry are combined in their order,
+// so a batch costs one read and one write per distinct entry. Entries are
+// searched by key under the lock, never remembered from before, so a stale
+// index cannot hit the wrong entry. The changes are returned in the order
+// each entry first appears in updates.
+func (f *LearnFile) Apply(updates []LearnUpdate) ([]LearnChange, error) {
+	if !f.writable {
+		return nil, fmt.Errorf("learn %s: book was opened read-only", f.path)
+	}
+	return f.run(updates, true)
+}
+
+// Preview computes what Apply would do without writing anything.
+func (f *LearnFile) Preview(updates []LearnUpdate) ([]LearnChange, error) {
+	return f.run(updates, false)
+}
+
+type entryID struct {
+	key  Key
+	move Move
+}
+
+func (f *LearnFile) run(updates []LearnUpdate, write bool) (changes []LearnChange, err error) {
+	if len(updates) == 0 {
+		return nil, nil
+	}
+	groups := make(map[entryID]int, len(updates))
+	changes = make([]LearnChange, 0, len(updates))
+	for _, u := range updates {
+		id := entryID{u.Key, u.Move}
+		if _, ok := groups[id]; !ok {
+			groups[id] = len(changes)
+			changes = append(changes, LearnChange{Key: u.Key, Move: u.Move, Index: -1})
+		}
+	}
+
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	st, err := f.lock(write)
+	if err != nil {
+		return nil, err
+	}
+	locked := f.f
+	defer func() {
+		if uerr := unlockFile(locked); uerr != nil && err == nil {
+			err = fmt.Errorf("learn %s: unlock: %w", f.path, uerr)
+		}
+	}()
+	view, err := mapLocked(f.f, f.path, st.Size())
+	if err != nil {
+		return nil, fmt.Errorf("learn %s: %w", f.path, err)
+	}
+	defer view.unmap()
+	for i := range changes {
+		c := &changes[i]
+		idx, learn, err := view.indexOf(c.Key, c.Move)
+		if err != nil {
+			return nil, fmt.Errorf("learn: %w", err) // it names the book
+		}
+		c.Index = idx
+		c.Before, c.After = learn, learn
+	}
+	for _, u := range updates {
+		c := &changes[groups[entryID{u.Key, u.Move}]]
+		if c.Found() {
+			c.After = c.After.Add(u.Result)
+			c.Results++
+		}
+	}
+	if !write {
+		return changes, nil
+	}
+	for i := range changes {
+		c := &changes[i]
+		if !c.Found() || c.After == c.Before {
+			continue
+		}
+		if err := f.writeLearn(c.Index, c.After); err != nil {
+			// Entries before this one are written; say which are not.
+			for j := i; j < len(changes); j++ {
+				changes[j].After = changes[j].Before
+				changes[j].Results = 0
+			}
+			return changes, fmt.Errorf("learn %s: write entry %d: %w", f.path, c.Index, err)
+		}
+	}
+	return changes, nil
+}
+
+// lock takes the file lock and returns the file's state under it. A book
+// replaced since it was opened (a new file renamed over it, as book
+// writers do) is opened again first, so that updates go to the book the
+// path names rather than to a file nobody will read again.
+func (f *LearnFile) lock(exclusive bool) (os.FileInfo, error) {
+	for attempt := 0; ; attempt++ {
+		if err := lockFile(f.f, exclusive); err != nil {
+			return nil, fmt.Errorf("learn %s: lock: %w", f.path, err)
+		}
+		st, err := f.f.Stat()
+		if err != nil {
+			unlockFile(f.f)
+			return nil, fmt.Errorf("learn %s: %w", f.path, err)
+		}
+		now, err := os.Stat(f.path)
+		if err != nil || os.SameFile(st, now) || attempt == 2 {
+			// (A deleted path leaves nothing better than the open file.)
+			return st, nil
+		}
+		unlockFile(f.f)
+		flag := os.O_RDONLY
+		if f.writable {
+			flag = os.O_RDWR
+		}
+		nf, err := os.OpenFile(f.path, flag, 0)
+		if err != nil {
+			return nil, fmt.Errorf("learn %s: reopen the replaced book: %w", f.path, err)
+		}
+		f.f.Close()
+		f.f = nf
+	}
+}
+
+// writeLearn writes the 4 learn bytes of entry i and nothing else.
+//
+// Crash safety: the write is one pwrite of the 4 bytes at learnOffset in
+// entry i, an offset that is a multiple of 4, so it never straddles a page (4096) or a disk sector (512
+// or 4096), all multiples of 4. The kernel copies it into a single page
+// cache page under that page's lock, so other processes see old or new
+// bytes, never a mix, and the disk writes whole sectors atomically, so
+// after a power loss the field is the old or the new value. Since no other
+// byte is written, an entry can only ever be as before or as after.
+func (f *LearnFile) writeLearn(i int, v Learn) error {
+	var b [4]byte
+	binary.BigEndian.PutUint32(b[:], uint32(v))
+	n, err := f.f.WriteAt(b[:], int64(i)*EntrySize+learnOffset)
+	if err == nil && n != len(b) {
+		err = io.ErrShortWrite
+	}
+	return err
+}
+
+// mapLocked maps the locked file as it is now, for searching: a fresh
+// mapping of the descriptor under the lock, so no index is ever
+// remembered from before (a stale one could hit the wrong entry). It is
+// coherent with the writes made through the descriptor.
+func mapLocked(f *os.File, path string, size int64) (*Book, error) {
+	if int64(int(size)) != size {
+		return nil, fmt.Errorf("%d bytes is too large to map on this platform", size)
+	}
+	m, err := mapFile(f, size)
+	if err != nil {
+		return nil, fmt.Errorf("map: %w", err)
+	}
+	return &Book{path: path, mapping: m, data: m[:size-size%EntrySize]}, nil
+}
+
+// unmap releases a mapping made by mapLocked (its file is not the book's
+// to close).
+func (b *Book) unmap() {
+	unmapFile(b.mapping)
+	b.mapping, b.data = nil, nil
+}
+
+// indexOf returns the index and learn field of the first entry (k, m), or
+// -1. An unsorted book (which Book still reads exactly) can hide entries
+// from the key search, so a miss is confirmed by reading the whole file.
+func (b *Book) indexOf(k Key, m Move) (idx int, l Learn, err error) {
+	idx = -1
+	if k == 0 {
+		return idx, 0, nil // header entries
+	}
+	err = b.guard(func() {
+		first, count := b.lookup(k)
+		for i := first; i < first+count; i++ {
+			if e := b.Entry(i); e.Move == m {
+				idx, l = i, e.Learn
+				return
+			}
+		}
+		for i, n := 0, b.Len(); i < n; i++ {
+			if b.keyAt(i) == k {
+				if e := b.Entry(i); e.Move == m {
+					idx, l = i, e.Learn
+					return
+				}
+			}
+		}
+	})
+	return idx, l, err
+}
+
+func wrapLockErr(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return &os.SyscallError{Syscall: op, Err: err}
+}

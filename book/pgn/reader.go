@@ -1,0 +1,421 @@
+package pgn
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+)
+
+// SyntaxError is a syntax error in one game. The reader has skipped the
+// rest of that game; the next call to Next reads the following game.
+type SyntaxError struct {
+	Line     int // where the error is
+	GameLine int // where the broken game starts
+	Msg      string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("PGN line %d: %s", e.Line, e.Msg) }
+
+// maxLine bounds one line, so a file without line breaks cannot make
+// the reader hold all of it in memory.
+const maxLine = 16 << 20
+
+// Reader reads games one at a time from a stream, holding one line (and
+// one game's text) in memory. It reads what real PGN files contain: a UTF-8
+// BOM, \r\n line ends, {comments} over several lines, ; comments, % escape
+// lines, NAGs ($1, !, ?!), nested (variations), move numbers such as "12."
+// and "12...", glued or not to the move.
+type Reader struct {
+	br     *bufio.Reader
+	cur    []byte // the current line, cur[pos:] not yet read
+	pos    int
+	lineNo int
+	long   []byte // holds a line longer than br's buffer
+	err    error  // sticky read error, io.EOF at the end
+	// prevTag reports that the line before cur was a tag line; used to
+	// find the start of the next game after a syntax error.
+	prevTag bool
+	curTag  bool
+	// blank: cur is an empty line; prevBlank: the line before it was.
+	blank, prevBlank bool
+	game             Game
+}
+
+// Game is one game of a PGN file: its tags and its main line. Its text
+// lies in one buffer, referenced by offsets, so reading a game allocates
+// nothing once the buffers have grown (make-book reads millions). The
+// reader reuses one Game: it is valid until the next call to Next.
+type Game struct {
+	// Line is the 1-based line where the game starts.
+	Line int
+	// Result is the game termination marker after the moves: "1-0",
+	// "0-1", "1/2-1/2" or "*"; "" when the game ended without one (end of
+	// file or the next game's tags). The Result tag is read with Tag.
+	Result string
+
+	buf   []byte
+	tags  []rawTag
+	moves []span
+}
+
+type span struct{ start, end int32 }
+
+type rawTag struct{ name, value span }
+
+func (g *Game) reset() {
+	g.buf = g.buf[:0]
+	g.tags = g.tags[:0]
+	g.moves = g.moves[:0]
+	g.Result = ""
+	g.Line = 0
+}
+
+func (g *Game) add(b []byte) span {
+	s := int32(len(g.buf))
+	g.buf = append(g.buf, b...)
+	return span{s, int32(len(g.buf))}
+}
+
+func (g *Game) text(s span) []byte { return g.buf[s.start:s.end] }
+
+// Tag returns the value of the named tag (case-sensitive, as PGN defines
+// tag names), or "" when the game has none.
+func (g *Game) Tag(name string) string {
+	for _, t := range g.tags {
+		if string(g.text(t.name)) == name {
+			return string(g.text(t.value))
+		}
+	}
+	return ""
+}
+
+// NumMoves is the number of moves of the main line.
+func (g *Game) NumMoves() int { return len(g.moves) }
+
+// Move is the i-th move of the main line as written, minus move numbers
+// and annotation glyphs (!, ?, !?); variations, comments and NAGs are left
+// out. The bytes are the game's: valid until the next call to Next.
+func (g *Game) Move(i int) []byte { return g.text(g.moves[i]) }
+
+// Clone is a copy of the game that stays valid after the next call to
+// Next.
+func (g *Game) Clone() *Game {
+	c := *g
+	c.buf = slices.Clone(g.buf)
+	c.tags = slices.Clone(g.tags)
+	c.moves = slices.Clone(g.moves)
+	return &c
+}
+
+// NewReader reads PGN from r.
+func NewReader(r io.Reader) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, 64<<10)}
+}
+
+// Next returns the next game. At the end it returns io.EOF. A syntax error
+// in a game returns a *SyntaxError (and the game as far as it was read);
+// the reader has then skipped that game and the next call goes on with
+// the following one. Any other error is a read error and final.
+func (r *Reader) Next() (*Game, error) {
+	err := r.next(&r.game)
+	var syntax *SyntaxError
+	if err != nil && !errors.As(err, &syntax) {
+		return nil, err
+	}
+	return &r.game, err
+}
+
+// nextLine makes the next line current; false at the end or on error.
+func (r *Reader) nextLine() bool {
+	if r.err != nil {
+		return false
+	}
+	r.prevTag, r.prevBlank = r.curTag, r.blank
+	line, err := r.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		r.long = append(r.long[:0], line...)
+		for err == bufio.ErrBufferFull {
+			if len(r.long) > maxLine {
+				r.err = fmt.Errorf("PGN line %d is longer than %d bytes", r.lineNo+1, maxLine)
+				return false
+			}
+			line, err = r.br.ReadSlice('\n')
+			r.long = append(r.long, line...)
+		}
+		line = r.long
+	}
+	if err != nil && err != io.EOF {
+		r.err = err
+		return false
+	}
+	if err == io.EOF {
+		r.err = io.EOF
+		if len(line) == 0 {
+			return false
+		}
+	}
+	if r.lineNo == 0 {
+		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+	}
+	r.lineNo++
+	r.cur, r.pos = line, 0
+	i := 0
+	for i < len(line) && isSpace(line[i]) {
+		i++
+	}
+	r.blank = i == len(line)
+	r.curTag = i < len(line) && line[i] == '['
+	if len(line) > 0 && line[0] == '%' {
+		r.pos = len(line) // an escape line: ignored as a whole
+	}
+	return true
+}
+
+// looksLikeTag reports a line such as [Event "x"] (nothing else on it).
+func looksLikeTag(line []byte) bool {
+	line = bytes.TrimSpace(line)
+	return len(line) > 4 && line[0] == '[' && line[len(line)-1] == ']' &&
+		(line[1] >= 'A' && line[1] <= 'Z' || line[1] >= 'a' && line[1] <= 'z') && bytes.IndexByte(line, '"') > 0
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// isDelimiter ends a move token.
+func isDelimiter(c byte) bool {
+	switch c {
+	case '{', '}', '(', ')', ';', '[', ']', '$', '"':
+		return true
+	}
+	return isSpace(c)
+}
+
+// next reads one game into g. It returns nil (a game), io.EOF (no more
+// games), a *SyntaxError (a broken game, skipped) or a read error.
+func (r *Reader) next(g *Game) error {
+	g.reset()
+	inMoves, inComment := false, false
+	depth := 0
+	commentLine := 0
+	start := func() {
+		if g.Line == 0 {
+			g.Line = r.lineNo
+		}
+	}
+	for {
+		if r.pos >= len(r.cur) {
+			if !r.nextLine() {
+				if r.err != io.EOF {
+					return r.err
+				}
+				switch {
+				case g.Line == 0:
+					return io.EOF
+				case inComment:
+					return &SyntaxError{commentLine, g.Line, "comment not closed before the end of the file"}
+				case depth > 0:
+					return &SyntaxError{r.lineNo, g.Line, "variation not closed before the end of the file"}
+				}
+				return nil // a game without termination marker
+			}
+			continue
+		}
+		if inComment {
+			// A missing '}' would swallow every later game: a tag line
+			// after an empty line ends the comment and the broken game.
+			if r.pos == 0 && r.prevBlank && looksLikeTag(r.cur) {
+				if g.Line == 0 { // the comment came before any game
+					g.Line = commentLine
+				}
+				return &SyntaxError{commentLine, g.Line, "comment not closed before the next game"}
+			}
+			if i := bytes.IndexByte(r.cur[r.pos:], '}'); i >= 0 {
+				r.pos += i + 1
+				inComment = false
+			} else {
+				r.pos = len(r.cur)
+			}
+			continue
+		}
+		c := r.cur[r.pos]
+		switch {
+		case isSpace(c):
+			r.pos++
+		case c == '{':
+			inComment, commentLine = true, r.lineNo
+			r.pos++
+		case c == ';':
+			r.pos = len(r.cur)
+		case c == '[':
+			if inMoves {
+				if depth > 0 { // '[' stays unread: it starts the next game
+					return &SyntaxError{r.lineNo, g.Line, "variation not closed before the next game"}
+				}
+				return nil // the next game starts; '[' stays unread
+			}
+			start()
+			if err := r.readTag(g); err != nil {
+				return r.syntaxError(g, err.Error())
+			}
+		case c == '(':
+			start()
+			inMoves = true
+			depth++
+			r.pos++
+		case c == ')':
+			if depth == 0 {
+				return r.syntaxError(g, "')' without '('")
+			}
+			depth--
+			r.pos++
+		case c == '$':
+			r.pos++
+			for r.pos < len(r.cur) && r.cur[r.pos] >= '0' && r.cur[r.pos] <= '9' {
+				r.pos++
+			}
+		case c == ']' || c == '}' || c == '"':
+			return r.syntaxError(g, fmt.Sprintf("unexpected %q", c))
+		default:
+			start()
+			inMoves = true
+			end := r.pos
+			for end < len(r.cur) && !isDelimiter(r.cur[end]) {
+				end++
+			}
+			tok := r.cur[r.pos:end]
+			r.pos = end
+			if res := resultToken(tok); res != "" {
+				if depth == 0 {
+					g.Result = res
+					return nil
+				}
+				continue
+			}
+			if tok = moveToken(tok); len(tok) > 0 && depth == 0 {
+				g.moves = append(g.moves, g.add(tok))
+			}
+		}
+	}
+}
+
+// resultToken returns the termination marker tok is, or "".
+func resultToken(tok []byte) string {
+	switch string(tok) {
+	case "1-0":
+		return "1-0"
+	case "0-1":
+		return "0-1"
+	case "1/2-1/2":
+		return "1/2-1/2"
+	case "*":
+		return "*"
+	}
+	return ""
+}
+
+// moveToken strips a move number ("12.", "12...") and annotation glyphs
+// from tok; what is left is a move, or nothing.
+func moveToken(tok []byte) []byte {
+	if string(tok) == "0000" { // UCI's null move, not a move number
+		return tok
+	}
+	i := 0
+	for i < len(tok) && tok[i] >= '0' && tok[i] <= '9' {
+		i++
+	}
+	if i == len(tok) {
+		return nil // a move number without dots
+	}
+	if tok[i] == '.' {
+		tok = tok[i:]
+	}
+	for len(tok) > 0 && tok[0] == '.' {
+		tok = tok[1:]
+	}
+	for len(tok) > 0 && (tok[len(tok)-1] == '!' || tok[len(tok)-1] == '?') {
+		tok = tok[:len(tok)-1]
+	}
+	if string(tok) == "e.p." {
+		return nil
+	}
+	return tok
+}
+
+// readTag reads [Name "value"] at r.pos, which is at '['.
+func (r *Reader) readTag(g *Game) error {
+	line := r.cur
+	i := r.pos + 1
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	// Names beyond the standard's letters, digits and '_' occur (e.g.
+	// White-Elo) and PolyGlot reads them: any run up to a blank or quote.
+	ns := i
+	for i < len(line) && !isSpace(line[i]) && line[i] != '"' && line[i] != ']' && line[i] != '[' {
+		i++
+	}
+	if i == ns {
+		return errors.New("bad tag: no name")
+	}
+	name := line[ns:i]
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	if i >= len(line) || line[i] != '"' {
+		return fmt.Errorf("bad tag %s: value not in quotes", name)
+	}
+	i++
+	nameSpan := g.add(name)
+	vs := int32(len(g.buf))
+	for {
+		if i >= len(line) || line[i] == '\n' || line[i] == '\r' {
+			return fmt.Errorf("bad tag %s: value not closed", name)
+		}
+		c := line[i]
+		if c == '"' {
+			break
+		}
+		if c == '\\' && i+1 < len(line) && (line[i+1] == '"' || line[i+1] == '\\') {
+			i++
+			c = line[i]
+		}
+		g.buf = append(g.buf, c)
+		i++
+	}
+	valueSpan := span{vs, int32(len(g.buf))}
+	i++
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	if i >= len(line) || line[i] != ']' {
+		return fmt.Errorf("bad tag %s: no ']'", name)
+	}
+	r.pos = i + 1
+	g.tags = append(g.tags, rawTag{nameSpan, valueSpan})
+	return nil
+}
+
+// syntaxError reports a broken game and skips to the next one: the next
+// line starting with '[' that follows an empty line or a line of moves
+// (tag lines right after the error belong to the broken game).
+func (r *Reader) syntaxError(g *Game, msg string) error {
+	e := &SyntaxError{Line: r.lineNo, GameLine: g.Line, Msg: msg}
+	if e.GameLine == 0 {
+		e.GameLine = r.lineNo
+		g.Line = r.lineNo
+	}
+	for {
+		if !r.nextLine() {
+			r.cur, r.pos = nil, 0
+			break
+		}
+		if r.curTag && !r.prevTag {
+			break
+		}
+	}
+	return e
+}

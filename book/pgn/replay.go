@@ -1,0 +1,95 @@
+package pgn
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
+)
+
+// Reasons a game gives no moves, for counting skipped games.
+const (
+	SkipSyntax    = "PGN syntax error"
+	SkipBadTag    = "bad tag"
+	SkipBadFEN    = "bad FEN"
+	SkipVariant   = "not standard chess (Variant tag)"
+	SkipNoResult  = "no result"
+	SkipIllegal   = "illegal move"
+	SkipAmbiguous = "ambiguous move"
+	SkipBadMove   = "unreadable move"
+	SkipNullMove  = "null move"
+)
+
+// Skip says why a game gives no moves: one of the Skip reasons, and the
+// details for a report.
+type Skip struct {
+	Reason string
+	Detail string
+}
+
+func (s *Skip) Error() string { return s.Detail }
+
+// Reason is the skip reason of a syntax error.
+func (e *SyntaxError) Reason() string {
+	if strings.HasPrefix(e.Msg, "bad tag") {
+		return SkipBadTag
+	}
+	return SkipSyntax
+}
+
+var startPosition = *board.StartPosition()
+
+// Start is the position the game starts from: its FEN tag (unless SetUp is
+// "0") or the standard start. A Variant other than standard chess or a bad
+// FEN is a *Skip.
+func (g *Game) Start() (board.Position, error) {
+	if v := strings.ToLower(g.Tag("Variant")); v != "" && v != "standard" && v != "chess" && v != "normal" {
+		return board.Position{}, &Skip{SkipVariant, fmt.Sprintf("Variant %q", v)}
+	}
+	if fen := g.Tag("FEN"); fen != "" && g.Tag("SetUp") != "0" {
+		p, err := board.ParseFEN(fen)
+		if err != nil {
+			return board.Position{}, &Skip{SkipBadFEN, err.Error()}
+		}
+		return *p, nil
+	}
+	return startPosition, nil
+}
+
+// Replay plays the main line from Start, calling fn with the position
+// before each move and the move in played form (castling e1g1). A move
+// that does not resolve stops it with a *Skip naming the ply; fn has seen
+// the moves before it.
+func (g *Game) Replay(fn func(pos *board.Position, m book.Move)) error {
+	pos, err := g.Start()
+	if err != nil {
+		return err
+	}
+	for ply := range g.moves {
+		m, err := board.ParseSAN(&pos, g.Move(ply))
+		if err != nil {
+			reason := SkipBadMove
+			switch {
+			case errors.Is(err, board.ErrIllegalMove):
+				reason = SkipIllegal
+			case errors.Is(err, board.ErrAmbiguousMove):
+				reason = SkipAmbiguous
+			case errors.Is(err, board.ErrNullMove):
+				reason = SkipNullMove
+			}
+			dots := "."
+			if !pos.WhiteToMove() {
+				dots = "..."
+			}
+			return &Skip{reason, fmt.Sprintf("ply %d (%d%s): %v", ply+1, pos.FullMove(), dots, err)}
+		}
+		fn(&pos, m)
+		pos.Play(m)
+	}
+	return nil
+}
+
+// SkipReasons lists every reason in the order summaries list them.
+var SkipReasons = []string{SkipSyntax, SkipBadTag, SkipBadFEN, SkipVariant, SkipNoResult, SkipIllegal, SkipAmbiguous, SkipBadMove, SkipNullMove}
