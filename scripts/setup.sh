@@ -8,7 +8,8 @@
 #                    (older Go 1.21+ fetches the version go.mod asks for by itself)
 #
 # Without apt-get (macOS, other Linux) it says what is missing and goes on:
-# tests that need a missing program skip themselves with a message.
+# tests that need a missing program skip themselves with a message (and fail
+# when CI is set, so CI never passes by skipping).
 set -euo pipefail
 exec 1>&2 </dev/null
 
@@ -29,7 +30,7 @@ command -v go >/dev/null || { command -v curl >/dev/null || missing+=(curl ca-ce
 
 if [ ${#missing[@]} -gt 0 ]; then
 	if ! command -v apt-get >/dev/null; then
-		echo "setup: missing ${missing[*]} and no apt-get here: install them by hand; tests that need them will be skipped"
+		echo "setup: missing ${missing[*]} and no apt-get here: install them by hand; tests that need them will be skipped (or fail under CI)"
 	else
 		echo "setup: installing ${missing[*]}"
 		# Update the package lists only when needed: when apt does not know a
