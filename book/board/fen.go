@@ -11,23 +11,30 @@ import (
 // pieceLetters lists the FEN letter of each Piece value (index 0: none).
 const pieceLetters = " pPnNbBrRqQkK"
 
-// ParseFEN reads a FEN; the move counters may be omitted (4 fields). It
-// rejects positions that cannot arise in a game and that engines are known
-// to crash on: not exactly one king a side, a pawn on the first or last
-// rank, the side not to move in check. Castling rights whose king or rook
-// is not at home are dropped, so a sloppy FEN cannot give a key no game
-// can reach.
+// ParseFEN reads a FEN as leniently as engines and python-chess do: only
+// the piece placement is required; a missing side to move is White's,
+// missing castling rights and en-passant square are none, missing,
+// unreadable or negative move counters are 0 and 1 (a move number 0 is
+// 1), fields after the sixth are ignored, and Shredder/X-FEN castling
+// letters that name a corner rook (HAha) read as KQkq; other letters (an
+// inner rook: Chess960) give no right. Castling rights whose king or rook
+// is not at home are dropped, and so is an en-passant square no pawn can
+// just have passed: the position, and the FEN written from it, are ones a
+// game can reach and an engine can take.
+//
+// It refuses positions that cannot arise in a game and that engines are
+// known to crash on: not exactly one king a side, a pawn on the first or
+// last rank, the side not to move in check.
 //
 // It is the project's own decoder because a "position fen" line is on the
-// proxy's answer path; fen_test.go cross-checks it against notnil/chess.
+// proxy's answer path; notnil_test.go cross-checks it against notnil/chess.
 func ParseFEN(fen string) (*Position, error) {
 	fields := strings.Fields(fen)
-	if len(fields) == 4 {
-		fields = append(fields, "0", "1")
+	if len(fields) == 0 {
+		return nil, fmt.Errorf("bad FEN %q: empty", fen)
 	}
-	if len(fields) != 6 {
-		return nil, fmt.Errorf("bad FEN %q: want 4 or 6 fields, have %d", fen, len(fields))
-	}
+	// Missing fields take their defaults.
+	fields = append(fields, []string{"w", "-", "-", "0", "1"}[min(len(fields)-1, 5):]...)
 	bad := func(format string, args ...any) (*Position, error) {
 		return nil, fmt.Errorf("bad FEN %q: %s", fen, fmt.Sprintf(format, args...))
 	}
@@ -36,36 +43,33 @@ func ParseFEN(fen string) (*Position, error) {
 		return bad("%v", err)
 	}
 	switch fields[1] {
-	case "w":
+	case "w", "W":
 		p.whiteToMove = true
-	case "b":
+	case "b", "B":
 	default:
 		return bad("side to move %q is not w or b", fields[1])
 	}
-	if fields[2] != "-" {
-		for i := 0; i < len(fields[2]); i++ {
-			bit := strings.IndexByte("KQkq", fields[2][i])
-			if bit < 0 || p.castle&(1<<bit) != 0 {
-				return bad("castling rights %q are not a subset of KQkq", fields[2])
-			}
-			p.castle |= 1 << bit
+	for i := 0; fields[2] != "-" && i < len(fields[2]); i++ {
+		switch c := fields[2][i]; c {
+		case 'K', 'H':
+			p.castle |= CastleWhiteShort
+		case 'Q', 'A':
+			p.castle |= CastleWhiteLong
+		case 'k', 'h':
+			p.castle |= CastleBlackShort
+		case 'q', 'a':
+			p.castle |= CastleBlackLong
 		}
 	}
-	if fields[3] != "-" {
-		s, err := book.ParseSquare(fields[3])
-		if err != nil {
-			return bad("en-passant square %q", fields[3])
-		}
-		if p.justPushed(s) {
-			p.doublePushFile = int8(s.File())
-		}
+	if s, err := book.ParseSquare(fields[3]); err == nil && p.justPushed(s) {
+		p.doublePushFile = int8(s.File())
 	}
-	var err error
-	if p.halfmoveClock, err = strconv.Atoi(fields[4]); err != nil || p.halfmoveClock < 0 {
-		return bad("half-move clock %q", fields[4])
+	p.halfmoveClock, p.fullmove = 0, 1
+	if n, err := strconv.Atoi(fields[4]); err == nil && n >= 0 {
+		p.halfmoveClock = n
 	}
-	if p.fullmove, err = strconv.Atoi(fields[5]); err != nil || p.fullmove < 1 {
-		return bad("move number %q", fields[5])
+	if n, err := strconv.Atoi(fields[5]); err == nil && n >= 1 {
+		p.fullmove = n
 	}
 	if strings.Count(fields[0], "K") != 1 || strings.Count(fields[0], "k") != 1 {
 		return bad("each side needs exactly one king")

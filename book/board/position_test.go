@@ -65,7 +65,9 @@ func TestParseFENRefusesImpossiblePositions(t *testing.T) {
 		{"4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", "not to move is in check"},
 		{"4k3/8/8/8/8/8/8/4R1K1 b - - 0 1", ""}, // the side to move may be in check
 		{"4k3/8/8/8/8/8/3p4/4K3 b - - 0 1", "not to move is in check"},
-		{"xx", "fields"},
+		{"xx", "not a piece"},
+		{"   ", "empty"},
+		{"4k3/8/8/8/8/8/8/4K3 x - - 0 1", "side to move"},
 	} {
 		_, err := ParseFEN(tc.fen)
 		switch {
@@ -76,6 +78,38 @@ func TestParseFENRefusesImpossiblePositions(t *testing.T) {
 		}
 		if _, lerr := NewLine(tc.fen); (lerr == nil) != (err == nil) {
 			t.Errorf("%s: NewLine says %v, ParseFEN %v", tc.fen, lerr, err)
+		}
+	}
+}
+
+// FENs as engines and python-chess accept them: what a GUI or a script may
+// send is read, and written back in the one standard form.
+func TestParseFENLenient(t *testing.T) {
+	for _, tc := range []struct{ fen, want string }{
+		{"4k3/8/8/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"},
+		{"4k3/8/8/8/8/8/8/4K3 b - -", "4k3/8/8/8/8/8/8/4K3 b - - 0 1"},                    // 4 fields
+		{"4k3/8/8/8/8/8/8/4K3 w - - 7", "4k3/8/8/8/8/8/8/4K3 w - - 7 1"},                  // 5 fields
+		{"4k3/8/8/8/8/8/8/4K3 w - - 3 0", "4k3/8/8/8/8/8/8/4K3 w - - 3 1"},                // move number 0
+		{"4k3/8/8/8/8/8/8/4K3 w - - - -", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"},                // '-' counters
+		{"4k3/8/8/8/8/8/8/4K3 w - - -5 -2", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"},              // negative counters
+		{"4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"},          // 7 fields
+		{"4k3/8/8/8/8/8/8/4K3", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"},                          // placement only
+		{"4k3/8/8/8/8/8/8/4K3 B", "4k3/8/8/8/8/8/8/4K3 b - - 0 1"},                        // side in upper case
+		{"r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"},  // Shredder letters
+		{"r3k2r/8/8/8/8/8/8/R3K2R w KQkqK - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"}, // a right twice
+		{"r3k2r/8/8/8/8/8/8/R3K2R w GBgb - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1"},     // inner rooks: Chess960
+		{"4k3/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"},        // rights without rooks dropped
+		{"4k3/8/8/8/8/8/8/4K3 w - e9 0 1", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"},               // unreadable en passant
+		{"4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"},        // a real one kept
+		{"4k3/8/8/3pP3/8/8/8/4K3 w - c6 0 1", "4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1"},         // no pawn passed c6
+	} {
+		p, err := ParseFEN(tc.fen)
+		if err != nil {
+			t.Errorf("%q: %v", tc.fen, err)
+			continue
+		}
+		if got := p.FEN(); got != tc.want {
+			t.Errorf("%q read as %q, want %q", tc.fen, got, tc.want)
 		}
 	}
 }
