@@ -37,6 +37,9 @@ type Engine interface {
 	// whatever it started); it returns when the engine is gone.
 	Quit(grace time.Duration)
 	Kill()
+	// ExitErr is how the engine ended (nil: exit status 0); only called
+	// once Exited is closed.
+	ExitErr() error
 }
 
 // GameObserver follows the game for live learning (learn.Session has these
@@ -469,19 +472,15 @@ func (a *Adapter) fatalf(format string, args ...any) {
 // onEngineDeath restarts the engine once; a second death within a minute
 // (or a death before the first handshake completed) is fatal.
 func (a *Adapter) onEngineDeath(readErr error) error {
-	status := "its output closed"
 	select {
 	case <-a.eng.Exited():
 	case <-time.After(200 * time.Millisecond):
 		a.eng.Kill()
 		<-a.eng.Exited()
 	}
-	if p, ok := a.eng.(*uci.Process); ok {
-		if err := p.ExitErr(); err != nil {
-			status = err.Error()
-		} else {
-			status = "exit status 0"
-		}
+	status := "exit status 0"
+	if err := a.eng.ExitErr(); err != nil {
+		status = err.Error()
 	}
 	a.eng.Kill() // whatever it left behind in its group
 	now := time.Now()

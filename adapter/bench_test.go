@@ -26,6 +26,7 @@ func (nullEngine) Stdout() io.Reader         { return strings.NewReader("") }
 func (e nullEngine) Exited() <-chan struct{} { return e.exited }
 func (nullEngine) Quit(time.Duration)        {}
 func (nullEngine) Kill()                     {}
+func (nullEngine) ExitErr() error            { return nil }
 
 // countingWriter counts bestmove lines, so a benchmark can check it got
 // the answers it measures.
@@ -208,6 +209,7 @@ func (e *pipeEngine) WriteLine(s string) error {
 func (e *pipeEngine) Stdout() io.Reader       { return e.r }
 func (e *pipeEngine) Exited() <-chan struct{} { return e.exited }
 func (e *pipeEngine) Quit(time.Duration)      { e.Kill() }
+func (e *pipeEngine) ExitErr() error          { return nil }
 func (e *pipeEngine) Kill() {
 	select {
 	case <-e.exited:

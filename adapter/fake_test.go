@@ -2,6 +2,7 @@ package adapter
 
 import (
 	"bufio"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -60,6 +61,7 @@ func (f *fakeEngine) Stdout() io.Reader       { return f.outR }
 func (f *fakeEngine) Exited() <-chan struct{} { return f.exited }
 func (f *fakeEngine) Kill()                   { f.die() }
 func (f *fakeEngine) Quit(time.Duration)      { f.WriteLine("quit"); f.die() }
+func (f *fakeEngine) ExitErr() error          { return errors.New("its output closed") }
 
 func (f *fakeEngine) WriteLine(s string) error {
 	select {
