@@ -408,3 +408,14 @@ func smallBook(t testing.TB) string {
 		{"e2e4 e7e5 g1f3 b8c6", "f1b5", 10},
 	})
 }
+
+func contains(lines []string, want string) bool { return slices.Contains(lines, want) }
+
+func hasPrefix(lines []string, prefix string) bool {
+	for _, l := range lines {
+		if strings.HasPrefix(l, prefix) {
+			return true
+		}
+	}
+	return false
+}

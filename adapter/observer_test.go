@@ -1,0 +1,100 @@
+package adapter
+
+// Tests of the game observer (live learning): the calls it gets, in order.
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/polyproxy/polyproxy/book"
+)
+
+// recorder is a GameObserver that writes down the calls.
+type recorder struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (r *recorder) add(s string) { r.mu.Lock(); r.calls = append(r.calls, s); r.mu.Unlock() }
+
+func (r *recorder) got() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.calls)
+}
+
+func (r *recorder) NewGame() { r.add("newgame") }
+
+func (r *recorder) Position(l *book.Line, continues bool) {
+	r.add(fmt.Sprintf("position %s %v", l.Chess(), continues))
+}
+
+func (r *recorder) BookMove(b *book.Book, key book.Key, stored book.Move, whiteMoved bool) {
+	r.add(fmt.Sprintf("book %s %s %v", filepath.Base(b.Path()), stored, whiteMoved))
+}
+
+func (r *recorder) EngineScore(white bool, cp int, mate int, isMate bool) {
+	r.add(fmt.Sprintf("score %v %d %d %v", white, cp, mate, isMate))
+}
+
+func (r *recorder) AfterBestmove(l *book.Line) { r.add("after " + l.Chess().String()) }
+func (r *recorder) Close()                     { r.add("close") }
+
+func TestObserverCalls(t *testing.T) {
+	rec := &recorder{}
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, rec)
+	h.handshake()
+	h.send("ucinewgame", "position startpos", "go")
+	h.until("bestmove")
+	h.send("position startpos moves e2e4 e7e5", "position startpos moves e2e4 e7e5", "position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6", "go")
+	h.until("bestmove")
+	h.send("position startpos moves d2d4", "quit")
+	<-h.done
+	h.done <- nil
+	want := []string{
+		"newgame",
+		"position rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 false",
+		"book test.bin e2e4 true",
+		"after rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+		"position rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq e6 0 2 true",
+		"position r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4 true",
+		"score true 21 0 false",
+		"after r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4", // a7a6 is no legal White move: unchanged? see below
+		"position rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq d3 0 1 false",
+		"close",
+	}
+	got := rec.got()
+	// The fake engine answers a7a6 whatever the position: not legal for
+	// White, so no AfterBestmove for it.
+	want = slices.Delete(want, 7, 8)
+	if !slices.Equal(got, want) {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// The observer gets the engine's last score before its bestmove, even when
+// later info lines carry none and arrive in another read.
+func TestObserverGetsLastScore(t *testing.T) {
+	rec := &recorder{}
+	h := startHarness(t, testConfig(t, ""), nil, rec)
+	h.handshake()
+	h.send("position startpos moves e2e4", "go infinite")
+	h.waitReceived(0, "go infinite")
+	e := h.engine(0)
+	e.say("info depth 1 score cp 5 pv e7e5", "info depth 2 score mate 3 pv e7e5")
+	h.until("info depth 2")
+	e.say("info string thinking", "info nodes 100")
+	h.until("info nodes")
+	e.say("bestmove c7c5")
+	h.until("bestmove")
+	h.send("quit")
+	<-h.done
+	h.done <- nil
+	if got := rec.got(); !slices.Contains(got, "score false 0 3 true") || slices.Contains(got, "score false 5 0 false") {
+		t.Fatalf("calls %q", got)
+	}
+}
