@@ -106,25 +106,6 @@ const (
 	searchBookPonder             // a book answer waits for ponderhit or stop
 )
 
-// engineReply is a reply the engine owes for a request we forwarded.
-type engineReply int
-
-const (
-	replyNone     engineReply = iota
-	replyReadyOK              // for an isready
-	replyBestmove             // for a go
-)
-
-// pendingOutput keeps UCI order: our own answers (a book bestmove) must
-// not overtake the engine's replies to requests the GUI sent before them.
-// An entry is either a marker (owed) or our lines, sent once every marker
-// before them is answered.
-type pendingOutput struct {
-	owed  engineReply
-	lines []string
-	after func()
-}
-
 // Adapter is one proxy run. Create with New, then Run.
 type Adapter struct {
 	cfg    *config.Config
@@ -159,7 +140,7 @@ type Adapter struct {
 	notices       []string        // told the GUI as info strings once it talks
 
 	// Order and searches.
-	pending       []pendingOutput
+	replies       replyQueue
 	search        searchState // who owes the bestmove of the GUI's latest go
 	engineGo      string      // the go line the engine is searching, for a restart
 	ponderHit     bool        // ponderhit was forwarded during the engine's search
@@ -194,6 +175,7 @@ type Adapter struct {
 // New prepares an adapter for cfg; nothing starts until Run.
 func New(cfg *config.Config, opts Options) *Adapter {
 	a := &Adapter{cfg: cfg, opts: opts, stderr: opts.Stderr, obs: opts.Observer}
+	a.replies = newReplyQueue(a.toGUI)
 	if a.stderr == nil {
 		a.stderr = os.Stderr
 	}

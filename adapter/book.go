@@ -219,7 +219,7 @@ func (a *Adapter) releaseBookAnswer(played bool) {
 	// A copy: the game may continue from ans.after before the observer
 	// runs.
 	after := *ans.after
-	a.emit(ans.lines, func() {
+	a.replies.emit(ans.lines, func() {
 		if played {
 			a.observe(func(o GameObserver) {
 				o.BookMove(ans.choice.Book, ans.key, ans.choice.Entry.Move, ans.white)

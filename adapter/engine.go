@@ -142,11 +142,13 @@ func (a *Adapter) onUCIOK() {
 			a.toEngine(setOptionLine(o))
 		}
 		a.toEngine("ucinewgame")
-		a.replaceLostBestmoves()
-		for _, p := range a.pending {
-			if p.owed == replyReadyOK {
-				a.toEngine("isready")
-			}
+		// Bestmoves of stopped searches the dead engine owed will not
+		// come; the latest search is issued again below.
+		for range a.replies.replaceLostBestmoves(a.search == searchEngine) {
+			a.logf("the engine died owing the bestmove of a stopped search: bestmove 0000 instead")
+		}
+		for range a.replies.owes(replyReadyOK) {
+			a.toEngine("isready")
 		}
 		if a.game.line != "" {
 			a.toEngine(a.game.line)
@@ -238,101 +240,21 @@ func (a *Adapter) answerUCI() {
 // waiting for it.
 func (a *Adapter) onReadyOK(line []byte) {
 	a.relay(line)
-	if !a.engineReplied(replyReadyOK) {
+	if !a.replies.settle(replyReadyOK) {
 		a.logf("readyok nobody asked for (relayed)")
-	}
-}
-
-// expect notes a reply the engine owes: our own output after this point
-// waits for it.
-func (a *Adapter) expect(r engineReply) {
-	a.pending = append(a.pending, pendingOutput{owed: r})
-}
-
-// owes counts the replies of kind r the engine still owes.
-func (a *Adapter) owes(r engineReply) int {
-	n := 0
-	for _, p := range a.pending {
-		if p.owed == r {
-			n++
-		}
-	}
-	return n
-}
-
-// engineReplied settles the oldest owed reply of kind r (false: none was
-// owed) and sends what no longer waits.
-func (a *Adapter) engineReplied(r engineReply) bool {
-	for i, p := range a.pending {
-		if p.owed == r {
-			a.pending = append(a.pending[:i], a.pending[i+1:]...)
-			a.drainPending()
-			return true
-		}
-	}
-	return false
-}
-
-func (a *Adapter) drainPending() {
-	for len(a.pending) > 0 && a.pending[0].owed == replyNone {
-		p := a.pending[0]
-		a.pending = a.pending[1:]
-		for _, l := range p.lines {
-			a.toGUI(l)
-		}
-		if p.after != nil {
-			p.after()
-		}
-	}
-}
-
-// replaceLostBestmoves runs after an engine restart: bestmoves the dead
-// engine owed for searches that are not re-issued (stopped ones; only the
-// latest search is searched again) become "bestmove 0000", so the GUI
-// still gets one per go, in order.
-func (a *Adapter) replaceLostBestmoves() {
-	keep := -1 // the re-issued search's marker: the last one
-	if a.search == searchEngine {
-		for i, p := range a.pending {
-			if p.owed == replyBestmove {
-				keep = i
-			}
-		}
-	}
-	for i := range a.pending {
-		if p := &a.pending[i]; p.owed == replyBestmove && i != keep {
-			a.logf("the engine died owing the bestmove of a stopped search: bestmove 0000 instead")
-			*p = pendingOutput{lines: []string{"bestmove 0000"}}
-		}
-	}
-	a.drainPending()
-}
-
-// emit sends our own lines to the GUI now, or after the engine's replies
-// still owed for earlier requests.
-func (a *Adapter) emit(lines []string, after func()) {
-	if len(a.pending) > 0 {
-		a.pending = append(a.pending, pendingOutput{lines: lines, after: after})
-		return
-	}
-	for _, l := range lines {
-		a.toGUI(l)
-	}
-	if after != nil {
-		after()
 	}
 }
 
 // onEngineBestMove relays the bestmove of a search the GUI asked for; a
 // bestmove nobody asked for is dropped, so the GUI sees exactly one per go.
 func (a *Adapter) onEngineBestMove(line []byte) {
-	owed := a.owes(replyBestmove)
+	owed := a.replies.owes(replyBestmove)
 	if owed == 0 {
 		a.logf("bestmove without a pending engine search: dropped")
 		return
 	}
 	a.relay(line)
-	a.engineReplied(replyBestmove)
+	a.replies.settle(replyBestmove)
 	if owed > 1 || a.search != searchEngine {
 		a.logf("bestmove of an earlier, stopped search relayed")
 		return

@@ -66,7 +66,7 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 		a.answerUCI()
 	case uci.CmdIsReady:
 		a.toEngine(c.Line)
-		a.expect(replyReadyOK)
+		a.replies.expect(replyReadyOK)
 	case uci.CmdSetOption:
 		a.onSetOption(c)
 	case uci.CmdUCINewGame:
@@ -201,7 +201,7 @@ func (a *Adapter) onGo(c uci.Command) {
 	a.search = searchNone
 	if a.game.refused != "" {
 		a.logf("book: no (position refused); no search: bestmove 0000")
-		a.emit([]string{"info string no move: the position was not sent to the engine", "bestmove 0000"}, nil)
+		a.replies.emit([]string{"info string no move: the position was not sent to the engine", "bestmove 0000"}, nil)
 		return
 	}
 	if ans, ok := a.bookMove(c.Go); ok {
@@ -216,7 +216,7 @@ func (a *Adapter) onGo(c uci.Command) {
 		return
 	}
 	a.toEngineAfterPosition(c.Line)
-	a.expect(replyBestmove)
+	a.replies.expect(replyBestmove)
 	a.search = searchEngine
 	a.engineGo = c.Line
 	a.clockFrom = time.Time{}
