@@ -10,14 +10,12 @@
 package adapter
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -79,23 +77,10 @@ type Options struct {
 // minute, or before its first handshake completes.
 var ErrEngineDied = errors.New("engine died")
 
-// restartWindow: a second engine death within it ends polyproxy.
-const restartWindow = time.Minute
-
 type guiBatch struct {
 	lines []string
 	err   error // io.EOF or a read error: the GUI is gone
 }
-
-type engineBatch struct {
-	gen  int    // which engine start these lines come from
-	data []byte // whole lines, each ending in '\n'
-	err  error  // set on the last batch of an engine: its stdout closed
-}
-
-// batchPool recycles engine batches: a flood of info lines then costs no
-// allocation per batch.
-var batchPool = sync.Pool{New: func() any { return &engineBatch{data: make([]byte, 0, 64<<10)} }}
 
 // searchState is who owes the GUI a bestmove.
 type searchState int
@@ -123,21 +108,12 @@ type Adapter struct {
 	bookCh   chan bookVerdict
 	done     chan struct{} // closed when Run returns
 
-	// The engine.
-	eng           Engine
-	engGen        int
-	engExited     <-chan struct{} // nil once seen closed
-	handshaking   bool            // "uci" sent, uciok not yet received
-	everReady     bool            // a handshake has completed once
-	lastDeath     time.Time
-	engineHeader  []string // the engine's id and option lines, raw
-	engineName    string
-	engineOptions []uci.Option
-	guiSetOptions []uci.SetOption // engine options the GUI set, replayed after a restart
-	queuedGUI     []uci.Command   // GUI commands waiting for the handshake
-	guiWantsUCI   bool            // the GUI's "uci" waits for the handshake
-	guiTalked     bool            // we answered "uci": info strings may flow
-	notices       []string        // told the GUI as info strings once it talks
+	engine engineLink
+
+	queuedGUI   []uci.Command // GUI commands waiting for the handshake
+	guiWantsUCI bool          // the GUI's "uci" waits for the handshake
+	guiTalked   bool          // we answered "uci": info strings may flow
+	notices     []string      // told the GUI as info strings once it talks
 
 	// Order and searches.
 	replies       replyQueue
@@ -167,9 +143,6 @@ type Adapter struct {
 	// quitTimer fires when a quit waits for a handshake that does not
 	// come: the quit must not hang on a stuck engine.
 	quitTimer <-chan time.Time
-	// slowHandshake fires when the engine has not finished its handshake
-	// in time (nil once it has).
-	slowHandshake <-chan time.Time
 }
 
 // New prepares an adapter for cfg; nothing starts until Run.
@@ -260,7 +233,7 @@ func (a *Adapter) loop() error {
 				a.onGUICommandInOrder(uci.Command{Kind: uci.CmdQuit, Line: "quit"})
 			}
 		case b := <-a.engineCh:
-			if b.gen != a.engGen {
+			if b.gen != a.engine.gen {
 				continue // a dead engine's last words
 			}
 			a.onEngineBatch(b.data)
@@ -269,23 +242,23 @@ func (a *Adapter) loop() error {
 			if readErr != nil && !a.quitting {
 				if err := a.onEngineDeath(readErr); err != nil {
 					a.out.Flush()
-					a.eng.Kill()
+					a.engine.eng.Kill()
 					return err
 				}
 			}
-		case <-a.engExited:
+		case <-a.engine.exited:
 			// Its output may stay open in a process it left behind; ending
 			// its group closes it, and the end of its output is the death
 			// handled above (after any last lines).
-			a.engExited = nil
-			a.eng.Kill()
+			a.engine.exited = nil
+			a.engine.eng.Kill()
 		case v := <-a.bookCh:
 			a.onBookVerdict(v)
 		case <-a.quitTimer:
 			a.logf("the engine did not finish its handshake: quitting anyway")
 			a.quit()
-		case <-a.slowHandshake:
-			a.slowHandshake = nil
+		case <-a.engine.slowHandshake:
+			a.engine.slowHandshake = nil
 			a.notify("the engine has not answered uci with uciok after %v: is %q a UCI engine?", a.opts.SlowHandshake, strings.Join(a.cfg.EngineArgv, " "))
 		}
 		err := a.out.Flush()
@@ -298,7 +271,7 @@ func (a *Adapter) loop() error {
 			a.quit()
 		}
 		if a.quitting {
-			a.eng.Quit(a.opts.QuitGrace)
+			a.engine.eng.Quit(a.opts.QuitGrace)
 			a.logf("engine stopped; bye")
 			return nil
 		}
@@ -330,43 +303,6 @@ func readGUI(r io.Reader, ch chan<- guiBatch, done <-chan struct{}) {
 	}
 }
 
-// readEngine hands an engine's output to the loop in chunks of whole
-// lines, as they arrive: a lone line goes at once, and a flood costs one
-// read, one channel send and one GUI write per chunk, not per line (the
-// relay must keep up with cat). Lines of any length are kept whole.
-func readEngine(gen int, r io.Reader, ch chan<- *engineBatch, done <-chan struct{}) {
-	var carry []byte // the start of a line not yet complete
-	for {
-		b := batchPool.Get().(*engineBatch)
-		b.gen, b.err = gen, nil
-		b.data = append(b.data[:0], carry...)
-		carry = carry[:0]
-		for {
-			if cap(b.data)-len(b.data) < 16<<10 {
-				b.data = append(b.data, make([]byte, 64<<10)...)[:len(b.data)]
-			}
-			n, err := r.Read(b.data[len(b.data):cap(b.data)])
-			b.data = b.data[:len(b.data)+n]
-			if err != nil {
-				if len(b.data) > 0 && b.data[len(b.data)-1] != '\n' {
-					b.data = append(b.data, '\n') // a last line without its end
-				}
-				b.err = err
-				sendOrDone(ch, b, done)
-				return
-			}
-			if last := bytes.LastIndexByte(b.data, '\n'); last >= 0 {
-				carry = append(carry, b.data[last+1:]...)
-				b.data = b.data[:last+1]
-				break
-			}
-		}
-		if !sendOrDone(ch, b, done) {
-			return
-		}
-	}
-}
-
 // sendOrDone hands v to the loop unless the run is over; the readers then
 // end instead of blocking forever.
 func sendOrDone[T any](ch chan<- T, v T, done <-chan struct{}) bool {
@@ -381,18 +317,9 @@ func sendOrDone[T any](ch chan<- T, v T, done <-chan struct{}) bool {
 // startEngine starts the engine and begins the handshake; the rest
 // happens as its lines arrive (onUCIOK).
 func (a *Adapter) startEngine() error {
-	eng, err := a.opts.StartEngine()
-	if err != nil {
+	if err := a.engine.start(a.opts.StartEngine, a.engineCh, a.done, a.opts.SlowHandshake); err != nil {
 		return err
 	}
-	a.eng = eng
-	a.engExited = eng.Exited()
-	a.engGen++
-	a.handshaking = true
-	a.slowHandshake = time.After(a.opts.SlowHandshake)
-	a.engineHeader = a.engineHeader[:0]
-	a.engineOptions = a.engineOptions[:0]
-	go readEngine(a.engGen, eng.Stdout(), a.engineCh, a.done)
 	a.toEngine("uci")
 	return nil
 }
@@ -402,12 +329,12 @@ func (a *Adapter) toEngine(line string) {
 	if a.logOn {
 		a.traffic(">engine", line)
 	}
-	if err := a.eng.WriteLine(line); err != nil {
+	if err := a.engine.eng.WriteLine(line); err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			// It stopped reading: as good as dead. Ending it makes its
 			// output close, and the death is handled as any other.
 			a.notify("the engine has not read its input for %v: ending it", uci.WriteTimeout)
-			a.eng.Kill()
+			a.engine.eng.Kill()
 			return
 		}
 		a.logf("writing to the engine: %v", err)
@@ -454,27 +381,15 @@ func (a *Adapter) fatalf(format string, args ...any) {
 // onEngineDeath restarts the engine once; a second death within a minute
 // (or a death before the first handshake completed) is fatal.
 func (a *Adapter) onEngineDeath(readErr error) error {
-	select {
-	case <-a.eng.Exited():
-	case <-time.After(200 * time.Millisecond):
-		a.eng.Kill()
-		<-a.eng.Exited()
-	}
-	status := "exit status 0"
-	if err := a.eng.ExitErr(); err != nil {
-		status = err.Error()
-	}
-	a.eng.Kill() // whatever it left behind in its group
-	now := time.Now()
-	switch {
-	case !a.everReady:
+	status, d := a.engine.reap()
+	switch d {
+	case deathInHandshake:
 		a.fatalf("the engine ended before finishing the uci handshake (%s): is EngineCommand a UCI engine?", status)
 		return fmt.Errorf("%w during the handshake (%s)", ErrEngineDied, status)
-	case !a.lastDeath.IsZero() && now.Sub(a.lastDeath) < restartWindow:
+	case deathAgain:
 		a.notify("the engine died again within a minute (%s): giving up", status)
 		return fmt.Errorf("%w twice within a minute (%s)", ErrEngineDied, status)
 	}
-	a.lastDeath = now
 	a.notify("the engine died (%s): restarting it", status)
 	if err := a.startEngine(); err != nil {
 		a.fatalf("cannot restart the engine: %v", err)
@@ -504,15 +419,4 @@ func (a *Adapter) runObservers() {
 // quit ends the run: the loop stops the engine and returns.
 func (a *Adapter) quit() {
 	a.quitting = true
-}
-
-// optionSpelling is the engine's own spelling of an option name, if it
-// announced one that matches (case-insensitive).
-func (a *Adapter) optionSpelling(name string) (string, bool) {
-	for _, o := range a.engineOptions {
-		if strings.EqualFold(o.Name, name) {
-			return o.Name, true
-		}
-	}
-	return "", false
 }

@@ -46,8 +46,8 @@ func loopAdapter(b *testing.B, bookPath string, obs GameObserver) (*Adapter, *co
 	a.out = uci.NewWriter(w)
 	a.initGame()
 	a.openBooks()
-	a.eng = nullEngine{make(chan struct{})}
-	a.everReady, a.guiTalked = true, true
+	a.engine.eng = nullEngine{make(chan struct{})}
+	a.engine.everReady, a.guiTalked = true, true
 	b.Cleanup(a.closeBooks)
 	return a, w
 }

@@ -55,13 +55,13 @@ func (a *Adapter) onEngineBatch(data []byte) {
 		case uci.EngineReadyOK:
 			a.onReadyOK(line)
 		case uci.EngineUCIOK:
-			if a.handshaking {
+			if a.engine.handshaking {
 				a.onUCIOK()
 			} else {
 				a.logf("uciok without a uci from us: dropped")
 			}
 		case uci.EngineID, uci.EngineOption:
-			if a.handshaking {
+			if a.engine.handshaking {
 				a.onHeaderLine(string(line))
 			} else {
 				a.logf("id/option line outside the handshake: dropped")
@@ -107,30 +107,17 @@ func (a *Adapter) relay(line []byte) {
 }
 
 func (a *Adapter) onHeaderLine(line string) {
-	a.engineHeader = append(a.engineHeader, line)
-	if uci.ClassifyEngineLine([]byte(line)) == uci.EngineOption {
-		o, err := uci.ParseOption(line)
-		if err != nil {
-			a.logf("engine option line not understood: %v", err)
-			return
-		}
-		a.engineOptions = append(a.engineOptions, o)
-		return
-	}
-	if id, err := uci.ParseID(line); err == nil && id.Key == "name" {
-		a.engineName = id.Value
+	if err := a.engine.headerLine(line); err != nil {
+		a.logf("engine option line not understood: %v", err)
 	}
 }
 
 // onUCIOK completes a handshake: options from the configuration, then
 // (after a restart) the GUI's own options, the game and a pending search.
 func (a *Adapter) onUCIOK() {
-	a.handshaking = false
-	a.slowHandshake = nil
-	restart := a.everReady
-	a.everReady = true
+	restart := a.engine.handshakeDone()
 	for _, o := range a.cfg.EngineOptions {
-		if name, ok := a.optionSpelling(o.Name); ok {
+		if name, ok := a.engine.spelling(o.Name); ok {
 			a.toEngine("setoption name " + name + " value " + o.Value)
 			a.noteChess960(name, o.Value)
 		} else {
@@ -138,7 +125,7 @@ func (a *Adapter) onUCIOK() {
 		}
 	}
 	if restart {
-		for _, o := range a.guiSetOptions {
+		for _, o := range a.engine.guiSetOptions {
 			a.toEngine(setOptionLine(o))
 		}
 		a.toEngine("ucinewgame")
@@ -213,13 +200,13 @@ func withoutPonder(goLine string) string {
 func (a *Adapter) answerUCI() {
 	name := a.cfg.EngineName
 	if name == "" {
-		name = a.engineName + " (polyproxy)"
-		if a.engineName == "" {
+		name = a.engine.name + " (polyproxy)"
+		if a.engine.name == "" {
 			name = "polyproxy"
 		}
 	}
 	a.toGUI("id name " + name)
-	for _, l := range a.engineHeader {
+	for _, l := range a.engine.header {
 		if id, err := uci.ParseID(l); err == nil && id.Key == "name" {
 			continue
 		}

@@ -16,7 +16,7 @@ func (a *Adapter) onGUILine(line string) {
 	if a.logOn {
 		a.traffic("gui>", line)
 	}
-	if !a.handshaking && a.game.ok && strings.HasPrefix(line, "position") {
+	if !a.engine.handshaking && a.game.ok && strings.HasPrefix(line, "position") {
 		// The usual case: the game so far plus a move or two.
 		if moves, ok := uci.MovesAfter(a.game.line, line, a.game.hasMovesWord); ok {
 			a.extendGame(line, moves)
@@ -39,7 +39,7 @@ func (a *Adapter) onGUILine(line string) {
 // one is running: the engine must get its options before the GUI's
 // commands, and the GUI its answers in the order it asked.
 func (a *Adapter) onGUICommandInOrder(c uci.Command) {
-	if !a.handshaking {
+	if !a.engine.handshaking {
 		a.onGUICommand(c)
 		return
 	}
@@ -107,14 +107,7 @@ func (a *Adapter) onSetOption(c uci.Command) {
 		return
 	}
 	a.toEngine(c.Line)
-	// Remember it for a restart; the latest value of each option wins.
-	kept := a.guiSetOptions[:0]
-	for _, old := range a.guiSetOptions {
-		if !strings.EqualFold(old.Name, o.Name) {
-			kept = append(kept, old)
-		}
-	}
-	a.guiSetOptions = append(kept, o)
+	a.engine.rememberSetOption(o)
 	a.noteChess960(o.Name, o.Value)
 }
 
