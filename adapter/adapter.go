@@ -44,6 +44,13 @@ type Engine interface {
 // methods). Every call comes from the adapter's loop. A nil observer is
 // allowed.
 type GameObserver interface {
+	// UseLog gives the observer the adapter's log (logf) and a way to warn
+	// (warnf: stderr, the log and the GUI); Run calls it first of all.
+	UseLog(logf, warnf func(format string, args ...any))
+	// SetLearning says whether to learn (BookLearn) and lists the books in
+	// use (none when Book is off). Run calls it at the start and after every
+	// setoption of ours; it holds at once, also for the calls still queued.
+	SetLearning(on bool, books []string)
 	NewGame()
 	// Position and AfterBestmove pass the game as a line the observer
 	// may keep (its rules position is built only if the observer asks).
@@ -56,8 +63,8 @@ type GameObserver interface {
 
 // Options are what Run needs besides the configuration.
 type Options struct {
-	// StartEngine starts the engine; nil starts cfg.EngineArgv in
-	// cfg.EngineDir with its stderr going to Stderr.
+	// StartEngine starts the engine; nil starts the configuration's
+	// EngineArgv in its EngineDir with its stderr going to Stderr.
 	StartEngine func() (Engine, error)
 	Stderr      io.Writer    // our own messages; never closed; nil: os.Stderr
 	Observer    GameObserver // nil: no live learning
@@ -69,7 +76,8 @@ type Options struct {
 	// UCI); 0 means ten seconds. It only warns: the GUI decides how long
 	// to wait.
 	SlowHandshake time.Duration
-	// Log, when set, is used instead of opening cfg.LogFile (tests).
+	// Log, when set, is used instead of opening the configuration's
+	// LogFile (tests).
 	Log *logrus.Logger
 }
 
@@ -93,10 +101,12 @@ const (
 
 // Adapter is one proxy run. Create with New, then Run.
 type Adapter struct {
-	cfg    *config.Config
-	opts   Options
-	stderr io.Writer
-	obs    GameObserver
+	// settings are the adapter's own copy of the configuration: our
+	// setoptions change them, never the caller's.
+	settings *config.Config
+	opts     Options
+	stderr   io.Writer
+	obs      GameObserver
 
 	out     *uci.Writer
 	log     *logrus.Logger
@@ -130,7 +140,7 @@ type Adapter struct {
 
 	// Books.
 	books    []*book.Book
-	bookKey  string // cfg fields the open books were made from
+	bookKey  string // the settings the open books were made from
 	chooser  *book.Chooser
 	chooseBy string
 	chess960 bool
@@ -145,9 +155,10 @@ type Adapter struct {
 	quitTimer <-chan time.Time
 }
 
-// New prepares an adapter for cfg; nothing starts until Run.
+// New prepares an adapter for cfg; nothing starts until Run, and cfg is
+// never changed.
 func New(cfg *config.Config, opts Options) *Adapter {
-	a := &Adapter{cfg: cfg, opts: opts, stderr: opts.Stderr, obs: opts.Observer}
+	a := &Adapter{settings: cfg.Clone(), opts: opts, stderr: opts.Stderr, obs: opts.Observer}
 	a.replies = newReplyQueue(a.toGUI)
 	if a.stderr == nil {
 		a.stderr = os.Stderr
@@ -160,7 +171,7 @@ func New(cfg *config.Config, opts Options) *Adapter {
 	}
 	if a.opts.StartEngine == nil {
 		a.opts.StartEngine = func() (Engine, error) {
-			p, err := uci.StartProcess(cfg.EngineArgv, cfg.EngineDir, a.stderr)
+			p, err := uci.StartProcess(a.settings.EngineArgv, a.settings.EngineDir, a.stderr)
 			if err != nil {
 				return nil, err
 			}
@@ -186,10 +197,9 @@ func (a *Adapter) Run(stdin io.Reader, stdout io.Writer) (err error) {
 	}
 	// Live learning logs its decisions here and warns the GUI of a book it
 	// cannot write.
-	if u, ok := a.obs.(interface {
-		UseLog(logf, warnf func(format string, args ...any))
-	}); ok {
-		u.UseLog(a.logf, a.notify)
+	if a.obs != nil {
+		a.obs.UseLog(a.logf, a.notify)
+		a.tellLearning()
 	}
 	defer func() {
 		close(a.done)
@@ -202,7 +212,7 @@ func (a *Adapter) Run(stdin io.Reader, stdout io.Writer) (err error) {
 			a.logFile.Close()
 		}
 	}()
-	for _, w := range a.cfg.Warnings {
+	for _, w := range a.settings.Warnings {
 		a.logf("config: %s", w)
 	}
 	a.initGame()
@@ -259,7 +269,7 @@ func (a *Adapter) loop() error {
 			a.quit()
 		case <-a.engine.slowHandshake:
 			a.engine.slowHandshake = nil
-			a.notify("the engine has not answered uci with uciok after %v: is %q a UCI engine?", a.opts.SlowHandshake, strings.Join(a.cfg.EngineArgv, " "))
+			a.notify("the engine has not answered uci with uciok after %v: is %q a UCI engine?", a.opts.SlowHandshake, strings.Join(a.settings.EngineArgv, " "))
 		}
 		err := a.out.Flush()
 		if len(a.observed) > 0 {

@@ -76,7 +76,9 @@ func bookLine(b *testing.B, bookPath string, plies int) []string {
 // learningObserver is what the binary runs with: live learning follows
 // every position (learning itself off, as by default).
 func learningObserver() GameObserver {
-	return learn.NewSession(learn.Options{Enabled: func() bool { return false }}, nil)
+	s := learn.NewSession(learn.Options{}, nil)
+	s.SetLearning(false, nil)
+	return s
 }
 
 // BenchmarkBookAnswer: a position line extending the previous one by two
@@ -96,7 +98,7 @@ func benchmarkBookAnswer(b *testing.B, obs GameObserver) {
 		b.Fatalf("book line of %d plies", len(moves))
 	}
 	a, w := loopAdapter(b, gnuchessBook, obs)
-	a.cfg.BookMode = "weighted"
+	a.settings.BookMode = "weighted"
 	a.openBooks()
 	var latency time.Duration
 	var lines []string
@@ -320,7 +322,7 @@ func BenchmarkBookAnswerSamePosition(b *testing.B) {
 	}{{"plain", func() GameObserver { return nil }}, {"learning", learningObserver}} {
 		b.Run(tc.name, func(b *testing.B) {
 			a, w := loopAdapter(b, gnuchessBook, tc.obs())
-			a.cfg.BookMode = "weighted"
+			a.settings.BookMode = "weighted"
 			a.openBooks()
 			pos := "position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1"
 			var latency time.Duration

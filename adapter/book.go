@@ -33,7 +33,7 @@ type bookVerdict struct {
 // bookSettings is what the open books and the chooser depend on; a change
 // reopens them.
 func (a *Adapter) bookSettings() (files, choosing string) {
-	c := a.cfg
+	c := a.settings
 	files = strings.Join(c.BookFiles, "\x00")
 	if !c.Book {
 		files = ""
@@ -48,19 +48,19 @@ func (a *Adapter) bookSettings() (files, choosing string) {
 func (a *Adapter) openBooks() {
 	files, choosing := a.bookSettings()
 	if choosing != a.chooseBy || a.chooser == nil {
-		mode, err := book.ParseMode(a.cfg.BookMode)
+		mode, err := book.ParseMode(a.settings.BookMode)
 		if err != nil {
 			a.notify("%v: using weighted", err)
 		}
 		opts := book.Options{
 			Mode:              mode,
-			ThresholdPerMille: a.cfg.BookThreshold,
-			AvoidRepetition:   a.cfg.BookAvoidRepetition,
+			ThresholdPerMille: a.settings.BookThreshold,
+			AvoidRepetition:   a.settings.BookAvoidRepetition,
 		}
-		if a.cfg.BookLearnWeight {
+		if a.settings.BookLearnWeight {
 			opts.Weight = learn.Weight // prefer moves that did well (see README, Book learning)
 		}
-		a.chooser = book.NewChooser(opts, a.cfg.BookSeed)
+		a.chooser = book.NewChooser(opts, a.settings.BookSeed)
 		a.chooseBy = choosing
 	}
 	if files == a.bookKey {
@@ -68,11 +68,11 @@ func (a *Adapter) openBooks() {
 	}
 	a.closeBooks()
 	a.bookKey = files
-	if !a.cfg.Book {
+	if !a.settings.Book {
 		a.logf("book off")
 		return
 	}
-	for _, path := range a.cfg.BookFiles {
+	for _, path := range a.settings.BookFiles {
 		b, err := book.Open(path)
 		if err != nil {
 			a.notify("book %s not used: %v; playing on without it", path, err)
@@ -170,7 +170,7 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 // noBookReason is why the book may not answer, or "".
 func (a *Adapter) noBookReason(g *uci.Go) string {
 	switch {
-	case !a.cfg.Book:
+	case !a.settings.Book:
 		return "book off"
 	case len(a.books) == 0:
 		return "no usable book"
@@ -185,8 +185,8 @@ func (a *Adapter) noBookReason(g *uci.Go) string {
 		return "analysis (go infinite)"
 	case g.HasMate:
 		return "mate search (go mate)"
-	case a.game.cur.Pos.FullMove() > a.cfg.BookDepth:
-		return fmt.Sprintf("beyond BookDepth (move %d > %d)", a.game.cur.Pos.FullMove(), a.cfg.BookDepth)
+	case a.game.cur.Pos.FullMove() > a.settings.BookDepth:
+		return fmt.Sprintf("beyond BookDepth (move %d > %d)", a.game.cur.Pos.FullMove(), a.settings.BookDepth)
 	}
 	return ""
 }

@@ -116,7 +116,7 @@ func (a *Adapter) onHeaderLine(line string) {
 // (after a restart) the GUI's own options, the game and a pending search.
 func (a *Adapter) onUCIOK() {
 	restart := a.engine.handshakeDone()
-	for _, o := range a.cfg.EngineOptions {
+	for _, o := range a.settings.EngineOptions {
 		if name, ok := a.engine.spelling(o.Name); ok {
 			a.toEngine("setoption name " + name + " value " + o.Value)
 			a.noteChess960(name, o.Value)
@@ -198,7 +198,7 @@ func withoutPonder(goLine string) string {
 // answerUCI replies to the GUI's "uci": the engine's id (marked as
 // wrapped) and options, ours, uciok; then anything we had to tell it.
 func (a *Adapter) answerUCI() {
-	name := a.cfg.EngineName
+	name := a.settings.EngineName
 	if name == "" {
 		name = a.engine.name + " (polyproxy)"
 		if a.engine.name == "" {

@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -136,11 +137,12 @@ func (a *Adapter) setOurOption(name, value string) {
 	if value == "<empty>" {
 		value = "" // how UCI writes an empty string; GUIs echo our default back
 	}
-	if err := a.cfg.ApplyPolyGlot(name, value); err != nil {
+	if err := a.settings.ApplyPolyGlot(name, value); err != nil {
 		a.notify("setoption Polyglot %s: %v", name, err)
 		return
 	}
 	a.logf("option Polyglot %s set to %q", name, value)
+	a.tellLearning()
 	switch strings.ToLower(name) {
 	case "log", "logfile":
 		if a.opts.Log == nil {
@@ -148,6 +150,18 @@ func (a *Adapter) setOurOption(name, value string) {
 		}
 	}
 	a.openBooks() // reopens only when the book settings changed
+}
+
+// tellLearning gives the observer the learning settings as they are now.
+func (a *Adapter) tellLearning() {
+	if a.obs == nil {
+		return
+	}
+	var books []string
+	if a.settings.Book {
+		books = slices.Clone(a.settings.BookFiles)
+	}
+	a.obs.SetLearning(a.settings.BookLearn, books)
 }
 
 func (a *Adapter) onStop() {

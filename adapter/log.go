@@ -54,7 +54,7 @@ func (a *Adapter) applyLogConfig() {
 		a.logFile = nil
 	}
 	a.log, a.logOn = nil, false
-	l, c, err := OpenLog(a.cfg)
+	l, c, err := OpenLog(a.settings)
 	if err != nil {
 		a.notify("%v: logging off", err)
 		return

@@ -11,12 +11,15 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/config"
 )
 
-// recorder is a GameObserver that writes down the calls.
+// recorder is a GameObserver that writes down the calls; the settings it
+// is given apart from the game's events.
 type recorder struct {
-	mu    sync.Mutex
-	calls []string
+	mu       sync.Mutex
+	calls    []string
+	settings []string
 }
 
 func (r *recorder) add(s string) { r.mu.Lock(); r.calls = append(r.calls, s); r.mu.Unlock() }
@@ -43,6 +46,24 @@ func (r *recorder) EngineScore(white bool, cp int, mate int, isMate bool) {
 
 func (r *recorder) AfterBestmove(l *book.Line) { r.add("after " + l.Chess().String()) }
 func (r *recorder) Close()                     { r.add("close") }
+func (r *recorder) UseLog(logf, warnf func(string, ...any)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.settings = append(r.settings, fmt.Sprintf("log %v %v", logf != nil, warnf != nil))
+}
+func (r *recorder) SetLearning(on bool, books []string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, b := range books {
+		books[i] = filepath.Base(b)
+	}
+	r.settings = append(r.settings, fmt.Sprintf("learning %v %q", on, books))
+}
+func (r *recorder) gotSettings() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.settings)
+}
 
 func TestObserverCalls(t *testing.T) {
 	rec := &recorder{}
@@ -96,5 +117,36 @@ func TestObserverGetsLastScore(t *testing.T) {
 	h.done <- nil
 	if got := rec.got(); !slices.Contains(got, "score false 0 3 true") || slices.Contains(got, "score false 5 0 false") {
 		t.Fatalf("calls %q", got)
+	}
+}
+
+// The observer gets the log first, then the learning settings: at the
+// start and as the GUI changes them. The caller's configuration stays as
+// it was.
+func TestObserverGetsLogAndLearningSettings(t *testing.T) {
+	rec := &recorder{}
+	cfg := testConfig(t, smallBook(t))
+	cfg.BookLearn = true
+	other := writeBook(t, []bookEntry{{"", "g1f3", 5}})
+	h := startHarness(t, cfg, nil, rec)
+	h.handshake()
+	h.send("setoption name Polyglot BookLearn value false", "setoption name Polyglot BookFile value "+other+";"+cfg.BookFiles[0],
+		"setoption name Polyglot Book value false", "setoption name Polyglot BookDepth value oops", "isready")
+	h.until("readyok")
+	h.send("quit")
+	<-h.done
+	h.done <- nil
+	want := []string{
+		"log true true",
+		`learning true ["test.bin"]`,
+		`learning false ["test.bin"]`,
+		`learning false ["test.bin" "test.bin"]`,
+		`learning false []`,
+	}
+	if got := rec.gotSettings(); !slices.Equal(got, want) {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !cfg.BookLearn || !cfg.Book || len(cfg.BookFiles) != 1 || cfg.BookDepth != config.DefaultBookDepth {
+		t.Fatalf("the caller's configuration changed: %+v", cfg)
 	}
 }

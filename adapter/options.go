@@ -11,7 +11,7 @@ import (
 // ourOptionLines are polyproxy's own UCI options, named as PolyGlot names
 // them in UCI mode, with the current settings as defaults.
 func (a *Adapter) ourOptionLines() []string {
-	c := a.cfg
+	c := a.settings
 	check := func(name string, v bool) string {
 		return "option name " + ourOptionPrefix + name + " type check default " + strconv.FormatBool(v)
 	}
@@ -56,7 +56,7 @@ func (a *Adapter) withConfiguredDefault(line string) string {
 	if err != nil || o.Type == "button" {
 		return line
 	}
-	for _, c := range a.cfg.EngineOptions {
+	for _, c := range a.settings.EngineOptions {
 		if !strings.EqualFold(c.Name, o.Name) {
 			continue
 		}
