@@ -43,12 +43,12 @@ func loopAdapter(b *testing.B, bookPath string, obs GameObserver) (*Adapter, *co
 	cfg := testConfig(b, bookPath)
 	a := New(cfg, Options{Observer: obs})
 	w := &countingWriter{}
-	a.out = uci.NewWriter(w)
-	a.initGame()
+	a.gui.out = uci.NewWriter(w)
+	a.game.init()
 	a.openBooks()
 	a.engine.eng = nullEngine{make(chan struct{})}
-	a.engine.everReady, a.guiTalked = true, true
-	b.Cleanup(a.closeBooks)
+	a.engine.everReady, a.gui.talked = true, true
+	b.Cleanup(a.books.close)
 	return a, w
 }
 
@@ -112,15 +112,15 @@ func benchmarkBookAnswer(b *testing.B, obs GameObserver) {
 			b.StopTimer()
 			a.onGUILine("ucinewgame")
 			a.onGUILine("position startpos")
-			a.runObservers() // the reset's observer work is not what is measured
+			a.observer.run() // the reset's observer work is not what is measured
 			b.StartTimer()
 		}
 		start := time.Now()
 		a.onGUILine(lines[k])
 		a.onGUILine("go wtime 60000 btime 60000 winc 1000 binc 1000")
-		a.out.Flush()
+		a.gui.out.Flush()
 		latency += time.Since(start)
-		a.runObservers() // after the flush, as the loop does
+		a.observer.run() // after the flush, as the loop does
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(latency.Nanoseconds())/float64(b.N), "ns-to-bestmove")
@@ -172,11 +172,11 @@ func benchmarkPositionOneMorePly(b *testing.B, obs GameObserver) {
 		if k == 1 {
 			b.StopTimer()
 			a.onGUILine(lines[0])
-			a.runObservers() // building the 300-ply game is not what is measured
+			a.observer.run() // building the 300-ply game is not what is measured
 			b.StartTimer()
 		}
 		a.onGUILine(lines[k])
-		a.runObservers()
+		a.observer.run()
 	}
 	b.StopTimer()
 	if !a.game.ok || len(a.game.moves) < base {
@@ -331,9 +331,9 @@ func BenchmarkBookAnswerSamePosition(b *testing.B) {
 				start := time.Now()
 				a.onGUILine(pos)
 				a.onGUILine("go wtime 60000 btime 60000")
-				a.out.Flush()
+				a.gui.out.Flush()
 				latency += time.Since(start)
-				a.runObservers()
+				a.observer.run()
 			}
 			b.StopTimer()
 			b.ReportMetric(float64(latency.Nanoseconds())/float64(b.N), "ns-to-bestmove")
@@ -349,14 +349,14 @@ func BenchmarkBookAnswerSamePosition(b *testing.B) {
 // no pipes or goroutines.
 func BenchmarkEngineChunk(b *testing.B) {
 	a, _ := loopAdapter(b, "", nil)
-	a.out = uci.NewWriter(io.Discard)
+	a.gui.out = uci.NewWriter(io.Discard)
 	line := "info depth 20 seldepth 30 multipv 1 score cp 31 nodes 1234567 nps 1000000 hashfull 0 tbhits 0 time 1234 pv e2e4 e7e5 g1f3\n"
 	chunk := []byte(strings.Repeat(line, 64<<10/len(line)))
 	lines := bytes.Count(chunk, []byte("\n"))
 	b.SetBytes(int64(len(chunk)))
 	for b.Loop() {
 		a.onEngineBatch(chunk)
-		a.out.Flush()
+		a.gui.out.Flush()
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*lines), "ns/line")
 }

@@ -2,8 +2,6 @@ package adapter
 
 import (
 	"bytes"
-	"strings"
-	"time"
 
 	"github.com/polyproxy/polyproxy/uci"
 )
@@ -15,7 +13,7 @@ func (a *Adapter) onEngineBatch(data []byte) {
 	runStart := -1 // start of lines relayed as they are, not yet written
 	flushRun := func(end int) {
 		if runStart >= 0 {
-			a.out.WriteLinesRaw(data[runStart:end])
+			a.gui.out.WriteLinesRaw(data[runStart:end])
 			runStart = -1
 		}
 	}
@@ -30,17 +28,17 @@ func (a *Adapter) onEngineBatch(data []byte) {
 		if cr {
 			line = line[:len(line)-1]
 		}
-		if a.logOn {
-			a.traffic("engine>", string(line))
+		if a.log.on {
+			a.log.traffic("engine>", string(line))
 		}
 		kind := uci.ClassifyEngineLine(line)
-		if kind == uci.EngineInfo && a.guiTalked {
-			if a.logOn {
-				a.traffic(">gui", string(line))
+		if kind == uci.EngineInfo && a.gui.talked {
+			if a.log.on {
+				a.log.traffic(">gui", string(line))
 			}
 			if cr {
 				flushRun(lineStart)
-				a.out.WriteLineBytes(line)
+				a.gui.out.WriteLineBytes(line)
 			} else if runStart < 0 {
 				runStart = lineStart
 			}
@@ -58,20 +56,20 @@ func (a *Adapter) onEngineBatch(data []byte) {
 			if a.engine.handshaking {
 				a.onUCIOK()
 			} else {
-				a.logf("uciok without a uci from us: dropped")
+				a.log.printf("uciok without a uci from us: dropped")
 			}
 		case uci.EngineID, uci.EngineOption:
 			if a.engine.handshaking {
 				a.onHeaderLine(string(line))
 			} else {
-				a.logf("id/option line outside the handshake: dropped")
+				a.log.printf("id/option line outside the handshake: dropped")
 			}
 		case uci.EngineInfo:
-			a.logf("engine info line before the GUI said uci: not relayed")
+			a.log.printf("engine info line before the GUI said uci: not relayed")
 		case uci.EngineOther:
 			// A start-up banner, "Unknown command: ...", an empty line:
 			// stdout carries UCI only.
-			a.logf("engine line that is not UCI: not relayed")
+			a.log.printf("engine line that is not UCI: not relayed")
 		default: // copyprotection, registration
 			a.relay(line)
 		}
@@ -84,14 +82,14 @@ func (a *Adapter) onEngineBatch(data []byte) {
 // lines), for the observer at bestmove time. It looks backwards, so a
 // flood costs one line's check per batch, not one per line.
 func (a *Adapter) keepLastScore(lines []byte) {
-	if a.obs == nil || a.search != searchEngine {
+	if a.observer.obs == nil || a.search.state != searchEngine {
 		return
 	}
 	for end := len(lines); end > 0; {
 		start := bytes.LastIndexByte(lines[:end-1], '\n') + 1
 		line := bytes.TrimSuffix(lines[start:end-1], []byte("\r"))
 		if uci.ClassifyEngineLine(line) == uci.EngineInfo && uci.HasScore(line) {
-			a.lastScoreLine = append(a.lastScoreLine[:0], line...)
+			a.search.lastScore = append(a.search.lastScore[:0], line...)
 			return
 		}
 		end = start
@@ -100,127 +98,16 @@ func (a *Adapter) keepLastScore(lines []byte) {
 
 // relay passes an engine line to the GUI unchanged.
 func (a *Adapter) relay(line []byte) {
-	if a.logOn {
-		a.traffic(">gui", string(line))
+	if a.log.on {
+		a.log.traffic(">gui", string(line))
 	}
-	a.out.WriteLineBytes(line)
+	a.gui.out.WriteLineBytes(line)
 }
 
 func (a *Adapter) onHeaderLine(line string) {
 	if err := a.engine.headerLine(line); err != nil {
-		a.logf("engine option line not understood: %v", err)
+		a.log.printf("engine option line not understood: %v", err)
 	}
-}
-
-// onUCIOK completes a handshake: options from the configuration, then
-// (after a restart) the GUI's own options, the game and a pending search.
-func (a *Adapter) onUCIOK() {
-	restart := a.engine.handshakeDone()
-	for _, o := range a.settings.EngineOptions {
-		if name, ok := a.engine.spelling(o.Name); ok {
-			a.toEngine("setoption name " + name + " value " + o.Value)
-			a.noteChess960(name, o.Value)
-		} else {
-			a.notify("[Engine] option %q is not an option of the engine: not sent", o.Name)
-		}
-	}
-	if restart {
-		for _, o := range a.engine.guiSetOptions {
-			a.toEngine(setOptionLine(o))
-		}
-		a.toEngine("ucinewgame")
-		// Bestmoves of stopped searches the dead engine owed will not
-		// come; the latest search is issued again below.
-		for range a.replies.replaceLostBestmoves(a.search == searchEngine) {
-			a.logf("the engine died owing the bestmove of a stopped search: bestmove 0000 instead")
-		}
-		for range a.replies.owes(replyReadyOK) {
-			a.toEngine("isready")
-		}
-		if a.game.line != "" {
-			a.toEngine(a.game.line)
-		}
-		if a.search == searchEngine {
-			// The position just sent is the one the search was for.
-			goLine := a.engineGo
-			if a.ponderHit {
-				goLine = withoutPonder(goLine)
-			}
-			if !a.clockFrom.IsZero() {
-				// The mover's clock has run since the search began (or the
-				// ponder hit): the new engine must not count on that time.
-				white, black := true, true
-				if a.game.ok {
-					white = a.game.pos().WhiteToMove()
-					black = !white
-				}
-				goLine = uci.ChargeTime(goLine, time.Since(a.clockFrom).Milliseconds(), white, black)
-			}
-			a.logf("re-issuing the search the engine died in: %s", goLine)
-			a.toEngine(goLine)
-			if a.stopSent {
-				a.toEngine("stop")
-			}
-		}
-	}
-	if a.guiWantsUCI {
-		a.guiWantsUCI = false
-		a.answerUCI()
-	}
-	queued := a.queuedGUI
-	a.queuedGUI = nil
-	for _, c := range queued {
-		if a.quitting {
-			break
-		}
-		a.onGUICommand(c)
-	}
-}
-
-func setOptionLine(o uci.SetOption) string {
-	if o.HasValue {
-		return "setoption name " + o.Name + " value " + o.Value
-	}
-	return "setoption name " + o.Name
-}
-
-func withoutPonder(goLine string) string {
-	words := strings.Fields(goLine)
-	out := words[:0]
-	for _, w := range words {
-		if w != "ponder" {
-			out = append(out, w)
-		}
-	}
-	return strings.Join(out, " ")
-}
-
-// answerUCI replies to the GUI's "uci": the engine's id (marked as
-// wrapped) and options, ours, uciok; then anything we had to tell it.
-func (a *Adapter) answerUCI() {
-	name := a.settings.EngineName
-	if name == "" {
-		name = a.engine.name + " (polyproxy)"
-		if a.engine.name == "" {
-			name = "polyproxy"
-		}
-	}
-	a.toGUI("id name " + name)
-	for _, l := range a.engine.header {
-		if id, err := uci.ParseID(l); err == nil && id.Key == "name" {
-			continue
-		}
-		a.toGUI(a.withConfiguredDefault(l))
-	}
-	for _, l := range a.ourOptionLines() {
-		a.toGUI(l)
-	}
-	a.toGUI("uciok")
-	a.guiTalked = true
-	for _, n := range a.notices {
-		a.toGUI("info string " + n)
-	}
-	a.notices = nil
 }
 
 // onReadyOK relays the engine's readyok and releases the output that was
@@ -228,7 +115,7 @@ func (a *Adapter) answerUCI() {
 func (a *Adapter) onReadyOK(line []byte) {
 	a.relay(line)
 	if !a.replies.settle(replyReadyOK) {
-		a.logf("readyok nobody asked for (relayed)")
+		a.log.printf("readyok nobody asked for (relayed)")
 	}
 }
 
@@ -237,20 +124,20 @@ func (a *Adapter) onReadyOK(line []byte) {
 func (a *Adapter) onEngineBestMove(line []byte) {
 	owed := a.replies.owes(replyBestmove)
 	if owed == 0 {
-		a.logf("bestmove without a pending engine search: dropped")
+		a.log.printf("bestmove without a pending engine search: dropped")
 		return
 	}
 	a.relay(line)
 	a.replies.settle(replyBestmove)
-	if owed > 1 || a.search != searchEngine {
-		a.logf("bestmove of an earlier, stopped search relayed")
+	if owed > 1 || a.search.state != searchEngine {
+		a.log.printf("bestmove of an earlier, stopped search relayed")
 		return
 	}
-	a.search = searchNone
-	a.stopSent, a.ponderHit = false, false
-	scoreLine := string(a.lastScoreLine)
-	a.lastScoreLine = a.lastScoreLine[:0]
-	if a.obs == nil || !a.game.ok {
+	a.search.state = searchNone
+	a.search.stopSent, a.search.ponderHit = false, false
+	scoreLine := string(a.search.lastScore)
+	a.search.lastScore = a.search.lastScore[:0]
+	if a.observer.obs == nil || !a.game.ok {
 		return
 	}
 	// Worked out after the bestmove is on its way, from a copy of the game
@@ -258,7 +145,7 @@ func (a *Adapter) onEngineBestMove(line []byte) {
 	snapshot := *a.game.cur
 	g := game{cur: &snapshot}
 	bestmove := string(line)
-	a.observe(func(o GameObserver) {
+	a.observer.later(func(o GameObserver) {
 		// Scores are from the side to move.
 		if in, err := uci.ParseInfo(scoreLine); err == nil && in.HasScore {
 			o.EngineScore(g.pos().WhiteToMove(), in.Score.CP, in.Score.Mate, in.Score.IsMate)

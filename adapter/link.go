@@ -2,7 +2,10 @@ package adapter
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -139,6 +142,144 @@ func (l *engineLink) reap() (status string, d death) {
 	}
 	l.lastDeath = now
 	return status, deathRestart
+}
+
+// startEngine starts the engine and begins the handshake; the rest
+// happens as its lines arrive (onUCIOK).
+func (a *Adapter) startEngine() error {
+	if err := a.engine.start(a.opts.StartEngine, a.engineCh, a.done, a.opts.SlowHandshake); err != nil {
+		return err
+	}
+	a.toEngine("uci")
+	return nil
+}
+
+// toEngine sends one line to the engine.
+func (a *Adapter) toEngine(line string) {
+	if a.log.on {
+		a.log.traffic(">engine", line)
+	}
+	if err := a.engine.eng.WriteLine(line); err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			// It stopped reading: as good as dead. Ending it makes its
+			// output close, and the death is handled as any other.
+			a.notify("the engine has not read its input for %v: ending it", uci.WriteTimeout)
+			a.engine.eng.Kill()
+			return
+		}
+		a.log.printf("writing to the engine: %v", err)
+	}
+}
+
+// onEngineDeath restarts the engine once; a second death within a minute
+// (or a death before the first handshake completed) is fatal.
+func (a *Adapter) onEngineDeath() error {
+	status, d := a.engine.reap()
+	switch d {
+	case deathInHandshake:
+		a.fatalf("the engine ended before finishing the uci handshake (%s): is EngineCommand a UCI engine?", status)
+		return fmt.Errorf("%w during the handshake (%s)", ErrEngineDied, status)
+	case deathAgain:
+		a.notify("the engine died again within a minute (%s): giving up", status)
+		return fmt.Errorf("%w twice within a minute (%s)", ErrEngineDied, status)
+	}
+	a.notify("the engine died (%s): restarting it", status)
+	if err := a.startEngine(); err != nil {
+		a.fatalf("cannot restart the engine: %v", err)
+		return err
+	}
+	return nil
+}
+
+// onUCIOK completes a handshake: options from the configuration, then,
+// after a restart, what the dead engine had; then the GUI's commands that
+// waited for it.
+func (a *Adapter) onUCIOK() {
+	restart := a.engine.handshakeDone()
+	for _, o := range a.settings.EngineOptions {
+		if name, ok := a.engine.spelling(o.Name); ok {
+			a.toEngine("setoption name " + name + " value " + o.Value)
+			a.noteChess960(name, o.Value)
+		} else {
+			a.notify("[Engine] option %q is not an option of the engine: not sent", o.Name)
+		}
+	}
+	if restart {
+		a.resume()
+	}
+	if a.gui.wantsUCI {
+		a.gui.wantsUCI = false
+		a.answerUCI()
+	}
+	queued := a.gui.queued
+	a.gui.queued = nil
+	for _, c := range queued {
+		if a.quitting {
+			break
+		}
+		a.onGUICommand(c)
+	}
+}
+
+// resume gives a restarted engine what the dead one had: the GUI's
+// options, a new game, the isreadys it had not answered, the position and
+// the search it was in.
+func (a *Adapter) resume() {
+	for _, o := range a.engine.guiSetOptions {
+		a.toEngine(setOptionLine(o))
+	}
+	a.toEngine("ucinewgame")
+	// Bestmoves of stopped searches the dead engine owed will not
+	// come; the latest search is issued again below.
+	for range a.replies.replaceLostBestmoves(a.search.state == searchEngine) {
+		a.log.printf("the engine died owing the bestmove of a stopped search: bestmove 0000 instead")
+	}
+	for range a.replies.owes(replyReadyOK) {
+		a.toEngine("isready")
+	}
+	if a.game.line != "" {
+		a.toEngine(a.game.line)
+	}
+	if a.search.state == searchEngine {
+		// The position just sent is the one the search was for.
+		goLine := a.search.goLine
+		if a.search.ponderHit {
+			goLine = withoutPonder(goLine)
+		}
+		if !a.search.clockFrom.IsZero() {
+			// The mover's clock has run since the search began (or the
+			// ponder hit): the new engine must not count on that time.
+			white, black := true, true
+			if a.game.ok {
+				white = a.game.pos().WhiteToMove()
+				black = !white
+			}
+			goLine = uci.ChargeTime(goLine, time.Since(a.search.clockFrom).Milliseconds(), white, black)
+		}
+		a.log.printf("re-issuing the search the engine died in: %s", goLine)
+		a.toEngine(goLine)
+		if a.search.stopSent {
+			a.toEngine("stop")
+		}
+	}
+}
+
+func setOptionLine(o uci.SetOption) string {
+	if o.HasValue {
+		return "setoption name " + o.Name + " value " + o.Value
+	}
+	return "setoption name " + o.Name
+}
+
+func withoutPonder(goLine string) string {
+	words := strings.Fields(goLine)
+	out := words[:0]
+	for _, w := range words {
+		if w != "ponder" {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
 }
 
 type engineBatch struct {
