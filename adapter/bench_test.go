@@ -14,11 +14,14 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
+	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 const gnuchessBook = "/usr/share/games/gnuchess/book.bin"
 
-// nullEngine swallows what it is sent: benchmarks of the loop's own work.
+// nullEngine swallows what it is sent and says nothing, without a
+// goroutine: benchmarks of the loop's own work call the loop's handlers
+// directly.
 type nullEngine struct{ exited chan struct{} }
 
 func (nullEngine) WriteLine(string) error    { return nil }
@@ -195,36 +198,10 @@ func BenchmarkPositionSame(b *testing.B) {
 	}
 }
 
-// pipeEngine is an engine whose output the benchmark writes.
-type pipeEngine struct {
-	r      *io.PipeReader
-	w      *io.PipeWriter
-	exited chan struct{}
-}
-
-func (e *pipeEngine) WriteLine(s string) error {
-	if s == "uci" {
-		go io.WriteString(e.w, "id name Pipe\nuciok\n")
-	}
-	return nil
-}
-func (e *pipeEngine) Stdout() io.Reader       { return e.r }
-func (e *pipeEngine) Exited() <-chan struct{} { return e.exited }
-func (e *pipeEngine) Quit(time.Duration)      { e.Kill() }
-func (e *pipeEngine) ExitErr() error          { return nil }
-func (e *pipeEngine) Kill() {
-	select {
-	case <-e.exited:
-	default:
-		close(e.exited)
-		e.w.Close()
-	}
-}
-
-// relayRig runs a real adapter loop between OS pipes.
+// relayRig runs a real adapter loop between OS pipes, with a fake engine
+// whose output the benchmark writes.
 func relayRig(b *testing.B) (engineOut io.Writer, guiIn *uci.LineReader, stop func()) {
-	eng := &pipeEngine{exited: make(chan struct{})}
-	eng.r, eng.w = io.Pipe()
+	eng := ucitest.Start(ucitest.Settings{Options: []string{}})
 	guiR, guiW, _ := os.Pipe()
 	outR, outW, _ := os.Pipe()
 	a := New(testConfig(b, ""), Options{StartEngine: func() (Engine, error) { return eng, nil }})
@@ -241,7 +218,7 @@ func relayRig(b *testing.B) (engineOut io.Writer, guiIn *uci.LineReader, stop fu
 			break
 		}
 	}
-	return eng.w, lr, func() {
+	return eng.Output(), lr, func() {
 		guiW.Close()
 		<-done
 		outW.Close()

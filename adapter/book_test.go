@@ -26,7 +26,7 @@ func TestBookAnswer(t *testing.T) {
 		t.Fatalf("got %q\nwant %q", got, want)
 	}
 	// The book answered: the engine heard nothing of it.
-	for _, l := range h.engine(0).got() {
+	for _, l := range h.engine(0).Received() {
 		if strings.HasPrefix(l, "position") || strings.HasPrefix(l, "go") {
 			t.Errorf("engine got %q", l)
 		}

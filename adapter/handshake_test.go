@@ -10,17 +10,18 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 func TestUCIReplyWrapsEngine(t *testing.T) {
 	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
 	h.send("uci")
 	lines := h.until("uciok")
-	if lines[0] != "id name Fake 1.0 (polyproxy)" {
+	if lines[0] != "id name FakeEngine (polyproxy)" {
 		t.Errorf("first line %q", lines[0])
 	}
 	for _, want := range []string{
-		"id author Testers",
+		"id author polyproxy tests",
 		"option name Hash type spin default 16 min 1 max 1024",
 		"option name Polyglot Book type check default true",
 		"option name Polyglot BookDepth type spin default 256 min 0 max 1000",
@@ -46,7 +47,7 @@ func TestUCIReplyWrapsEngine(t *testing.T) {
 		t.Errorf("second reply differs: %q", again)
 	}
 	n := 0
-	for _, l := range h.engine(0).got() {
+	for _, l := range h.engine(0).Received() {
 		if l == "uci" {
 			n++
 		}
@@ -96,8 +97,8 @@ func TestEngineOptionsFromConfig(t *testing.T) {
 // Nothing reaches the GUI before it says uci, even when the engine talks
 // at start-up (info strings, a banner).
 func TestEngineStartupTalkNotRelayed(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), func(f *fakeEngine) {
-		go f.say("info string loading network", "Fake engine by testers", "info string ready")
+	h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) {
+		s.Greeting = []string{"info string loading network", "Fake engine by testers", "info string ready"}
 	}, nil)
 	h.waitReceived(0, "uci")
 	time.Sleep(20 * time.Millisecond)

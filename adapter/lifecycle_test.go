@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 func TestMissingEngineIsFatal(t *testing.T) {
@@ -23,7 +25,8 @@ func TestMissingEngineIsFatal(t *testing.T) {
 }
 
 func TestEngineDeathDuringHandshakeIsFatal(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), func(f *fakeEngine) { f.die() }, nil)
+	// It ends at the first line it gets: the adapter's uci.
+	h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) { s.ExitOn = "uci" }, nil)
 	select {
 	case err := <-h.done:
 		if !errors.Is(err, ErrEngineDied) {
@@ -38,7 +41,7 @@ func TestEngineDeathDuringHandshakeIsFatal(t *testing.T) {
 // An engine that never answers uci (not a UCI engine) is reported on
 // stderr, where the operator looks when the GUI says the engine hangs.
 func TestSlowHandshakeReported(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), func(f *fakeEngine) { f.mute = true }, nil)
+	h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) { s.Mute = true }, nil)
 	deadline := time.Now().Add(5 * time.Second)
 	for !strings.Contains(h.stderr.String(), "has not answered uci") {
 		if time.Now().After(deadline) {
@@ -49,7 +52,7 @@ func TestSlowHandshakeReported(t *testing.T) {
 	if !strings.Contains(h.stderr.String(), `is "fake" a UCI engine?`) {
 		t.Fatalf("the warning does not name the command: %q", h.stderr.String())
 	}
-	h.engine(0).die() // a death before the handshake ends the run
+	h.engine(0).Kill() // a death before the handshake ends the run
 	if err := <-h.done; !errors.Is(err, ErrEngineDied) {
 		t.Fatalf("err %v", err)
 	}
@@ -69,7 +72,7 @@ func TestQuitStopsEngine(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no exit after quit")
 	}
-	if !contains(h.engine(0).got(), "quit") {
+	if !contains(h.engine(0).Received(), "quit") {
 		t.Fatal("engine did not get quit")
 	}
 }

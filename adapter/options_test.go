@@ -77,7 +77,7 @@ func TestChess960TurnsBookOff(t *testing.T) {
 	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove a7a6" {
 		t.Fatalf("got %q", l)
 	}
-	if !contains(h.engine(0).got(), "setoption name UCI_Chess960 value true") {
+	if !contains(h.engine(0).Received(), "setoption name UCI_Chess960 value true") {
 		t.Fatal("UCI_Chess960 not forwarded")
 	}
 }
@@ -92,7 +92,7 @@ func TestChess960FromConfig(t *testing.T) {
 	if !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "Chess960 is on") }) {
 		t.Fatalf("no notice: %q", lines)
 	}
-	if !contains(h.engine(0).got(), "setoption name UCI_Chess960 value true") {
+	if !contains(h.engine(0).Received(), "setoption name UCI_Chess960 value true") {
 		t.Fatal("option not sent in the engine's spelling")
 	}
 	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove a7a6" {

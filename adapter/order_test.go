@@ -7,15 +7,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 func TestReadyOKComesBeforeBookBestmove(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h := startHarness(t, testConfig(t, smallBook(t)), func(_ int, s *ucitest.Settings) {
+		s.ReadyDelay = 100 * time.Millisecond
+	}, nil)
 	h.handshake()
-	e := h.engine(0)
-	e.mu.Lock()
-	e.readyWait = 100 * time.Millisecond
-	e.mu.Unlock()
 	h.send("isready", "position startpos", "go wtime 1000 btime 1000")
 	got := h.until("bestmove")
 	if got[0] != "readyok" || got[len(got)-1] != "bestmove e2e4 ponder c7c5" {
@@ -31,7 +31,7 @@ func TestReadyOKComesBeforeBookBestmove(t *testing.T) {
 func TestBestmoveWithoutGoDropped(t *testing.T) {
 	h := startHarness(t, testConfig(t, ""), nil, nil)
 	h.handshake()
-	h.engine(0).say("bestmove e2e4", "info string after")
+	h.engine(0).Say("bestmove e2e4", "info string after")
 	if l := h.next(); l != "info string after" {
 		t.Fatalf("got %q", l)
 	}
@@ -65,7 +65,7 @@ func TestStopPositionGoInOneBurst(t *testing.T) {
 	if got := h.bestmoves(2); got[0] != "bestmove a7a6" || got[1] != "bestmove a7a6" {
 		t.Fatalf("got %q", got)
 	}
-	if m := h.engine(0).misused(); len(m) > 0 {
+	if m := h.engine(0).Misused(); len(m) > 0 {
 		t.Fatalf("engine got a go while searching: %q", m)
 	}
 }
@@ -95,7 +95,7 @@ func TestGoDuringEngineSearch(t *testing.T) {
 	}
 	h.send("position startpos moves a2a3", "go wtime 1000 btime 1000")
 	h.bestmoves(1)
-	if m := h.engine(0).misused(); len(m) > 0 {
+	if m := h.engine(0).Misused(); len(m) > 0 {
 		t.Fatalf("engine got a go while searching: %q", m)
 	}
 }

@@ -19,7 +19,7 @@ func TestIllegalMoveTurnsBookOffUntilNextGoodPosition(t *testing.T) {
 	if l := h.bestmoveAfter("go"); l != "bestmove a7a6" {
 		t.Fatalf("got %q", l)
 	}
-	rec := h.engine(0).got()
+	rec := h.engine(0).Received()
 	if !contains(rec, bad) {
 		t.Fatalf("engine did not get the GUI's line: %q", rec)
 	}
@@ -52,7 +52,7 @@ func TestUnreadablePositionNotSentToEngine(t *testing.T) {
 		if l := h.bestmoveAfter("go wtime 1000 btime 1000"); l != "bestmove 0000" {
 			t.Fatalf("%s: got %q", bad, l)
 		}
-		for _, got := range h.engine(0).got() {
+		for _, got := range h.engine(0).Received() {
 			if got == bad || strings.HasPrefix(got, "go") {
 				t.Fatalf("%s: the engine got %q", bad, got)
 			}
@@ -62,7 +62,7 @@ func TestUnreadablePositionNotSentToEngine(t *testing.T) {
 	if l := h.bestmoveAfter("position startpos moves a2a3", "go wtime 1000 btime 1000"); l != "bestmove a7a6" {
 		t.Fatalf("got %q", l)
 	}
-	if !contains(h.engine(0).got(), "position startpos moves a2a3") {
+	if !contains(h.engine(0).Received(), "position startpos moves a2a3") {
 		t.Fatal("good position not forwarded")
 	}
 }
@@ -77,7 +77,7 @@ func TestLongPositionLine(t *testing.T) {
 	if l := h.bestmoveAfter(line, "go"); l != "bestmove a7a6" { // move 1001: beyond BookDepth
 		t.Fatalf("got %q", l)
 	}
-	if !contains(h.engine(0).got(), line) {
+	if !contains(h.engine(0).Received(), line) {
 		t.Fatal("engine did not get the long line")
 	}
 	// One more ply on top: followed incrementally, still no complaint.

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 func TestEngineDeathRestartsAndReissuesGo(t *testing.T) {
@@ -17,7 +19,7 @@ func TestEngineDeathRestartsAndReissuesGo(t *testing.T) {
 	h.handshake()
 	h.send("setoption name Hash value 8", "ucinewgame", "position startpos moves d2d4", "go infinite")
 	h.waitReceived(0, "go infinite")
-	h.engine(0).die()
+	h.engine(0).Kill()
 	if l := h.next(); !strings.HasPrefix(l, "info string the engine died") {
 		t.Fatalf("got %q", l)
 	}
@@ -33,7 +35,7 @@ func TestEngineDeathRestartsAndReissuesGo(t *testing.T) {
 		t.Fatalf("stderr %q", h.stderr.String())
 	}
 	// A second death within a minute ends polyproxy with an error.
-	h.engine(1).die()
+	h.engine(1).Kill()
 	select {
 	case err := <-h.done:
 		if !errors.Is(err, ErrEngineDied) {
@@ -50,9 +52,8 @@ func TestEngineDeathRestartsAndReissuesGo(t *testing.T) {
 // bestmove, not for another ponderhit. The mover's clock is charged with
 // the time since the ponder hit, the other clock left alone.
 func TestRestartAfterPonderHitDropsPonder(t *testing.T) {
-	first := true
-	h := startHarness(t, testConfig(t, ""), func(f *fakeEngine) {
-		f.ignorePonderHit, first = first, false
+	h := startHarness(t, testConfig(t, ""), func(n int, s *ucitest.Settings) {
+		s.IgnorePonderHit = n == 0
 	}, nil)
 	h.handshake()
 	h.send("position startpos moves e2e4 e7e5", "go ponder wtime 10000 btime 10000")
@@ -61,7 +62,7 @@ func TestRestartAfterPonderHitDropsPonder(t *testing.T) {
 	h.send("ponderhit")
 	h.waitReceived(0, "ponderhit")
 	time.Sleep(100 * time.Millisecond)
-	h.engine(0).die()
+	h.engine(0).Kill()
 	got := h.waitReceived(1, "go")
 	var wtime int
 	if n, err := fmt.Sscanf(got[len(got)-1], "go wtime %d btime 10000", &wtime); n != 1 || err != nil || wtime > 9900 || wtime <= 8900 {
@@ -80,14 +81,14 @@ func TestRestartAfterPonderHitDropsPonder(t *testing.T) {
 // book answer to the next go waiting behind it: the GUI gets bestmove 0000
 // for the lost one, then the book's, in order.
 func TestEngineDeathOwingStoppedSearch(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), func(f *fakeEngine) { f.ignoreStop = true }, nil)
+	h := startHarness(t, testConfig(t, smallBook(t)), func(_ int, s *ucitest.Settings) { s.IgnoreStop = true }, nil)
 	h.handshake()
 	h.send("position startpos moves a2a3", "go infinite")
 	h.waitReceived(0, "go infinite")
 	h.send("stop", "position startpos", "go wtime 1000 btime 1000")
 	h.waitReceived(0, "stop")
 	h.quiet(30 * time.Millisecond) // the book answer waits for the engine's
-	h.engine(0).die()
+	h.engine(0).Kill()
 	var got []string
 	for len(got) < 2 {
 		if l := h.next(); strings.HasPrefix(l, "bestmove") {
@@ -105,18 +106,16 @@ func TestEngineDeathOwingStoppedSearch(t *testing.T) {
 // The engine dies owing a readyok: the new engine is asked again, and the
 // GUI gets its readyok.
 func TestEngineDeathOwingReadyOK(t *testing.T) {
-	starts := 0
-	h := startHarness(t, testConfig(t, ""), func(f *fakeEngine) {
-		starts++
-		if starts == 1 {
-			f.readyWait = time.Hour // never answers isready
+	h := startHarness(t, testConfig(t, ""), func(n int, s *ucitest.Settings) {
+		if n == 0 {
+			s.ReadyDelay = time.Hour // never answers isready
 		}
 	}, nil)
 	h.send("uci")
 	h.until("uciok")
 	h.send("isready")
 	h.waitReceived(0, "isready")
-	h.engine(0).die()
+	h.engine(0).Kill()
 	if l := h.until("readyok"); !strings.HasPrefix(l[0], "info string the engine died") {
 		t.Fatalf("got %q", l)
 	}

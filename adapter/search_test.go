@@ -15,10 +15,10 @@ func TestOutOfBookForwardsPositionThenGo(t *testing.T) {
 	pos := "position  startpos moves e2e4 e7e5 g1f3 b8c6 f1b5\ta7a6"
 	h.send(pos, "go wtime 900 btime 900")
 	got := h.until("bestmove")
-	if got[len(got)-1] != "bestmove a7a6" || !contains(got, "info depth 5 score cp 21 nodes 100 pv a7a6") {
+	if got[len(got)-1] != "bestmove a7a6" || !contains(got, "info depth 1 score cp 21 nodes 1 time 0 pv a7a6") {
 		t.Fatalf("got %q", got)
 	}
-	rec := h.engine(0).got()
+	rec := h.engine(0).Received()
 	i := slices.Index(rec, pos)
 	if i < 0 || i+1 >= len(rec) || rec[i+1] != "go wtime 900 btime 900" {
 		t.Fatalf("engine got %q", rec)
@@ -32,7 +32,7 @@ func TestStopWithoutSearchIsSwallowed(t *testing.T) {
 	h.quiet(50 * time.Millisecond)
 	h.send("isready")
 	h.until("readyok")
-	for _, l := range h.engine(0).got() {
+	for _, l := range h.engine(0).Received() {
 		if l == "stop" || l == "ponderhit" {
 			t.Fatalf("engine got %q", l)
 		}
@@ -54,7 +54,7 @@ func TestStopDuringEngineSearch(t *testing.T) {
 		t.Fatalf("a second bestmove or other output: %q", l)
 	}
 	n := 0
-	for _, l := range h.engine(0).got() {
+	for _, l := range h.engine(0).Received() {
 		if l == "stop" {
 			n++
 		}

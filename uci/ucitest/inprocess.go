@@ -54,16 +54,17 @@ func Start(s Settings) *Engine {
 // errKilled is how a killed engine ended.
 var errKilled = errors.New("killed")
 
-// end ends the engine once, as a process ends: its output closes (writes
-// still blocked in it fail) and Exited is closed.
+// end ends the engine once, as a process ends: its output closes first
+// (so it says nothing more; writes blocked in it fail), then it stops, and
+// Exited is closed.
 func (e *Engine) end(err error) {
 	e.once.Do(func() {
 		e.mu.Lock()
 		e.exitErr = err
 		e.mu.Unlock()
+		e.outW.Close()
 		e.cancel()
 		e.in.close()
-		e.outW.Close()
 		close(e.exited)
 	})
 }

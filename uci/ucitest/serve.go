@@ -409,6 +409,9 @@ func (e *engine) startSearch(args []string) {
 			}
 			t.Stop()
 		}
+		if e.ctx.Err() != nil {
+			return // ended: a dead engine says nothing
+		}
 		var lines []string
 		if !s.NoInfo {
 			lines = append(lines, "info depth 1 score cp "+strconv.Itoa(s.Score)+" nodes 1 time 0 pv "+move)
