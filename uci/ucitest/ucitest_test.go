@@ -156,6 +156,19 @@ func TestHungEngine(t *testing.T) {
 	}
 }
 
+// Killed during a search, it says nothing more, as a killed process.
+func TestKilledDuringSearch(t *testing.T) {
+	for range 200 {
+		s := start(t, Settings{})
+		s.send("go infinite", "isready")
+		s.until("readyok") // the search runs
+		s.e.Kill()
+		if l, ok := <-s.lines; ok {
+			t.Fatalf("said %q after being killed", l)
+		}
+	}
+}
+
 func TestDelaysMuteAndSay(t *testing.T) {
 	s := start(t, Settings{StartDelay: 50 * time.Millisecond, ReadyDelay: time.Hour})
 	t0 := time.Now()
