@@ -59,10 +59,10 @@ func (a *Adapter) onEngineBatch(data []byte) {
 				a.log.printf("uciok without a uci from us: dropped")
 			}
 		case uci.EngineID, uci.EngineOption:
-			if a.engine.handshaking {
-				a.onHeaderLine(string(line))
-			} else {
+			if !a.engine.handshaking {
 				a.log.printf("id/option line outside the handshake: dropped")
+			} else if err := a.engine.headerLine(string(line)); err != nil {
+				a.log.printf("engine option line not understood: %v", err)
 			}
 		case uci.EngineInfo:
 			a.log.printf("engine info line before the GUI said uci: not relayed")
@@ -102,12 +102,6 @@ func (a *Adapter) relay(line []byte) {
 		a.log.traffic(">gui", string(line))
 	}
 	a.gui.out.WriteLineBytes(line)
-}
-
-func (a *Adapter) onHeaderLine(line string) {
-	if err := a.engine.headerLine(line); err != nil {
-		a.log.printf("engine option line not understood: %v", err)
-	}
 }
 
 // onReadyOK relays the engine's readyok and releases the output that was

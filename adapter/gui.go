@@ -19,6 +19,38 @@ type guiSide struct {
 	notices  []string      // to tell it as info strings once it talks
 }
 
+// guiBatch is the GUI's lines as one read delivered them.
+type guiBatch struct {
+	lines []string
+	err   error // io.EOF or a read error: the GUI is gone
+}
+
+// readGUI hands the GUI's lines to the loop, a batch at a time.
+func readGUI(r io.Reader, ch chan<- guiBatch, done <-chan struct{}) {
+	lr := uci.NewLineReader(r, 64<<10)
+	for {
+		var lines []string
+		for {
+			l, err := lr.ReadLine()
+			if err != nil {
+				sendOrDone(ch, guiBatch{lines: lines, err: err}, done)
+				return
+			}
+			lines = append(lines, string(l))
+			if !lr.HasBufferedLine() {
+				break
+			}
+		}
+		if !sendOrDone(ch, guiBatch{lines: lines}, done) {
+			return
+		}
+		// Let the loop answer on this thread before our next read blocks
+		// it in a system call: saves a thread hand-off per command.
+		runtime.Gosched()
+	}
+}
+
+// onGUILine handles one line from the GUI.
 func (a *Adapter) onGUILine(line string) {
 	if a.log.on {
 		a.log.traffic("gui>", line)
@@ -66,6 +98,7 @@ func (a *Adapter) onGUICommandInOrder(c uci.Command) {
 // that the GUI's earlier commands are still answered.
 const handshakeQuitWait = 5 * time.Second
 
+// onGUICommand handles one command of the GUI, in its turn.
 func (a *Adapter) onGUICommand(c uci.Command) {
 	switch c.Kind {
 	case uci.CmdEmpty:
@@ -104,36 +137,6 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 		a.quit()
 	default: // debug, register, anything unknown
 		a.toEngine(c.Line)
-	}
-}
-
-type guiBatch struct {
-	lines []string
-	err   error // io.EOF or a read error: the GUI is gone
-}
-
-// readGUI hands the GUI's lines to the loop, a batch at a time.
-func readGUI(r io.Reader, ch chan<- guiBatch, done <-chan struct{}) {
-	lr := uci.NewLineReader(r, 64<<10)
-	for {
-		var lines []string
-		for {
-			l, err := lr.ReadLine()
-			if err != nil {
-				sendOrDone(ch, guiBatch{lines: lines, err: err}, done)
-				return
-			}
-			lines = append(lines, string(l))
-			if !lr.HasBufferedLine() {
-				break
-			}
-		}
-		if !sendOrDone(ch, guiBatch{lines: lines}, done) {
-			return
-		}
-		// Let the loop answer on this thread before our next read blocks
-		// it in a system call: saves a thread hand-off per command.
-		runtime.Gosched()
 	}
 }
 
@@ -189,9 +192,9 @@ func (a *Adapter) answerUCI() {
 		if id, err := uci.ParseID(l); err == nil && id.Key == "name" {
 			continue
 		}
-		a.toGUI(a.withConfiguredDefault(l))
+		a.toGUI(withConfiguredDefault(l, a.settings.EngineOptions))
 	}
-	for _, l := range a.ourOptionLines() {
+	for _, l := range ourOptionLines(a.settings) {
 		a.toGUI(l)
 	}
 	a.toGUI("uciok")

@@ -14,9 +14,8 @@ import (
 const ourOptionPrefix = "Polyglot "
 
 // ourOptionLines are polyproxy's own UCI options, named as PolyGlot names
-// them in UCI mode, with the current settings as defaults.
-func (a *Adapter) ourOptionLines() []string {
-	c := a.settings
+// them in UCI mode, with the settings c as defaults.
+func ourOptionLines(c *config.Config) []string {
 	check := func(name string, v bool) string {
 		return "option name " + ourOptionPrefix + name + " type check default " + strconv.FormatBool(v)
 	}
@@ -53,15 +52,15 @@ func (a *Adapter) ourOptionLines() []string {
 }
 
 // withConfiguredDefault is an engine's option line announced with the
-// value the configuration ([Engine], -uci) gives it as its default, as
-// PolyGlot does: a GUI that sends every option's stored default (Arena)
-// then keeps the configured value instead of overriding it.
-func (a *Adapter) withConfiguredDefault(line string) string {
+// value the configuration ([Engine], -uci: configured) gives it as its
+// default, as PolyGlot does: a GUI that sends every option's stored
+// default (Arena) then keeps the configured value instead of overriding it.
+func withConfiguredDefault(line string, configured []config.Option) string {
 	o, err := uci.ParseOption(line)
 	if err != nil || o.Type == "button" {
 		return line
 	}
-	for _, c := range a.settings.EngineOptions {
+	for _, c := range configured {
 		if !strings.EqualFold(c.Name, o.Name) {
 			continue
 		}
