@@ -29,6 +29,8 @@ const (
 	searchBookPonder             // a book answer waits for ponderhit or stop
 )
 
+// onStop stops whoever searches: the engine (once), or a held book answer
+// goes out; with nothing running the stop goes nowhere.
 func (a *Adapter) onStop() {
 	switch a.search.state {
 	case searchEngine:
@@ -43,6 +45,8 @@ func (a *Adapter) onStop() {
 	}
 }
 
+// onPonderHit turns a ponder search into a real one: the engine's clock
+// starts now, or the held book answer goes out as played.
 func (a *Adapter) onPonderHit(c uci.Command) {
 	switch a.search.state {
 	case searchEngine:
