@@ -24,18 +24,12 @@ func runProxy(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(stderr, "polyproxy: warning: %s\n", w)
 	}
-	// The session follows every game; whether it learns is BookLearn at the
-	// end of each game, as the GUI may switch it with setoption.
+	// The session follows every game; the adapter tells it whether to learn
+	// (BookLearn) and from which books, as the GUI may switch them with
+	// setoption.
 	session := learn.NewSession(learn.Options{
 		ResignScore: cfg.LearnResignScore,
 		ResignMoves: cfg.LearnResignMoves,
-		Enabled:     func() bool { return cfg.BookLearn },
-		Books: func() []string {
-			if !cfg.Book {
-				return nil
-			}
-			return cfg.BookFiles
-		},
 	}, nil)
 	a := adapter.New(cfg, adapter.Options{
 		Stderr:   stderr,

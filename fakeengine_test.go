@@ -15,8 +15,8 @@ import (
 )
 
 // fakeEngineBinary builds testdata/fakeengine into a temporary folder and
-// returns its path (see the header of testdata/fakeengine/main.go). The Go
-// build cache makes the second build of a run cheap.
+// returns its path (the engine is package uci/ucitest; -h lists its
+// flags). The Go build cache makes the second build of a run cheap.
 func fakeEngineBinary(t testing.TB) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "fakeengine")

@@ -1,23 +1,34 @@
 // Package adapter is the proxy: it stands between a chess GUI and a UCI
-// engine, relays their lines, tracks the game and answers "go" from
+// engine, relays their lines, follows the game and answers "go" from
 // Polyglot books when it can.
 //
-// Shape: one goroutine reads the GUI, one reads the engine; both hand
-// batches of lines to a single loop (Run) that owns all state, so nothing
-// here needs a lock. Output to the GUI is flushed after each batch: a line
-// never waits for the next one, and a flood of engine lines still costs one
-// write per batch.
+// Its shape, for a first reading:
+//
+//   - One loop owns all state. A goroutine reads the GUI, another the
+//     engine, a third checks a book's order; each hands its results to the
+//     loop (Run), which alone reads and changes the Adapter, so nothing here
+//     needs a lock. Output to the GUI is flushed after each batch: a line
+//     never waits for the next one, and a flood of engine lines still costs
+//     one write per batch.
+//   - Reply order (replyQueue, replies.go). The engine's replies go to the
+//     GUI as they come; our own lines (a book's bestmove) wait behind the
+//     replies the engine still owes for the GUI's earlier requests, so the
+//     GUI gets its answers in the order it asked, and every go exactly one
+//     bestmove.
+//   - The engine link (engineLink, link.go): the running engine, its
+//     handshake, and its restart after a death, when the new engine gets
+//     what the old one had and lost replies are made good.
+//   - The rest is one file per concern: the GUI's lines (gui.go), the
+//     engine's (engine.go), searches (search.go), the game followed for the
+//     book (game.go), the books (book.go), our options and run-time settings
+//     (options.go), the log (log.go).
 package adapter
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -38,12 +49,22 @@ type Engine interface {
 	// whatever it started); it returns when the engine is gone.
 	Quit(grace time.Duration)
 	Kill()
+	// ExitErr is how the engine ended (nil: exit status 0); only called
+	// once Exited is closed.
+	ExitErr() error
 }
 
 // GameObserver follows the game for live learning (learn.Session has these
 // methods). Every call comes from the adapter's loop. A nil observer is
 // allowed.
 type GameObserver interface {
+	// UseLog gives the observer the adapter's log (logf) and a way to warn
+	// (warnf: stderr, the log and the GUI); Run calls it first of all.
+	UseLog(logf, warnf func(format string, args ...any))
+	// SetLearning says whether to learn (BookLearn) and lists the books in
+	// use (none when Book is off). Run calls it at the start and after every
+	// setoption of ours; it holds at once, also for the calls still queued.
+	SetLearning(on bool, books []string)
 	NewGame()
 	// Position and AfterBestmove pass the game as a line the observer
 	// may keep (its rules position is built only if the observer asks).
@@ -54,10 +75,34 @@ type GameObserver interface {
 	Close()
 }
 
+// observerQueue is the GameObserver, if any, with the calls that wait for
+// the GUI's output to be flushed: learning never delays a bestmove.
+type observerQueue struct {
+	obs    GameObserver // nil: none
+	queued []func(GameObserver)
+}
+
+// later queues a call to the observer, if there is one. f must capture
+// values, not the adapter's state, which may have moved on by then.
+func (q *observerQueue) later(f func(GameObserver)) {
+	if q.obs != nil {
+		q.queued = append(q.queued, f)
+	}
+}
+
+// run makes the queued calls, in order.
+func (q *observerQueue) run() {
+	for i := 0; i < len(q.queued); i++ {
+		q.queued[i](q.obs)
+	}
+	clear(q.queued)
+	q.queued = q.queued[:0]
+}
+
 // Options are what Run needs besides the configuration.
 type Options struct {
-	// StartEngine starts the engine; nil starts cfg.EngineArgv in
-	// cfg.EngineDir with its stderr going to Stderr.
+	// StartEngine starts the engine; nil starts the configuration's
+	// EngineArgv in its EngineDir with its stderr going to Stderr.
 	StartEngine func() (Engine, error)
 	Stderr      io.Writer    // our own messages; never closed; nil: os.Stderr
 	Observer    GameObserver // nil: no live learning
@@ -69,7 +114,8 @@ type Options struct {
 	// UCI); 0 means ten seconds. It only warns: the GUI decides how long
 	// to wait.
 	SlowHandshake time.Duration
-	// Log, when set, is used instead of opening cfg.LogFile (tests).
+	// Log, when set, is used instead of opening the configuration's
+	// LogFile (tests).
 	Log *logrus.Logger
 }
 
@@ -77,123 +123,41 @@ type Options struct {
 // minute, or before its first handshake completes.
 var ErrEngineDied = errors.New("engine died")
 
-// restartWindow: a second engine death within it ends polyproxy.
-const restartWindow = time.Minute
-
-type guiBatch struct {
-	lines []string
-	err   error // io.EOF or a read error: the GUI is gone
-}
-
-type engineBatch struct {
-	gen  int    // which engine start these lines come from
-	data []byte // whole lines, each ending in '\n'
-	err  error  // set on the last batch of an engine: its stdout closed
-}
-
-// batchPool recycles engine batches: a flood of info lines then costs no
-// allocation per batch.
-var batchPool = sync.Pool{New: func() any { return &engineBatch{data: make([]byte, 0, 64<<10)} }}
-
-// searchState is who owes the GUI a bestmove.
-type searchState int
-
-const (
-	searchNone       searchState = iota
-	searchEngine                 // the engine is searching
-	searchBookPonder             // a book answer waits for ponderhit or stop
-)
-
-// engineReply is a reply the engine owes for a request we forwarded.
-type engineReply int
-
-const (
-	replyNone     engineReply = iota
-	replyReadyOK              // for an isready
-	replyBestmove             // for a go
-)
-
-// pendingOutput keeps UCI order: our own answers (a book bestmove) must
-// not overtake the engine's replies to requests the GUI sent before them.
-// An entry is either a marker (owed) or our lines, sent once every marker
-// before them is answered.
-type pendingOutput struct {
-	owed  engineReply
-	lines []string
-	after func()
-}
-
 // Adapter is one proxy run. Create with New, then Run.
 type Adapter struct {
-	cfg    *config.Config
-	opts   Options
-	stderr io.Writer
-	obs    GameObserver
+	// settings are the adapter's own copy of the configuration: our
+	// setoptions change them, never the caller's.
+	settings *config.Config
+	opts     Options
+	log      logger
 
-	out     *uci.Writer
-	log     *logrus.Logger
-	logOn   bool
-	logFile io.Closer
-
+	// What the loop waits on besides the engine link's timers.
 	guiCh    chan guiBatch
 	engineCh chan *engineBatch
 	bookCh   chan bookVerdict
 	done     chan struct{} // closed when Run returns
 
-	// The engine.
-	eng           Engine
-	engGen        int
-	engExited     <-chan struct{} // nil once seen closed
-	handshaking   bool            // "uci" sent, uciok not yet received
-	everReady     bool            // a handshake has completed once
-	lastDeath     time.Time
-	engineHeader  []string // the engine's id and option lines, raw
-	engineName    string
-	engineOptions []uci.Option
-	guiSetOptions []uci.SetOption // engine options the GUI set, replayed after a restart
-	queuedGUI     []uci.Command   // GUI commands waiting for the handshake
-	guiWantsUCI   bool            // the GUI's "uci" waits for the handshake
-	guiTalked     bool            // we answered "uci": info strings may flow
-	notices       []string        // told the GUI as info strings once it talks
-
-	// Order and searches.
-	pending       []pendingOutput
-	search        searchState // who owes the bestmove of the GUI's latest go
-	engineGo      string      // the go line the engine is searching, for a restart
-	ponderHit     bool        // ponderhit was forwarded during the engine's search
-	clockFrom     time.Time   // when the mover's clock started for the engine's search (zero: pondering)
-	stopSent      bool
-	lastScoreLine []byte // the engine's last info line with a score in this search
-	bookAnswer    *bookAnswer
-
-	// The game.
-	game game
-
-	// Books.
-	books    []*book.Book
-	bookKey  string // cfg fields the open books were made from
-	chooser  *book.Chooser
-	chooseBy string
-	chess960 bool
-
-	// observed are observer calls waiting for the GUI's output to be
-	// flushed: learning never delays a bestmove.
-	observed []func(GameObserver)
+	gui      guiSide       // the GUI's side: our output, its uci, commands waiting for the handshake
+	engine   engineLink    // the engine: its handshake, restarts and what it announced
+	replies  replyQueue    // the order of our replies to the GUI
+	search   search        // the GUI's latest go, while someone owes its bestmove
+	game     game          // the position the GUI sent, as far as we follow it
+	books    bookSet       // the open books and the chooser
+	observer observerQueue // live learning, called after each flush
 
 	quitting bool
 	// quitTimer fires when a quit waits for a handshake that does not
 	// come: the quit must not hang on a stuck engine.
 	quitTimer <-chan time.Time
-	// slowHandshake fires when the engine has not finished its handshake
-	// in time (nil once it has).
-	slowHandshake <-chan time.Time
 }
 
-// New prepares an adapter for cfg; nothing starts until Run.
+// New prepares an adapter for cfg; nothing starts until Run, and cfg is
+// never changed.
 func New(cfg *config.Config, opts Options) *Adapter {
-	a := &Adapter{cfg: cfg, opts: opts, stderr: opts.Stderr, obs: opts.Observer}
-	if a.stderr == nil {
-		a.stderr = os.Stderr
+	a := &Adapter{settings: cfg.Clone(), opts: opts, observer: observerQueue{obs: opts.Observer}}
+	a.replies = newReplyQueue(a.toGUI)
+	if a.opts.Stderr == nil {
+		a.opts.Stderr = os.Stderr
 	}
 	if a.opts.QuitGrace <= 0 {
 		a.opts.QuitGrace = time.Second
@@ -203,7 +167,7 @@ func New(cfg *config.Config, opts Options) *Adapter {
 	}
 	if a.opts.StartEngine == nil {
 		a.opts.StartEngine = func() (Engine, error) {
-			p, err := uci.StartProcess(cfg.EngineArgv, cfg.EngineDir, a.stderr)
+			p, err := uci.StartProcess(a.settings.EngineArgv, a.settings.EngineDir, a.opts.Stderr)
 			if err != nil {
 				return nil, err
 			}
@@ -221,34 +185,31 @@ func New(cfg *config.Config, opts Options) *Adapter {
 // quits or goes away (nil), or until the engine cannot be kept running (an
 // error, already reported on stderr).
 func (a *Adapter) Run(stdin io.Reader, stdout io.Writer) (err error) {
-	a.out = uci.NewWriter(stdout)
+	a.gui.out = uci.NewWriter(stdout)
 	if a.opts.Log != nil {
-		a.log, a.logOn = a.opts.Log, a.opts.Log.IsLevelEnabled(logrus.InfoLevel)
+		a.log = logger{l: a.opts.Log, on: a.opts.Log.IsLevelEnabled(logrus.InfoLevel)}
 	} else {
 		a.applyLogConfig()
 	}
 	// Live learning logs its decisions here and warns the GUI of a book it
 	// cannot write.
-	if u, ok := a.obs.(interface {
-		UseLog(logf, warnf func(format string, args ...any))
-	}); ok {
-		u.UseLog(a.logf, a.notify)
+	if a.observer.obs != nil {
+		a.observer.obs.UseLog(a.log.printf, a.notify)
+		a.tellLearning()
 	}
 	defer func() {
 		close(a.done)
-		if a.obs != nil {
-			a.runObservers()
-			a.obs.Close()
+		if a.observer.obs != nil {
+			a.observer.run()
+			a.observer.obs.Close()
 		}
-		a.closeBooks()
-		if a.logFile != nil {
-			a.logFile.Close()
-		}
+		a.books.close()
+		a.log.close()
 	}()
-	for _, w := range a.cfg.Warnings {
-		a.logf("config: %s", w)
+	for _, w := range a.settings.Warnings {
+		a.log.printf("config: %s", w)
 	}
-	a.initGame()
+	a.game.init()
 	a.openBooks()
 	if err := a.startEngine(); err != nil {
 		a.fatalf("cannot start the engine: %v", err)
@@ -270,117 +231,60 @@ func (a *Adapter) loop() error {
 			}
 			if b.err != nil && !a.quitting {
 				if b.err != io.EOF {
-					a.logf("reading the GUI: %v", b.err)
+					a.log.printf("reading the GUI: %v", b.err)
 				}
-				a.logf("GUI closed its end: quitting")
+				a.log.printf("GUI closed its end: quitting")
 				a.onGUICommandInOrder(uci.Command{Kind: uci.CmdQuit, Line: "quit"})
 			}
 		case b := <-a.engineCh:
-			if b.gen != a.engGen {
+			if b.gen != a.engine.gen {
 				continue // a dead engine's last words
 			}
 			a.onEngineBatch(b.data)
 			readErr := b.err
 			batchPool.Put(b)
 			if readErr != nil && !a.quitting {
-				if err := a.onEngineDeath(readErr); err != nil {
-					a.out.Flush()
-					a.eng.Kill()
+				if err := a.onEngineDeath(); err != nil {
+					a.gui.out.Flush()
+					a.engine.eng.Kill()
 					return err
 				}
 			}
-		case <-a.engExited:
+		case <-a.engine.exited:
 			// Its output may stay open in a process it left behind; ending
 			// its group closes it, and the end of its output is the death
 			// handled above (after any last lines).
-			a.engExited = nil
-			a.eng.Kill()
+			a.engine.exited = nil
+			a.engine.eng.Kill()
 		case v := <-a.bookCh:
 			a.onBookVerdict(v)
 		case <-a.quitTimer:
-			a.logf("the engine did not finish its handshake: quitting anyway")
+			a.log.printf("the engine did not finish its handshake: quitting anyway")
 			a.quit()
-		case <-a.slowHandshake:
-			a.slowHandshake = nil
-			a.notify("the engine has not answered uci with uciok after %v: is %q a UCI engine?", a.opts.SlowHandshake, strings.Join(a.cfg.EngineArgv, " "))
+		case <-a.engine.slowHandshake:
+			a.engine.slowHandshake = nil
+			a.notify("the engine has not answered uci with uciok after %v: is %q a UCI engine?", a.opts.SlowHandshake, strings.Join(a.settings.EngineArgv, " "))
 		}
-		err := a.out.Flush()
-		if len(a.observed) > 0 {
-			a.runObservers()
-			err = a.out.Flush() // what they had to say (a book that cannot learn)
+		err := a.gui.out.Flush()
+		if len(a.observer.queued) > 0 {
+			a.observer.run()
+			err = a.gui.out.Flush() // what they had to say (a book that cannot learn)
 		}
 		if err != nil && !a.quitting {
-			a.logf("writing to the GUI: %v: quitting", err)
+			a.log.printf("writing to the GUI: %v: quitting", err)
 			a.quit()
 		}
 		if a.quitting {
-			a.eng.Quit(a.opts.QuitGrace)
-			a.logf("engine stopped; bye")
+			a.engine.eng.Quit(a.opts.QuitGrace)
+			a.log.printf("engine stopped; bye")
 			return nil
 		}
 	}
 }
 
-// readGUI hands the GUI's lines to the loop, a batch at a time.
-func readGUI(r io.Reader, ch chan<- guiBatch, done <-chan struct{}) {
-	lr := uci.NewLineReader(r, 64<<10)
-	for {
-		var lines []string
-		for {
-			l, err := lr.ReadLine()
-			if err != nil {
-				sendOrDone(ch, guiBatch{lines: lines, err: err}, done)
-				return
-			}
-			lines = append(lines, string(l))
-			if !lr.HasBufferedLine() {
-				break
-			}
-		}
-		if !sendOrDone(ch, guiBatch{lines: lines}, done) {
-			return
-		}
-		// Let the loop answer on this thread before our next read blocks
-		// it in a system call: saves a thread hand-off per command.
-		runtime.Gosched()
-	}
-}
-
-// readEngine hands an engine's output to the loop in chunks of whole
-// lines, as they arrive: a lone line goes at once, and a flood costs one
-// read, one channel send and one GUI write per chunk, not per line (the
-// relay must keep up with cat). Lines of any length are kept whole.
-func readEngine(gen int, r io.Reader, ch chan<- *engineBatch, done <-chan struct{}) {
-	var carry []byte // the start of a line not yet complete
-	for {
-		b := batchPool.Get().(*engineBatch)
-		b.gen, b.err = gen, nil
-		b.data = append(b.data[:0], carry...)
-		carry = carry[:0]
-		for {
-			if cap(b.data)-len(b.data) < 16<<10 {
-				b.data = append(b.data, make([]byte, 64<<10)...)[:len(b.data)]
-			}
-			n, err := r.Read(b.data[len(b.data):cap(b.data)])
-			b.data = b.data[:len(b.data)+n]
-			if err != nil {
-				if len(b.data) > 0 && b.data[len(b.data)-1] != '\n' {
-					b.data = append(b.data, '\n') // a last line without its end
-				}
-				b.err = err
-				sendOrDone(ch, b, done)
-				return
-			}
-			if last := bytes.LastIndexByte(b.data, '\n'); last >= 0 {
-				carry = append(carry, b.data[last+1:]...)
-				b.data = b.data[:last+1]
-				break
-			}
-		}
-		if !sendOrDone(ch, b, done) {
-			return
-		}
-	}
+// quit ends the run: the loop stops the engine and returns.
+func (a *Adapter) quit() {
+	a.quitting = true
 }
 
 // sendOrDone hands v to the loop unless the run is over; the readers then
@@ -392,147 +296,4 @@ func sendOrDone[T any](ch chan<- T, v T, done <-chan struct{}) bool {
 	case <-done:
 		return false
 	}
-}
-
-// startEngine starts the engine and begins the handshake; the rest
-// happens as its lines arrive (onUCIOK).
-func (a *Adapter) startEngine() error {
-	eng, err := a.opts.StartEngine()
-	if err != nil {
-		return err
-	}
-	a.eng = eng
-	a.engExited = eng.Exited()
-	a.engGen++
-	a.handshaking = true
-	a.slowHandshake = time.After(a.opts.SlowHandshake)
-	a.engineHeader = a.engineHeader[:0]
-	a.engineOptions = a.engineOptions[:0]
-	go readEngine(a.engGen, eng.Stdout(), a.engineCh, a.done)
-	a.toEngine("uci")
-	return nil
-}
-
-// toEngine sends one line to the engine.
-func (a *Adapter) toEngine(line string) {
-	if a.logOn {
-		a.traffic(">engine", line)
-	}
-	if err := a.eng.WriteLine(line); err != nil {
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			// It stopped reading: as good as dead. Ending it makes its
-			// output close, and the death is handled as any other.
-			a.notify("the engine has not read its input for %v: ending it", uci.WriteTimeout)
-			a.eng.Kill()
-			return
-		}
-		a.logf("writing to the engine: %v", err)
-	}
-}
-
-// toGUI sends one line to the GUI (flushed at the end of the batch).
-func (a *Adapter) toGUI(line string) {
-	if a.logOn {
-		a.traffic(">gui", line)
-	}
-	a.out.WriteLine(line)
-}
-
-// infoString tells the GUI something as "info string", or keeps it until
-// the GUI has said uci.
-func (a *Adapter) infoString(msg string) {
-	if !a.guiTalked {
-		a.notices = append(a.notices, msg)
-		return
-	}
-	a.toGUI("info string " + msg)
-}
-
-// notify reports a problem everywhere: stderr, log and the GUI.
-func (a *Adapter) notify(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	fmt.Fprintln(a.stderr, "polyproxy: "+msg)
-	a.logf("%s", msg)
-	a.infoString(msg)
-}
-
-// fatalf reports why polyproxy ends: stderr, log and, when it is
-// listening, the GUI.
-func (a *Adapter) fatalf(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	fmt.Fprintln(a.stderr, "polyproxy: "+msg)
-	a.logf("fatal: %s", msg)
-	if a.guiTalked {
-		a.toGUI("info string " + msg)
-	}
-}
-
-// onEngineDeath restarts the engine once; a second death within a minute
-// (or a death before the first handshake completed) is fatal.
-func (a *Adapter) onEngineDeath(readErr error) error {
-	status := "its output closed"
-	select {
-	case <-a.eng.Exited():
-	case <-time.After(200 * time.Millisecond):
-		a.eng.Kill()
-		<-a.eng.Exited()
-	}
-	if p, ok := a.eng.(*uci.Process); ok {
-		if err := p.ExitErr(); err != nil {
-			status = err.Error()
-		} else {
-			status = "exit status 0"
-		}
-	}
-	a.eng.Kill() // whatever it left behind in its group
-	now := time.Now()
-	switch {
-	case !a.everReady:
-		a.fatalf("the engine ended before finishing the uci handshake (%s): is EngineCommand a UCI engine?", status)
-		return fmt.Errorf("%w during the handshake (%s)", ErrEngineDied, status)
-	case !a.lastDeath.IsZero() && now.Sub(a.lastDeath) < restartWindow:
-		a.notify("the engine died again within a minute (%s): giving up", status)
-		return fmt.Errorf("%w twice within a minute (%s)", ErrEngineDied, status)
-	}
-	a.lastDeath = now
-	a.notify("the engine died (%s): restarting it", status)
-	if err := a.startEngine(); err != nil {
-		a.fatalf("cannot restart the engine: %v", err)
-		return err
-	}
-	return nil
-}
-
-// observe queues an observer call to run once the GUI's output is
-// flushed. f must capture values, not the adapter's state, which may have
-// moved on by then.
-func (a *Adapter) observe(f func(GameObserver)) {
-	if a.obs != nil {
-		a.observed = append(a.observed, f)
-	}
-}
-
-// runObservers makes the queued observer calls, in order.
-func (a *Adapter) runObservers() {
-	for i := 0; i < len(a.observed); i++ {
-		a.observed[i](a.obs)
-	}
-	clear(a.observed)
-	a.observed = a.observed[:0]
-}
-
-// quit ends the run: the loop stops the engine and returns.
-func (a *Adapter) quit() {
-	a.quitting = true
-}
-
-// optionSpelling is the engine's own spelling of an option name, if it
-// announced one that matches (case-insensitive).
-func (a *Adapter) optionSpelling(name string) (string, bool) {
-	for _, o := range a.engineOptions {
-		if strings.EqualFold(o.Name, name) {
-			return o.Name, true
-		}
-	}
-	return "", false
 }

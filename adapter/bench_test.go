@@ -16,11 +16,14 @@ import (
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
+	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 const gnuchessBook = "/usr/share/games/gnuchess/book.bin"
 
-// nullEngine swallows what it is sent: benchmarks of the loop's own work.
+// nullEngine swallows what it is sent and says nothing, without a
+// goroutine: benchmarks of the loop's own work call the loop's handlers
+// directly.
 type nullEngine struct{ exited chan struct{} }
 
 func (nullEngine) WriteLine(string) error    { return nil }
@@ -28,6 +31,7 @@ func (nullEngine) Stdout() io.Reader         { return strings.NewReader("") }
 func (e nullEngine) Exited() <-chan struct{} { return e.exited }
 func (nullEngine) Quit(time.Duration)        {}
 func (nullEngine) Kill()                     {}
+func (nullEngine) ExitErr() error            { return nil }
 
 // countingWriter counts bestmove lines, so a benchmark can check it got
 // the answers it measures.
@@ -44,12 +48,12 @@ func loopAdapter(b *testing.B, bookPath string, obs GameObserver) (*Adapter, *co
 	cfg := testConfig(b, bookPath)
 	a := New(cfg, Options{Observer: obs})
 	w := &countingWriter{}
-	a.out = uci.NewWriter(w)
-	a.initGame()
+	a.gui.out = uci.NewWriter(w)
+	a.game.init()
 	a.openBooks()
-	a.eng = nullEngine{make(chan struct{})}
-	a.everReady, a.guiTalked = true, true
-	b.Cleanup(a.closeBooks)
+	a.engine.eng = nullEngine{make(chan struct{})}
+	a.engine.everReady, a.gui.talked = true, true
+	b.Cleanup(a.books.close)
 	return a, w
 }
 
@@ -77,7 +81,9 @@ func bookLine(b *testing.B, bookPath string, plies int) []string {
 // learningObserver is what the binary runs with: live learning follows
 // every position (learning itself off, as by default).
 func learningObserver() GameObserver {
-	return learn.NewSession(learn.Options{Enabled: func() bool { return false }}, nil)
+	s := learn.NewSession(learn.Options{}, nil)
+	s.SetLearning(false, nil)
+	return s
 }
 
 // BenchmarkBookAnswer: a position line extending the previous one by two
@@ -97,7 +103,7 @@ func benchmarkBookAnswer(b *testing.B, obs GameObserver) {
 		b.Fatalf("book line of %d plies", len(moves))
 	}
 	a, w := loopAdapter(b, gnuchessBook, obs)
-	a.cfg.BookMode = "weighted"
+	a.settings.BookMode = "weighted"
 	a.openBooks()
 	var latency time.Duration
 	var lines []string
@@ -111,15 +117,15 @@ func benchmarkBookAnswer(b *testing.B, obs GameObserver) {
 			b.StopTimer()
 			a.onGUILine("ucinewgame")
 			a.onGUILine("position startpos")
-			a.runObservers() // the reset's observer work is not what is measured
+			a.observer.run() // the reset's observer work is not what is measured
 			b.StartTimer()
 		}
 		start := time.Now()
 		a.onGUILine(lines[k])
 		a.onGUILine("go wtime 60000 btime 60000 winc 1000 binc 1000")
-		a.out.Flush()
+		a.gui.out.Flush()
 		latency += time.Since(start)
-		a.runObservers() // after the flush, as the loop does
+		a.observer.run() // after the flush, as the loop does
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(latency.Nanoseconds())/float64(b.N), "ns-to-bestmove")
@@ -171,11 +177,11 @@ func benchmarkPositionOneMorePly(b *testing.B, obs GameObserver) {
 		if k == 1 {
 			b.StopTimer()
 			a.onGUILine(lines[0])
-			a.runObservers() // building the 300-ply game is not what is measured
+			a.observer.run() // building the 300-ply game is not what is measured
 			b.StartTimer()
 		}
 		a.onGUILine(lines[k])
-		a.runObservers()
+		a.observer.run()
 	}
 	b.StopTimer()
 	if !a.game.ok || len(a.game.moves) < base {
@@ -194,35 +200,10 @@ func BenchmarkPositionSame(b *testing.B) {
 	}
 }
 
-// pipeEngine is an engine whose output the benchmark writes.
-type pipeEngine struct {
-	r      *io.PipeReader
-	w      *io.PipeWriter
-	exited chan struct{}
-}
-
-func (e *pipeEngine) WriteLine(s string) error {
-	if s == "uci" {
-		go io.WriteString(e.w, "id name Pipe\nuciok\n")
-	}
-	return nil
-}
-func (e *pipeEngine) Stdout() io.Reader       { return e.r }
-func (e *pipeEngine) Exited() <-chan struct{} { return e.exited }
-func (e *pipeEngine) Quit(time.Duration)      { e.Kill() }
-func (e *pipeEngine) Kill() {
-	select {
-	case <-e.exited:
-	default:
-		close(e.exited)
-		e.w.Close()
-	}
-}
-
-// relayRig runs a real adapter loop between OS pipes.
+// relayRig runs a real adapter loop between OS pipes, with a fake engine
+// whose output the benchmark writes.
 func relayRig(b *testing.B) (engineOut io.Writer, guiIn *uci.LineReader, stop func()) {
-	eng := &pipeEngine{exited: make(chan struct{})}
-	eng.r, eng.w = io.Pipe()
+	eng := ucitest.Start(ucitest.Settings{Options: []string{}})
 	guiR, guiW, _ := os.Pipe()
 	outR, outW, _ := os.Pipe()
 	a := New(testConfig(b, ""), Options{StartEngine: func() (Engine, error) { return eng, nil }})
@@ -239,7 +220,7 @@ func relayRig(b *testing.B) (engineOut io.Writer, guiIn *uci.LineReader, stop fu
 			break
 		}
 	}
-	return eng.w, lr, func() {
+	return eng.Output(), lr, func() {
 		guiW.Close()
 		<-done
 		outW.Close()
@@ -320,7 +301,7 @@ func BenchmarkBookAnswerSamePosition(b *testing.B) {
 	}{{"plain", func() GameObserver { return nil }}, {"learning", learningObserver}} {
 		b.Run(tc.name, func(b *testing.B) {
 			a, w := loopAdapter(b, gnuchessBook, tc.obs())
-			a.cfg.BookMode = "weighted"
+			a.settings.BookMode = "weighted"
 			a.openBooks()
 			pos := "position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1"
 			var latency time.Duration
@@ -329,9 +310,9 @@ func BenchmarkBookAnswerSamePosition(b *testing.B) {
 				start := time.Now()
 				a.onGUILine(pos)
 				a.onGUILine("go wtime 60000 btime 60000")
-				a.out.Flush()
+				a.gui.out.Flush()
 				latency += time.Since(start)
-				a.runObservers()
+				a.observer.run()
 			}
 			b.StopTimer()
 			b.ReportMetric(float64(latency.Nanoseconds())/float64(b.N), "ns-to-bestmove")
@@ -347,14 +328,14 @@ func BenchmarkBookAnswerSamePosition(b *testing.B) {
 // no pipes or goroutines.
 func BenchmarkEngineChunk(b *testing.B) {
 	a, _ := loopAdapter(b, "", nil)
-	a.out = uci.NewWriter(io.Discard)
+	a.gui.out = uci.NewWriter(io.Discard)
 	line := "info depth 20 seldepth 30 multipv 1 score cp 31 nodes 1234567 nps 1000000 hashfull 0 tbhits 0 time 1234 pv e2e4 e7e5 g1f3\n"
 	chunk := []byte(strings.Repeat(line, 64<<10/len(line)))
 	lines := bytes.Count(chunk, []byte("\n"))
 	b.SetBytes(int64(len(chunk)))
 	for b.Loop() {
 		a.onEngineBatch(chunk)
-		a.out.Flush()
+		a.gui.out.Flush()
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*lines), "ns/line")
 }

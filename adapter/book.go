@@ -9,6 +9,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
 )
@@ -31,10 +32,17 @@ type bookVerdict struct {
 	err error
 }
 
+// bookSet is the open books, in priority order, and the chooser.
+type bookSet struct {
+	open     []*book.Book
+	files    string // the settings the open books were made from
+	chooser  *book.Chooser
+	chooseBy string // the settings the chooser was made from
+}
+
 // bookSettings is what the open books and the chooser depend on; a change
 // reopens them.
-func (a *Adapter) bookSettings() (files, choosing string) {
-	c := a.cfg
+func bookSettings(c *config.Config) (files, choosing string) {
 	files = strings.Join(c.BookFiles, "\x00")
 	if !c.Book {
 		files = ""
@@ -47,33 +55,33 @@ func (a *Adapter) bookSettings() (files, choosing string) {
 // book that cannot be opened is reported and skipped: polyproxy plays on
 // without it.
 func (a *Adapter) openBooks() {
-	files, choosing := a.bookSettings()
-	if choosing != a.chooseBy || a.chooser == nil {
-		mode, err := book.ParseMode(a.cfg.BookMode)
+	files, choosing := bookSettings(a.settings)
+	if choosing != a.books.chooseBy || a.books.chooser == nil {
+		mode, err := book.ParseMode(a.settings.BookMode)
 		if err != nil {
 			a.notify("%v: using weighted", err)
 		}
 		opts := book.Options{
 			Mode:              mode,
-			ThresholdPerMille: a.cfg.BookThreshold,
-			AvoidRepetition:   a.cfg.BookAvoidRepetition,
+			ThresholdPerMille: a.settings.BookThreshold,
+			AvoidRepetition:   a.settings.BookAvoidRepetition,
 		}
-		if a.cfg.BookLearnWeight {
+		if a.settings.BookLearnWeight {
 			opts.Weight = learn.Weight // prefer moves that did well (see README, Book learning)
 		}
-		a.chooser = book.NewChooser(opts, a.cfg.BookSeed)
-		a.chooseBy = choosing
+		a.books.chooser = book.NewChooser(opts, a.settings.BookSeed)
+		a.books.chooseBy = choosing
 	}
-	if files == a.bookKey {
+	if files == a.books.files {
 		return
 	}
-	a.closeBooks()
-	a.bookKey = files
-	if !a.cfg.Book {
-		a.logf("book off")
+	a.books.close()
+	a.books.files = files
+	if !a.settings.Book {
+		a.log.printf("book off")
 		return
 	}
-	for _, path := range a.cfg.BookFiles {
+	for _, path := range a.settings.BookFiles {
 		b, err := book.Open(path)
 		if err != nil {
 			a.notify("book %s not used: %v; playing on without it", path, err)
@@ -82,8 +90,8 @@ func (a *Adapter) openBooks() {
 		for _, w := range b.Warnings() {
 			a.notify("book %s: %s", path, w)
 		}
-		a.books = append(a.books, b)
-		a.logf("book %s opened (%d entries)", path, b.Len())
+		a.books.open = append(a.books.open, b)
+		a.log.printf("book %s opened (%d entries)", path, b.Len())
 		// A book must be sorted for lookups to work; checking a big one
 		// takes a while, so it runs beside the game.
 		go func() { sendOrDone(a.bookCh, bookVerdict{b, b.Verify()}, a.done) }()
@@ -102,12 +110,12 @@ func (a *Adapter) onBookVerdict(v bookVerdict) {
 	a.notify("book %s: %v", v.b.Path(), v.err)
 }
 
-func (a *Adapter) closeBooks() {
-	for _, b := range a.books {
+func (s *bookSet) close() {
+	for _, b := range s.open {
 		b.Close()
 	}
-	a.books = nil
-	a.bookKey = ""
+	s.open = nil
+	s.files = ""
 }
 
 // bookMove decides whether the book answers this go, and with what. Every
@@ -115,7 +123,7 @@ func (a *Adapter) closeBooks() {
 func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 	why := a.noBookReason(g)
 	if why != "" {
-		a.logf("book: no (%s)", why)
+		a.log.printf("book: no (%s)", why)
 		return nil, false
 	}
 	cur := a.game.cur
@@ -123,12 +131,12 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 	if len(g.SearchMoves) > 0 {
 		only = searchMoves(g.SearchMoves)
 	}
-	choice, ok, reason := a.chooser.Choose(a.books, &cur.Pos, cur.Seen, only)
+	choice, ok, reason := a.books.chooser.Choose(a.books.open, &cur.Pos, cur.Seen, only)
 	if !ok {
-		a.logf("book: no (%s)", reason)
+		a.log.printf("book: no (%s)", reason)
 		return nil, false
 	}
-	a.logf("book: %s", reason)
+	a.log.printf("book: %s", reason)
 	move := choice.Move.String()
 	gm := &a.game
 	after, ponder := gm.predicted, gm.predictedPonder
@@ -137,11 +145,11 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 		var ok bool
 		if after, ok = gm.after(move); !ok {
 			// Choose only returns legal moves; this would be a bug.
-			a.logf("book: chosen move %s does not play here: engine decides", move)
+			a.log.printf("book: chosen move %s does not play here: engine decides", move)
 			return nil, false
 		}
 		ponder = ""
-		if reply, ok := a.chooser.BestReply(a.books, &after.Pos); ok {
+		if reply, ok := a.books.chooser.BestReply(a.books.open, &after.Pos); ok {
 			ponder = reply.String()
 		}
 	}
@@ -171,11 +179,11 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 // noBookReason is why the book may not answer, or "".
 func (a *Adapter) noBookReason(g *uci.Go) string {
 	switch {
-	case !a.cfg.Book:
+	case !a.settings.Book:
 		return "book off"
-	case len(a.books) == 0:
+	case len(a.books.open) == 0:
 		return "no usable book"
-	case a.chess960:
+	case a.game.chess960:
 		return "Chess960"
 	case !a.game.ok:
 		if a.game.err != "" {
@@ -186,8 +194,8 @@ func (a *Adapter) noBookReason(g *uci.Go) string {
 		return "analysis (go infinite)"
 	case g.HasMate:
 		return "mate search (go mate)"
-	case a.game.cur.Pos.FullMove() > a.cfg.BookDepth:
-		return fmt.Sprintf("beyond BookDepth (move %d > %d)", a.game.cur.Pos.FullMove(), a.cfg.BookDepth)
+	case a.game.cur.Pos.FullMove() > a.settings.BookDepth:
+		return fmt.Sprintf("beyond BookDepth (move %d > %d)", a.game.cur.Pos.FullMove(), a.settings.BookDepth)
 	}
 	return ""
 }
@@ -208,9 +216,9 @@ func searchMoves(moves []string) []book.Move {
 // ponder search that was stopped: the GUI gets its bestmove but the move
 // is not part of the game.
 func (a *Adapter) releaseBookAnswer(played bool) {
-	ans := a.bookAnswer
-	a.bookAnswer = nil
-	a.search = searchNone
+	ans := a.search.bookAnswer
+	a.search.bookAnswer = nil
+	a.search.state = searchNone
 	if ans == nil {
 		return
 	}
@@ -220,9 +228,9 @@ func (a *Adapter) releaseBookAnswer(played bool) {
 	// A copy: the game may continue from ans.after before the observer
 	// runs.
 	after := *ans.after
-	a.emit(ans.lines, func() {
+	a.replies.emit(ans.lines, func() {
 		if played {
-			a.observe(func(o GameObserver) {
+			a.observer.later(func(o GameObserver) {
 				o.BookMove(ans.choice.Book, ans.key, ans.choice.Entry.Move, ans.white)
 				o.AfterBestmove(&after)
 			})

@@ -2,8 +2,6 @@ package adapter
 
 import (
 	"bytes"
-	"strings"
-	"time"
 
 	"github.com/polyproxy/polyproxy/uci"
 )
@@ -15,7 +13,7 @@ func (a *Adapter) onEngineBatch(data []byte) {
 	runStart := -1 // start of lines relayed as they are, not yet written
 	flushRun := func(end int) {
 		if runStart >= 0 {
-			a.out.WriteLinesRaw(data[runStart:end])
+			a.gui.out.WriteLinesRaw(data[runStart:end])
 			runStart = -1
 		}
 	}
@@ -30,17 +28,17 @@ func (a *Adapter) onEngineBatch(data []byte) {
 		if cr {
 			line = line[:len(line)-1]
 		}
-		if a.logOn {
-			a.traffic("engine>", string(line))
+		if a.log.on {
+			a.log.traffic("engine>", string(line))
 		}
 		kind := uci.ClassifyEngineLine(line)
-		if kind == uci.EngineInfo && a.guiTalked {
-			if a.logOn {
-				a.traffic(">gui", string(line))
+		if kind == uci.EngineInfo && a.gui.talked {
+			if a.log.on {
+				a.log.traffic(">gui", string(line))
 			}
 			if cr {
 				flushRun(lineStart)
-				a.out.WriteLineBytes(line)
+				a.gui.out.WriteLineBytes(line)
 			} else if runStart < 0 {
 				runStart = lineStart
 			}
@@ -55,23 +53,23 @@ func (a *Adapter) onEngineBatch(data []byte) {
 		case uci.EngineReadyOK:
 			a.onReadyOK(line)
 		case uci.EngineUCIOK:
-			if a.handshaking {
+			if a.engine.handshaking {
 				a.onUCIOK()
 			} else {
-				a.logf("uciok without a uci from us: dropped")
+				a.log.printf("uciok without a uci from us: dropped")
 			}
 		case uci.EngineID, uci.EngineOption:
-			if a.handshaking {
-				a.onHeaderLine(string(line))
-			} else {
-				a.logf("id/option line outside the handshake: dropped")
+			if !a.engine.handshaking {
+				a.log.printf("id/option line outside the handshake: dropped")
+			} else if err := a.engine.headerLine(string(line)); err != nil {
+				a.log.printf("engine option line not understood: %v", err)
 			}
 		case uci.EngineInfo:
-			a.logf("engine info line before the GUI said uci: not relayed")
+			a.log.printf("engine info line before the GUI said uci: not relayed")
 		case uci.EngineOther:
 			// A start-up banner, "Unknown command: ...", an empty line:
 			// stdout carries UCI only.
-			a.logf("engine line that is not UCI: not relayed")
+			a.log.printf("engine line that is not UCI: not relayed")
 		default: // copyprotection, registration
 			a.relay(line)
 		}
@@ -84,14 +82,14 @@ func (a *Adapter) onEngineBatch(data []byte) {
 // lines), for the observer at bestmove time. It looks backwards, so a
 // flood costs one line's check per batch, not one per line.
 func (a *Adapter) keepLastScore(lines []byte) {
-	if a.obs == nil || a.search != searchEngine {
+	if a.observer.obs == nil || a.search.state != searchEngine {
 		return
 	}
 	for end := len(lines); end > 0; {
 		start := bytes.LastIndexByte(lines[:end-1], '\n') + 1
 		line := bytes.TrimSuffix(lines[start:end-1], []byte("\r"))
 		if uci.ClassifyEngineLine(line) == uci.EngineInfo && uci.HasScore(line) {
-			a.lastScoreLine = append(a.lastScoreLine[:0], line...)
+			a.search.lastScore = append(a.search.lastScore[:0], line...)
 			return
 		}
 		end = start
@@ -100,248 +98,40 @@ func (a *Adapter) keepLastScore(lines []byte) {
 
 // relay passes an engine line to the GUI unchanged.
 func (a *Adapter) relay(line []byte) {
-	if a.logOn {
-		a.traffic(">gui", string(line))
+	if a.log.on {
+		a.log.traffic(">gui", string(line))
 	}
-	a.out.WriteLineBytes(line)
-}
-
-func (a *Adapter) onHeaderLine(line string) {
-	a.engineHeader = append(a.engineHeader, line)
-	if uci.ClassifyEngineLine([]byte(line)) == uci.EngineOption {
-		o, err := uci.ParseOption(line)
-		if err != nil {
-			a.logf("engine option line not understood: %v", err)
-			return
-		}
-		a.engineOptions = append(a.engineOptions, o)
-		return
-	}
-	if id, err := uci.ParseID(line); err == nil && id.Key == "name" {
-		a.engineName = id.Value
-	}
-}
-
-// onUCIOK completes a handshake: options from the configuration, then
-// (after a restart) the GUI's own options, the game and a pending search.
-func (a *Adapter) onUCIOK() {
-	a.handshaking = false
-	a.slowHandshake = nil
-	restart := a.everReady
-	a.everReady = true
-	for _, o := range a.cfg.EngineOptions {
-		if name, ok := a.optionSpelling(o.Name); ok {
-			a.toEngine("setoption name " + name + " value " + o.Value)
-			a.noteChess960(name, o.Value)
-		} else {
-			a.notify("[Engine] option %q is not an option of the engine: not sent", o.Name)
-		}
-	}
-	if restart {
-		for _, o := range a.guiSetOptions {
-			a.toEngine(setOptionLine(o))
-		}
-		a.toEngine("ucinewgame")
-		a.replaceLostBestmoves()
-		for _, p := range a.pending {
-			if p.owed == replyReadyOK {
-				a.toEngine("isready")
-			}
-		}
-		if a.game.line != "" {
-			a.toEngine(a.game.line)
-		}
-		if a.search == searchEngine {
-			// The position just sent is the one the search was for.
-			goLine := a.engineGo
-			if a.ponderHit {
-				goLine = withoutPonder(goLine)
-			}
-			if !a.clockFrom.IsZero() {
-				// The mover's clock has run since the search began (or the
-				// ponder hit): the new engine must not count on that time.
-				white, black := true, true
-				if a.game.ok {
-					white = a.game.pos().WhiteToMove()
-					black = !white
-				}
-				goLine = uci.ChargeTime(goLine, time.Since(a.clockFrom).Milliseconds(), white, black)
-			}
-			a.logf("re-issuing the search the engine died in: %s", goLine)
-			a.toEngine(goLine)
-			if a.stopSent {
-				a.toEngine("stop")
-			}
-		}
-	}
-	if a.guiWantsUCI {
-		a.guiWantsUCI = false
-		a.answerUCI()
-	}
-	queued := a.queuedGUI
-	a.queuedGUI = nil
-	for _, c := range queued {
-		if a.quitting {
-			break
-		}
-		a.onGUICommand(c)
-	}
-}
-
-func setOptionLine(o uci.SetOption) string {
-	if o.HasValue {
-		return "setoption name " + o.Name + " value " + o.Value
-	}
-	return "setoption name " + o.Name
-}
-
-func withoutPonder(goLine string) string {
-	words := strings.Fields(goLine)
-	out := words[:0]
-	for _, w := range words {
-		if w != "ponder" {
-			out = append(out, w)
-		}
-	}
-	return strings.Join(out, " ")
-}
-
-// answerUCI replies to the GUI's "uci": the engine's id (marked as
-// wrapped) and options, ours, uciok; then anything we had to tell it.
-func (a *Adapter) answerUCI() {
-	name := a.cfg.EngineName
-	if name == "" {
-		name = a.engineName + " (polyproxy)"
-		if a.engineName == "" {
-			name = "polyproxy"
-		}
-	}
-	a.toGUI("id name " + name)
-	for _, l := range a.engineHeader {
-		if id, err := uci.ParseID(l); err == nil && id.Key == "name" {
-			continue
-		}
-		a.toGUI(a.withConfiguredDefault(l))
-	}
-	for _, l := range a.ourOptionLines() {
-		a.toGUI(l)
-	}
-	a.toGUI("uciok")
-	a.guiTalked = true
-	for _, n := range a.notices {
-		a.toGUI("info string " + n)
-	}
-	a.notices = nil
+	a.gui.out.WriteLineBytes(line)
 }
 
 // onReadyOK relays the engine's readyok and releases the output that was
 // waiting for it.
 func (a *Adapter) onReadyOK(line []byte) {
 	a.relay(line)
-	if !a.engineReplied(replyReadyOK) {
-		a.logf("readyok nobody asked for (relayed)")
-	}
-}
-
-// expect notes a reply the engine owes: our own output after this point
-// waits for it.
-func (a *Adapter) expect(r engineReply) {
-	a.pending = append(a.pending, pendingOutput{owed: r})
-}
-
-// owes counts the replies of kind r the engine still owes.
-func (a *Adapter) owes(r engineReply) int {
-	n := 0
-	for _, p := range a.pending {
-		if p.owed == r {
-			n++
-		}
-	}
-	return n
-}
-
-// engineReplied settles the oldest owed reply of kind r (false: none was
-// owed) and sends what no longer waits.
-func (a *Adapter) engineReplied(r engineReply) bool {
-	for i, p := range a.pending {
-		if p.owed == r {
-			a.pending = append(a.pending[:i], a.pending[i+1:]...)
-			a.drainPending()
-			return true
-		}
-	}
-	return false
-}
-
-func (a *Adapter) drainPending() {
-	for len(a.pending) > 0 && a.pending[0].owed == replyNone {
-		p := a.pending[0]
-		a.pending = a.pending[1:]
-		for _, l := range p.lines {
-			a.toGUI(l)
-		}
-		if p.after != nil {
-			p.after()
-		}
-	}
-}
-
-// replaceLostBestmoves runs after an engine restart: bestmoves the dead
-// engine owed for searches that are not re-issued (stopped ones; only the
-// latest search is searched again) become "bestmove 0000", so the GUI
-// still gets one per go, in order.
-func (a *Adapter) replaceLostBestmoves() {
-	keep := -1 // the re-issued search's marker: the last one
-	if a.search == searchEngine {
-		for i, p := range a.pending {
-			if p.owed == replyBestmove {
-				keep = i
-			}
-		}
-	}
-	for i := range a.pending {
-		if p := &a.pending[i]; p.owed == replyBestmove && i != keep {
-			a.logf("the engine died owing the bestmove of a stopped search: bestmove 0000 instead")
-			*p = pendingOutput{lines: []string{"bestmove 0000"}}
-		}
-	}
-	a.drainPending()
-}
-
-// emit sends our own lines to the GUI now, or after the engine's replies
-// still owed for earlier requests.
-func (a *Adapter) emit(lines []string, after func()) {
-	if len(a.pending) > 0 {
-		a.pending = append(a.pending, pendingOutput{lines: lines, after: after})
-		return
-	}
-	for _, l := range lines {
-		a.toGUI(l)
-	}
-	if after != nil {
-		after()
+	if !a.replies.settle(replyReadyOK) {
+		a.log.printf("readyok nobody asked for (relayed)")
 	}
 }
 
 // onEngineBestMove relays the bestmove of a search the GUI asked for; a
 // bestmove nobody asked for is dropped, so the GUI sees exactly one per go.
 func (a *Adapter) onEngineBestMove(line []byte) {
-	owed := a.owes(replyBestmove)
+	owed := a.replies.owes(replyBestmove)
 	if owed == 0 {
-		a.logf("bestmove without a pending engine search: dropped")
+		a.log.printf("bestmove without a pending engine search: dropped")
 		return
 	}
 	a.relay(line)
-	a.engineReplied(replyBestmove)
-	if owed > 1 || a.search != searchEngine {
-		a.logf("bestmove of an earlier, stopped search relayed")
+	a.replies.settle(replyBestmove)
+	if owed > 1 || a.search.state != searchEngine {
+		a.log.printf("bestmove of an earlier, stopped search relayed")
 		return
 	}
-	a.search = searchNone
-	a.stopSent, a.ponderHit = false, false
-	scoreLine := string(a.lastScoreLine)
-	a.lastScoreLine = a.lastScoreLine[:0]
-	if a.obs == nil || !a.game.ok {
+	a.search.state = searchNone
+	a.search.stopSent, a.search.ponderHit = false, false
+	scoreLine := string(a.search.lastScore)
+	a.search.lastScore = a.search.lastScore[:0]
+	if a.observer.obs == nil || !a.game.ok {
 		return
 	}
 	// Worked out after the bestmove is on its way, from a copy of the game
@@ -349,7 +139,7 @@ func (a *Adapter) onEngineBestMove(line []byte) {
 	snapshot := *a.game.cur
 	g := game{cur: &snapshot}
 	bestmove := string(line)
-	a.observe(func(o GameObserver) {
+	a.observer.later(func(o GameObserver) {
 		// Scores are from the side to move.
 		if in, err := uci.ParseInfo(scoreLine); err == nil && in.HasScore {
 			o.EngineScore(g.pos().WhiteToMove(), in.Score.CP, in.Score.Mate, in.Score.IsMate)

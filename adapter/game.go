@@ -28,16 +28,20 @@ type game struct {
 	predicted       *board.Line
 	predictedMove   string
 	predictedPonder string // the ponder move announced with it
+	// chess960 is UCI_Chess960 as the engine was set: positions are then
+	// not followed and the book is off (it is for standard chess).
+	chess960 bool
 }
 
 const startBase = "startpos"
 
-func (a *Adapter) initGame() {
+// init builds the start position once.
+func (g *game) init() {
 	l, err := board.NewLine(startBase)
 	if err != nil {
 		panic(err) // the start position always parses
 	}
-	a.game.start = l
+	g.start = l
 }
 
 // pos is the current book position; only meaningful when ok.
@@ -76,18 +80,18 @@ func (a *Adapter) onPosition(c uci.Command) {
 	g.refused = ""
 	g.hasMovesWord = p.Moves != nil
 	g.predicted = nil
-	if a.chess960 {
+	if a.game.chess960 {
 		g.ok = false // not followed: the book is off for Chess960 games
 		return
 	}
 	// A new game, a take-back or a ponder miss: start again from the base.
 	continues := g.ok && base == g.base && commonPrefix(g.moves, p.Moves) >= len(g.moves)-1
-	if err := a.newLine(base); err != nil {
+	if err := g.reset(base); err != nil {
 		a.refusePosition(c.Line, err)
 		return
 	}
 	g.base = base
-	if err := a.play(p.Moves, 0); err != nil {
+	if err := g.play(p.Moves, 0); err != nil {
 		a.lostTrack(err)
 		return
 	}
@@ -110,7 +114,7 @@ func (a *Adapter) extendGame(line string, moves []string) {
 		moves = moves[1:]
 	}
 	g.predicted = nil
-	if err := a.play(moves, len(g.moves)); err != nil {
+	if err := g.play(moves, len(g.moves)); err != nil {
 		a.lostTrack(err)
 		return
 	}
@@ -122,20 +126,19 @@ func (a *Adapter) extendGame(line string, moves []string) {
 func (a *Adapter) tracked(continues bool) {
 	g := &a.game
 	if g.err != "" {
-		a.logf("position followed again")
+		a.log.printf("position followed again")
 	}
 	g.ok, g.err = true, ""
-	if a.obs == nil {
+	if a.observer.obs == nil {
 		return
 	}
 	// A copy: the game moves on before the observer runs (after the flush).
 	cur := *g.cur
-	a.observe(func(o GameObserver) { o.Position(&cur, continues) })
+	a.observer.later(func(o GameObserver) { o.Position(&cur, continues) })
 }
 
-// newLine sets the game to its base position.
-func (a *Adapter) newLine(base string) (err error) {
-	g := &a.game
+// reset sets the game to its base position.
+func (g *game) reset(base string) (err error) {
 	if base == startBase {
 		l := *g.start
 		l.Keys = append(make([]book.Key, 0, 64), g.start.Keys...)
@@ -159,13 +162,13 @@ func (a *Adapter) newLine(base string) (err error) {
 
 // play applies moves; first is the index of moves[0] in the game's list,
 // for the error message.
-func (a *Adapter) play(moves []string, first int) (err error) {
+func (g *game) play(moves []string, first int) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("rules library failed: %v", r)
 		}
 	}()
-	l := a.game.cur
+	l := g.cur
 	for i, s := range moves {
 		m, err := book.ParseMove(s)
 		if err == nil {
@@ -190,7 +193,7 @@ func (a *Adapter) lostTrack(err error) {
 		g.err = msg
 		a.infoString(msg)
 	}
-	a.logf("%s", msg)
+	a.log.printf("%s", msg)
 }
 
 // refusePosition keeps from the engine a position line we cannot read:
@@ -205,7 +208,7 @@ func (a *Adapter) refusePosition(line string, err error) {
 		g.err = g.refused
 		a.infoString(g.refused)
 	}
-	a.logf("%s: %s", g.refused, line)
+	a.log.printf("%s: %s", g.refused, line)
 }
 
 func isPrefix(prefix, s []string) bool {

@@ -1,22 +1,61 @@
 package adapter
 
 import (
+	"fmt"
+	"io"
+	"runtime"
 	"strings"
 	"time"
 
-	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
-// ourOptionPrefix marks the options that belong to polyproxy, as PolyGlot
-// names them in UCI mode ("Polyglot BookFile").
-const ourOptionPrefix = "Polyglot "
+// guiSide is what we know of the GUI's side of the conversation.
+type guiSide struct {
+	out      *uci.Writer   // flushed after each batch the loop handles
+	talked   bool          // we answered its "uci": info strings may flow
+	wantsUCI bool          // its "uci" waits for the engine's handshake
+	queued   []uci.Command // its commands waiting for the handshake
+	notices  []string      // to tell it as info strings once it talks
+}
 
-func (a *Adapter) onGUILine(line string) {
-	if a.logOn {
-		a.traffic("gui>", line)
+// guiBatch is the GUI's lines as one read delivered them.
+type guiBatch struct {
+	lines []string
+	err   error // io.EOF or a read error: the GUI is gone
+}
+
+// readGUI hands the GUI's lines to the loop, a batch at a time.
+func readGUI(r io.Reader, ch chan<- guiBatch, done <-chan struct{}) {
+	lr := uci.NewLineReader(r, 64<<10)
+	for {
+		var lines []string
+		for {
+			l, err := lr.ReadLine()
+			if err != nil {
+				sendOrDone(ch, guiBatch{lines: lines, err: err}, done)
+				return
+			}
+			lines = append(lines, string(l))
+			if !lr.HasBufferedLine() {
+				break
+			}
+		}
+		if !sendOrDone(ch, guiBatch{lines: lines}, done) {
+			return
+		}
+		// Let the loop answer on this thread before our next read blocks
+		// it in a system call: saves a thread hand-off per command.
+		runtime.Gosched()
 	}
-	if !a.handshaking && a.game.ok && strings.HasPrefix(line, "position") {
+}
+
+// onGUILine handles one line from the GUI.
+func (a *Adapter) onGUILine(line string) {
+	if a.log.on {
+		a.log.traffic("gui>", line)
+	}
+	if !a.engine.handshaking && a.game.ok && strings.HasPrefix(line, "position") {
 		// The usual case: the game so far plus a move or two.
 		if moves, ok := uci.MovesAfter(a.game.line, line, a.game.hasMovesWord); ok {
 			a.extendGame(line, moves)
@@ -25,7 +64,7 @@ func (a *Adapter) onGUILine(line string) {
 	}
 	c, err := uci.ParseCommand(line)
 	if err != nil {
-		a.logf("%v", err)
+		a.log.printf("%v", err)
 		if c.Kind == uci.CmdSetOption {
 			a.infoString(err.Error())
 			return
@@ -39,26 +78,27 @@ func (a *Adapter) onGUILine(line string) {
 // one is running: the engine must get its options before the GUI's
 // commands, and the GUI its answers in the order it asked.
 func (a *Adapter) onGUICommandInOrder(c uci.Command) {
-	if !a.handshaking {
+	if !a.engine.handshaking {
 		a.onGUICommand(c)
 		return
 	}
 	switch c.Kind {
 	case uci.CmdUCI:
-		a.guiWantsUCI = true
+		a.gui.wantsUCI = true
 		return
 	case uci.CmdQuit:
 		if a.quitTimer == nil {
 			a.quitTimer = time.After(handshakeQuitWait)
 		}
 	}
-	a.queuedGUI = append(a.queuedGUI, c)
+	a.gui.queued = append(a.gui.queued, c)
 }
 
 // handshakeQuitWait is how long a quit waits for the engine's handshake so
 // that the GUI's earlier commands are still answered.
 const handshakeQuitWait = 5 * time.Second
 
+// onGUICommand handles one command of the GUI, in its turn.
 func (a *Adapter) onGUICommand(c uci.Command) {
 	switch c.Kind {
 	case uci.CmdEmpty:
@@ -66,14 +106,14 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 		a.answerUCI()
 	case uci.CmdIsReady:
 		a.toEngine(c.Line)
-		a.expect(replyReadyOK)
+		a.replies.expect(replyReadyOK)
 	case uci.CmdSetOption:
 		a.onSetOption(c)
 	case uci.CmdUCINewGame:
 		a.toEngine(c.Line)
 		// The next position starts a game even if it extends the last one.
 		a.game.ok, a.game.err, a.game.predicted = false, "", nil
-		a.observe(GameObserver.NewGame)
+		a.observer.later(GameObserver.NewGame)
 	case uci.CmdPosition:
 		if c.Position == nil {
 			_, err := uci.ParseCommand(c.Line)
@@ -84,7 +124,7 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 	case uci.CmdGo:
 		if c.Go.Perft {
 			// Not a search: the engine prints a count and no bestmove.
-			a.logf("go perft: forwarded, no bestmove owed")
+			a.log.printf("go perft: forwarded, no bestmove owed")
 			a.toEngineAfterPosition(c.Line)
 			return
 		}
@@ -100,138 +140,67 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 	}
 }
 
-func (a *Adapter) onSetOption(c uci.Command) {
-	o := *c.SetOption
-	if len(o.Name) > len(ourOptionPrefix) && strings.EqualFold(o.Name[:len(ourOptionPrefix)], ourOptionPrefix) {
-		a.setOurOption(strings.TrimSpace(o.Name[len(ourOptionPrefix):]), o.Value)
+// toGUI sends one line to the GUI (flushed at the end of the batch).
+func (a *Adapter) toGUI(line string) {
+	if a.log.on {
+		a.log.traffic(">gui", line)
+	}
+	a.gui.out.WriteLine(line)
+}
+
+// infoString tells the GUI something as "info string", or keeps it until
+// the GUI has said uci.
+func (a *Adapter) infoString(msg string) {
+	if !a.gui.talked {
+		a.gui.notices = append(a.gui.notices, msg)
 		return
 	}
-	a.toEngine(c.Line)
-	// Remember it for a restart; the latest value of each option wins.
-	kept := a.guiSetOptions[:0]
-	for _, old := range a.guiSetOptions {
-		if !strings.EqualFold(old.Name, o.Name) {
-			kept = append(kept, old)
+	a.toGUI("info string " + msg)
+}
+
+// notify reports a problem everywhere: stderr, log and the GUI.
+func (a *Adapter) notify(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	fmt.Fprintln(a.opts.Stderr, "polyproxy: "+msg)
+	a.log.printf("%s", msg)
+	a.infoString(msg)
+}
+
+// fatalf reports why polyproxy ends: stderr, log and, when it is
+// listening, the GUI.
+func (a *Adapter) fatalf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	fmt.Fprintln(a.opts.Stderr, "polyproxy: "+msg)
+	a.log.printf("fatal: %s", msg)
+	if a.gui.talked {
+		a.toGUI("info string " + msg)
+	}
+}
+
+// answerUCI replies to the GUI's "uci": the engine's id (marked as
+// wrapped) and options, ours, uciok; then anything we had to tell it.
+func (a *Adapter) answerUCI() {
+	name := a.settings.EngineName
+	if name == "" {
+		name = a.engine.name + " (polyproxy)"
+		if a.engine.name == "" {
+			name = "polyproxy"
 		}
 	}
-	a.guiSetOptions = append(kept, o)
-	a.noteChess960(o.Name, o.Value)
-}
-
-// noteChess960 follows the engine option UCI_Chess960, however it is set
-// (setoption, [Engine], -uci): the book is for standard chess only.
-func (a *Adapter) noteChess960(name, value string) {
-	if !strings.EqualFold(name, "UCI_Chess960") {
-		return
-	}
-	on, err := config.ParseBool(value)
-	if err != nil || on == a.chess960 {
-		return
-	}
-	a.chess960 = on
-	if on {
-		a.game.ok = false
-		a.infoString("UCI_Chess960 is on: book off, pure forwarding")
-	} else {
-		a.infoString("UCI_Chess960 is off: book on again from the next position")
-	}
-}
-
-// setOurOption applies "setoption name Polyglot NAME value V" to the
-// configuration and to what depends on it.
-func (a *Adapter) setOurOption(name, value string) {
-	if value == "<empty>" {
-		value = "" // how UCI writes an empty string; GUIs echo our default back
-	}
-	if err := a.cfg.ApplyPolyGlot(name, value); err != nil {
-		a.notify("setoption Polyglot %s: %v", name, err)
-		return
-	}
-	a.logf("option Polyglot %s set to %q", name, value)
-	switch strings.ToLower(name) {
-	case "log", "logfile":
-		if a.opts.Log == nil {
-			a.applyLogConfig()
+	a.toGUI("id name " + name)
+	for _, l := range a.engine.header {
+		if id, err := uci.ParseID(l); err == nil && id.Key == "name" {
+			continue
 		}
+		a.toGUI(withConfiguredDefault(l, a.settings.EngineOptions))
 	}
-	a.openBooks() // reopens only when the book settings changed
-}
-
-func (a *Adapter) onStop() {
-	switch a.search {
-	case searchEngine:
-		if !a.stopSent {
-			a.stopSent = true
-			a.toEngine("stop")
-		}
-	case searchBookPonder:
-		a.releaseBookAnswer(false)
-	default:
-		a.logf("stop with no search running: swallowed")
+	for _, l := range ourOptionLines(a.settings) {
+		a.toGUI(l)
 	}
-}
-
-func (a *Adapter) onPonderHit(c uci.Command) {
-	switch a.search {
-	case searchEngine:
-		a.ponderHit = true
-		a.clockFrom = time.Now()
-		a.toEngine(c.Line)
-	case searchBookPonder:
-		a.releaseBookAnswer(true)
-	default:
-		a.logf("ponderhit with no search running: swallowed")
+	a.toGUI("uciok")
+	a.gui.talked = true
+	for _, n := range a.gui.notices {
+		a.toGUI("info string " + n)
 	}
-}
-
-// onGo answers from the book when it may, else lets the engine search.
-func (a *Adapter) onGo(c uci.Command) {
-	// A go before the last search's bestmove is a GUI error; each go still
-	// gets exactly one bestmove, in order.
-	switch {
-	case a.search == searchBookPonder:
-		a.logf("go while a book answer waits for ponderhit (GUI error): that answer is sent as stopped")
-		a.releaseBookAnswer(false)
-	case a.search == searchEngine && !a.stopSent:
-		// Unstopped, an infinite or ponder search would never end, and an
-		// engine such as Stockfish takes no new go until it does.
-		a.logf("go during the engine's search (GUI error): stopping that search first")
-		a.toEngine("stop")
-	}
-	a.search = searchNone
-	if a.game.refused != "" {
-		a.logf("book: no (position refused); no search: bestmove 0000")
-		a.emit([]string{"info string no move: the position was not sent to the engine", "bestmove 0000"}, nil)
-		return
-	}
-	if ans, ok := a.bookMove(c.Go); ok {
-		if c.Go.Ponder {
-			a.search = searchBookPonder
-			a.bookAnswer = ans
-			a.logf("book answer held until ponderhit or stop")
-			return
-		}
-		a.bookAnswer = ans
-		a.releaseBookAnswer(true)
-		return
-	}
-	a.toEngineAfterPosition(c.Line)
-	a.expect(replyBestmove)
-	a.search = searchEngine
-	a.engineGo = c.Line
-	a.clockFrom = time.Time{}
-	if !c.Go.Ponder {
-		a.clockFrom = time.Now()
-	}
-	a.stopSent, a.ponderHit = false, false
-	a.lastScoreLine = a.lastScoreLine[:0]
-}
-
-// toEngineAfterPosition sends the GUI's position (the engine gets it only
-// when it is to search: book answers need none) and then goLine.
-func (a *Adapter) toEngineAfterPosition(goLine string) {
-	if a.game.line != "" {
-		a.toEngine(a.game.line)
-	}
-	a.toEngine(goLine)
+	a.gui.notices = nil
 }

@@ -47,33 +47,44 @@ func OpenLog(cfg *config.Config) (*logrus.Logger, io.Closer, error) {
 	return l, f, nil
 }
 
+// logger is the proxy's log: off (the zero value) unless Log is set.
+type logger struct {
+	l    *logrus.Logger
+	on   bool      // callers on hot paths test it first, so nothing is formatted
+	file io.Closer // the file we opened for it, if any
+}
+
+// printf logs a decision or event; a no-op when logging is off.
+func (l *logger) printf(format string, args ...any) {
+	if l.on {
+		l.l.Infof(format, args...)
+	}
+}
+
+// traffic logs one protocol line with its direction; only when on.
+func (l *logger) traffic(dir, line string) {
+	l.l.Info(dir + " " + line)
+}
+
+// close closes the file we opened, if any.
+func (l *logger) close() {
+	if l.file != nil {
+		l.file.Close()
+		l.file = nil
+	}
+}
+
 // applyLogConfig (re)opens the log after a change of Log or LogFile.
 func (a *Adapter) applyLogConfig() {
-	if a.logFile != nil {
-		a.logFile.Close()
-		a.logFile = nil
-	}
-	a.log, a.logOn = nil, false
-	l, c, err := OpenLog(a.cfg)
+	a.log.close()
+	a.log = logger{}
+	l, c, err := OpenLog(a.settings)
 	if err != nil {
 		a.notify("%v: logging off", err)
 		return
 	}
 	if l != nil {
-		a.log, a.logFile, a.logOn = l, c, true
-		a.logf("polyproxy log started %s", time.Now().Format(time.RFC3339))
+		a.log = logger{l: l, on: true, file: c}
+		a.log.printf("polyproxy log started %s", time.Now().Format(time.RFC3339))
 	}
-}
-
-// logf logs a decision or event; a no-op when logging is off. Callers on
-// hot paths test a.logOn first so that nothing is formatted.
-func (a *Adapter) logf(format string, args ...any) {
-	if a.logOn {
-		a.log.Infof(format, args...)
-	}
-}
-
-// traffic logs one protocol line with its direction.
-func (a *Adapter) traffic(dir, line string) {
-	a.log.Info(dir + " " + line)
 }

@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -8,10 +9,13 @@ import (
 	"github.com/polyproxy/polyproxy/uci"
 )
 
+// ourOptionPrefix marks the options that belong to polyproxy, as PolyGlot
+// names them in UCI mode ("Polyglot BookFile").
+const ourOptionPrefix = "Polyglot "
+
 // ourOptionLines are polyproxy's own UCI options, named as PolyGlot names
-// them in UCI mode, with the current settings as defaults.
-func (a *Adapter) ourOptionLines() []string {
-	c := a.cfg
+// them in UCI mode, with the settings c as defaults.
+func ourOptionLines(c *config.Config) []string {
 	check := func(name string, v bool) string {
 		return "option name " + ourOptionPrefix + name + " type check default " + strconv.FormatBool(v)
 	}
@@ -48,15 +52,15 @@ func (a *Adapter) ourOptionLines() []string {
 }
 
 // withConfiguredDefault is an engine's option line announced with the
-// value the configuration ([Engine], -uci) gives it as its default, as
-// PolyGlot does: a GUI that sends every option's stored default (Arena)
-// then keeps the configured value instead of overriding it.
-func (a *Adapter) withConfiguredDefault(line string) string {
+// value the configuration ([Engine], -uci: configured) gives it as its
+// default, as PolyGlot does: a GUI that sends every option's stored
+// default (Arena) then keeps the configured value instead of overriding it.
+func withConfiguredDefault(line string, configured []config.Option) string {
 	o, err := uci.ParseOption(line)
 	if err != nil || o.Type == "button" {
 		return line
 	}
-	for _, c := range a.cfg.EngineOptions {
+	for _, c := range configured {
 		if !strings.EqualFold(c.Name, o.Name) {
 			continue
 		}
@@ -77,4 +81,69 @@ func (a *Adapter) withConfiguredDefault(line string) string {
 		return o.String()
 	}
 	return line
+}
+
+// onSetOption routes a setoption: one of ours (Polyglot ...) changes our
+// settings; any other goes to the engine and is kept for a restart.
+func (a *Adapter) onSetOption(c uci.Command) {
+	o := *c.SetOption
+	if len(o.Name) > len(ourOptionPrefix) && strings.EqualFold(o.Name[:len(ourOptionPrefix)], ourOptionPrefix) {
+		a.setOurOption(strings.TrimSpace(o.Name[len(ourOptionPrefix):]), o.Value)
+		return
+	}
+	a.toEngine(c.Line)
+	a.engine.rememberSetOption(o)
+	a.noteChess960(o.Name, o.Value)
+}
+
+// noteChess960 follows the engine option UCI_Chess960, however it is set
+// (setoption, [Engine], -uci): the book is for standard chess only.
+func (a *Adapter) noteChess960(name, value string) {
+	if !strings.EqualFold(name, "UCI_Chess960") {
+		return
+	}
+	on, err := config.ParseBool(value)
+	if err != nil || on == a.game.chess960 {
+		return
+	}
+	a.game.chess960 = on
+	if on {
+		a.game.ok = false
+		a.infoString("UCI_Chess960 is on: book off, pure forwarding")
+	} else {
+		a.infoString("UCI_Chess960 is off: book on again from the next position")
+	}
+}
+
+// setOurOption applies "setoption name Polyglot NAME value V" to our
+// settings and to what depends on them.
+func (a *Adapter) setOurOption(name, value string) {
+	if value == "<empty>" {
+		value = "" // how UCI writes an empty string; GUIs echo our default back
+	}
+	if err := a.settings.ApplyPolyGlot(name, value); err != nil {
+		a.notify("setoption Polyglot %s: %v", name, err)
+		return
+	}
+	a.log.printf("option Polyglot %s set to %q", name, value)
+	a.tellLearning()
+	switch strings.ToLower(name) {
+	case "log", "logfile":
+		if a.opts.Log == nil {
+			a.applyLogConfig()
+		}
+	}
+	a.openBooks() // reopens only when the book settings changed
+}
+
+// tellLearning gives the observer the learning settings as they are now.
+func (a *Adapter) tellLearning() {
+	if a.observer.obs == nil {
+		return
+	}
+	var books []string
+	if a.settings.Book {
+		books = slices.Clone(a.settings.BookFiles)
+	}
+	a.observer.obs.SetLearning(a.settings.BookLearn, books)
 }

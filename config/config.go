@@ -23,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -106,6 +107,18 @@ func Default(baseDir string) *Config {
 		LearnResignScore: DefaultLearnResignScore,
 		LearnResignMoves: DefaultLearnResignMoves,
 	}
+}
+
+// Clone returns a copy of c that shares no slice with it: whoever changes
+// settings at run time (setoption) keeps a clone, so the configuration it
+// was given never changes under its caller.
+func (c *Config) Clone() *Config {
+	d := *c
+	d.EngineArgv = slices.Clone(c.EngineArgv)
+	d.BookFiles = slices.Clone(c.BookFiles)
+	d.EngineOptions = slices.Clone(c.EngineOptions)
+	d.Warnings = slices.Clone(c.Warnings)
+	return &d
 }
 
 // Usage is the command line Load accepts.

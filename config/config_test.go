@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -461,5 +462,33 @@ func TestExampleIniLoads(t *testing.T) {
 	want := []Option{{"Hash", "16"}, {"Threads", "1"}}
 	if !reflect.DeepEqual(c.EngineOptions, want) {
 		t.Errorf("EngineOptions = %q", c.EngineOptions)
+	}
+}
+
+// A clone changed at run time leaves the original as it was.
+func TestCloneSharesNothing(t *testing.T) {
+	ini := writeIni(t, "[PolyGlot]\nEngineCommand = sf -a\nBook = true\nBookFile = a.bin;b.bin\nKibitzMove = true\n[Engine]\nHash = 16\n")
+	c := mustLoad(t, ini)
+	want := *c
+	want.EngineArgv = slices.Clone(c.EngineArgv)
+	want.BookFiles = slices.Clone(c.BookFiles)
+	want.EngineOptions = slices.Clone(c.EngineOptions)
+	want.Warnings = slices.Clone(c.Warnings)
+	d := c.Clone()
+	if !reflect.DeepEqual(d, c) {
+		t.Fatalf("clone %+v differs from %+v", d, c)
+	}
+	// Writes into the slices in place, then through the setters.
+	d.BookFiles[0] = "changed"
+	d.EngineArgv[0] = "changed"
+	d.SetEngineOption("Hash", "64")
+	d.Warnings = append(d.Warnings[:0], "changed")
+	for _, s := range [][2]string{{"Book", "false"}, {"BookFile", "c.bin"}, {"EngineCommand", "other -b"}, {"KibitzMove", "false"}} {
+		if err := d.ApplyPolyGlot(s[0], s[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !reflect.DeepEqual(*c, want) {
+		t.Errorf("original changed:\n%+v\nwant\n%+v", *c, want)
 	}
 }

@@ -20,14 +20,6 @@ type Options struct {
 	// centipawns for the same side (0 or less: the defaults).
 	ResignScore int
 	ResignMoves int
-	// Enabled tells whether learning is on now (BookLearn can change
-	// during a run); nil means always. Games are followed either way, so
-	// switching it on mid-game still learns that game.
-	Enabled func() bool
-	// Books lists the books in use; each is opened for writing before the
-	// first game, so a book that cannot be written is reported at once,
-	// not after a game. nil: books are opened when first learned into.
-	Books func() []string
 }
 
 // Session learns from the games played through the proxy. The adapter's
@@ -35,8 +27,12 @@ type Options struct {
 // for use by several goroutines. All methods are safe on a nil *Session
 // (learning off).
 type Session struct {
-	opts         Options
-	logf, warnf  func(format string, args ...any)
+	opts        Options
+	logf, warnf func(format string, args ...any)
+	// learning (default on) and books (default none) are set by
+	// SetLearning.
+	learning     bool
+	books        []string
 	files        map[string]*book.LearnFile // by book path; nil: the book cannot be written
 	game         game
 	checkedBooks bool
@@ -76,7 +72,7 @@ func NewSession(opts Options, log logrus.FieldLogger) *Session {
 	if opts.ResignMoves <= 0 {
 		opts.ResignMoves = DefaultResignMoves
 	}
-	s := &Session{opts: opts, files: map[string]*book.LearnFile{}}
+	s := &Session{opts: opts, learning: true, files: map[string]*book.LearnFile{}}
 	if log != nil {
 		s.logf, s.warnf = log.Infof, log.Warnf
 	} else {
@@ -94,15 +90,26 @@ func (s *Session) UseLog(logf, warnf func(format string, args ...any)) {
 	s.logf, s.warnf = logf, warnf
 }
 
-func (s *Session) enabled() bool { return s.opts.Enabled == nil || s.opts.Enabled() }
+// SetLearning says whether to learn (BookLearn, which the GUI may switch
+// during a run) and lists the books in use. Games are followed either way,
+// so switching learning on mid-game still learns that game. Each book in
+// use is opened for writing before the first game, so one that cannot be
+// written is reported at once, not after a game; without books in use they
+// are opened when first learned into.
+func (s *Session) SetLearning(on bool, books []string) {
+	if s == nil {
+		return
+	}
+	s.learning, s.books = on, books
+}
 
 // checkBooks opens the books in use for writing, so that one that cannot
 // be written is reported before its games.
 func (s *Session) checkBooks() {
-	if s.opts.Books == nil || !s.enabled() {
+	if !s.learning {
 		return
 	}
-	for _, p := range s.opts.Books() {
+	for _, p := range s.books {
 		s.file(p)
 	}
 }
@@ -272,7 +279,7 @@ func (s *Session) finish(why string) {
 	if len(g.bookMoves) == 0 {
 		return
 	}
-	if !s.enabled() {
+	if !s.learning {
 		s.logf("learn: game ended (%s): BookLearn is off, %d book move(s) not learned", why, len(g.bookMoves))
 		return
 	}

@@ -269,8 +269,8 @@ func TestSessionNewPositionEndsTheGame(t *testing.T) {
 func TestSessionLearningSwitchedOff(t *testing.T) {
 	l := playLine(t, startFEN, "e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7")
 	b, entries := bookFor(t, l, 0)
-	on := false
-	s, log := newTestSession(Options{Enabled: func() bool { return on }})
+	s, log := newTestSession(Options{})
+	s.SetLearning(false, nil)
 	d := &driver{s: s, b: b, l: l, white: true}
 	d.play(0, 7, map[int]bool{0: true}, nil)
 	s.NewGame()
@@ -281,7 +281,7 @@ func TestSessionLearningSwitchedOff(t *testing.T) {
 		t.Errorf("not logged: %q", log.info)
 	}
 	d.play(0, 5, map[int]bool{0: true}, nil)
-	on = true // switched on during the game
+	s.SetLearning(true, nil) // switched on during the game
 	d.play(5, 7, nil, nil)
 	s.Close()
 	if got, want := learned(t, b, l.keys[0], l.moves[0]), book.Learn(entries[0].Learn).Add(book.Win); got != want {
@@ -293,7 +293,8 @@ func TestSessionUnwritableBookWarnsAndGoesOn(t *testing.T) {
 	l := playLine(t, startFEN, "e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7")
 	b, _ := bookFor(t, l, 0)
 	dir := t.TempDir() // not a book file
-	s, log := newTestSession(Options{Books: func() []string { return []string{dir} }})
+	s, log := newTestSession(Options{})
+	s.SetLearning(true, []string{dir})
 	s.NewGame()
 	if len(log.warn) != 1 || !strings.Contains(log.warn[0], dir) || !strings.Contains(log.warn[0], "without learning") {
 		t.Fatalf("warnings before the first game: %q", log.warn)
@@ -316,6 +317,7 @@ func TestNilSession(t *testing.T) {
 	s.EngineScore(true, 1, 0, false)
 	s.AfterBestmove(l.positions[1])
 	s.UseLog(nil, nil)
+	s.SetLearning(true, nil)
 	s.Close()
 }
 

@@ -3,7 +3,9 @@ package adapter
 import (
 	"bufio"
 	"io"
+	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -12,162 +14,11 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/internal/fixture"
+	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
-// fakeEngine is an in-process UCI engine: it records what it receives and
-// answers like a simple engine. Tests steer it through its fields.
-type fakeEngine struct {
-	mu       sync.Mutex
-	received []string
-	inbox    chan string
-	outR     *io.PipeReader
-	outW     *io.PipeWriter
-	exited   chan struct{}
-	once     sync.Once
-
-	// bestmove is what it plays; searches with "infinite" or "ponder" wait
-	// for stop/ponderhit.
-	bestmove  string
-	readyWait time.Duration // delay before readyok
-	// ignorePonderHit keeps pondering after ponderhit (set before start).
-	ignorePonderHit bool
-	// ignoreStop keeps searching after stop, as a hung engine does (set
-	// before start).
-	ignoreStop bool
-	// mute never answers uci, as an engine that does not speak UCI.
-	mute    bool
-	options []string
-	// misuse records commands a real engine would choke on: a go while
-	// it is still searching (Stockfish waits for that search to end).
-	misuse []string
-}
-
-func newFakeEngine() *fakeEngine {
-	r, w := io.Pipe()
-	f := &fakeEngine{inbox: make(chan string, 1024), outR: r, outW: w, exited: make(chan struct{}), bestmove: "a7a6",
-		options: []string{
-			"option name Hash type spin default 16 min 1 max 1024",
-			"option name Skill Level type spin default 20 min 0 max 20",
-			"option name UCI_Chess960 type check default false",
-		}}
-	go f.run()
-	return f
-}
-
-func (f *fakeEngine) Stdout() io.Reader       { return f.outR }
-func (f *fakeEngine) Exited() <-chan struct{} { return f.exited }
-func (f *fakeEngine) Kill()                   { f.die() }
-func (f *fakeEngine) Quit(time.Duration)      { f.WriteLine("quit"); f.die() }
-
-func (f *fakeEngine) WriteLine(s string) error {
-	select {
-	case <-f.exited:
-		return io.ErrClosedPipe
-	default:
-	}
-	f.mu.Lock()
-	f.received = append(f.received, s)
-	f.mu.Unlock()
-	select {
-	case f.inbox <- s:
-	case <-f.exited:
-	}
-	return nil
-}
-
-// die ends the engine as a crash does: its output closes.
-func (f *fakeEngine) die() {
-	f.once.Do(func() {
-		close(f.exited)
-		f.outW.Close()
-	})
-}
-
-func (f *fakeEngine) misused() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return slices.Clone(f.misuse)
-}
-
-func (f *fakeEngine) got() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return slices.Clone(f.received)
-}
-
-func (f *fakeEngine) say(lines ...string) {
-	for _, l := range lines {
-		if _, err := io.WriteString(f.outW, l+"\n"); err != nil {
-			return
-		}
-	}
-}
-
-func (f *fakeEngine) run() {
-	searching := false
-	finish := func() {
-		if searching {
-			searching = false
-			f.say("info depth 5 score cp 21 nodes 100 pv "+f.bestmove, "bestmove "+f.bestmove)
-		}
-	}
-	for {
-		var line string
-		select {
-		case line = <-f.inbox:
-		case <-f.exited:
-			return
-		}
-		word := ""
-		if f := strings.Fields(line); len(f) > 0 {
-			word = f[0] // any whitespace separates words, as in real engines
-		}
-		switch word {
-		case "uci":
-			if f.mute {
-				continue
-			}
-			f.say("id name Fake 1.0", "id author Testers")
-			f.say(f.options...)
-			f.say("uciok")
-		case "isready":
-			f.mu.Lock()
-			wait := f.readyWait
-			f.mu.Unlock()
-			time.Sleep(wait)
-			f.say("readyok")
-		case "go":
-			if strings.Contains(line, "perft") {
-				f.say("a1a3: 1", "", "Nodes searched: 20", "") // as Stockfish: no bestmove
-				continue
-			}
-			if searching {
-				f.mu.Lock()
-				f.misuse = append(f.misuse, line)
-				f.mu.Unlock()
-				continue
-			}
-			searching = true
-			if !strings.Contains(line, "infinite") && !strings.Contains(line, "ponder") {
-				finish()
-			}
-		case "ponderhit":
-			if !f.ignorePonderHit {
-				finish()
-			}
-		case "stop":
-			if !f.ignoreStop {
-				finish()
-			}
-		case "crash":
-			f.die()
-			return
-		case "quit":
-			f.die()
-			return
-		}
-	}
-}
+// The fake engine the adapter's tests run in-process.
+var _ Engine = (*ucitest.Engine)(nil)
 
 // harness runs an adapter between a scripted GUI and fake engines.
 type harness struct {
@@ -176,7 +27,7 @@ type harness struct {
 	out     chan string
 	done    chan error
 	mu      sync.Mutex
-	engines []*fakeEngine
+	engines []*ucitest.Engine
 	stderr  *syncBuffer
 }
 
@@ -209,21 +60,26 @@ func testConfig(t testing.TB, bookPath string) *config.Config {
 	return cfg
 }
 
-func startHarness(t testing.TB, cfg *config.Config, setup func(*fakeEngine), obs GameObserver) *harness {
+// startHarness runs an adapter for cfg and obs. Its engines are fake ones
+// that play a7a6 whatever the position, with a score of 21 before it;
+// setup, when given, changes the settings of the nth engine started (0:
+// the first, 1: its restart).
+func startHarness(t testing.TB, cfg *config.Config, setup func(n int, s *ucitest.Settings), obs GameObserver) *harness {
 	h := &harness{t: t, out: make(chan string, 1<<16), done: make(chan error, 1), stderr: &syncBuffer{}}
 	guiR, guiW := io.Pipe()
 	outR, outW := io.Pipe()
 	h.guiW = guiW
 	a := New(cfg, Options{
 		StartEngine: func() (Engine, error) {
-			f := newFakeEngine()
-			if setup != nil {
-				setup(f)
-			}
 			h.mu.Lock()
-			h.engines = append(h.engines, f)
-			h.mu.Unlock()
-			return f, nil
+			defer h.mu.Unlock()
+			s := ucitest.Settings{BestMove: "a7a6", Score: 21}
+			if setup != nil {
+				setup(len(h.engines), &s)
+			}
+			e := ucitest.Start(s)
+			h.engines = append(h.engines, e)
+			return e, nil
 		},
 		Stderr:        h.stderr,
 		Observer:      obs,
@@ -254,7 +110,7 @@ func startHarness(t testing.TB, cfg *config.Config, setup func(*fakeEngine), obs
 	return h
 }
 
-func (h *harness) engine(i int) *fakeEngine {
+func (h *harness) engine(i int) *ucitest.Engine {
 	h.t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -344,7 +200,7 @@ func (h *harness) waitReceived(i int, prefix string) []string {
 	e := h.engine(i)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		got := e.got()
+		got := e.Received()
 		for _, l := range got {
 			if strings.HasPrefix(l, prefix) {
 				return got
@@ -376,7 +232,12 @@ func writeBook(t testing.TB, entries []bookEntry) string {
 		}
 		es = append(es, book.Entry{Key: l.Pos.Key(), Move: l.Pos.ToBook(m), Weight: e.weight})
 	}
-	return fixture.WriteEntries(t, es)
+	sort.SliceStable(es, func(i, j int) bool { return es[i].Key < es[j].Key })
+	path := filepath.Join(t.TempDir(), "test.bin")
+	if err := book.WriteFile(path, es); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 // smallBook: 1.e4 (weight 3) or 1.d4 (1); after 1.e4 e5 2.Nf3 Nc6 only Bb5;
@@ -388,4 +249,15 @@ func smallBook(t testing.TB) string {
 		{"e2e4 e7e5", "g1f3", 10},
 		{"e2e4 e7e5 g1f3 b8c6", "f1b5", 10},
 	})
+}
+
+func contains(lines []string, want string) bool { return slices.Contains(lines, want) }
+
+func hasPrefix(lines []string, prefix string) bool {
+	for _, l := range lines {
+		if strings.HasPrefix(l, prefix) {
+			return true
+		}
+	}
+	return false
 }

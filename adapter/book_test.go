@@ -1,0 +1,143 @@
+package adapter
+
+// Tests of book answers: the move, its ponder reply, and when the book
+// may answer.
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestBookAnswer(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	h.send("position startpos", "go wtime 1000 btime 1000 winc 10 binc 10")
+	got := h.until("bestmove")
+	want := []string{
+		"info string book move e2e4 (weight 300, 75.0%, test.bin)",
+		"info depth 1 score cp 0 time 0 nodes 0 pv e2e4",
+		"bestmove e2e4 ponder c7c5",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+	// The book answered: the engine heard nothing of it.
+	for _, l := range h.engine(0).Received() {
+		if strings.HasPrefix(l, "position") || strings.HasPrefix(l, "go") {
+			t.Errorf("engine got %q", l)
+		}
+	}
+	// Book move without a reply in the book: no ponder.
+	if l := h.bestmoveAfter("position startpos moves e2e4 e7e5 g1f3 b8c6", "go"); l != "bestmove f1b5" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+func TestBookPonder(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	h.send("position startpos", "go ponder wtime 1000 btime 1000")
+	h.quiet(50 * time.Millisecond)
+	if l := h.bestmoveAfter("ponderhit"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	h.send("position startpos", "go ponder")
+	h.quiet(30 * time.Millisecond)
+	if l := h.bestmoveAfter("stop"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	h.send("stop", "isready")
+	if l := h.next(); l != "readyok" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+func TestSearchMoves(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	if l := h.bestmoveAfter("position startpos", "go searchmoves d2d4 g1f3"); l != "bestmove d2d4" {
+		t.Fatalf("got %q", l)
+	}
+	h.send("position startpos", "go searchmoves g1f3")
+	got := h.until("bestmove")
+	if got[len(got)-1] != "bestmove a7a6" {
+		t.Fatalf("book ignored searchmoves: %q", got)
+	}
+}
+
+func TestBookDepth(t *testing.T) {
+	cfg := testConfig(t, smallBook(t))
+	cfg.BookDepth = 1
+	h := startHarness(t, cfg, nil, nil)
+	h.handshake()
+	if l := h.bestmoveAfter("position startpos moves e2e4", "go"); l != "bestmove c7c5" {
+		t.Fatalf("move 1 for Black is within depth 1: %q", l)
+	}
+	if l := h.bestmoveAfter("position startpos moves e2e4 e7e5", "go"); l != "bestmove a7a6" {
+		t.Fatalf("move 2 is beyond depth 1: %q", l)
+	}
+	// The FEN's move counter counts: the start position said to be move 5.
+	if l := h.bestmoveAfter("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 5", "go"); l != "bestmove a7a6" {
+		t.Fatalf("move 5 is beyond depth 1: %q", l)
+	}
+	// A 4-field FEN is move 1.
+	if l := h.bestmoveAfter("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", "go"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("4-field FEN: %q", l)
+	}
+}
+
+func TestBadBookIsReportedNotFatal(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope.bin")
+	h := startHarness(t, testConfig(t, missing), nil, nil)
+	lines := h.handshake()
+	if !hasPrefix(lines, "info string book "+missing+" not used") {
+		t.Fatalf("no info string: %q", lines)
+	}
+	if !strings.Contains(h.stderr.String(), "nope.bin") {
+		t.Fatalf("stderr %q", h.stderr.String())
+	}
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+func TestUnsortedBookIsReported(t *testing.T) {
+	path := smallBook(t)
+	data, _ := os.ReadFile(path)
+	// Swap the first and last entries.
+	n := len(data)
+	first := slices.Clone(data[:16])
+	copy(data[:16], data[n-16:])
+	copy(data[n-16:], first)
+	os.WriteFile(path, data, 0o644)
+	h := startHarness(t, testConfig(t, path), nil, nil)
+	lines := h.handshake()
+	if !hasPrefix(lines, "info string book "+path+" is not sorted") {
+		l := h.next() // the check runs in the background: it may come later
+		if !strings.HasPrefix(l, "info string book "+path+" is not sorted") {
+			t.Fatalf("got %q then %q", lines, l)
+		}
+	}
+	// Still answers exactly.
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+func TestBookFilesInPriorityOrder(t *testing.T) {
+	first := writeBook(t, []bookEntry{{"e2e4", "e7e5", 1}})
+	cfg := testConfig(t, first)
+	cfg.BookFiles = append(cfg.BookFiles, smallBook(t))
+	h := startHarness(t, cfg, nil, nil)
+	h.handshake()
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder e7e5" {
+		t.Fatalf("second book answers, first gives the ponder reply: %q", l)
+	}
+	if l := h.bestmoveAfter("position startpos moves e2e4", "go"); l != "bestmove e7e5 ponder g1f3" {
+		t.Fatalf("first book first, the reply from the second: %q", l)
+	}
+}

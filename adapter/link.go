@@ -1,0 +1,330 @@
+package adapter
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/polyproxy/polyproxy/uci"
+)
+
+// engineLink is the running engine and what we know of it: which start it
+// is, its handshake and what it announced there, and what must survive a
+// restart (the GUI's options, when it last died). The adapter's loop owns
+// it like all its state; what the engine says is handled by the adapter.
+type engineLink struct {
+	eng    Engine
+	gen    int             // counts starts: lines from an older one are a dead engine's last words
+	exited <-chan struct{} // eng.Exited(); nil once seen closed
+
+	handshaking bool      // "uci" sent, uciok not yet received
+	everReady   bool      // a handshake has completed once: a death from now on is restarted
+	lastDeath   time.Time // a second death within restartWindow of it is fatal
+	// slowHandshake fires when the engine has not finished its handshake
+	// in time (nil once it has).
+	slowHandshake <-chan time.Time
+
+	header  []string // the engine's id and option lines, raw, for the GUI's uci
+	name    string   // its id name
+	options []uci.Option
+	// guiSetOptions are the engine options the GUI set, replayed after a
+	// restart; the latest value of each wins.
+	guiSetOptions []uci.SetOption
+}
+
+// restartWindow: a second engine death within it ends polyproxy.
+const restartWindow = time.Minute
+
+// start starts an engine with startEngine and hands its output to lines
+// until done; the handshake begins (the caller sends "uci"), and slow is
+// how long it may take before it counts as slow.
+func (l *engineLink) start(startEngine func() (Engine, error), lines chan<- *engineBatch, done <-chan struct{}, slow time.Duration) error {
+	eng, err := startEngine()
+	if err != nil {
+		return err
+	}
+	l.eng = eng
+	l.exited = eng.Exited()
+	l.gen++
+	l.handshaking = true
+	l.slowHandshake = time.After(slow)
+	l.header = l.header[:0]
+	l.options = l.options[:0]
+	go readEngine(l.gen, eng.Stdout(), lines, done)
+	return nil
+}
+
+// headerLine keeps an id or option line of the handshake; an option line
+// it cannot read is kept for the GUI but returned as an error.
+func (l *engineLink) headerLine(line string) error {
+	l.header = append(l.header, line)
+	if uci.ClassifyEngineLine([]byte(line)) == uci.EngineOption {
+		o, err := uci.ParseOption(line)
+		if err != nil {
+			return err
+		}
+		l.options = append(l.options, o)
+		return nil
+	}
+	if id, err := uci.ParseID(line); err == nil && id.Key == "name" {
+		l.name = id.Value
+	}
+	return nil
+}
+
+// handshakeDone ends the handshake; restart tells whether an earlier
+// engine had finished one (so this one replaces it).
+func (l *engineLink) handshakeDone() (restart bool) {
+	l.handshaking = false
+	l.slowHandshake = nil
+	restart = l.everReady
+	l.everReady = true
+	return restart
+}
+
+// spelling is the engine's own spelling of an option name, if it
+// announced one that matches (case-insensitive).
+func (l *engineLink) spelling(name string) (string, bool) {
+	for _, o := range l.options {
+		if strings.EqualFold(o.Name, name) {
+			return o.Name, true
+		}
+	}
+	return "", false
+}
+
+// rememberSetOption keeps an engine option the GUI set, for a restart.
+func (l *engineLink) rememberSetOption(o uci.SetOption) {
+	kept := l.guiSetOptions[:0]
+	for _, old := range l.guiSetOptions {
+		if !strings.EqualFold(old.Name, o.Name) {
+			kept = append(kept, old)
+		}
+	}
+	l.guiSetOptions = append(kept, o)
+}
+
+// death is what an engine's death means for the run.
+type death int
+
+const (
+	deathRestart     death = iota // restart it
+	deathInHandshake              // fatal: it never finished a handshake (not a UCI engine?)
+	deathAgain                    // fatal: the second within restartWindow
+)
+
+// reap is called once the engine's output has closed: it makes sure the
+// engine and whatever it started are gone, and says how it ended (status)
+// and what that means.
+func (l *engineLink) reap() (status string, d death) {
+	select {
+	case <-l.eng.Exited():
+	case <-time.After(200 * time.Millisecond):
+		l.eng.Kill()
+		<-l.eng.Exited()
+	}
+	status = "exit status 0"
+	if err := l.eng.ExitErr(); err != nil {
+		status = err.Error()
+	}
+	l.eng.Kill() // whatever it left behind in its group
+	now := time.Now()
+	switch {
+	case !l.everReady:
+		return status, deathInHandshake
+	case !l.lastDeath.IsZero() && now.Sub(l.lastDeath) < restartWindow:
+		return status, deathAgain
+	}
+	l.lastDeath = now
+	return status, deathRestart
+}
+
+// startEngine starts the engine and begins the handshake; the rest
+// happens as its lines arrive (onUCIOK).
+func (a *Adapter) startEngine() error {
+	if err := a.engine.start(a.opts.StartEngine, a.engineCh, a.done, a.opts.SlowHandshake); err != nil {
+		return err
+	}
+	a.toEngine("uci")
+	return nil
+}
+
+// toEngine sends one line to the engine.
+func (a *Adapter) toEngine(line string) {
+	if a.log.on {
+		a.log.traffic(">engine", line)
+	}
+	if err := a.engine.eng.WriteLine(line); err != nil {
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			// It stopped reading: as good as dead. Ending it makes its
+			// output close, and the death is handled as any other.
+			a.notify("the engine has not read its input for %v: ending it", uci.WriteTimeout)
+			a.engine.eng.Kill()
+			return
+		}
+		a.log.printf("writing to the engine: %v", err)
+	}
+}
+
+// onEngineDeath restarts the engine once; a second death within a minute
+// (or a death before the first handshake completed) is fatal.
+func (a *Adapter) onEngineDeath() error {
+	status, d := a.engine.reap()
+	switch d {
+	case deathInHandshake:
+		a.fatalf("the engine ended before finishing the uci handshake (%s): is EngineCommand a UCI engine?", status)
+		return fmt.Errorf("%w during the handshake (%s)", ErrEngineDied, status)
+	case deathAgain:
+		a.notify("the engine died again within a minute (%s): giving up", status)
+		return fmt.Errorf("%w twice within a minute (%s)", ErrEngineDied, status)
+	}
+	a.notify("the engine died (%s): restarting it", status)
+	if err := a.startEngine(); err != nil {
+		a.fatalf("cannot restart the engine: %v", err)
+		return err
+	}
+	return nil
+}
+
+// onUCIOK completes a handshake: options from the configuration, then,
+// after a restart, what the dead engine had; then the GUI's commands that
+// waited for it.
+func (a *Adapter) onUCIOK() {
+	restart := a.engine.handshakeDone()
+	for _, o := range a.settings.EngineOptions {
+		if name, ok := a.engine.spelling(o.Name); ok {
+			a.toEngine("setoption name " + name + " value " + o.Value)
+			a.noteChess960(name, o.Value)
+		} else {
+			a.notify("[Engine] option %q is not an option of the engine: not sent", o.Name)
+		}
+	}
+	if restart {
+		a.resume()
+	}
+	if a.gui.wantsUCI {
+		a.gui.wantsUCI = false
+		a.answerUCI()
+	}
+	queued := a.gui.queued
+	a.gui.queued = nil
+	for _, c := range queued {
+		if a.quitting {
+			break
+		}
+		a.onGUICommand(c)
+	}
+}
+
+// resume gives a restarted engine what the dead one had: the GUI's
+// options, a new game, the isreadys it had not answered, the position and
+// the search it was in.
+func (a *Adapter) resume() {
+	for _, o := range a.engine.guiSetOptions {
+		a.toEngine(setOptionLine(o))
+	}
+	a.toEngine("ucinewgame")
+	// Bestmoves of stopped searches the dead engine owed will not
+	// come; the latest search is issued again below.
+	for range a.replies.replaceLostBestmoves(a.search.state == searchEngine) {
+		a.log.printf("the engine died owing the bestmove of a stopped search: bestmove 0000 instead")
+	}
+	for range a.replies.owes(replyReadyOK) {
+		a.toEngine("isready")
+	}
+	if a.game.line != "" {
+		a.toEngine(a.game.line)
+	}
+	if a.search.state == searchEngine {
+		// The position just sent is the one the search was for.
+		goLine := a.search.goLine
+		if a.search.ponderHit {
+			goLine = withoutPonder(goLine)
+		}
+		if !a.search.clockFrom.IsZero() {
+			// The mover's clock has run since the search began (or the
+			// ponder hit): the new engine must not count on that time.
+			white, black := true, true
+			if a.game.ok {
+				white = a.game.pos().WhiteToMove()
+				black = !white
+			}
+			goLine = uci.ChargeTime(goLine, time.Since(a.search.clockFrom).Milliseconds(), white, black)
+		}
+		a.log.printf("re-issuing the search the engine died in: %s", goLine)
+		a.toEngine(goLine)
+		if a.search.stopSent {
+			a.toEngine("stop")
+		}
+	}
+}
+
+func setOptionLine(o uci.SetOption) string {
+	if o.HasValue {
+		return "setoption name " + o.Name + " value " + o.Value
+	}
+	return "setoption name " + o.Name
+}
+
+func withoutPonder(goLine string) string {
+	words := strings.Fields(goLine)
+	out := words[:0]
+	for _, w := range words {
+		if w != "ponder" {
+			out = append(out, w)
+		}
+	}
+	return strings.Join(out, " ")
+}
+
+type engineBatch struct {
+	gen  int    // which engine start these lines come from
+	data []byte // whole lines, each ending in '\n'
+	err  error  // set on the last batch of an engine: its stdout closed
+}
+
+// batchPool recycles engine batches: a flood of info lines then costs no
+// allocation per batch.
+var batchPool = sync.Pool{New: func() any { return &engineBatch{data: make([]byte, 0, 64<<10)} }}
+
+// readEngine hands an engine's output to the loop in chunks of whole
+// lines, as they arrive: a lone line goes at once, and a flood costs one
+// read, one channel send and one GUI write per chunk, not per line (the
+// relay must keep up with cat). Lines of any length are kept whole.
+func readEngine(gen int, r io.Reader, ch chan<- *engineBatch, done <-chan struct{}) {
+	var carry []byte // the start of a line not yet complete
+	for {
+		b := batchPool.Get().(*engineBatch)
+		b.gen, b.err = gen, nil
+		b.data = append(b.data[:0], carry...)
+		carry = carry[:0]
+		for {
+			if cap(b.data)-len(b.data) < 16<<10 {
+				b.data = append(b.data, make([]byte, 64<<10)...)[:len(b.data)]
+			}
+			n, err := r.Read(b.data[len(b.data):cap(b.data)])
+			b.data = b.data[:len(b.data)+n]
+			if err != nil {
+				if len(b.data) > 0 && b.data[len(b.data)-1] != '\n' {
+					b.data = append(b.data, '\n') // a last line without its end
+				}
+				b.err = err
+				sendOrDone(ch, b, done)
+				return
+			}
+			if last := bytes.LastIndexByte(b.data, '\n'); last >= 0 {
+				carry = append(carry, b.data[last+1:]...)
+				b.data = b.data[:last+1]
+				break
+			}
+		}
+		if !sendOrDone(ch, b, done) {
+			return
+		}
+	}
+}

@@ -1,0 +1,153 @@
+package adapter
+
+// Tests of the game observer (live learning): the calls it gets, in order.
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/config"
+)
+
+// recorder is a GameObserver that writes down the calls; the settings it
+// is given apart from the game's events.
+type recorder struct {
+	mu       sync.Mutex
+	calls    []string
+	settings []string
+}
+
+func (r *recorder) add(s string) { r.mu.Lock(); r.calls = append(r.calls, s); r.mu.Unlock() }
+
+func (r *recorder) got() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.calls)
+}
+
+func (r *recorder) NewGame() { r.add("newgame") }
+
+func (r *recorder) Position(l *board.Line, continues bool) {
+	r.add(fmt.Sprintf("position %s %v", l.Pos.FEN(), continues))
+}
+
+func (r *recorder) BookMove(b *book.Book, key book.Key, stored book.Move, whiteMoved bool) {
+	r.add(fmt.Sprintf("book %s %s %v", filepath.Base(b.Path()), stored, whiteMoved))
+}
+
+func (r *recorder) EngineScore(white bool, cp int, mate int, isMate bool) {
+	r.add(fmt.Sprintf("score %v %d %d %v", white, cp, mate, isMate))
+}
+
+func (r *recorder) AfterBestmove(l *board.Line) { r.add("after " + l.Pos.FEN()) }
+func (r *recorder) Close()                      { r.add("close") }
+func (r *recorder) UseLog(logf, warnf func(string, ...any)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.settings = append(r.settings, fmt.Sprintf("log %v %v", logf != nil, warnf != nil))
+}
+func (r *recorder) SetLearning(on bool, books []string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, b := range books {
+		books[i] = filepath.Base(b)
+	}
+	r.settings = append(r.settings, fmt.Sprintf("learning %v %q", on, books))
+}
+func (r *recorder) gotSettings() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.settings)
+}
+
+func TestObserverCalls(t *testing.T) {
+	rec := &recorder{}
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, rec)
+	h.handshake()
+	h.send("ucinewgame", "position startpos", "go")
+	h.until("bestmove")
+	h.send("position startpos moves e2e4 e7e5", "position startpos moves e2e4 e7e5", "position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6", "go")
+	h.until("bestmove")
+	h.send("position startpos moves d2d4", "quit")
+	<-h.done
+	h.done <- nil
+	want := []string{
+		"newgame",
+		"position rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 false",
+		"book test.bin e2e4 true",
+		"after rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+		"position rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 true",
+		"position r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4 true",
+		"score true 21 0 false",
+		"after r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4", // a7a6 is no legal White move: unchanged? see below
+		"position rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1 false",
+		"close",
+	}
+	got := rec.got()
+	// The fake engine answers a7a6 whatever the position: not legal for
+	// White, so no AfterBestmove for it.
+	want = slices.Delete(want, 7, 8)
+	if !slices.Equal(got, want) {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// The observer gets the engine's last score before its bestmove, even when
+// later info lines carry none and arrive in another read.
+func TestObserverGetsLastScore(t *testing.T) {
+	rec := &recorder{}
+	h := startHarness(t, testConfig(t, ""), nil, rec)
+	h.handshake()
+	h.send("position startpos moves e2e4", "go infinite")
+	h.waitReceived(0, "go infinite")
+	e := h.engine(0)
+	e.Say("info depth 1 score cp 5 pv e7e5", "info depth 2 score mate 3 pv e7e5")
+	h.until("info depth 2")
+	e.Say("info string thinking", "info nodes 100")
+	h.until("info nodes")
+	e.Say("bestmove c7c5")
+	h.until("bestmove")
+	h.send("quit")
+	<-h.done
+	h.done <- nil
+	if got := rec.got(); !slices.Contains(got, "score false 0 3 true") || slices.Contains(got, "score false 5 0 false") {
+		t.Fatalf("calls %q", got)
+	}
+}
+
+// The observer gets the log first, then the learning settings: at the
+// start and as the GUI changes them. The caller's configuration stays as
+// it was.
+func TestObserverGetsLogAndLearningSettings(t *testing.T) {
+	rec := &recorder{}
+	cfg := testConfig(t, smallBook(t))
+	cfg.BookLearn = true
+	other := writeBook(t, []bookEntry{{"", "g1f3", 5}})
+	h := startHarness(t, cfg, nil, rec)
+	h.handshake()
+	h.send("setoption name Polyglot BookLearn value false", "setoption name Polyglot BookFile value "+other+";"+cfg.BookFiles[0],
+		"setoption name Polyglot Book value false", "setoption name Polyglot BookDepth value oops", "isready")
+	h.until("readyok")
+	h.send("quit")
+	<-h.done
+	h.done <- nil
+	want := []string{
+		"log true true",
+		`learning true ["test.bin"]`,
+		`learning false ["test.bin"]`,
+		`learning false ["test.bin" "test.bin"]`,
+		`learning false []`,
+	}
+	if got := rec.gotSettings(); !slices.Equal(got, want) {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if !cfg.BookLearn || !cfg.Book || len(cfg.BookFiles) != 1 || cfg.BookDepth != config.DefaultBookDepth {
+		t.Fatalf("the caller's configuration changed: %+v", cfg)
+	}
+}

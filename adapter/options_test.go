@@ -1,0 +1,131 @@
+package adapter
+
+// Tests of setoption: ours (Polyglot ...) and the engine's, at run time.
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/polyproxy/polyproxy/config"
+)
+
+func TestSetOptionRouting(t *testing.T) {
+	cfg := testConfig(t, smallBook(t))
+	h := startHarness(t, cfg, nil, nil)
+	h.handshake()
+	h.send("setoption name Hash value 32", "setoption name Polyglot Book value false", "isready")
+	h.until("readyok")
+	got := h.waitReceived(0, "setoption name Hash")
+	for _, l := range got {
+		if strings.Contains(l, "Polyglot") {
+			t.Errorf("our option reached the engine: %q", l)
+		}
+	}
+	if !contains(got, "setoption name Hash value 32") {
+		t.Errorf("engine got %q", got)
+	}
+	// Book now off: go goes to the engine.
+	if l := h.bestmoveAfter("position startpos", "go wtime 1000 btime 1000"); l != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+	// And on again.
+	if l := h.bestmoveAfter("setoption name Polyglot Book value true", "position startpos", "go wtime 1000 btime 1000"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	// A bad value is reported, not applied.
+	h.send("setoption name Polyglot BookDepth value lots")
+	if l := h.next(); !strings.HasPrefix(l, "info string setoption Polyglot BookDepth") {
+		t.Fatalf("got %q", l)
+	}
+}
+
+// Our options as the GUI sees them, and "<empty>", UCI's empty string,
+// echoed back by a GUI.
+func TestOurOptions(t *testing.T) {
+	cfg := testConfig(t, smallBook(t))
+	cfg.LogFile = ""
+	h := startHarness(t, cfg, nil, nil)
+	lines := h.handshake()
+	for _, name := range []string{"Book", "BookFile", "BookDepth", "BookTreshold", "BookRandom", "BookMode",
+		"BookAvoidRepetition", "BookLearn", "BookLearnWeight", "BookSeed", "LearnResignScore", "LearnResignMoves", "Log", "LogFile"} {
+		if !hasPrefix(lines, "option name Polyglot "+name+" type ") {
+			t.Errorf("option Polyglot %s not announced", name)
+		}
+	}
+	if !contains(lines, "option name Polyglot LogFile type string default <empty>") {
+		t.Errorf("empty LogFile not announced as <empty>: %q", lines)
+	}
+	h.send("setoption name Polyglot BookFile value <empty>", "isready")
+	if got := h.until("readyok"); len(got) != 1 {
+		t.Fatalf("an empty book list is no error: %q", got)
+	}
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove a7a6" {
+		t.Fatalf("book still on: %q", l)
+	}
+}
+
+func TestChess960TurnsBookOff(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	h.send("setoption name UCI_Chess960 value true")
+	if l := h.next(); !strings.Contains(l, "Chess960") {
+		t.Fatalf("got %q", l)
+	}
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+	if !contains(h.engine(0).Received(), "setoption name UCI_Chess960 value true") {
+		t.Fatal("UCI_Chess960 not forwarded")
+	}
+}
+
+// UCI_Chess960 set by the ini's [Engine] section (or -uci) turns the book
+// off as setoption does; setting it false again turns it back on.
+func TestChess960FromConfig(t *testing.T) {
+	cfg := testConfig(t, smallBook(t))
+	cfg.EngineOptions = append(cfg.EngineOptions, config.Option{Name: "uci_chess960", Value: "true"})
+	h := startHarness(t, cfg, nil, nil)
+	lines := h.handshake()
+	if !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, "Chess960 is on") }) {
+		t.Fatalf("no notice: %q", lines)
+	}
+	if !contains(h.engine(0).Received(), "setoption name UCI_Chess960 value true") {
+		t.Fatal("option not sent in the engine's spelling")
+	}
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove a7a6" {
+		t.Fatalf("book used in a Chess960 game: %q", l)
+	}
+	h.send("setoption name UCI_Chess960 value false")
+	if l := h.next(); !strings.Contains(l, "Chess960 is off") {
+		t.Fatalf("got %q", l)
+	}
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("book not back: %q", l)
+	}
+}
+
+func TestBookFileChangedAtRunTime(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	other := writeBook(t, []bookEntry{{"", "g1f3", 5}})
+	h.send("setoption name Polyglot BookFile value "+other, "position startpos", "go")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove g1f3" || !strings.Contains(l[0], "(weight 5, 100.0%, test.bin)") {
+		t.Fatalf("got %q", l)
+	}
+}
+
+func TestLogSwitchedOnAtRunTime(t *testing.T) {
+	cfg := testConfig(t, "")
+	h := startHarness(t, cfg, nil, nil)
+	h.handshake()
+	logFile := filepath.Join(t.TempDir(), "late.log")
+	h.send("setoption name Polyglot LogFile value "+logFile, "setoption name Polyglot Log value true", "isready")
+	h.until("readyok")
+	data, err := os.ReadFile(logFile)
+	if err != nil || !strings.Contains(string(data), "gui> isready") {
+		t.Fatalf("log %q, %v", data, err)
+	}
+}

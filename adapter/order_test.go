@@ -1,0 +1,115 @@
+package adapter
+
+// Tests of the reply order as the GUI sees it: every go gets exactly one
+// bestmove, in order, and our answers never overtake the engine's.
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/polyproxy/polyproxy/uci/ucitest"
+)
+
+func TestReadyOKComesBeforeBookBestmove(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), func(_ int, s *ucitest.Settings) {
+		s.ReadyDelay = 100 * time.Millisecond
+	}, nil)
+	h.handshake()
+	h.send("isready", "position startpos", "go wtime 1000 btime 1000")
+	got := h.until("bestmove")
+	if got[0] != "readyok" || got[len(got)-1] != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("order: %q", got)
+	}
+	// fastchess: isready right after bestmove.
+	h.send("isready")
+	if l := h.next(); l != "readyok" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+func TestBestmoveWithoutGoDropped(t *testing.T) {
+	h := startHarness(t, testConfig(t, ""), nil, nil)
+	h.handshake()
+	h.engine(0).Say("bestmove e2e4", "info string after")
+	if l := h.next(); l != "info string after" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+// bestmoves reads the GUI's output until n bestmoves have come, then
+// checks nothing else follows; it returns the bestmove lines in order.
+func (h *harness) bestmoves(n int) []string {
+	h.t.Helper()
+	var got []string
+	for len(got) < n {
+		if l := h.next(); strings.HasPrefix(l, "bestmove") {
+			got = append(got, l)
+		}
+	}
+	h.send("isready")
+	if rest := h.until("readyok"); len(rest) != 1 {
+		h.t.Fatalf("more output after %d bestmoves: %q", n, rest)
+	}
+	return got
+}
+
+// A GUI that sends stop, then the next position and go in one burst, gets
+// two bestmoves: the stopped search's and the new one's.
+func TestStopPositionGoInOneBurst(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	h.send("position startpos moves a2a3", "go ponder wtime 1000 btime 1000")
+	h.waitReceived(0, "go ponder")
+	h.send("stop", "position startpos moves a2a3 h7h6", "go wtime 1000 btime 1000")
+	if got := h.bestmoves(2); got[0] != "bestmove a7a6" || got[1] != "bestmove a7a6" {
+		t.Fatalf("got %q", got)
+	}
+	if m := h.engine(0).Misused(); len(m) > 0 {
+		t.Fatalf("engine got a go while searching: %q", m)
+	}
+}
+
+// A go while the engine still searches (a GUI error): the engine is
+// stopped first, so it never sees a go during a search (Stockfish would
+// wait forever behind go infinite), and each go gets one bestmove, in
+// order, whether the new one is answered by the book or the engine.
+func TestGoDuringEngineSearch(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	h.send("position startpos moves a2a3", "go infinite")
+	h.waitReceived(0, "go infinite")
+	h.send("position startpos", "go wtime 1000 btime 1000") // in book
+	got := h.bestmoves(2)
+	if got[0] != "bestmove a7a6" || got[1] != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("engine's then book's bestmove expected, got %q", got)
+	}
+	h.send("stop") // nothing runs: swallowed
+	h.quiet(30 * time.Millisecond)
+
+	h.send("position startpos moves a2a3", "go infinite")
+	h.waitReceived(0, "go infinite")
+	h.send("position startpos moves a2a3 h7h6", "go wtime 1000 btime 1000") // out of book
+	if got := h.bestmoves(2); len(got) != 2 {
+		t.Fatalf("got %q", got)
+	}
+	h.send("position startpos moves a2a3", "go wtime 1000 btime 1000")
+	h.bestmoves(1)
+	if m := h.engine(0).Misused(); len(m) > 0 {
+		t.Fatalf("engine got a go while searching: %q", m)
+	}
+}
+
+// A go while a book answer waits for ponderhit: that answer goes out as
+// stopped, then the new go is answered.
+func TestGoDuringBookPonder(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	h.send("position startpos", "go ponder")
+	h.quiet(30 * time.Millisecond)
+	h.send("position startpos moves a2a3", "go wtime 1000 btime 1000")
+	got := h.bestmoves(2)
+	if got[0] != "bestmove e2e4 ponder c7c5" || got[1] != "bestmove a7a6" {
+		t.Fatalf("got %q", got)
+	}
+}

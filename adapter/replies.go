@@ -1,0 +1,121 @@
+package adapter
+
+// reply is a reply the engine owes for a request we forwarded.
+type reply int
+
+const (
+	replyNone     reply = iota // not owed: our own lines
+	replyReadyOK               // for an isready
+	replyBestmove              // for a go
+)
+
+// replyQueue keeps the GUI's replies in the order it asked for them. The
+// engine's replies go to the GUI as they come; our own lines (a book
+// answer, a "bestmove 0000") must not overtake a reply the engine still
+// owes for an earlier request, or the GUI would take our bestmove for the
+// answer to its isready, or one go's bestmove for another's.
+//
+// So every owed reply is a marker in the queue, and our lines queue behind
+// the markers owed when they were sent; they go out, oldest first, once
+// every marker before them is settled. Nothing owed: they go out at once.
+type replyQueue struct {
+	entries []queued
+	send    func(line string) // writes one line to the GUI
+}
+
+// queued is a marker (owed) or our lines, with what to do once they are
+// sent.
+type queued struct {
+	owed  reply
+	lines []string
+	after func()
+}
+
+func newReplyQueue(send func(line string)) replyQueue { return replyQueue{send: send} }
+
+// expect notes a reply the engine owes: our lines sent from now on wait
+// for it.
+func (q *replyQueue) expect(r reply) {
+	q.entries = append(q.entries, queued{owed: r})
+}
+
+// owes counts the replies of kind r still owed.
+func (q *replyQueue) owes(r reply) int {
+	n := 0
+	for _, e := range q.entries {
+		if e.owed == r {
+			n++
+		}
+	}
+	return n
+}
+
+// settle marks the oldest owed reply of kind r as answered (false: none
+// was owed, a reply nobody asked for) and sends what no longer waits.
+// Markers of different kinds may settle out of order: an engine answers
+// an isready at once, even during a search it still owes a bestmove for.
+func (q *replyQueue) settle(r reply) bool {
+	for i, e := range q.entries {
+		if e.owed == r {
+			q.entries = append(q.entries[:i], q.entries[i+1:]...)
+			q.drain()
+			return true
+		}
+	}
+	return false
+}
+
+// emit sends our lines now, or once the replies owed before them are
+// settled; after (may be nil) runs right after they are sent.
+func (q *replyQueue) emit(lines []string, after func()) {
+	if len(q.entries) > 0 {
+		q.entries = append(q.entries, queued{lines: lines, after: after})
+		return
+	}
+	q.sendOut(queued{lines: lines, after: after})
+}
+
+// replaceLostBestmoves is for an engine restart: the bestmoves the dead
+// engine owed will never come. Each becomes our "bestmove 0000", so the
+// GUI still gets one per go, in order; except, with keepLast, the last
+// one, for the search that is issued again to the new engine. It returns
+// how many were replaced.
+func (q *replyQueue) replaceLostBestmoves(keepLast bool) int {
+	keep := -1
+	if keepLast {
+		for i, e := range q.entries {
+			if e.owed == replyBestmove {
+				keep = i
+			}
+		}
+	}
+	n := 0
+	for i := range q.entries {
+		if e := &q.entries[i]; e.owed == replyBestmove && i != keep {
+			*e = queued{lines: []string{"bestmove 0000"}}
+			n++
+		}
+	}
+	q.drain()
+	return n
+}
+
+// drain sends our lines at the head of the queue, up to the first marker.
+// Each entry leaves the queue before its after runs, so lines that after
+// emits queue behind the rest.
+func (q *replyQueue) drain() {
+	for len(q.entries) > 0 && q.entries[0].owed == replyNone {
+		e := q.entries[0]
+		q.entries = q.entries[1:]
+		q.sendOut(e)
+	}
+}
+
+func (q *replyQueue) sendOut(e queued) {
+	for _, l := range e.lines {
+		q.send(l)
+	}
+	if e.after != nil {
+		e.after()
+	}
+}

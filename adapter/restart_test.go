@@ -1,0 +1,125 @@
+package adapter
+
+// Tests of an engine death during play: the new engine gets the options,
+// the game and the search, and the GUI every reply it is owed.
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/polyproxy/polyproxy/uci/ucitest"
+)
+
+func TestEngineDeathRestartsAndReissuesGo(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	h.send("setoption name Hash value 8", "ucinewgame", "position startpos moves d2d4", "go infinite")
+	h.waitReceived(0, "go infinite")
+	h.engine(0).Kill()
+	if l := h.next(); !strings.HasPrefix(l, "info string the engine died") {
+		t.Fatalf("got %q", l)
+	}
+	got := h.waitReceived(1, "go infinite")
+	want := []string{"uci", "setoption name Hash value 8", "ucinewgame", "position startpos moves d2d4", "go infinite"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("new engine got %q\nwant %q", got, want)
+	}
+	if l := h.bestmoveAfter("stop"); l != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+	if !strings.Contains(h.stderr.String(), "the engine died") {
+		t.Fatalf("stderr %q", h.stderr.String())
+	}
+	// A second death within a minute ends polyproxy with an error.
+	h.engine(1).Kill()
+	select {
+	case err := <-h.done:
+		if !errors.Is(err, ErrEngineDied) {
+			t.Fatalf("err %v", err)
+		}
+		h.done <- nil
+	case <-time.After(5 * time.Second):
+		t.Fatal("still running after a second death")
+	}
+}
+
+// A ponder search the GUI already turned into a real one (ponderhit) is
+// re-issued without "ponder" after an engine death: the GUI waits for a
+// bestmove, not for another ponderhit. The mover's clock is charged with
+// the time since the ponder hit, the other clock left alone.
+func TestRestartAfterPonderHitDropsPonder(t *testing.T) {
+	h := startHarness(t, testConfig(t, ""), func(n int, s *ucitest.Settings) {
+		s.IgnorePonderHit = n == 0
+	}, nil)
+	h.handshake()
+	h.send("position startpos moves e2e4 e7e5", "go ponder wtime 10000 btime 10000")
+	h.waitReceived(0, "go ponder")
+	time.Sleep(time.Second) // the opponent's time: not charged
+	h.send("ponderhit")
+	h.waitReceived(0, "ponderhit")
+	time.Sleep(100 * time.Millisecond)
+	h.engine(0).Kill()
+	got := h.waitReceived(1, "go")
+	var wtime int
+	if n, err := fmt.Sscanf(got[len(got)-1], "go wtime %d btime 10000", &wtime); n != 1 || err != nil || wtime > 9900 || wtime <= 8900 {
+		t.Fatalf("re-issued %q", got[len(got)-1])
+	}
+	if l := h.bestmoveAfter(); l != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+	h.send("isready")
+	if l := h.next(); l != "readyok" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+// The engine dies owing the bestmove of a search the GUI stopped, with our
+// book answer to the next go waiting behind it: the GUI gets bestmove 0000
+// for the lost one, then the book's, in order.
+func TestEngineDeathOwingStoppedSearch(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), func(_ int, s *ucitest.Settings) { s.IgnoreStop = true }, nil)
+	h.handshake()
+	h.send("position startpos moves a2a3", "go infinite")
+	h.waitReceived(0, "go infinite")
+	h.send("stop", "position startpos", "go wtime 1000 btime 1000")
+	h.waitReceived(0, "stop")
+	h.quiet(30 * time.Millisecond) // the book answer waits for the engine's
+	h.engine(0).Kill()
+	var got []string
+	for len(got) < 2 {
+		if l := h.next(); strings.HasPrefix(l, "bestmove") {
+			got = append(got, l)
+		}
+	}
+	if got[0] != "bestmove 0000" || got[1] != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", got)
+	}
+	h.waitReceived(1, "ucinewgame")
+	h.send("isready")
+	h.until("readyok")
+}
+
+// The engine dies owing a readyok: the new engine is asked again, and the
+// GUI gets its readyok.
+func TestEngineDeathOwingReadyOK(t *testing.T) {
+	h := startHarness(t, testConfig(t, ""), func(n int, s *ucitest.Settings) {
+		if n == 0 {
+			s.ReadyDelay = time.Hour // never answers isready
+		}
+	}, nil)
+	h.send("uci")
+	h.until("uciok")
+	h.send("isready")
+	h.waitReceived(0, "isready")
+	h.engine(0).Kill()
+	if l := h.until("readyok"); !strings.HasPrefix(l[0], "info string the engine died") {
+		t.Fatalf("got %q", l)
+	}
+	if got := h.waitReceived(1, "isready"); !contains(got, "isready") {
+		t.Fatalf("new engine got %q", got)
+	}
+}

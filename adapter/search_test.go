@@ -1,0 +1,85 @@
+package adapter
+
+// Tests of the engine's searches: what it is sent, stop, ponderhit and
+// the go variants that are never the book's.
+
+import (
+	"slices"
+	"testing"
+	"time"
+)
+
+func TestOutOfBookForwardsPositionThenGo(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	pos := "position  startpos moves e2e4 e7e5 g1f3 b8c6 f1b5\ta7a6"
+	h.send(pos, "go wtime 900 btime 900")
+	got := h.until("bestmove")
+	if got[len(got)-1] != "bestmove a7a6" || !contains(got, "info depth 1 score cp 21 nodes 1 time 0 pv a7a6") {
+		t.Fatalf("got %q", got)
+	}
+	rec := h.engine(0).Received()
+	i := slices.Index(rec, pos)
+	if i < 0 || i+1 >= len(rec) || rec[i+1] != "go wtime 900 btime 900" {
+		t.Fatalf("engine got %q", rec)
+	}
+}
+
+func TestStopWithoutSearchIsSwallowed(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	h.send("stop", "ponderhit")
+	h.quiet(50 * time.Millisecond)
+	h.send("isready")
+	h.until("readyok")
+	for _, l := range h.engine(0).Received() {
+		if l == "stop" || l == "ponderhit" {
+			t.Fatalf("engine got %q", l)
+		}
+	}
+}
+
+func TestStopDuringEngineSearch(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	// go infinite is analysis: never from the book, even in book.
+	h.send("position startpos", "go infinite")
+	h.waitReceived(0, "go infinite")
+	h.quiet(30 * time.Millisecond)
+	if l := h.bestmoveAfter("stop", "stop"); l != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+	h.send("isready")
+	if l := h.next(); l != "readyok" {
+		t.Fatalf("a second bestmove or other output: %q", l)
+	}
+	n := 0
+	for _, l := range h.engine(0).Received() {
+		if l == "stop" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("engine got stop %d times", n)
+	}
+}
+
+func TestGoMateUsesEngine(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	if l := h.bestmoveAfter("position startpos", "go mate 3"); l != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+// "go perft" (Stockfish) counts move paths and sends no bestmove: it goes
+// to the engine even in book, and nothing waits for a bestmove after it.
+func TestGoPerftIsForwarded(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.handshake()
+	h.send("position startpos", "go perft 1")
+	h.waitReceived(0, "go perft 1")
+	if l := h.bestmoveAfter("go wtime 1000 btime 1000"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+}
