@@ -24,13 +24,10 @@ func runProxy(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(stderr, "polyproxy: warning: %s\n", w)
 	}
-	// The session follows every game; the adapter tells it whether to learn
-	// (BookLearn) and from which books, as the GUI may switch them with
-	// setoption.
-	session := learn.NewSession(learn.Options{
-		ResignScore: cfg.LearnResignScore,
-		ResignMoves: cfg.LearnResignMoves,
-	}, nil)
+	// The session follows every game; the adapter gives it the learning
+	// settings (BookLearn, the books, resignation), at the start and as the
+	// GUI changes them with setoption.
+	session := learn.NewSession(learn.Settings{}, nil)
 	a := adapter.New(cfg, adapter.Options{
 		Stderr:   stderr,
 		Observer: session,

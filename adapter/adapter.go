@@ -36,6 +36,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -61,10 +62,11 @@ type GameObserver interface {
 	// UseLog gives the observer the adapter's log (logf) and a way to warn
 	// (warnf: stderr, the log and the GUI); Run calls it first of all.
 	UseLog(logf, warnf func(format string, args ...any))
-	// SetLearning says whether to learn (BookLearn) and lists the books in
-	// use (none when Book is off). Run calls it at the start and after every
-	// setoption of ours; it holds at once, also for the calls still queued.
-	SetLearning(on bool, books []string)
+	// SetLearning gives the learning settings: BookLearn, the books in use
+	// (none when Book is off), resignation. Run calls it at the start and
+	// after every setoption of ours; it holds at once, also for the calls
+	// still queued.
+	SetLearning(learn.Settings)
 	NewGame()
 	// Position and AfterBestmove pass the game as a line the observer
 	// may keep (its rules position is built only if the observer asks).

@@ -81,8 +81,7 @@ func bookLine(b *testing.B, bookPath string, plies int) []string {
 // learningObserver is what the binary runs with: live learning follows
 // every position (learning itself off, as by default).
 func learningObserver() GameObserver {
-	s := learn.NewSession(learn.Options{}, nil)
-	s.SetLearning(false, nil)
+	s := learn.NewSession(learn.Settings{}, nil)
 	return s
 }
 
@@ -103,7 +102,7 @@ func benchmarkBookAnswer(b *testing.B, obs GameObserver) {
 		b.Fatalf("book line of %d plies", len(moves))
 	}
 	a, w := loopAdapter(b, gnuchessBook, obs)
-	a.settings.BookMode = "weighted"
+	a.settings.BookMode = book.Weighted
 	a.openBooks()
 	var latency time.Duration
 	var lines []string
@@ -301,7 +300,7 @@ func BenchmarkBookAnswerSamePosition(b *testing.B) {
 	}{{"plain", func() GameObserver { return nil }}, {"learning", learningObserver}} {
 		b.Run(tc.name, func(b *testing.B) {
 			a, w := loopAdapter(b, gnuchessBook, tc.obs())
-			a.settings.BookMode = "weighted"
+			a.settings.BookMode = book.Weighted
 			a.openBooks()
 			pos := "position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1"
 			var latency time.Duration

@@ -57,12 +57,8 @@ func bookSettings(c *config.Config) (files, choosing string) {
 func (a *Adapter) openBooks() {
 	files, choosing := bookSettings(a.settings)
 	if choosing != a.books.chooseBy || a.books.chooser == nil {
-		mode, err := book.ParseMode(a.settings.BookMode)
-		if err != nil {
-			a.notify("%v: using weighted", err)
-		}
 		opts := book.Options{
-			Mode:              mode,
+			Mode:              a.settings.BookMode,
 			ThresholdPerMille: a.settings.BookThreshold,
 			AvoidRepetition:   a.settings.BookAvoidRepetition,
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -37,7 +38,7 @@ func FuzzGUILines(f *testing.F) {
 			t.Skip("log options would write files outside the test's folder")
 		}
 		cfg := testConfig(t, bookPath)
-		cfg.BookMode = "weighted"
+		cfg.BookMode = book.Weighted
 		h := startHarness(t, cfg, nil, nil)
 		gos := 0
 		for _, l := range strings.Split(input, "\n") {

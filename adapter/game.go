@@ -1,9 +1,6 @@
 package adapter
 
 import (
-	"fmt"
-	"slices"
-
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/uci"
@@ -53,12 +50,8 @@ func (g *game) after(move string) (*board.Line, bool) {
 	if err != nil {
 		return nil, false
 	}
-	l := *g.cur
-	l.Keys = slices.Clip(l.Keys) // appending must copy, never write into g's keys
-	if _, err := l.Play(m); err != nil {
-		return nil, false
-	}
-	return &l, true
+	l, err := g.cur.After(m)
+	return l, err == nil
 }
 
 // onPosition tracks a "position" line parsed in full. When it extends the
@@ -91,7 +84,7 @@ func (a *Adapter) onPosition(c uci.Command) {
 		return
 	}
 	g.base = base
-	if err := g.play(p.Moves, 0); err != nil {
+	if err := g.cur.PlayMoves(p.Moves, 0); err != nil {
 		a.lostTrack(err)
 		return
 	}
@@ -114,7 +107,7 @@ func (a *Adapter) extendGame(line string, moves []string) {
 		moves = moves[1:]
 	}
 	g.predicted = nil
-	if err := g.play(moves, len(g.moves)); err != nil {
+	if err := g.cur.PlayMoves(moves, len(g.moves)); err != nil {
 		a.lostTrack(err)
 		return
 	}
@@ -138,46 +131,18 @@ func (a *Adapter) tracked(continues bool) {
 }
 
 // reset sets the game to its base position.
-func (g *game) reset(base string) (err error) {
+func (g *game) reset(base string) error {
 	if base == startBase {
 		l := *g.start
 		l.Keys = append(make([]book.Key, 0, 64), g.start.Keys...)
 		g.cur = &l
 		return nil
 	}
-	defer func() {
-		// The rules library is third-party code fed with whatever the GUI
-		// sends: a panic in it must cost the book, never the game.
-		if r := recover(); r != nil {
-			err = fmt.Errorf("FEN %q: rules library failed: %v", base, r)
-		}
-	}()
 	l, err := board.NewLine(base)
 	if err != nil {
 		return err // it names the FEN
 	}
 	g.cur = l
-	return nil
-}
-
-// play applies moves; first is the index of moves[0] in the game's list,
-// for the error message.
-func (g *game) play(moves []string, first int) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("rules library failed: %v", r)
-		}
-	}()
-	l := g.cur
-	for i, s := range moves {
-		m, err := book.ParseMove(s)
-		if err == nil {
-			_, err = l.Play(m)
-		}
-		if err != nil {
-			return fmt.Errorf("move %d (%s): %v", first+i+1, s, err)
-		}
-	}
 	return nil
 }
 

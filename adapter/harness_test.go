@@ -56,7 +56,7 @@ func testConfig(t testing.TB, bookPath string) *config.Config {
 	cfg.Book = bookPath != ""
 	cfg.BookFiles = []string{bookPath}
 	cfg.BookSeed = 1
-	cfg.BookMode = config.BookModeBest
+	cfg.BookMode = book.Best
 	return cfg
 }
 

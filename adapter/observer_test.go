@@ -13,6 +13,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/learn"
 )
 
 // recorder is a GameObserver that writes down the calls; the settings it
@@ -52,13 +53,14 @@ func (r *recorder) UseLog(logf, warnf func(string, ...any)) {
 	defer r.mu.Unlock()
 	r.settings = append(r.settings, fmt.Sprintf("log %v %v", logf != nil, warnf != nil))
 }
-func (r *recorder) SetLearning(on bool, books []string) {
+func (r *recorder) SetLearning(s learn.Settings) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	on, books := s.On, s.Books
 	for i, b := range books {
 		books[i] = filepath.Base(b)
 	}
-	r.settings = append(r.settings, fmt.Sprintf("learning %v %q", on, books))
+	r.settings = append(r.settings, fmt.Sprintf("learning %v %q resign %d/%d", on, books, s.ResignScore, s.ResignMoves))
 }
 func (r *recorder) gotSettings() []string {
 	r.mu.Lock()
@@ -132,17 +134,20 @@ func TestObserverGetsLogAndLearningSettings(t *testing.T) {
 	h := startHarness(t, cfg, nil, rec)
 	h.handshake()
 	h.send("setoption name Polyglot BookLearn value false", "setoption name Polyglot BookFile value "+other+";"+cfg.BookFiles[0],
-		"setoption name Polyglot Book value false", "setoption name Polyglot BookDepth value oops", "isready")
+		"setoption name Polyglot Book value false", "setoption name Polyglot BookDepth value oops",
+		"setoption name Polyglot LearnResignScore value 400", "setoption name Polyglot LearnResignMoves value 5", "isready")
 	h.until("readyok")
 	h.send("quit")
 	<-h.done
 	h.done <- nil
 	want := []string{
 		"log true true",
-		`learning true ["test.bin"]`,
-		`learning false ["test.bin"]`,
-		`learning false ["test.bin" "test.bin"]`,
-		`learning false []`,
+		`learning true ["test.bin"] resign 1000/3`,
+		`learning false ["test.bin"] resign 1000/3`,
+		`learning false ["test.bin" "test.bin"] resign 1000/3`,
+		`learning false [] resign 1000/3`,
+		`learning false [] resign 400/3`,
+		`learning false [] resign 400/5`,
 	}
 	if got := rec.gotSettings(); !slices.Equal(got, want) {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

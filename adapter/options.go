@@ -5,7 +5,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -29,16 +31,16 @@ func ourOptionLines(c *config.Config) []string {
 		return "option name " + ourOptionPrefix + name + " type spin default " + strconv.Itoa(v) +
 			" min " + strconv.Itoa(min) + " max " + strconv.Itoa(max)
 	}
-	mode := "option name " + ourOptionPrefix + "BookMode type combo default " + c.BookMode
-	for _, m := range config.BookModes {
-		mode += " var " + m
+	mode := "option name " + ourOptionPrefix + "BookMode type combo default " + c.BookMode.String()
+	for _, m := range book.Modes() {
+		mode += " var " + m.String()
 	}
 	return []string{
 		check("Book", c.Book),
 		str("BookFile", strings.Join(c.BookFiles, config.BookFileSeparator)),
 		spin("BookDepth", c.BookDepth, 0, max(c.BookDepth, 1000)),
 		spin("BookTreshold", c.BookThreshold, 0, 1000),
-		check("BookRandom", c.BookMode != config.BookModeBest),
+		check("BookRandom", c.BookMode != book.Best),
 		mode,
 		check("BookAvoidRepetition", c.BookAvoidRepetition),
 		check("BookLearn", c.BookLearn),
@@ -141,9 +143,13 @@ func (a *Adapter) tellLearning() {
 	if a.observer.obs == nil {
 		return
 	}
-	var books []string
-	if a.settings.Book {
-		books = slices.Clone(a.settings.BookFiles)
+	ls := learn.Settings{
+		On:          a.settings.BookLearn,
+		ResignScore: a.settings.LearnResignScore,
+		ResignMoves: a.settings.LearnResignMoves,
 	}
-	a.observer.obs.SetLearning(a.settings.BookLearn, books)
+	if a.settings.Book {
+		ls.Books = slices.Clone(a.settings.BookFiles)
+	}
+	a.observer.obs.SetLearning(ls)
 }

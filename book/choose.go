@@ -32,6 +32,9 @@ func (m Mode) String() string {
 	return fmt.Sprintf("Mode(%d)", int(m))
 }
 
+// Modes lists every mode, the default first.
+func Modes() []Mode { return []Mode{Weighted, Best, Uniform} }
+
 // ParseMode reads "weighted", "best" or "uniform" (any case).
 func ParseMode(s string) (Mode, error) {
 	for m, name := range modeNames {

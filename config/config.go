@@ -27,6 +27,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/polyproxy/polyproxy/book"
 	"gopkg.in/ini.v1"
 )
 
@@ -40,16 +41,6 @@ const (
 	DefaultLearnResignScore = 1000
 	DefaultLearnResignMoves = 3
 )
-
-// Book modes: how a move is chosen among a position's eligible book moves.
-const (
-	BookModeWeighted = "weighted" // at random, in proportion to the weights (PolyGlot's BookRandom=true)
-	BookModeBest     = "best"     // the highest weight (PolyGlot's BookRandom=false)
-	BookModeUniform  = "uniform"  // at random, all eligible moves alike
-)
-
-// BookModes lists the valid BookMode values, the default first.
-var BookModes = []string{BookModeWeighted, BookModeBest, BookModeUniform}
 
 // BookFileSeparator separates the files of a BookFile list (priority order),
 // on every system, so one ini works everywhere. PolyGlot reads ';' as the
@@ -73,10 +64,10 @@ type Config struct {
 	LogFile string // absolute; default "polyglot.log" in BaseDir
 
 	Book                bool
-	BookFiles           []string // priority order, absolute paths; BookFile=a.bin;b.bin
-	BookMode            string   // one of BookModes; BookRandom=false maps to "best" as in PolyGlot
-	BookDepth           int      // full moves, from the FEN's move counter; 0 disables the book
-	BookThreshold       int      // per mille; BookTreshold (PolyGlot spelling) or BookThreshold
+	BookFiles           []string  // priority order, absolute paths; BookFile=a.bin;b.bin
+	BookMode            book.Mode // BookRandom=false is book.Best, as in PolyGlot
+	BookDepth           int       // full moves, from the FEN's move counter; 0 disables the book
+	BookThreshold       int       // per mille; BookTreshold (PolyGlot spelling) or BookThreshold
 	BookAvoidRepetition bool
 	BookSeed            uint64 // 0 = a fresh seed in every process
 	BookLearn           bool
@@ -101,7 +92,7 @@ func Default(baseDir string) *Config {
 		EngineDir:        baseDir,
 		LogFile:          filepath.Join(baseDir, DefaultLogFile),
 		BookFiles:        []string{filepath.Join(baseDir, DefaultBookFile)},
-		BookMode:         BookModeWeighted,
+		BookMode:         book.Weighted,
 		BookDepth:        DefaultBookDepth,
 		BookThreshold:    DefaultBookThreshold,
 		LearnResignScore: DefaultLearnResignScore,
@@ -433,20 +424,19 @@ func init() {
 				return err
 			}
 			if !random {
-				c.BookMode = BookModeBest
-			} else if c.BookMode == BookModeBest {
-				c.BookMode = BookModeWeighted
+				c.BookMode = book.Best
+			} else if c.BookMode == book.Best {
+				c.BookMode = book.Weighted
 			}
 			return nil
 		},
 		"bookmode": func(c *Config, v, _ string) error {
-			for _, m := range BookModes {
-				if strings.EqualFold(v, m) {
-					c.BookMode = m
-					return nil
-				}
+			m, err := book.ParseMode(v)
+			if err != nil {
+				return err
 			}
-			return fmt.Errorf("want one of %s", strings.Join(BookModes, ", "))
+			c.BookMode = m
+			return nil
 		},
 		"bookdepth":           integer(func(c *Config) *int { return &c.BookDepth }, 0, 1<<20),
 		"booktreshold":        threshold, // PolyGlot's spelling

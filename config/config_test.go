@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/polyproxy/polyproxy/book"
 )
 
 // writeIni writes an ini file into a fresh folder and returns its path.
@@ -46,7 +48,7 @@ func TestDefaultsMatchPolyGlot(t *testing.T) {
 	if c.Book || !reflect.DeepEqual(c.BookFiles, []string{filepath.Join(dir, "book.bin")}) {
 		t.Errorf("Book, BookFiles = %v, %q", c.Book, c.BookFiles)
 	}
-	if c.BookMode != BookModeWeighted || c.BookDepth != 256 || c.BookThreshold != 5 {
+	if c.BookMode != book.Weighted || c.BookDepth != 256 || c.BookThreshold != 5 {
 		t.Errorf("BookMode, BookDepth, BookThreshold = %q, %d, %d", c.BookMode, c.BookDepth, c.BookThreshold)
 	}
 	if c.BookLearn || c.BookLearnWeight || c.BookAvoidRepetition || c.BookSeed != 0 || c.EngineName != "" {
@@ -97,7 +99,7 @@ Skill Level = 3
 		LogFile:             filepath.Join(dir, "logs", "pp.log"),
 		Book:                true,
 		BookFiles:           []string{filepath.Join(dir, "a.bin"), filepath.FromSlash("/abs/b.bin"), filepath.Join(dir, "sub", "c.bin")},
-		BookMode:            BookModeBest,
+		BookMode:            book.Best,
 		BookDepth:           12,
 		BookThreshold:       7,
 		BookAvoidRepetition: true,
@@ -199,7 +201,7 @@ func TestBadValuesAreClearErrors(t *testing.T) {
 		{"BookDepth = -1", "BookDepth"},
 		{"BookDepth = ten", "BookDepth"},
 		{"BookTreshold = 1001", "BookTreshold"},
-		{"BookMode = sometimes", "weighted, best, uniform"},
+		{"BookMode = sometimes", "want weighted, best or uniform"},
 		{"BookSeed = -5", "BookSeed"},
 		{"LogFile = ", "LogFile"},
 		{`EngineCommand = "unterminated`, "unterminated"},
@@ -398,10 +400,10 @@ func TestApplyPolyGlotAtRunTime(t *testing.T) {
 		{"bookfile", "x.bin", func() bool { return reflect.DeepEqual(c.BookFiles, []string{filepath.Join(dir, "x.bin")}) }},
 		{"BookFile", "", func() bool { return len(c.BookFiles) == 0 }},
 		// BookRandom=true keeps uniform; false is PolyGlot's "best"; true again goes back to weighted.
-		{"BookRandom", "true", func() bool { return c.BookMode == BookModeUniform }},
-		{"BookRandom", "false", func() bool { return c.BookMode == BookModeBest }},
-		{"BookRandom", "true", func() bool { return c.BookMode == BookModeWeighted }},
-		{"BookMode", "BEST", func() bool { return c.BookMode == BookModeBest }},
+		{"BookRandom", "true", func() bool { return c.BookMode == book.Uniform }},
+		{"BookRandom", "false", func() bool { return c.BookMode == book.Best }},
+		{"BookRandom", "true", func() bool { return c.BookMode == book.Weighted }},
+		{"BookMode", "BEST", func() bool { return c.BookMode == book.Best }},
 		{"BookThreshold", "0", func() bool { return c.BookThreshold == 0 }},
 		{"BookDepth", "0", func() bool { return c.BookDepth == 0 }},
 		{"EngineDir", "", func() bool { return c.EngineDir == dir }},
@@ -429,8 +431,8 @@ func TestBadValueLeavesSettingUnchanged(t *testing.T) {
 	if err := c.ApplyPolyGlot("Book", "perhaps"); err == nil || !c.Book {
 		t.Errorf("err %v, Book %v; want an error and Book still true", err, c.Book)
 	}
-	c.BookMode = BookModeUniform
-	if err := c.ApplyPolyGlot("BookRandom", "x"); err == nil || c.BookMode != BookModeUniform {
+	c.BookMode = book.Uniform
+	if err := c.ApplyPolyGlot("BookRandom", "x"); err == nil || c.BookMode != book.Uniform {
 		t.Errorf("err %v, BookMode %q", err, c.BookMode)
 	}
 }
@@ -456,7 +458,7 @@ func TestExampleIniLoads(t *testing.T) {
 		!reflect.DeepEqual(c.BookFiles, []string{"/usr/share/games/gnuchess/book.bin"}) {
 		t.Errorf("EngineArgv %q Book %v BookFiles %q", c.EngineArgv, c.Book, c.BookFiles)
 	}
-	if c.EngineName != "" || c.BookDepth != DefaultBookDepth || c.BookThreshold != DefaultBookThreshold || c.BookMode != BookModeWeighted {
+	if c.EngineName != "" || c.BookDepth != DefaultBookDepth || c.BookThreshold != DefaultBookThreshold || c.BookMode != book.Weighted {
 		t.Errorf("example differs from the defaults it documents: %+v", c)
 	}
 	want := []Option{{"Hash", "16"}, {"Threads", "1"}}

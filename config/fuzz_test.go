@@ -3,6 +3,8 @@ package config
 import (
 	"strings"
 	"testing"
+
+	"github.com/polyproxy/polyproxy/book"
 )
 
 // FuzzReadIni: arbitrary ini bytes give a config or an error, never a panic,
@@ -32,7 +34,7 @@ func FuzzReadIni(f *testing.F) {
 			t.Fatalf("out of range: BookDepth %d BookThreshold %d", c.BookDepth, c.BookThreshold)
 		}
 		valid := false
-		for _, m := range BookModes {
+		for _, m := range book.Modes() {
 			valid = valid || c.BookMode == m
 		}
 		if !valid {

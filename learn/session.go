@@ -7,17 +7,19 @@ import (
 	"github.com/polyproxy/polyproxy/book/board"
 )
 
-// Defaults for resignation adjudication from the engine's scores.
-const (
-	DefaultResignScore = 1000 // centipawns
-	DefaultResignMoves = 3
-)
-
-// Options configure live learning.
-type Options struct {
-	// ResignScore and ResignMoves: the game counts as decided when the
+// Settings are what live learning goes by. The adapter gives them with
+// SetLearning at the start and whenever the GUI changes one.
+type Settings struct {
+	// On is BookLearn. Games are followed either way, so switching it on
+	// mid-game still learns that game.
+	On bool
+	// Books are the books in use: each is opened for writing before the
+	// first game, so one that cannot be written is reported at once, not
+	// after a game. Books not listed are opened when first learned into.
+	Books []string
+	// ResignScore and ResignMoves: a game counts as decided when the
 	// engine's last ResignMoves scores are all at least ResignScore
-	// centipawns for the same side (0 or less: the defaults).
+	// centipawns for the same side.
 	ResignScore int
 	ResignMoves int
 }
@@ -27,12 +29,8 @@ type Options struct {
 // for use by several goroutines. All methods are safe on a nil *Session
 // (learning off).
 type Session struct {
-	opts        Options
-	logf, warnf func(format string, args ...any)
-	// learning (default on) and books (default none) are set by
-	// SetLearning.
-	learning     bool
-	books        []string
+	settings     Settings
+	logf, warnf  func(format string, args ...any)
 	files        map[string]*book.LearnFile // by book path; nil: the book cannot be written
 	game         game
 	checkedBooks bool
@@ -63,16 +61,10 @@ type game struct {
 	booked     bool   // the move being answered came from the book
 }
 
-// NewSession starts learning. log receives one line per decision (nil:
-// nothing is logged) until UseLog replaces it.
-func NewSession(opts Options, log logrus.FieldLogger) *Session {
-	if opts.ResignScore <= 0 {
-		opts.ResignScore = DefaultResignScore
-	}
-	if opts.ResignMoves <= 0 {
-		opts.ResignMoves = DefaultResignMoves
-	}
-	s := &Session{opts: opts, learning: true, files: map[string]*book.LearnFile{}}
+// NewSession follows games with settings. log receives one line per
+// decision (nil: nothing is logged) until UseLog replaces it.
+func NewSession(settings Settings, log logrus.FieldLogger) *Session {
+	s := &Session{settings: settings, files: map[string]*book.LearnFile{}}
 	if log != nil {
 		s.logf, s.warnf = log.Infof, log.Warnf
 	} else {
@@ -90,26 +82,21 @@ func (s *Session) UseLog(logf, warnf func(format string, args ...any)) {
 	s.logf, s.warnf = logf, warnf
 }
 
-// SetLearning says whether to learn (BookLearn, which the GUI may switch
-// during a run) and lists the books in use. Games are followed either way,
-// so switching learning on mid-game still learns that game. Each book in
-// use is opened for writing before the first game, so one that cannot be
-// written is reported at once, not after a game; without books in use they
-// are opened when first learned into.
-func (s *Session) SetLearning(on bool, books []string) {
+// SetLearning replaces the settings.
+func (s *Session) SetLearning(settings Settings) {
 	if s == nil {
 		return
 	}
-	s.learning, s.books = on, books
+	s.settings = settings
 }
 
 // checkBooks opens the books in use for writing, so that one that cannot
 // be written is reported before its games.
 func (s *Session) checkBooks() {
-	if !s.learning {
+	if !s.settings.On {
 		return
 	}
-	for _, p := range s.books {
+	for _, p := range s.settings.Books {
 		s.file(p)
 	}
 }
@@ -279,7 +266,7 @@ func (s *Session) finish(why string) {
 	if len(g.bookMoves) == 0 {
 		return
 	}
-	if !s.learning {
+	if !s.settings.On {
 		s.logf("learn: game ended (%s): BookLearn is off, %d book move(s) not learned", why, len(g.bookMoves))
 		return
 	}
@@ -289,7 +276,7 @@ func (s *Session) finish(why string) {
 	}
 	d := DecidePosition(lastPos, g.repeated())
 	if d.Outcome == Unknown {
-		byScores := DecideScores(g.scores, s.opts.ResignScore, s.opts.ResignMoves)
+		byScores := DecideScores(g.scores, s.settings.ResignScore, s.settings.ResignMoves)
 		if byScores.Outcome == Unknown {
 			s.logf("learn: game ended (%s) with result unknown: %s; %s; %d book move(s) not learned",
 				why, d.Reason, byScores.Reason, len(g.bookMoves))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
@@ -76,8 +77,13 @@ func learned(t *testing.T, b *book.Book, key book.Key, move book.Move) book.Lear
 
 type logs struct{ info, warn []string }
 
-func newTestSession(opts Options) (*Session, *logs) {
-	s := NewSession(opts, nil)
+// learning is the settings with PolyGlot's resignation defaults.
+func learning(on bool, books ...string) Settings {
+	return Settings{On: on, Books: books, ResignScore: config.DefaultLearnResignScore, ResignMoves: config.DefaultLearnResignMoves}
+}
+
+func newTestSession() (*Session, *logs) {
+	s := NewSession(learning(true), nil)
 	l := &logs{}
 	s.UseLog(func(f string, a ...any) { l.info = append(l.info, fmt.Sprintf(f, a...)) },
 		func(f string, a ...any) { l.warn = append(l.warn, fmt.Sprintf(f, a...)) })
@@ -127,7 +133,7 @@ func TestSessionLearnsMateWeDeliver(t *testing.T) {
 	l := playLine(t, startFEN, "e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7")
 	b, entries := bookFor(t, l, 0, 1, 2)
 	before := fixture.ReadFile(t, b.Path())
-	s, log := newTestSession(Options{})
+	s, log := newTestSession()
 	s.NewGame()
 	d := &driver{s: s, b: b, l: l, white: true}
 	d.play(0, 7, map[int]bool{0: true, 2: true}, map[int]Score{4: {White: true, CP: 250}, 6: {White: true, Mate: 1, IsMate: true}})
@@ -159,7 +165,7 @@ func TestSessionLearnsLossFromMateScore(t *testing.T) {
 	// after White's mating move (we never see the final position).
 	l := playLine(t, startFEN, "e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6")
 	b, entries := bookFor(t, l, 1)
-	s, _ := newTestSession(Options{})
+	s, _ := newTestSession()
 	d := &driver{s: s, b: b, l: l, white: false}
 	d.play(0, 6, map[int]bool{1: true}, map[int]Score{3: {White: false, CP: -30}, 5: {White: false, Mate: -1, IsMate: true}})
 	s.Close()
@@ -174,7 +180,7 @@ func TestSessionMateScoreWithoutBestmovePosition(t *testing.T) {
 	// counts. The final position itself is never seen.
 	l := playLine(t, startFEN, "f2f3", "e7e5", "g2g4", "d8h4")
 	b, entries := bookFor(t, l, 0)
-	s, _ := newTestSession(Options{})
+	s, _ := newTestSession()
 	d := &driver{s: s, b: b, l: l, white: true}
 	d.play(0, 4, map[int]bool{0: true}, map[int]Score{2: {White: true, CP: -200}})
 	s.EngineScore(true, 0, -1, true)
@@ -199,7 +205,7 @@ func TestSessionResignThreshold(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			b, _ := bookFor(t, l, 0)
 			before := fixture.ReadFile(t, b.Path())
-			s, log := newTestSession(Options{ResignScore: 1000, ResignMoves: 3})
+			s, log := newTestSession()
 			d := &driver{s: s, b: b, l: l, white: true}
 			d.play(0, 8, map[int]bool{0: true}, c.scores)
 			s.Position(l.positions[8], true)
@@ -222,7 +228,7 @@ func TestSessionResignThreshold(t *testing.T) {
 func TestSessionRepetition(t *testing.T) {
 	l := playLine(t, startFEN, "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8")
 	b, entries := bookFor(t, l, 0)
-	s, _ := newTestSession(Options{})
+	s, _ := newTestSession()
 	d := &driver{s: s, b: b, l: l, white: true}
 	d.play(0, 8, map[int]bool{0: true}, map[int]Score{2: {White: true, CP: 10}, 4: {White: true, CP: 0}, 6: {White: true, CP: 0}})
 	s.Position(l.positions[8], true) // the start position, a third time
@@ -236,7 +242,7 @@ func TestSessionResentPositionIsNoRepetition(t *testing.T) {
 	l := playLine(t, startFEN, "e2e4", "e7e5")
 	b, _ := bookFor(t, l, 0)
 	before := fixture.ReadFile(t, b.Path())
-	s, _ := newTestSession(Options{})
+	s, _ := newTestSession()
 	s.Position(l.positions[0], false)
 	s.BookMove(b, l.keys[0], l.moves[0], true)
 	s.AfterBestmove(l.positions[1])
@@ -252,7 +258,7 @@ func TestSessionResentPositionIsNoRepetition(t *testing.T) {
 func TestSessionNewPositionEndsTheGame(t *testing.T) {
 	l := playLine(t, startFEN, "e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7")
 	b, entries := bookFor(t, l, 0)
-	s, _ := newTestSession(Options{})
+	s, _ := newTestSession()
 	d := &driver{s: s, b: b, l: l, white: true}
 	d.play(0, 7, map[int]bool{0: true}, nil)
 	s.Position(l.positions[0], false) // the next game, without ucinewgame
@@ -269,8 +275,8 @@ func TestSessionNewPositionEndsTheGame(t *testing.T) {
 func TestSessionLearningSwitchedOff(t *testing.T) {
 	l := playLine(t, startFEN, "e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7")
 	b, entries := bookFor(t, l, 0)
-	s, log := newTestSession(Options{})
-	s.SetLearning(false, nil)
+	s, log := newTestSession()
+	s.SetLearning(learning(false))
 	d := &driver{s: s, b: b, l: l, white: true}
 	d.play(0, 7, map[int]bool{0: true}, nil)
 	s.NewGame()
@@ -281,7 +287,7 @@ func TestSessionLearningSwitchedOff(t *testing.T) {
 		t.Errorf("not logged: %q", log.info)
 	}
 	d.play(0, 5, map[int]bool{0: true}, nil)
-	s.SetLearning(true, nil) // switched on during the game
+	s.SetLearning(learning(true)) // switched on during the game
 	d.play(5, 7, nil, nil)
 	s.Close()
 	if got, want := learned(t, b, l.keys[0], l.moves[0]), book.Learn(entries[0].Learn).Add(book.Win); got != want {
@@ -293,8 +299,8 @@ func TestSessionUnwritableBookWarnsAndGoesOn(t *testing.T) {
 	l := playLine(t, startFEN, "e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7")
 	b, _ := bookFor(t, l, 0)
 	dir := t.TempDir() // not a book file
-	s, log := newTestSession(Options{})
-	s.SetLearning(true, []string{dir})
+	s, log := newTestSession()
+	s.SetLearning(learning(true, dir))
 	s.NewGame()
 	if len(log.warn) != 1 || !strings.Contains(log.warn[0], dir) || !strings.Contains(log.warn[0], "without learning") {
 		t.Fatalf("warnings before the first game: %q", log.warn)
@@ -317,7 +323,7 @@ func TestNilSession(t *testing.T) {
 	s.EngineScore(true, 1, 0, false)
 	s.AfterBestmove(l.positions[1])
 	s.UseLog(nil, nil)
-	s.SetLearning(true, nil)
+	s.SetLearning(learning(true))
 	s.Close()
 }
 
@@ -325,7 +331,7 @@ func TestSessionTakeBackForgetsBookMove(t *testing.T) {
 	l := playLine(t, startFEN, "e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7")
 	alt := playLine(t, startFEN, "e2e4", "e7e5", "g1f3")
 	b, _ := bookFor(t, l, 0, 2)
-	s, _ := newTestSession(Options{})
+	s, _ := newTestSession()
 	d := &driver{s: s, b: b, l: l, white: true}
 	d.play(0, 3, map[int]bool{0: true, 2: true}, nil) // e4 and Bc4 from the book
 	// The GUI takes Bc4 back; the game goes on with Nf3 (engine) and is
@@ -356,7 +362,7 @@ func TestSessionPonderMissDropsItsScore(t *testing.T) {
 	l := playLine(t, startFEN, "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6")
 	guess := playLine(t, startFEN, "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "g8f6", "e1g1")
 	b, _ := bookFor(t, l, 0)
-	s, log := newTestSession(Options{ResignScore: 1000, ResignMoves: 3})
+	s, log := newTestSession()
 	d := &driver{s: s, b: b, l: l, white: true}
 	d.play(0, 5, map[int]bool{0: true}, map[int]Score{2: {White: true, CP: 1500}, 4: {White: true, CP: 1500}})
 	// Pondering on 3...Nf6 (a miss): its search scores 1500 too, but the
@@ -380,7 +386,7 @@ func TestSessionPonderMissDropsItsScore(t *testing.T) {
 func BenchmarkSessionMove(b *testing.B) {
 	t := &testing.T{}
 	l := playLine(t, startFEN, "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7")
-	s := NewSession(Options{}, nil)
+	s := NewSession(learning(true), nil)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		p := (i % 5) * 2
