@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -71,6 +72,44 @@ type Options struct {
 	// (BookLearnWeight). It must return at most 1<<40 so sums cannot
 	// overflow.
 	Weight func(Entry) uint64
+	// Width, when above 0, keeps only the moves among the Width highest
+	// effective weights of the otherwise eligible ones (moves tied with
+	// the last one kept are kept too); the mode then picks among them.
+	// Width 1 is the best move, with ties drawn by the mode.
+	Width int
+	// MinWeight, when above 0, puts a position out of book when the
+	// stored weights of its moves that pass the threshold add up to less:
+	// a thin position is statistics on a game or two, not theory. Stored
+	// weights, not learned ones: learning rescales weights relative to
+	// each other, while this measures how much the book knows.
+	MinWeight uint64
+}
+
+// Rule is the rule that leaves a book entry out of the choice.
+type Rule int
+
+// The rules, in the order they apply; an entry is out by the first that
+// excludes it.
+const (
+	RuleNone       Rule = iota // eligible
+	RuleIllegal                // not a legal move here (or not in searchmoves, or invalid)
+	RuleWeight0                // weight 0: the book's author never plays it
+	RuleThreshold              // below BookTreshold
+	RuleRepetition             // would repeat a position of the game (BookAvoidRepetition)
+	RuleWidth                  // not among the BookWidth highest
+	RuleMinWeight              // the position is thinner than BookMinWeight
+)
+
+var ruleNames = [...]string{RuleNone: "", RuleIllegal: "legal", RuleWeight0: "weight", RuleThreshold: "threshold",
+	RuleRepetition: "repetition", RuleWidth: "width", RuleMinWeight: "min_weight"}
+
+// String is the rule's short name ("threshold", "width", ...; "" for
+// RuleNone), as probe -json writes it.
+func (r Rule) String() string {
+	if r >= 0 && int(r) < len(ruleNames) {
+		return ruleNames[r]
+	}
+	return fmt.Sprintf("Rule(%d)", int(r))
 }
 
 // Chooser picks book moves. It keeps its own random source and is meant
@@ -132,6 +171,7 @@ type Candidate struct {
 	Weight   uint64  // effective weight (see Options.Weight)
 	Share    float64 // Weight / total weight of the legal entries; 0 if not legal
 	Eligible bool
+	Out      Rule   // the first rule that leaves it out (RuleNone when eligible)
 	Why      string // why it is not eligible
 }
 
@@ -143,15 +183,16 @@ type Candidate struct {
 // nil; with AvoidRepetition it makes moves leading to a seen key
 // ineligible.
 func (c *Chooser) Candidates(b *Book, pos Position, seen func(Key) bool) []Candidate {
-	return c.candidates(nil, b, pos, seen, nil, true)
+	return c.candidates(nil, b, pos, seen, nil, true, true)
 }
 
 // candidates is Candidates appending to buf; an entry whose move is not in
 // only (when only is not nil: the GUI's searchmoves) counts as not legal.
 // Without explain, a move below the threshold is not told by how much
 // (Choose and BestReply never show it; formatting it was a fifth of a book
-// answer).
-func (c *Chooser) candidates(buf []Candidate, b *Book, pos Position, seen func(Key) bool, only []Move, explain bool) []Candidate {
+// answer). Without choosing, Width is not applied: the book's own lines,
+// not the moves we would pick.
+func (c *Chooser) candidates(buf []Candidate, b *Book, pos Position, seen func(Key) bool, only []Move, explain, choosing bool) []Candidate {
 	cands := buf[:0]
 	var total uint64
 	b.Each(pos.Key(), func(i int, e Entry) {
@@ -177,9 +218,13 @@ func (c *Chooser) candidates(buf []Candidate, b *Book, pos Position, seen func(K
 			cd.Weight = c.weight(e)
 			total += cd.Weight
 		}
+		if !cd.Legal {
+			cd.Out = RuleIllegal
+		}
 		cands = append(cands, cd)
 	})
 	threshold := uint64(max(c.opts.ThresholdPerMille, 0))
+	var stored uint64 // of the moves above the threshold: what MinWeight measures
 	for i := range cands {
 		cd := &cands[i]
 		if !cd.Legal {
@@ -188,18 +233,63 @@ func (c *Chooser) candidates(buf []Candidate, b *Book, pos Position, seen func(K
 		cd.Share = share(cd.Weight, total)
 		switch {
 		case cd.Weight == 0:
-			cd.Why = "weight 0"
+			cd.Out, cd.Why = RuleWeight0, "weight 0"
 		case !aboveThreshold(cd.Weight, total, threshold) && !explain:
-			cd.Why = "below threshold"
+			cd.Out, cd.Why = RuleThreshold, "below threshold"
 		case !aboveThreshold(cd.Weight, total, threshold):
-			cd.Why = fmt.Sprintf("below threshold (%.1f%% <= %.1f%%)", 100*cd.Share, float64(threshold)/10)
+			cd.Out, cd.Why = RuleThreshold, fmt.Sprintf("below threshold (%.1f%% <= %.1f%%)", 100*cd.Share, float64(threshold)/10)
 		case c.opts.AvoidRepetition && seen != nil && seen(pos.KeyAfter(cd.Move)):
-			cd.Why = "repeats a position of the game"
+			stored += uint64(cd.Entry.Weight)
+			cd.Out, cd.Why = RuleRepetition, "repeats a position of the game"
 		default:
+			stored += uint64(cd.Entry.Weight)
 			cd.Eligible = true
 		}
 	}
+	if choosing && c.opts.Width > 0 {
+		c.applyWidth(cands)
+	}
+	if c.opts.MinWeight > 0 && stored < c.opts.MinWeight {
+		// Formatted even for Choose: the log says by how much, and it costs
+		// only in the positions left.
+		why := fmt.Sprintf("thin position (weight %d < BookMinWeight %d)", stored, c.opts.MinWeight)
+		for i := range cands {
+			if cd := &cands[i]; cd.Eligible {
+				cd.Eligible, cd.Out, cd.Why = false, RuleMinWeight, why
+			}
+		}
+	}
 	return cands
+}
+
+// applyWidth leaves out the eligible moves with Width or more eligible
+// moves weighing strictly more: the Width highest stay, ties at the cut
+// included. Quadratic, but a position has a few dozen entries at most and
+// nothing is allocated.
+func (c *Chooser) applyWidth(cands []Candidate) {
+	for i := range cands {
+		cd := &cands[i]
+		if !cd.Eligible {
+			continue
+		}
+		heavier := 0
+		for _, o := range cands {
+			if o.Eligible && o.Weight > cd.Weight {
+				heavier++
+			}
+		}
+		if heavier >= c.opts.Width {
+			// Marked after the count: a move left out still counts as
+			// heavier for the lighter ones, so the result is the same in
+			// any order.
+			cd.Out, cd.Why = RuleWidth, "outside BookWidth "+strconv.Itoa(c.opts.Width)
+		}
+	}
+	for i := range cands {
+		if cands[i].Out == RuleWidth {
+			cands[i].Eligible = false
+		}
+	}
 }
 
 // Choice is a chosen book move.
@@ -221,7 +311,7 @@ type Choice struct {
 func (c *Chooser) Choose(books []*Book, pos Position, seen func(Key) bool, only []Move) (Choice, bool, string) {
 	var why []string
 	for _, b := range books {
-		cands := c.candidates(c.buf, b, pos, seen, only, false)
+		cands := c.candidates(c.buf, b, pos, seen, only, false, true)
 		c.buf = cands
 		cd, ok := c.pick(cands)
 		if !ok {
@@ -237,7 +327,11 @@ func (c *Chooser) Choose(books []*Book, pos Position, seen func(Key) bool, only 
 			total += x.Weight
 		}
 		ch := Choice{Book: b, Index: cd.Index, Entry: cd.Entry, Move: cd.Move, Weight: cd.Weight, TotalWeight: total, Share: cd.Share}
-		reason := fmt.Sprintf("%s: %s chosen (%s, weight %d of %d, %.1f%%)", b.Path(), cd.Move, c.opts.Mode, cd.Weight, total, 100*cd.Share)
+		mode := c.opts.Mode.String()
+		if c.opts.Width > 0 {
+			mode += ", width " + strconv.Itoa(c.opts.Width)
+		}
+		reason := fmt.Sprintf("%s: %s chosen (%s, weight %d of %d, %.1f%%)", b.Path(), cd.Move, mode, cd.Weight, total, 100*cd.Share)
 		var skipped []string
 		for _, x := range cands {
 			switch {
@@ -310,14 +404,18 @@ func noMoveReason(cands []Candidate) string {
 		return "not in book"
 	}
 	var legal, positive, repeat int
+	thin := ""
 	for _, cd := range cands {
 		if cd.Legal {
 			legal++
 			if cd.Weight > 0 {
 				positive++
 			}
-			if cd.Why == "repeats a position of the game" {
+			switch cd.Out {
+			case RuleRepetition:
 				repeat++
+			case RuleMinWeight:
+				thin = cd.Why
 			}
 		}
 	}
@@ -326,6 +424,8 @@ func noMoveReason(cands []Candidate) string {
 		return fmt.Sprintf("no legal entry (%d entries, all illegal or invalid here)", len(cands))
 	case positive == 0:
 		return fmt.Sprintf("all weights 0 (%d legal entries)", legal)
+	case thin != "":
+		return thin
 	case repeat > 0:
 		return fmt.Sprintf("every eligible move repeats a position of the game (%d)", repeat)
 	default:
@@ -340,7 +440,7 @@ func (c *Chooser) BestReply(books []*Book, pos Position) (Move, bool) {
 	for _, b := range books {
 		var best Candidate
 		found := false
-		c.buf = c.candidates(c.buf, b, pos, nil, nil, false)
+		c.buf = c.candidates(c.buf, b, pos, nil, nil, false, false)
 		for _, cd := range c.buf {
 			if cd.Legal && cd.Weight > 0 && (!found || cd.Weight > best.Weight) {
 				best, found = cd, true
@@ -351,4 +451,25 @@ func (c *Chooser) BestReply(books []*Book, pos Position) (Move, bool) {
 		}
 	}
 	return 0, false
+}
+
+// BookMoves appends to buf the moves the book goes on with at pos: the
+// eligible moves of the first book that has one, by the book's own rules
+// (weight, threshold, MinWeight), not by those of a choice in a game
+// (repetition, Width, searchmoves). It is what a look-ahead along the
+// book's lines follows.
+func (c *Chooser) BookMoves(books []*Book, pos Position, buf []Move) []Move {
+	for _, b := range books {
+		c.buf = c.candidates(c.buf, b, pos, nil, nil, false, false)
+		n := len(buf)
+		for _, cd := range c.buf {
+			if cd.Eligible {
+				buf = append(buf, cd.Move)
+			}
+		}
+		if len(buf) > n {
+			return buf
+		}
+	}
+	return buf
 }
