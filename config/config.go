@@ -40,6 +40,13 @@ const (
 	DefaultBookThreshold    = 5 // per mille
 	DefaultLearnResignScore = 1000
 	DefaultLearnResignMoves = 3
+	// The book policies' largest values, for the ini and the UCI spins.
+	MaxBookWidth     = 1000
+	MaxBookMaxMoves  = 10000
+	MaxBookMinWeight = 1 << 30
+	// MaxBookMinLine bounds BookMinLine: a look-ahead deeper than this
+	// would mostly measure the node budget, not the book.
+	MaxBookMinLine = 100
 )
 
 // BookFileSeparator separates the files of a BookFile list (priority order),
@@ -63,8 +70,13 @@ type Config struct {
 	Log     bool
 	LogFile string // absolute; default "polyglot.log" in BaseDir
 
-	Book                bool
-	BookFiles           []string  // priority order, absolute paths; BookFile=a.bin;b.bin
+	Book      bool
+	BookFiles []string // priority order, absolute paths; BookFile=a.bin;b.bin
+	// BookFilesWhite and BookFilesBlack, when not empty, replace BookFiles
+	// in the positions where that side is to move (the side polyproxy
+	// plays there): BookFileWhite, BookFileBlack.
+	BookFilesWhite      []string
+	BookFilesBlack      []string
 	BookMode            book.Mode // BookRandom=false is book.Best, as in PolyGlot
 	BookDepth           int       // full moves, from the FEN's move counter; 0 disables the book
 	BookThreshold       int       // per mille; BookTreshold (PolyGlot spelling) or BookThreshold
@@ -72,6 +84,16 @@ type Config struct {
 	BookSeed            uint64 // 0 = a fresh seed in every process
 	BookLearn           bool
 	BookLearnWeight     bool // prefer moves with better learned results (off by default)
+	// Book policies, all off at 0 / false (see README, Book policies).
+	BookWidth     int // choose among the N highest weights
+	BookMaxMoves  int // at most N book moves of ours per game
+	BookMinWeight int // a position whose moves weigh less in all is out of book
+	BookMinLine   int // play a book move only when the book goes on N plies after it
+	// BookPonder lets the engine search a book position the GUI ponders
+	// on; BookPonderAlways also lets it search after every book move, in
+	// the opponent's time.
+	BookPonder       bool
+	BookPonderAlways bool
 	// Live-learning adjudication: a game counts as decided when the engine
 	// reports a score beyond LearnResignScore for LearnResignMoves moves in a row.
 	LearnResignScore int // centipawns
@@ -107,6 +129,8 @@ func (c *Config) Clone() *Config {
 	d := *c
 	d.EngineArgv = slices.Clone(c.EngineArgv)
 	d.BookFiles = slices.Clone(c.BookFiles)
+	d.BookFilesWhite = slices.Clone(c.BookFilesWhite)
+	d.BookFilesBlack = slices.Clone(c.BookFilesBlack)
 	d.EngineOptions = slices.Clone(c.EngineOptions)
 	d.Warnings = slices.Clone(c.Warnings)
 	return &d
@@ -378,6 +402,18 @@ func init() {
 		}
 	}
 	threshold := integer(func(c *Config) *int { return &c.BookThreshold }, 0, 1000)
+	bookList := func(field func(*Config) *[]string) setter {
+		return func(c *Config, v, base string) error {
+			var files []string
+			for _, f := range strings.Split(v, BookFileSeparator) {
+				if f = unquote(strings.TrimSpace(f)); f != "" {
+					files = append(files, resolve(base, f))
+				}
+			}
+			*field(c) = files
+			return nil
+		}
+	}
 	setters = map[string]setter{
 		"enginedir": func(c *Config, v, base string) error {
 			if v == "" {
@@ -408,16 +444,10 @@ func init() {
 			c.LogFile = resolve(base, v)
 			return nil
 		},
-		"book": boolean(func(c *Config) *bool { return &c.Book }),
-		"bookfile": func(c *Config, v, base string) error {
-			c.BookFiles = nil
-			for _, f := range strings.Split(v, BookFileSeparator) {
-				if f = unquote(strings.TrimSpace(f)); f != "" {
-					c.BookFiles = append(c.BookFiles, resolve(base, f))
-				}
-			}
-			return nil
-		},
+		"book":          boolean(func(c *Config) *bool { return &c.Book }),
+		"bookfile":      bookList(func(c *Config) *[]string { return &c.BookFiles }),
+		"bookfilewhite": bookList(func(c *Config) *[]string { return &c.BookFilesWhite }),
+		"bookfileblack": bookList(func(c *Config) *[]string { return &c.BookFilesBlack }),
 		"bookrandom": func(c *Config, v, _ string) error {
 			random, err := ParseBool(v)
 			if err != nil {
@@ -454,6 +484,12 @@ func init() {
 		"booklearnweight":  boolean(func(c *Config) *bool { return &c.BookLearnWeight }),
 		"learnresignscore": integer(func(c *Config) *int { return &c.LearnResignScore }, 1, 100000),
 		"learnresignmoves": integer(func(c *Config) *int { return &c.LearnResignMoves }, 1, 1000),
+		"bookwidth":        integer(func(c *Config) *int { return &c.BookWidth }, 0, MaxBookWidth),
+		"bookmaxmoves":     integer(func(c *Config) *int { return &c.BookMaxMoves }, 0, MaxBookMaxMoves),
+		"bookminweight":    integer(func(c *Config) *int { return &c.BookMinWeight }, 0, MaxBookMinWeight),
+		"bookminline":      integer(func(c *Config) *int { return &c.BookMinLine }, 0, MaxBookMinLine),
+		"bookponder":       boolean(func(c *Config) *bool { return &c.BookPonder }),
+		"bookponderalways": boolean(func(c *Config) *bool { return &c.BookPonderAlways }),
 	}
 }
 

@@ -494,3 +494,54 @@ func TestCloneSharesNothing(t *testing.T) {
 		t.Errorf("original changed:\n%+v\nwant\n%+v", *c, want)
 	}
 }
+
+// The book policies: off by default, each key read from the ini and
+// settable at run time, bad values refused.
+func TestBookPolicyKeys(t *testing.T) {
+	c := Default(t.TempDir())
+	if c.BookFilesWhite != nil || c.BookFilesBlack != nil || c.BookWidth != 0 || c.BookMaxMoves != 0 ||
+		c.BookMinWeight != 0 || c.BookMinLine != 0 || c.BookPonder || c.BookPonderAlways {
+		t.Errorf("a policy is on by default: %+v", c)
+	}
+	ini := writeIni(t, `[PolyGlot]
+EngineCommand = sf
+BookFileWhite = w.bin ; /abs/w2.bin
+BookFileBlack = b.bin
+BookWidth = 3
+BookMaxMoves = 4
+BookMinWeight = 100
+BookMinLine = 2
+BookPonder = true
+BookPonderAlways = yes
+`)
+	dir := filepath.Dir(ini)
+	c = mustLoad(t, ini)
+	if len(c.Warnings) != 0 {
+		t.Errorf("warnings %q", c.Warnings)
+	}
+	if runtime.GOOS != "windows" && (!reflect.DeepEqual(c.BookFilesWhite, []string{filepath.Join(dir, "w.bin"), "/abs/w2.bin"}) ||
+		!reflect.DeepEqual(c.BookFilesBlack, []string{filepath.Join(dir, "b.bin")})) {
+		t.Errorf("white %q black %q", c.BookFilesWhite, c.BookFilesBlack)
+	}
+	if c.BookWidth != 3 || c.BookMaxMoves != 4 || c.BookMinWeight != 100 || c.BookMinLine != 2 || !c.BookPonder || !c.BookPonderAlways {
+		t.Errorf("%+v", c)
+	}
+	for _, s := range [][2]string{{"BookFileWhite", ""}, {"bookwidth", "0"}, {"BookPonder", "off"}} {
+		if err := c.ApplyPolyGlot(s[0], s[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if c.BookFilesWhite != nil || c.BookWidth != 0 || c.BookPonder {
+		t.Errorf("not reset: %+v", c)
+	}
+	for _, s := range [][2]string{{"BookWidth", "-1"}, {"BookMaxMoves", "many"}, {"BookMinLine", "101"}, {"BookPonderAlways", "maybe"}} {
+		if err := c.ApplyPolyGlot(s[0], s[1]); err == nil {
+			t.Errorf("%s = %q accepted", s[0], s[1])
+		}
+	}
+	d := c.Clone()
+	d.BookFilesBlack[0] = "changed"
+	if c.BookFilesBlack[0] == "changed" {
+		t.Error("Clone shares BookFilesBlack")
+	}
+}
