@@ -199,6 +199,9 @@ type gameSide struct {
 	clock time.Duration
 	book  int // book moves played
 	eng   int // engine moves played
+	// maxBook is the side's BookMaxMoves (0: none); gameBook counts its
+	// book moves in the current game.
+	maxBook, gameBook int
 	// ponderingOn is the move this side ponders on ("": not pondering).
 	ponderingOn string
 	ponderHits  int
@@ -221,6 +224,7 @@ const (
 func playGame(t *testing.T, white, black *gameSide, h habits, bookDepth int) string {
 	const base, inc = 2000 * time.Millisecond, 20 * time.Millisecond
 	white.clock, black.clock = base, base
+	white.gameBook, black.gameBook = 0, 0
 	bk, err := book.Open(gnuchessBook)
 	if err != nil {
 		t.Fatal(err)
@@ -292,7 +296,7 @@ func playGame(t *testing.T, white, black *gameSide, h habits, bookDepth int) str
 		// What the book offers here: an eligible move must be played from it.
 		var cands []book.Candidate
 		eligible := false
-		if line.Pos.FullMove() <= bookDepth {
+		if line.Pos.FullMove() <= bookDepth && (mover.maxBook == 0 || mover.gameBook < mover.maxBook) {
 			cands = checker.Candidates(bk, &line.Pos, nil)
 			for _, c := range cands {
 				eligible = eligible || c.Eligible
@@ -347,6 +351,7 @@ func playGame(t *testing.T, white, black *gameSide, h habits, bookDepth int) str
 				t.Fatalf("book move %s at %s is not an eligible entry of the book: %+v", move, cp, cands)
 			}
 			mover.book++
+			mover.gameBook++
 		} else {
 			if eligible {
 				t.Fatalf("the book had a move at %s but the engine was asked (%q)", cp, out)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -23,6 +24,7 @@ type bookAnswer struct {
 	choice  book.Choice
 	key     book.Key // the position the move was chosen for
 	white   bool     // White made the book move
+	ply     int      // of the position it was chosen for, counted from the game's start
 	after   *board.Line
 }
 
@@ -34,20 +36,75 @@ type bookVerdict struct {
 
 // bookSet is the open books, in priority order, and the chooser.
 type bookSet struct {
-	open     []*book.Book
-	files    string // the settings the open books were made from
-	chooser  *book.Chooser
-	chooseBy string // the settings the chooser was made from
+	open []*book.Book // every open book, once
+	// The lists in priority order: BookFile, and BookFileWhite and
+	// BookFileBlack when they are set (whiteSet, blackSet), which replace
+	// BookFile for the positions with that side to move.
+	any, white, black  []*book.Book
+	whiteSet, blackSet bool
+	files              string // the settings the open books were made from
+	chooser            *book.Chooser
+	chooseBy           string     // the settings the chooser was made from
+	policy             bookPolicy // what the book policies remember of the game
+}
+
+// forSide is the books for the positions where White (or Black) is to
+// move: the side polyproxy plays there. A position's books answer for it,
+// give the ponder reply after it and carry the look-ahead through it.
+func (s *bookSet) forSide(white bool) []*book.Book {
+	switch {
+	case white && s.whiteSet:
+		return s.white
+	case !white && s.blackSet:
+		return s.black
+	}
+	return s.any
+}
+
+// listName is the setting the books for a side come from, for the log.
+func (s *bookSet) listName(white bool) string {
+	switch {
+	case white && s.whiteSet:
+		return "BookFileWhite"
+	case !white && s.blackSet:
+		return "BookFileBlack"
+	}
+	return "BookFile"
+}
+
+// bookLists are the configured lists in use: BookFile only while a side
+// has no list of its own.
+func bookLists(c *config.Config) (general, white, black []string) {
+	if len(c.BookFilesWhite) == 0 || len(c.BookFilesBlack) == 0 {
+		general = c.BookFiles
+	}
+	return general, c.BookFilesWhite, c.BookFilesBlack
+}
+
+// booksInUse is every book file in use, each once, in the order of the
+// lists.
+func booksInUse(c *config.Config) []string {
+	general, white, black := bookLists(c)
+	var all []string
+	for _, l := range [][]string{general, white, black} {
+		for _, p := range l {
+			if !slices.Contains(all, p) {
+				all = append(all, p)
+			}
+		}
+	}
+	return all
 }
 
 // bookSettings is what the open books and the chooser depend on; a change
 // reopens them.
 func bookSettings(c *config.Config) (files, choosing string) {
-	files = strings.Join(c.BookFiles, "\x00")
+	general, white, black := bookLists(c)
+	files = strings.Join(general, "\x00") + "\x01" + strings.Join(white, "\x00") + "\x01" + strings.Join(black, "\x00")
 	if !c.Book {
 		files = ""
 	}
-	choosing = fmt.Sprintf("%s/%d/%t/%d/%t", c.BookMode, c.BookThreshold, c.BookAvoidRepetition, c.BookSeed, c.BookLearnWeight)
+	choosing = fmt.Sprintf("%s/%d/%t/%d/%t/%d/%d", c.BookMode, c.BookThreshold, c.BookAvoidRepetition, c.BookSeed, c.BookLearnWeight, c.BookWidth, c.BookMinWeight)
 	return files, choosing
 }
 
@@ -61,6 +118,8 @@ func (a *Adapter) openBooks() {
 			Mode:              a.settings.BookMode,
 			ThresholdPerMille: a.settings.BookThreshold,
 			AvoidRepetition:   a.settings.BookAvoidRepetition,
+			Width:             a.settings.BookWidth,
+			MinWeight:         uint64(a.settings.BookMinWeight),
 		}
 		if a.settings.BookLearnWeight {
 			opts.Weight = learn.Weight // prefer moves that did well (see README, Book learning)
@@ -77,7 +136,8 @@ func (a *Adapter) openBooks() {
 		a.log.printf("book off")
 		return
 	}
-	for _, path := range a.settings.BookFiles {
+	byPath := map[string]*book.Book{}
+	for _, path := range booksInUse(a.settings) {
 		b, err := book.Open(path)
 		if err != nil {
 			a.notify("book %s not used: %v; playing on without it", path, err)
@@ -87,11 +147,24 @@ func (a *Adapter) openBooks() {
 			a.notify("book %s: %s", path, w)
 		}
 		a.books.open = append(a.books.open, b)
+		byPath[path] = b
 		a.log.printf("book %s opened (%d entries)", path, b.Len())
 		// A book must be sorted for lookups to work; checking a big one
 		// takes a while, so it runs beside the game.
 		go func() { sendOrDone(a.bookCh, bookVerdict{b, b.Verify()}, a.done) }()
 	}
+	opened := func(paths []string) []*book.Book {
+		var l []*book.Book
+		for _, p := range paths {
+			if b := byPath[p]; b != nil {
+				l = append(l, b)
+			}
+		}
+		return l
+	}
+	general, white, black := bookLists(a.settings)
+	a.books.any, a.books.white, a.books.black = opened(general), opened(white), opened(black)
+	a.books.whiteSet, a.books.blackSet = len(white) > 0, len(black) > 0
 }
 
 func (a *Adapter) onBookVerdict(v bookVerdict) {
@@ -110,7 +183,8 @@ func (s *bookSet) close() {
 	for _, b := range s.open {
 		b.Close()
 	}
-	s.open = nil
+	s.open, s.any, s.white, s.black = nil, nil, nil, nil
+	s.whiteSet, s.blackSet = false, false
 	s.files = ""
 }
 
@@ -123,16 +197,25 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 		return nil, false
 	}
 	cur := a.game.cur
+	white := cur.Pos.WhiteToMove()
 	var only []book.Move
 	if len(g.SearchMoves) > 0 {
 		only = searchMoves(g.SearchMoves)
 	}
-	choice, ok, reason := a.books.chooser.Choose(a.books.open, &cur.Pos, cur.Seen, only)
+	list := ""
+	if a.books.whiteSet || a.books.blackSet {
+		list = " (" + a.books.listName(white) + ")"
+	}
+	choice, ok, reason := a.books.chooser.Choose(a.books.forSide(white), &cur.Pos, cur.Seen, only)
 	if !ok {
-		a.log.printf("book: no (%s)", reason)
+		a.log.printf("book%s: no (%s)", list, reason)
 		return nil, false
 	}
-	a.log.printf("book: %s", reason)
+	if why := a.shortLine(choice.Move); why != "" {
+		a.log.printf("book%s: no (%s; %s)", list, why, reason)
+		return nil, false
+	}
+	a.log.printf("book%s: %s", list, reason)
 	move := choice.Move.String()
 	gm := &a.game
 	after, ponder := gm.predicted, gm.predictedPonder
@@ -145,7 +228,7 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 			return nil, false
 		}
 		ponder = ""
-		if reply, ok := a.books.chooser.BestReply(a.books.open, &after.Pos); ok {
+		if reply, ok := a.books.chooser.BestReply(a.books.forSide(after.Pos.WhiteToMove()), &after.Pos); ok {
 			ponder = reply.String()
 		}
 	}
@@ -159,7 +242,8 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 		forLine: a.game.line,
 		choice:  choice,
 		key:     cur.Pos.Key(),
-		white:   cur.Pos.WhiteToMove(),
+		white:   white,
+		ply:     len(cur.Keys) - 1,
 		after:   after,
 		lines: []string{
 			"info string book move " + move + " (weight " + strconv.FormatUint(choice.Weight, 10) + ", " +
@@ -179,6 +263,8 @@ func (a *Adapter) noBookReason(g *uci.Go) string {
 		return "book off"
 	case len(a.books.open) == 0:
 		return "no usable book"
+	case a.game.ok && len(a.books.forSide(a.game.cur.Pos.WhiteToMove())) == 0:
+		return "no usable book in " + a.books.listName(a.game.cur.Pos.WhiteToMove())
 	case a.game.chess960:
 		return "Chess960"
 	case !a.game.ok:
@@ -193,7 +279,7 @@ func (a *Adapter) noBookReason(g *uci.Go) string {
 	case a.game.cur.Pos.FullMove() > a.settings.BookDepth:
 		return fmt.Sprintf("beyond BookDepth (move %d > %d)", a.game.cur.Pos.FullMove(), a.settings.BookDepth)
 	}
-	return ""
+	return a.maxMovesReason()
 }
 
 // searchMoves reads the moves the GUI allows with searchmoves. An unreadable
@@ -220,6 +306,7 @@ func (a *Adapter) releaseBookAnswer(played bool) {
 	}
 	if played && a.game.ok && a.game.line == ans.forLine {
 		a.game.predicted, a.game.predictedMove, a.game.predictedPonder = ans.after, ans.move, ans.ponder
+		a.books.policy.played(a.game.number, ans)
 	}
 	// A copy: the game may continue from ans.after before the observer
 	// runs.

@@ -28,6 +28,9 @@ type game struct {
 	// chess960 is UCI_Chess960 as the engine was set: positions are then
 	// not followed and the book is off (it is for standard chess).
 	chess960 bool
+	// number counts the games: it changes at a position that does not
+	// continue the game (after ucinewgame, none does).
+	number int
 }
 
 const startBase = "startpos"
@@ -79,6 +82,9 @@ func (a *Adapter) onPosition(c uci.Command) {
 	}
 	// A new game, a take-back or a ponder miss: start again from the base.
 	continues := g.ok && base == g.base && commonPrefix(g.moves, p.Moves) >= len(g.moves)-1
+	if !continues {
+		g.number++
+	}
 	if err := g.reset(base); err != nil {
 		a.refusePosition(c.Line, err)
 		return

@@ -1,7 +1,6 @@
 package adapter
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 
@@ -46,6 +45,14 @@ func ourOptionLines(c *config.Config) []string {
 		check("BookLearn", c.BookLearn),
 		check("BookLearnWeight", c.BookLearnWeight),
 		str("BookSeed", strconv.FormatUint(c.BookSeed, 10)),
+		str("BookFileWhite", strings.Join(c.BookFilesWhite, config.BookFileSeparator)),
+		str("BookFileBlack", strings.Join(c.BookFilesBlack, config.BookFileSeparator)),
+		spin("BookWidth", c.BookWidth, 0, config.MaxBookWidth),
+		spin("BookMaxMoves", c.BookMaxMoves, 0, config.MaxBookMaxMoves),
+		spin("BookMinWeight", c.BookMinWeight, 0, config.MaxBookMinWeight),
+		spin("BookMinLine", c.BookMinLine, 0, config.MaxBookMinLine),
+		check("BookPonder", c.BookPonder),
+		check("BookPonderAlways", c.BookPonderAlways),
 		spin("LearnResignScore", c.LearnResignScore, 1, 100000),
 		spin("LearnResignMoves", c.LearnResignMoves, 1, 1000),
 		check("Log", c.Log),
@@ -149,7 +156,7 @@ func (a *Adapter) tellLearning() {
 		ResignMoves: a.settings.LearnResignMoves,
 	}
 	if a.settings.Book {
-		ls.Books = slices.Clone(a.settings.BookFiles)
+		ls.Books = booksInUse(a.settings)
 	}
 	a.observer.obs.SetLearning(ls)
 }
