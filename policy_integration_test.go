@@ -1,7 +1,10 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -72,4 +75,123 @@ func TestBookMaxMovesGames(t *testing.T) {
 		t.Error("no side reached BookMaxMoves: the test proves little")
 	}
 	endGames(t, a, b)
+}
+
+// BookPonder with the real Stockfish: while the GUI ponders on a book
+// position Stockfish searches it (its info lines are not shown); on
+// ponderhit the book's answer comes at once and Stockfish's bestmove for
+// the stopped search is swallowed; the next search out of book gets
+// exactly one bestmove.
+func TestBookPonderStockfish(t *testing.T) {
+	needStockfishAndBook(t)
+	logFile := filepath.Join(t.TempDir(), "polyproxy.log")
+	p := startProxy(t, nil, "-noini", "-ec", stockfishPath, "-pg", "Book=true", "-pg", "BookFile="+gnuchessBook,
+		"-pg", "BookPonder=true", "-pg", "Log=true", "-pg", "LogFile="+logFile, "-uci", "Threads=1", "-uci", "Hash=16")
+	p.send("uci", "isready")
+	p.until("readyok", 10*time.Second)
+	p.send("position startpos moves e2e4", "go ponder wtime 60000 btime 60000")
+	// Stockfish searches for 300 ms: nothing reaches the GUI.
+	select {
+	case l := <-p.lines:
+		t.Fatalf("output while pondering: %q", l)
+	case <-time.After(300 * time.Millisecond):
+	}
+	start := time.Now()
+	p.send("ponderhit")
+	got := p.until("bestmove", 10*time.Second)
+	d := time.Since(start)
+	if len(got) != 3 || !strings.HasPrefix(got[0], "info string book move ") {
+		t.Fatalf("got %q", got)
+	}
+	// The book answers in microseconds; allow for a busy machine.
+	if d > 200*time.Millisecond {
+		t.Errorf("book answer %v after ponderhit", d)
+	}
+	p.send("isready")
+	if rest := p.until("readyok", 10*time.Second); len(rest) != 1 {
+		t.Fatalf("after the book answer: %q", rest)
+	}
+	p.send("position startpos moves g2g4 e7e5 f2f3", "go movetime 200")
+	got = p.until("bestmove", 10*time.Second)
+	if strings.Contains(strings.Join(got, "\n"), "book move") {
+		t.Fatalf("book answered out of book: %q", got)
+	}
+	p.send("isready")
+	if rest := p.until("readyok", 10*time.Second); len(rest) != 1 {
+		t.Fatalf("after the engine's bestmove: %q", rest)
+	}
+	p.send("quit")
+	if code := p.waitExit(5 * time.Second); code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	log, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{">engine go infinite", ">engine stop", "warm engine: its bestmove swallowed", "engine> info depth"} {
+		if !strings.Contains(string(log), want) {
+			t.Errorf("log lacks %q", want)
+		}
+	}
+}
+
+// A match as a tournament manager plays it, with a book per side and
+// BookPonder on: both sides ponder (ponderhit on a hit; stop, position and
+// go in one burst on a miss), and BookPonderAlways in a game without
+// pondering. playGame fails on a bestmove nobody waits for, on a book move
+// the book does not have, and on a time loss.
+func TestBookPonderGames(t *testing.T) {
+	needStockfishAndBook(t)
+	if testing.Short() {
+		t.Skip("games take a few seconds")
+	}
+	const depth = 10
+	dir := t.TempDir()
+	white, black := filepath.Join(dir, "white.bin"), filepath.Join(dir, "black.bin")
+	data, err := os.ReadFile(gnuchessBook)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{white, black} {
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		name   string
+		habits habits
+		pg     []string
+	}{
+		{"ponder", ponderHabits, []string{"BookPonder=true", "BookFile=" + filepath.Join(dir, "missing.bin"), "BookFileWhite=" + white, "BookFileBlack=" + black}},
+		{"always", fastchessHabits, []string{"BookPonder=true", "BookPonderAlways=true"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var logs []string
+			mk := func(skill int) *gameSide {
+				logs = append(logs, filepath.Join(t.TempDir(), "polyproxy.log"))
+				return policyProxy(t, skill, append(tc.pg, "BookDepth="+strconv.Itoa(depth), "Log=true", "LogFile="+logs[len(logs)-1])...)
+			}
+			a, b := mk(20), mk(0)
+			result := playGame(t, a, b, tc.habits, depth)
+			t.Logf("%s: %s; book moves %d+%d, engine moves %d+%d, ponder hits %d+%d, misses %d+%d", tc.name, result,
+				a.book, b.book, a.eng, b.eng, a.ponderHits, b.ponderHits, a.ponderMiss, b.ponderMiss)
+			endGames(t, a, b)
+			var all string
+			for _, l := range logs {
+				data, err := os.ReadFile(l)
+				if err != nil {
+					t.Fatal(err)
+				}
+				all += string(data)
+			}
+			warm, swallowed := strings.Count(all, "warm engine: searching"), strings.Count(all, "warm engine: its bestmove swallowed")
+			t.Logf("warm searches %d, bestmoves swallowed %d", warm, swallowed)
+			if warm == 0 || swallowed != warm {
+				t.Errorf("warm searches %d, swallowed %d", warm, swallowed)
+			}
+			if tc.name == "ponder" && (!strings.Contains(all, "book (BookFileWhite): "+white) || !strings.Contains(all, "book (BookFileBlack): "+black)) {
+				t.Error("the log does not show both books per side answering")
+			}
+		})
+	}
 }

@@ -46,6 +46,7 @@ type bookSet struct {
 	chooser            *book.Chooser
 	chooseBy           string     // the settings the chooser was made from
 	policy             bookPolicy // what the book policies remember of the game
+	warm               warmSearch // the engine searching while the book answers
 }
 
 // forSide is the books for the positions where White (or Black) is to
@@ -301,6 +302,7 @@ func (a *Adapter) releaseBookAnswer(played bool) {
 	ans := a.search.bookAnswer
 	a.search.bookAnswer = nil
 	a.search.state = searchNone
+	a.stopWarm() // the book answers now: a search of this position is over
 	if ans == nil {
 		return
 	}
@@ -319,4 +321,7 @@ func (a *Adapter) releaseBookAnswer(played bool) {
 			})
 		}
 	})
+	if played {
+		a.warmAfterBookMove(ans)
+	}
 }

@@ -32,6 +32,10 @@ func (a *Adapter) onEngineBatch(data []byte) {
 			a.log.traffic("engine>", string(line))
 		}
 		kind := uci.ClassifyEngineLine(line)
+		if kind == uci.EngineInfo && a.books.warm.owed > 0 {
+			flushRun(lineStart)
+			continue // a warm search's: the GUI did not ask for it
+		}
 		if kind == uci.EngineInfo && a.gui.talked {
 			if a.log.on {
 				a.log.traffic(">gui", string(line))
@@ -116,6 +120,9 @@ func (a *Adapter) onReadyOK(line []byte) {
 // onEngineBestMove relays the bestmove of a search the GUI asked for; a
 // bestmove nobody asked for is dropped, so the GUI sees exactly one per go.
 func (a *Adapter) onEngineBestMove(line []byte) {
+	if a.warmSwallows() {
+		return
+	}
 	owed := a.replies.owes(replyBestmove)
 	if owed == 0 {
 		a.log.printf("bestmove without a pending engine search: dropped")

@@ -147,6 +147,7 @@ func (l *engineLink) reap() (status string, d death) {
 // startEngine starts the engine and begins the handshake; the rest
 // happens as its lines arrive (onUCIOK).
 func (a *Adapter) startEngine() error {
+	a.resetWarm()
 	if err := a.engine.start(a.opts.StartEngine, a.engineCh, a.done, a.opts.SlowHandshake); err != nil {
 		return err
 	}
@@ -156,6 +157,7 @@ func (a *Adapter) startEngine() error {
 
 // toEngine sends one line to the engine.
 func (a *Adapter) toEngine(line string) {
+	a.warmBeforeEngineLine(line)
 	if a.log.on {
 		a.log.traffic(">engine", line)
 	}

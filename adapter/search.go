@@ -85,6 +85,7 @@ func (a *Adapter) onGo(c uci.Command) {
 			a.search.state = searchBookPonder
 			a.search.bookAnswer = ans
 			a.log.printf("book answer held until ponderhit or stop")
+			a.startWarm(a.game.line, "the GUI ponders on a book position")
 			return
 		}
 		a.search.bookAnswer = ans

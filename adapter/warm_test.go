@@ -1,0 +1,196 @@
+package adapter
+
+// Tests of the warm engine (BookPonder, BookPonderAlways): the engine
+// searches while the book answers, its search is never seen by the GUI,
+// and the GUI gets exactly one bestmove per go, in order, at once.
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/uci/ucitest"
+)
+
+func warmConfig(t *testing.T, always bool) *config.Config {
+	cfg := testConfig(t, smallBook(t))
+	cfg.BookPonder = true
+	cfg.BookPonderAlways = always
+	return cfg
+}
+
+// searchesSent are the lines sent to engine i after its handshake that
+// are not isready.
+func searchesSent(h *harness, i int) []string {
+	var out []string
+	for _, l := range h.engine(i).Received() {
+		if l != "uci" && l != "isready" && !strings.HasPrefix(l, "setoption") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// waitSent waits until engine i has been sent want (lines as searchesSent
+// lists them).
+func waitSent(h *harness, i int, want ...string) {
+	h.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		got := searchesSent(h, i)
+		if slices.Equal(got, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("engine %d got %q\nwant %q", i, got, want)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// Off, nothing changes: a go ponder on a book position leaves the engine
+// alone, as a book answer after it does.
+func TestBookPonderOff(t *testing.T) {
+	cfg := testConfig(t, smallBook(t))
+	cfg.BookPonderAlways = true // without BookPonder: no effect
+	h := startHarness(t, cfg, nil, nil)
+	h.handshake()
+	h.send("position startpos", "go ponder wtime 1000 btime 1000")
+	h.quiet(30 * time.Millisecond)
+	if l := h.bestmoveAfter("ponderhit"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	h.bestmoveAfter("position startpos", "go")
+	h.send("isready")
+	h.until("readyok")
+	if got := searchesSent(h, 0); len(got) != 0 {
+		t.Fatalf("engine got %q", got)
+	}
+}
+
+func TestBookPonderWarmsTheEngine(t *testing.T) {
+	cfg := warmConfig(t, false)
+	log := withLog(t, cfg)
+	h := startHarness(t, cfg, nil, nil)
+	h.handshake()
+	// The GUI ponders on a book position: the engine searches it too.
+	h.send("position startpos", "go ponder wtime 1000 btime 1000")
+	waitSent(h, 0, "position startpos", "go infinite")
+	h.quiet(30 * time.Millisecond) // the engine's search shows nothing
+	// isready during it is answered as ever.
+	h.send("isready")
+	if l := h.next(); l != "readyok" {
+		t.Fatalf("got %q", l)
+	}
+	// ponderhit: the book's answer at once, the engine stopped, its
+	// bestmove (a7a6, after an info line) swallowed.
+	start := time.Now()
+	h.send("ponderhit")
+	got := h.until("bestmove")
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("book answer after %v", d)
+	}
+	if got[len(got)-1] != "bestmove e2e4 ponder c7c5" || len(got) != 3 {
+		t.Fatalf("got %q", got)
+	}
+	waitSent(h, 0, "position startpos", "go infinite", "stop")
+	h.quiet(50 * time.Millisecond)
+	// A ponder miss: stop releases the held answer, the engine is stopped.
+	h.send("position startpos", "go ponder wtime 1000 btime 1000")
+	waitSent(h, 0, "position startpos", "go infinite", "stop", "position startpos", "go infinite")
+	if l := h.bestmoveAfter("stop"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	waitSent(h, 0, "position startpos", "go infinite", "stop", "position startpos", "go infinite", "stop")
+	// Out of book: the engine's own search, and its one bestmove.
+	h.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6", "go wtime 1000 btime 1000")
+	got = h.until("bestmove")
+	if !slices.Equal(got, []string{"info depth 1 score cp 21 nodes 1 time 0 pv a7a6", "bestmove a7a6"}) {
+		t.Fatalf("got %q", got)
+	}
+	h.send("isready")
+	if l := h.next(); l != "readyok" {
+		t.Fatalf("after the engine's bestmove: %q", l)
+	}
+	if n := strings.Count(log(), "warm engine: its bestmove swallowed"); n != 2 {
+		t.Errorf("%d bestmoves swallowed, want 2:\n%s", n, log())
+	}
+}
+
+// A go ponder in one burst with the stop of the last one: the engine owes
+// the stopped search's bestmove, so no warm search starts (the engine
+// stays in the GUI's order).
+func TestBookPonderWaitsForTheEngine(t *testing.T) {
+	h := startHarness(t, warmConfig(t, false), nil, nil)
+	h.handshake()
+	h.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6", "go ponder wtime 1000 btime 1000")
+	h.waitReceived(0, "go ponder")
+	h.send("stop", "position startpos", "go ponder wtime 1000 btime 1000")
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+	if l := h.bestmoveAfter("ponderhit"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	h.send("isready")
+	h.until("readyok")
+	if got := searchesSent(h, 0); slices.Contains(got, "go infinite") {
+		t.Fatalf("warm search while the engine owed a bestmove: %q", got)
+	}
+}
+
+func TestBookPonderAlways(t *testing.T) {
+	h := startHarness(t, warmConfig(t, true), nil, nil)
+	h.handshake()
+	// Each book move, and the engine searches the position after it in the
+	// opponent's time; stopped when the next go comes.
+	if l := h.bestmoveAfter("position startpos", "go wtime 1000 btime 1000"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	waitSent(h, 0, "position startpos moves e2e4", "go infinite")
+	h.quiet(30 * time.Millisecond)
+	if l := h.bestmoveAfter("position startpos moves e2e4 e7e5 g1f3 b8c6", "go wtime 1000 btime 1000"); l != "bestmove f1b5" {
+		t.Fatalf("got %q", l)
+	}
+	waitSent(h, 0, "position startpos moves e2e4", "go infinite", "stop",
+		"position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5", "go infinite")
+	// Out of book: stop, then the GUI's search; one bestmove, with the
+	// search's own info line only.
+	h.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6", "go wtime 1000 btime 1000")
+	got := h.until("bestmove")
+	if !slices.Equal(got, []string{"info depth 1 score cp 21 nodes 1 time 0 pv a7a6", "bestmove a7a6"}) {
+		t.Fatalf("got %q", got)
+	}
+	waitSent(h, 0, "position startpos moves e2e4", "go infinite", "stop",
+		"position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5", "go infinite", "stop",
+		"position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6", "go wtime 1000 btime 1000")
+	h.send("isready")
+	if l := h.next(); l != "readyok" {
+		t.Fatalf("got %q", l)
+	}
+	if m := h.engine(0).Misused(); len(m) != 0 {
+		t.Fatalf("engine misused: %q", m)
+	}
+}
+
+// The engine dies in a warm search: the new engine owes no warm bestmove,
+// so the GUI's next search's bestmove is not swallowed.
+func TestBookPonderEngineDiesWarm(t *testing.T) {
+	mark := t.TempDir() + "/crashed"
+	h := startHarness(t, warmConfig(t, true), func(n int, s *ucitest.Settings) {
+		s.CrashOnGo, s.CrashOnce = 1, mark
+	}, nil)
+	h.handshake()
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	if l := h.next(); !strings.HasPrefix(l, "info string the engine died") {
+		t.Fatalf("got %q", l)
+	}
+	h.waitReceived(1, "uci")
+	if l := h.bestmoveAfter("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6", "go wtime 1000 btime 1000"); l != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+}
