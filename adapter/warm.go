@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -77,25 +78,15 @@ func (a *Adapter) warmAfterBookMove(ans *bookAnswer) {
 	if !a.settings.BookPonderAlways || !a.game.ok || a.game.line != ans.forLine {
 		return
 	}
-	a.startWarm(positionLine(a.game.base, append(a.game.moves[:len(a.game.moves):len(a.game.moves)], ans.move)), "after the book move "+ans.move+", in the opponent's time")
+	a.startWarm(withMove(a.game.line, ans.move), "after the book move "+ans.move+", in the opponent's time")
 }
 
-// positionLine is the position command for base ("startpos" or a FEN)
-// after moves.
-func positionLine(base string, moves []string) string {
-	var b strings.Builder
-	b.WriteString("position ")
-	if base == startBase {
-		b.WriteString(startBase)
-	} else {
-		b.WriteString("fen ")
-		b.WriteString(base)
+// withMove is a position line with one more move.
+func withMove(line, move string) string {
+	if slices.Contains(strings.Fields(line), "moves") {
+		return line + " " + move
 	}
-	if len(moves) > 0 {
-		b.WriteString(" moves ")
-		b.WriteString(strings.Join(moves, " "))
-	}
-	return b.String()
+	return line + " moves " + move
 }
 
 // resetWarm forgets the warm searches of an engine that is gone: a new
