@@ -34,7 +34,8 @@ type bookVerdict struct {
 	err error
 }
 
-// bookSet is the open books, in priority order, and the chooser.
+// bookSet is the open books, in priority order, the chooser, and what the
+// book's policies keep: the game's book moves and lines, the warm engine.
 type bookSet struct {
 	open []*book.Book // every open book, once
 	// The lists in priority order: BookFile, and BookFileWhite and
