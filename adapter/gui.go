@@ -58,7 +58,7 @@ func (a *Adapter) onGUILine(line string) {
 	if !a.engine.handshaking && a.game.ok && strings.HasPrefix(line, "position") {
 		// The usual case: the game so far plus a move or two.
 		if moves, ok := uci.MovesAfter(a.game.line, line, a.game.hasMovesWord); ok {
-			a.extendGame(line, moves)
+			a.extendGame(line, a.game.engineLine+line[len(a.game.line):], moves)
 			return
 		}
 	}
@@ -117,7 +117,7 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 	case uci.CmdPosition:
 		if c.Position == nil {
 			_, err := uci.ParseCommand(c.Line)
-			a.refusePosition(c.Line, err)
+			a.refusePosition(c.Line, err.Error())
 			return
 		}
 		a.onPosition(c)

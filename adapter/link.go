@@ -237,8 +237,8 @@ func (a *Adapter) resume() {
 	for range a.replies.owes(replyReadyOK) {
 		a.toEngine("isready")
 	}
-	if a.game.line != "" {
-		a.toEngine(a.game.line)
+	if a.game.engineLine != "" {
+		a.toEngine(a.game.engineLine)
 	}
 	if a.search.state == searchEngine {
 		// The position just sent is the one the search was for.

@@ -77,7 +77,7 @@ func (a *Adapter) onGo(c uci.Command) {
 	a.search.state = searchNone
 	if a.game.refused != "" {
 		a.log.printf("book: no (position refused); no search: bestmove 0000")
-		a.replies.emit([]string{"info string no move: the position was not sent to the engine", "bestmove 0000"}, nil)
+		a.replies.emit([]string{"info string no move: " + a.game.refused, "bestmove 0000"}, nil)
 		return
 	}
 	if ans, ok := a.bookMove(c.Go); ok {
@@ -106,8 +106,8 @@ func (a *Adapter) onGo(c uci.Command) {
 // toEngineAfterPosition sends the GUI's position (the engine gets it only
 // when it is to search: book answers need none) and then goLine.
 func (a *Adapter) toEngineAfterPosition(goLine string) {
-	if a.game.line != "" {
-		a.toEngine(a.game.line)
+	if a.game.engineLine != "" {
+		a.toEngine(a.game.engineLine)
 	}
 	a.toEngine(goLine)
 }
