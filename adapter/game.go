@@ -34,6 +34,9 @@ type game struct {
 	predicted       *board.Line
 	predictedMove   string
 	predictedPonder string // the ponder move announced with it
+	// poisoned is the engine line of a position that killed the engine
+	// twice: it is not sent to an engine again.
+	poisoned string
 	// chess960 is UCI_Chess960 as the engine was set: positions are then
 	// not followed and the book is off (it is for standard chess).
 	chess960 bool
@@ -95,6 +98,10 @@ func (a *Adapter) onPosition(c uci.Command) {
 	g.base = base
 	g.baseFEN = g.cur.Pos.FEN()
 	g.engineLine = g.engineLineFor(c)
+	if g.engineLine == g.poisoned {
+		a.refusePosition(c.Line, "the engine died twice in a search of this position")
+		return
+	}
 	if err := g.cur.PlayMoves(p.Moves, 0); err != nil {
 		a.lostTrack(err)
 		return

@@ -84,6 +84,7 @@ func startHarness(t testing.TB, cfg *config.Config, setup func(n int, s *ucitest
 		Stderr:        h.stderr,
 		Observer:      obs,
 		QuitGrace:     50 * time.Millisecond,
+		QuitWait:      300 * time.Millisecond,
 		SlowHandshake: 200 * time.Millisecond,
 	})
 	go func() {
