@@ -188,6 +188,8 @@ func (a *Adapter) noBookReason(g *uci.Go) string {
 		return "no position"
 	case g.Infinite:
 		return "analysis (go infinite)"
+	case a.game.analyse:
+		return "analysis (UCI_AnalyseMode)"
 	case g.HasMate:
 		return "mate search (go mate)"
 	case a.game.cur.Pos.FullMove() > a.settings.BookDepth:

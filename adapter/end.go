@@ -54,8 +54,12 @@ func (a *Adapter) onQuitInOrder(c uci.Command) {
 }
 
 // answersWaitForHandshake reports whether a command waiting for the
-// engine's handshake needs an answer the engine must give.
+// engine's handshake needs an answer the engine must give, or a restarted
+// engine owes one the dead engine did not give.
 func (a *Adapter) answersWaitForHandshake() bool {
+	if len(a.replies.entries) > 0 {
+		return true
+	}
 	for _, c := range a.gui.queued {
 		switch c.Kind {
 		case uci.CmdUCI, uci.CmdIsReady, uci.CmdGo, uci.CmdUnknown:

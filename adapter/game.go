@@ -5,6 +5,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -37,6 +38,9 @@ type game struct {
 	// poisoned is the engine line of a position that killed the engine
 	// twice: it is not sent to an engine again.
 	poisoned string
+	// analyse is UCI_AnalyseMode as the engine was set: the GUI analyses
+	// (python-chess sets it for analyse()), and the book is off.
+	analyse bool
 	// chess960 is UCI_Chess960 as the engine was set: positions are then
 	// not followed and the book is off (it is for standard chess).
 	chess960 bool
@@ -244,4 +248,23 @@ func commonPrefix(a, b []string) int {
 		n++
 	}
 	return n
+}
+
+// noteAnalyseMode follows the engine option UCI_AnalyseMode, however it is
+// set (setoption, [Engine], -uci): analysis is the engine's, never the
+// book's. Only logged: python-chess switches it for every analyse and play.
+func (a *Adapter) noteAnalyseMode(name, value string) {
+	if !strings.EqualFold(name, "UCI_AnalyseMode") {
+		return
+	}
+	on, err := config.ParseBool(value)
+	if err != nil || on == a.game.analyse {
+		return
+	}
+	a.game.analyse = on
+	if on {
+		a.log.printf("UCI_AnalyseMode on: book off, the engine analyses")
+	} else {
+		a.log.printf("UCI_AnalyseMode off: book on again")
+	}
 }

@@ -259,6 +259,7 @@ func (a *Adapter) onUCIOK() {
 		if name, ok := a.engine.spelling(o.Name); ok {
 			a.toEngine("setoption name " + name + " value " + o.Value)
 			a.noteChess960(name, o.Value)
+			a.noteAnalyseMode(name, o.Value)
 		} else {
 			a.notify("[Engine] option %q is not an option of the engine: not sent", o.Name)
 		}

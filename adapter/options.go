@@ -96,6 +96,7 @@ func (a *Adapter) onSetOption(c uci.Command) {
 	a.toEngine(c.Line)
 	a.engine.rememberSetOption(o)
 	a.noteChess960(o.Name, o.Value)
+	a.noteAnalyseMode(o.Name, o.Value)
 }
 
 // noteChess960 follows the engine option UCI_Chess960, however it is set
