@@ -214,7 +214,7 @@ func (a *Adapter) answerUCI() {
 		if id, err := uci.ParseID(l); err == nil && id.Key == "name" {
 			continue
 		}
-		a.toGUI(withConfiguredDefault(l, a.settings.EngineOptions))
+		a.toGUI(withConfiguredDefault(l, a.engine.configured))
 	}
 	for _, l := range ourOptionLines(a.settings) {
 		a.toGUI(l)

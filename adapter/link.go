@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -33,6 +34,9 @@ type engineLink struct {
 	header   []string // the engine's id and option lines, raw, for the GUI's uci
 	name     string   // its id name
 	options  []uci.Option
+	// configured are the configured options ([Engine], -uci) as sent to
+	// it: its spelling, values fitted to its ranges.
+	configured []config.Option
 	// guiSetOptions are the engine options the GUI set, replayed after a
 	// restart; the latest value of each wins.
 	guiSetOptions []uci.SetOption
@@ -90,17 +94,6 @@ func (l *engineLink) handshakeDone() (restart bool) {
 	restart = l.everReady
 	l.everReady = true
 	return restart
-}
-
-// spelling is the engine's own spelling of an option name, if it
-// announced one that matches (case-insensitive).
-func (l *engineLink) spelling(name string) (string, bool) {
-	for _, o := range l.options {
-		if strings.EqualFold(o.Name, name) {
-			return o.Name, true
-		}
-	}
-	return "", false
 }
 
 // rememberSetOption keeps an engine option the GUI set, for a restart.
@@ -255,15 +248,7 @@ func (a *Adapter) onPoisonedSearch(status string) {
 // waited for it.
 func (a *Adapter) onUCIOK() {
 	restart := a.engine.handshakeDone()
-	for _, o := range a.settings.EngineOptions {
-		if name, ok := a.engine.spelling(o.Name); ok {
-			a.toEngine("setoption name " + name + " value " + o.Value)
-			a.noteChess960(name, o.Value)
-			a.noteAnalyseMode(name, o.Value)
-		} else {
-			a.notify("[Engine] option %q is not an option of the engine: not sent", o.Name)
-		}
-	}
+	a.sendConfiguredOptions()
 	if restart {
 		a.resume()
 	}
