@@ -35,7 +35,8 @@ type bookVerdict struct {
 // bookSet is the open books, in priority order, and the chooser.
 type bookSet struct {
 	open     []*book.Book
-	files    string // the settings the open books were made from
+	disk     []bookOnDisk // each configured book file as it was on disk when opened
+	files    string       // the settings the open books were made from
 	chooser  *book.Chooser
 	chooseBy string // the settings the chooser was made from
 }
@@ -78,6 +79,7 @@ func (a *Adapter) openBooks() {
 		return
 	}
 	for _, path := range a.settings.BookFiles {
+		a.books.disk = append(a.books.disk, bookOnDisk{path, statBook(path)}) // before: a change after it is seen
 		b, err := book.Open(path)
 		if err != nil {
 			a.notify("book %s not used: %v; playing on without it", path, err)
@@ -110,7 +112,7 @@ func (s *bookSet) close() {
 	for _, b := range s.open {
 		b.Close()
 	}
-	s.open = nil
+	s.open, s.disk = nil, nil
 	s.files = ""
 }
 
@@ -128,6 +130,9 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 		only = searchMoves(g.SearchMoves)
 	}
 	choice, ok, reason := a.books.chooser.Choose(a.books.open, &cur.Pos, cur.Seen, only)
+	if !ok && a.checkBooksOnDisk() {
+		choice, ok, reason = a.books.chooser.Choose(a.books.open, &cur.Pos, cur.Seen, only)
+	}
 	if !ok {
 		a.log.printf("book: no (%s)", reason)
 		return nil, false

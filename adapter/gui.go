@@ -116,6 +116,7 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 	case uci.CmdUCINewGame:
 		a.toEngine(c.Line)
 		a.engine.position = "" // an engine may forget its position
+		a.checkBooksOnDisk()
 		// The next position starts a game even if it extends the last one.
 		a.game.ok, a.game.err, a.game.predicted = false, "", nil
 		a.observer.later(GameObserver.NewGame)

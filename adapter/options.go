@@ -136,6 +136,12 @@ func (a *Adapter) setOurOption(name, value string) {
 			a.applyLogConfig()
 		}
 	}
+	if strings.EqualFold(name, "BookFile") {
+		// Reopened even when the path is the same, as PolyGlot does: the
+		// way to reload a book that changed.
+		a.reopenBooks(func(string) string { return "setoption Polyglot BookFile" })
+		return
+	}
 	a.openBooks() // reopens only when the book settings changed
 }
 
