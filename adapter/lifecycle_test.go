@@ -177,7 +177,7 @@ func TestQuitAndEOFAnswerEverythingBefore(t *testing.T) {
 func TestQuitEngineThatStays(t *testing.T) {
 	h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) {
 		s.IgnoreQuit, s.IgnoreStop = true, true
-	}, nil)
+	}, nil, func(o *Options) { o.QuitGrace = 50 * time.Millisecond })
 	h.handshake()
 	start := time.Now()
 	h.send("go infinite", "quit")
@@ -214,7 +214,8 @@ func TestQuitDuringSlowHandshake(t *testing.T) {
 		}
 	})
 	t.Run("handshake never comes", func(t *testing.T) {
-		h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) { s.Mute = true }, nil)
+		h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) { s.Mute = true }, nil,
+			func(o *Options) { o.QuitWait = 300 * time.Millisecond })
 		start := time.Now()
 		h.send("uci", "isready", "quit")
 		if got := h.ended(5 * time.Second); len(got) != 0 {
