@@ -19,9 +19,11 @@
 //     handshake, and its restart after a death, when the new engine gets
 //     what the old one had and lost replies are made good.
 //   - The rest is one file per concern: the GUI's lines (gui.go), the
-//     engine's (engine.go), searches (search.go), the game followed for the
-//     book (game.go), the books (book.go), our options and run-time settings
-//     (options.go), the log (log.go).
+//     engine's (engine.go), searches (search.go), quit and the end of the
+//     GUI's input (end.go), the game followed for the book (game.go), the
+//     books (book.go) and their files changing on disk (bookfiles.go), our
+//     options and run-time settings (options.go), the engine's configured
+//     options (engineopts.go), the log (log.go).
 package adapter
 
 import (
