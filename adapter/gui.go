@@ -57,8 +57,9 @@ func (a *Adapter) onGUILine(line string) {
 	if a.log.on {
 		a.log.traffic("gui>", line)
 	}
-	if !a.engine.handshaking && a.game.ok && strings.HasPrefix(line, "position") {
-		// The usual case: the game so far plus a move or two.
+	if !a.engine.handshaking && len(a.gui.queued) == 0 && a.game.ok && strings.HasPrefix(line, "position") {
+		// The usual case: the game so far plus a move or two (read at
+		// once only when no command waits before it).
 		if moves, ok := uci.MovesAfter(a.game.line, line, a.game.hasMovesWord); ok {
 			a.extendGame(line, a.game.engineLine+line[len(a.game.line):], moves)
 			return

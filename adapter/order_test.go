@@ -141,6 +141,13 @@ func TestGoWaitsForSearchThatEndsByItself(t *testing.T) {
 	if slices.Contains(rec, "stop") {
 		t.Fatalf("the engine was stopped: %q", rec)
 	}
+	// A game line that extends the last one (read on a fast path) waits
+	// as well: each go searches the position sent before it.
+	h.send("position startpos moves a2a3", "go depth 5", "position startpos moves a2a3 a7a5", "go depth 5",
+		"position startpos moves a2a3 a7a5 b2b3", "go depth 5")
+	if got := h.bestmoves(3); !slices.Equal(got, []string{"bestmove a7a5", "bestmove a1a2", "bestmove a5a4"}) {
+		t.Fatalf("got %q", got)
+	}
 	if m := h.engine(0).Misused(); len(m) > 0 {
 		t.Fatalf("engine got a go while searching: %q", m)
 	}
