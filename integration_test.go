@@ -711,11 +711,19 @@ func TestEngineDeathSeenThroughLingeringChild(t *testing.T) {
 	os.WriteFile(script, []byte("#!/bin/sh\nsleep 600 &\nexec "+fake+"\n"), 0o755)
 	p := startProxy(t, []string{"FAKEENGINE_CRASH_ON_GO=1"}, "-noini", "-ec", script)
 	p.send("uci", "position startpos", "go wtime 1000 btime 1000")
-	// Both the engine and its restart crash on their first go.
-	if code := p.waitExit(10 * time.Second); code == 0 {
-		t.Fatal("exit code 0")
+	// Both the engine and its restart crash on their first go: that
+	// search gets bestmove 0000, and a third engine is started.
+	got := p.until("bestmove", 10*time.Second)
+	if got[len(got)-1] != "bestmove 0000" {
+		t.Fatalf("got %q", got)
 	}
-	if !strings.Contains(p.stderr.String(), "the engine died") || !strings.Contains(p.stderr.String(), "died again") {
+	if !strings.Contains(p.stderr.String(), "the engine died (") || !strings.Contains(p.stderr.String(), "died twice") {
 		t.Fatalf("stderr %q", p.stderr.String())
+	}
+	p.send("isready")
+	p.until("readyok", 10*time.Second)
+	p.send("quit")
+	if code := p.waitExit(10 * time.Second); code != 0 {
+		t.Fatalf("exit code %d; stderr %q", code, p.stderr.String())
 	}
 }

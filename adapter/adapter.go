@@ -19,9 +19,11 @@
 //     handshake, and its restart after a death, when the new engine gets
 //     what the old one had and lost replies are made good.
 //   - The rest is one file per concern: the GUI's lines (gui.go), the
-//     engine's (engine.go), searches (search.go), the game followed for the
-//     book (game.go), the books (book.go), our options and run-time settings
-//     (options.go), the log (log.go).
+//     engine's (engine.go), searches (search.go), quit and the end of the
+//     GUI's input (end.go), the game followed for the book (game.go), the
+//     books (book.go) and their files changing on disk (bookfiles.go), our
+//     options and run-time settings (options.go), the engine's configured
+//     options (engineopts.go), the log (log.go).
 package adapter
 
 import (
@@ -111,6 +113,10 @@ type Options struct {
 	// QuitGrace is how long the engine has to leave after "quit" before it
 	// is killed; 0 means one second.
 	QuitGrace time.Duration
+	// QuitWait is how long a quit waits for the answers owed before it
+	// when they need the engine's handshake, or the end of a search that
+	// ends by itself, first; 0 means five seconds.
+	QuitWait time.Duration
 	// SlowHandshake is how long the engine may take to answer "uci" before
 	// polyproxy says so (a common mistake: an engine that does not speak
 	// UCI); 0 means ten seconds. It only warns: the GUI decides how long
@@ -147,10 +153,7 @@ type Adapter struct {
 	books    bookSet       // the open books and the chooser
 	observer observerQueue // live learning, called after each flush
 
-	quitting bool
-	// quitTimer fires when a quit waits for a handshake that does not
-	// come: the quit must not hang on a stuck engine.
-	quitTimer <-chan time.Time
+	end ending // the GUI's quit and what is left to do before the run ends
 }
 
 // New prepares an adapter for cfg; nothing starts until Run, and cfg is
@@ -163,6 +166,9 @@ func New(cfg *config.Config, opts Options) *Adapter {
 	}
 	if a.opts.QuitGrace <= 0 {
 		a.opts.QuitGrace = time.Second
+	}
+	if a.opts.QuitWait <= 0 {
+		a.opts.QuitWait = 5 * time.Second
 	}
 	if a.opts.SlowHandshake <= 0 {
 		a.opts.SlowHandshake = 10 * time.Second
@@ -225,18 +231,21 @@ func (a *Adapter) loop() error {
 	for {
 		select {
 		case b := <-a.guiCh:
+			if a.end.quitSeen {
+				continue // lines after the quit are not read
+			}
 			for _, line := range b.lines {
 				a.onGUILine(line)
-				if a.quitting {
+				if a.end.quitSeen {
 					break
 				}
 			}
-			if b.err != nil && !a.quitting {
+			if b.err != nil && !a.end.quitSeen {
 				if b.err != io.EOF {
 					a.log.printf("reading the GUI: %v", b.err)
 				}
 				a.log.printf("GUI closed its end: quitting")
-				a.onGUICommandInOrder(uci.Command{Kind: uci.CmdQuit, Line: "quit"})
+				a.onQuitInOrder(uci.Command{Kind: uci.CmdQuit, Line: "quit"})
 			}
 		case b := <-a.engineCh:
 			if b.gen != a.engine.gen {
@@ -245,8 +254,8 @@ func (a *Adapter) loop() error {
 			a.onEngineBatch(b.data)
 			readErr := b.err
 			batchPool.Put(b)
-			if readErr != nil && !a.quitting {
-				if err := a.onEngineDeath(); err != nil {
+			if readErr != nil {
+				if err := a.onEngineGone(); err != nil {
 					a.gui.out.Flush()
 					a.engine.eng.Kill()
 					return err
@@ -260,9 +269,11 @@ func (a *Adapter) loop() error {
 			a.engine.eng.Kill()
 		case v := <-a.bookCh:
 			a.onBookVerdict(v)
-		case <-a.quitTimer:
-			a.log.printf("the engine did not finish its handshake: quitting anyway")
-			a.quit()
+		case <-a.end.wait:
+			a.onQuitWaitOver()
+		case <-a.end.drainBy:
+			a.log.printf("the engine did not leave within %v of quit: ending it", a.opts.QuitGrace)
+			a.end.late, a.end.now = true, true
 		case <-a.engine.slowHandshake:
 			a.engine.slowHandshake = nil
 			a.notify("the engine has not answered uci with uciok after %v: is %q a UCI engine?", a.opts.SlowHandshake, strings.Join(a.settings.EngineArgv, " "))
@@ -272,21 +283,31 @@ func (a *Adapter) loop() error {
 			a.observer.run()
 			err = a.gui.out.Flush() // what they had to say (a book that cannot learn)
 		}
-		if err != nil && !a.quitting {
+		if err != nil && !a.end.now {
 			a.log.printf("writing to the GUI: %v: quitting", err)
-			a.quit()
+			a.end.now = true
 		}
-		if a.quitting {
-			a.engine.eng.Quit(a.opts.QuitGrace)
-			a.log.printf("engine stopped; bye")
+		if a.end.now {
+			a.finish()
 			return nil
 		}
 	}
 }
 
-// quit ends the run: the loop stops the engine and returns.
-func (a *Adapter) quit() {
-	a.quitting = true
+// onEngineGone handles the end of the engine's output: the end of the run
+// after a quit, else a death (restart, or an error that ends the run).
+func (a *Adapter) onEngineGone() error {
+	switch {
+	case a.end.draining:
+		a.end.now = true
+		return nil
+	case a.end.quitSeen:
+		// The GUI is leaving: no restart for the answers still owed.
+		a.notify("the engine died (%s) after the GUI's quit", a.engine.ended())
+		a.end.now = true
+		return nil
+	}
+	return a.onEngineDeath()
 }
 
 // sendOrDone hands v to the loop unless the run is over; the readers then

@@ -43,7 +43,8 @@ type bookSet struct {
 	// BookFile for the positions with that side to move.
 	any, white, black  []*book.Book
 	whiteSet, blackSet bool
-	files              string // the settings the open books were made from
+	disk               []bookOnDisk // each book file in use as it was on disk when opened
+	files              string       // the settings the open books were made from
 	chooser            *book.Chooser
 	chooseBy           string     // the settings the chooser was made from
 	policy             bookPolicy // what the book policies remember of the game
@@ -140,6 +141,7 @@ func (a *Adapter) openBooks() {
 	}
 	byPath := map[string]*book.Book{}
 	for _, path := range booksInUse(a.settings) {
+		a.books.disk = append(a.books.disk, bookOnDisk{path, statBook(path)}) // before: a change after it is seen
 		b, err := book.Open(path)
 		if err != nil {
 			a.notify("book %s not used: %v; playing on without it", path, err)
@@ -185,7 +187,7 @@ func (s *bookSet) close() {
 	for _, b := range s.open {
 		b.Close()
 	}
-	s.open, s.any, s.white, s.black = nil, nil, nil, nil
+	s.open, s.disk, s.any, s.white, s.black = nil, nil, nil, nil, nil
 	s.whiteSet, s.blackSet = false, false
 	s.files = ""
 }
@@ -209,6 +211,9 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 		list = " (" + a.books.listName(white) + ")"
 	}
 	choice, ok, reason := a.books.chooser.Choose(a.books.forSide(white), &cur.Pos, cur.Seen, only)
+	if !ok && a.checkBooksOnDisk() {
+		choice, ok, reason = a.books.chooser.Choose(a.books.forSide(white), &cur.Pos, cur.Seen, only)
+	}
 	if !ok {
 		a.log.printf("book%s: no (%s)", list, reason)
 		return nil, false
@@ -276,6 +281,8 @@ func (a *Adapter) noBookReason(g *uci.Go) string {
 		return "no position"
 	case g.Infinite:
 		return "analysis (go infinite)"
+	case a.game.analyse:
+		return "analysis (UCI_AnalyseMode)"
 	case g.HasMate:
 		return "mate search (go mate)"
 	case a.game.cur.Pos.FullMove() > a.settings.BookDepth:

@@ -36,7 +36,12 @@ func (a *Adapter) onEngineBatch(data []byte) {
 			flushRun(lineStart)
 			continue // a warm search's: the GUI did not ask for it
 		}
-		if kind == uci.EngineInfo && a.gui.talked {
+		// Info lines, and any line that is not UCI (the engine's answer to
+		// a command of the user's: go perft, d, eval, "Unknown command"),
+		// reach the GUI as they are, as from the engine alone; only what
+		// it says during a handshake (a banner, start-up talk) stays in
+		// the log.
+		if (kind == uci.EngineInfo || kind == uci.EngineOther) && !a.engine.handshaking {
 			if a.log.on {
 				a.log.traffic(">gui", string(line))
 			}
@@ -68,12 +73,8 @@ func (a *Adapter) onEngineBatch(data []byte) {
 			} else if err := a.engine.headerLine(string(line)); err != nil {
 				a.log.printf("engine option line not understood: %v", err)
 			}
-		case uci.EngineInfo:
-			a.log.printf("engine info line before the GUI said uci: not relayed")
-		case uci.EngineOther:
-			// A start-up banner, "Unknown command: ...", an empty line:
-			// stdout carries UCI only.
-			a.log.printf("engine line that is not UCI: not relayed")
+		case uci.EngineInfo, uci.EngineOther:
+			a.log.printf("engine line during its handshake: not relayed")
 		default: // copyprotection, registration
 			a.relay(line)
 		}
@@ -111,8 +112,15 @@ func (a *Adapter) relay(line []byte) {
 // onReadyOK relays the engine's readyok and releases the output that was
 // waiting for it.
 func (a *Adapter) onReadyOK(line []byte) {
-	a.relay(line)
-	if !a.replies.settle(replyReadyOK) {
+	switch r := a.replies.nextReadyOK(); r {
+	case replyOwnReadyOK:
+		// Our own, after a command of the user's: its answer is complete.
+		a.replies.settle(r)
+	case replyReadyOK:
+		a.relay(line)
+		a.replies.settle(r)
+	default:
+		a.relay(line)
 		a.log.printf("readyok nobody asked for (relayed)")
 	}
 }
@@ -125,6 +133,12 @@ func (a *Adapter) onEngineBestMove(line []byte) {
 	}
 	owed := a.replies.owes(replyBestmove)
 	if owed == 0 {
+		if a.replies.owes(replyOwnReadyOK) > 0 {
+			// Part of the output of a command of the user's (Stockfish's
+			// bench prints one per position it searches).
+			a.relay(line)
+			return
+		}
 		a.log.printf("bestmove without a pending engine search: dropped")
 		return
 	}
@@ -135,7 +149,11 @@ func (a *Adapter) onEngineBestMove(line []byte) {
 		return
 	}
 	a.search.state = searchNone
-	a.search.stopSent, a.search.ponderHit = false, false
+	a.search.stopSent, a.search.ponderHit, a.search.reissued = false, false, false
+	if a.gui.heldBySearch {
+		a.gui.heldBySearch = false
+		defer a.releaseQueued() // after this bestmove is settled
+	}
 	scoreLine := string(a.search.lastScore)
 	a.search.lastScore = a.search.lastScore[:0]
 	if a.observer.obs == nil || !a.game.ok {

@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -9,9 +10,38 @@ import (
 	"github.com/polyproxy/polyproxy/uci"
 )
 
+// owedAnswers counts what the GUI is owed for lines, up to the first quit
+// (nothing after it is read): a bestmove per go (not go perft, which
+// counts moves), a readyok per isready, a uciok per uci. quit tells
+// whether lines hold a quit.
+func owedAnswers(lines []string) (gos, readies, ucis int, quit bool) {
+	for _, l := range lines {
+		// As the adapter reads it: a line ends at "\n" or "\r\n".
+		c, _ := uci.ParseCommand(strings.TrimSuffix(l, "\r"))
+		switch c.Kind {
+		case uci.CmdGo:
+			if !c.Go.Perft {
+				gos++
+			}
+		case uci.CmdIsReady:
+			readies++
+		case uci.CmdUCI:
+			ucis++
+		case uci.CmdQuit:
+			return gos, readies, ucis, true
+		}
+	}
+	return gos, readies, ucis, false
+}
+
 // FuzzGUILines drives the adapter with arbitrary GUI lines against an
-// in-process engine: it must neither crash nor hang, and send exactly one
-// bestmove per go (at most one when a quit cuts the game short).
+// in-process engine: it must neither crash nor hang, and answer everything
+// it is asked. With cut 0 the whole input is sent and a stop after it:
+// then every go gets its bestmove without a quit. Otherwise the GUI quits
+// (eof: closes its end, the last line without its newline) after the
+// first cut%(lines+1) lines, or at the input's own quit: every answer owed
+// before it must arrive, exactly (at most, when the input crashes the
+// engine).
 func FuzzGUILines(f *testing.F) {
 	for _, s := range []string{
 		"uci\nisready\nposition startpos\ngo wtime 100 btime 100",
@@ -29,30 +59,38 @@ func FuzzGUILines(f *testing.F) {
 		"go\ngo\nstop\nisready\nucinewgame\nposition startpos moves e2e4\nquit\ngo",
 		"position startpos moves a2a3\ngo infinite\nposition startpos\ngo\nstop\nposition startpos moves a2a3\ngo ponder\nstop\nposition startpos moves a2a3 h7h6\ngo",
 		"position startpos\ngo ponder\ngo ponder\nposition fen xx\ngo\nponderhit",
+		"position startpos\ngo perft 1",
+		"position startpos moves a2a3\ngo depth 5\nposition startpos moves a2a3 a7a6\ngo movetime 10\nisready\nd\ngo nodes 10\nuci\nxyzzy\nisready",
+		"setoption name UCI_AnalyseMode value true\nucinewgame\nisready\nposition startpos\ngo depth 8",
+		"position fen 4k3/8/8/8/8/8/8/R3K2R w KQkq - 0 1\ngo depth 3\nposition fen 4k3/8/8/8/8/8/8/4K3 w - -\ngo",
 	} {
-		f.Add(s)
+		f.Add(s, uint8(0), false)
+		f.Add(s, uint8(3), false)
+		f.Add(s, uint8(255), true)
 	}
 	bookPath := smallBook(f)
-	f.Fuzz(func(t *testing.T, input string) {
-		if strings.Contains(strings.ToLower(input), "log") {
+	f.Fuzz(func(t *testing.T, input string, cut uint8, eof bool) {
+		lower := strings.ToLower(input)
+		if strings.Contains(lower, "log") {
 			t.Skip("log options would write files outside the test's folder")
 		}
+		if strings.Contains(lower, "flood") || strings.Contains(lower, "searchms") {
+			t.Skip("engine settings that make each search long")
+		}
+		crashes := strings.Contains(lower, "crash")
 		cfg := testConfig(t, bookPath)
 		cfg.BookMode = book.Weighted
 		h := startHarness(t, cfg, nil, nil)
-		gos := 0
-		for _, l := range strings.Split(input, "\n") {
-			// As the adapter reads it: a line ends at "\n" or "\r\n".
-			if c, _ := uci.ParseCommand(strings.TrimSuffix(l, "\r")); c.Kind == uci.CmdGo {
-				gos++
+		lines := strings.Split(input, "\n")
+		if cut == 0 {
+			// Without a quit in the way, every go gets its bestmove once
+			// the last search is stopped.
+			gos, _, _, quit := owedAnswers(lines)
+			if quit || crashes {
+				return
 			}
-		}
-		// Without a quit or an engine crash in the way, every go gets its
-		// bestmove once the last search is stopped.
-		exact := !strings.Contains(input, "quit") && !strings.Contains(input, "crash")
-		bestmoves := 0
-		if exact {
 			h.send(input, "stop")
+			bestmoves := 0
 			deadline := time.After(5 * time.Second)
 			for bestmoves < gos {
 				select {
@@ -64,23 +102,53 @@ func FuzzGUILines(f *testing.F) {
 					t.Fatalf("%d bestmoves for %d go commands after 5 s: %q", bestmoves, gos, input)
 				}
 			}
+			h.send("quit")
+			for l := range h.out {
+				if strings.HasPrefix(l, "bestmove") {
+					t.Fatalf("a bestmove too many (%q) for %q", l, input)
+				}
+			}
+			return
+		}
+		lines = lines[:int(cut)%(len(lines)+1)]
+		gos, readies, ucis, quit := owedAnswers(lines)
+		text := strings.Join(lines, "\n")
+		if eof && !quit {
+			io.WriteString(h.guiW, text) // its last line ends with the input
 		} else {
-			h.send(input)
+			io.WriteString(h.guiW, text+"\nquit\n")
 		}
-		h.send("quit")
-		select {
-		case <-h.done:
-			h.done <- nil
-		case <-time.After(10 * time.Second):
-			t.Fatalf("adapter hangs on %q", input)
-		}
-		for l := range h.out {
-			if strings.HasPrefix(l, "bestmove") {
-				bestmoves++
+		h.guiW.Close()
+		var bestmoves, readyoks, ucioks int
+		deadline := time.After(10 * time.Second)
+		for done := false; !done; {
+			select {
+			case l, ok := <-h.out:
+				switch {
+				case !ok:
+					done = true
+				case strings.HasPrefix(l, "bestmove"):
+					bestmoves++
+				case l == "readyok":
+					readyoks++
+				case l == "uciok":
+					ucioks++
+				}
+			case <-deadline:
+				t.Fatalf("adapter hangs on %q (cut %d, eof %t)", input, cut, eof)
 			}
 		}
-		if bestmoves > gos || exact && bestmoves != gos {
-			t.Fatalf("%d bestmoves for %d go commands: %q", bestmoves, gos, input)
+		err := <-h.done
+		h.done <- nil
+		if crashes {
+			if bestmoves > gos {
+				t.Fatalf("%d bestmoves for %d go commands: %q", bestmoves, gos, input)
+			}
+			return
+		}
+		if err != nil || bestmoves != gos || readyoks != readies || ucioks != ucis {
+			t.Fatalf("%q (cut %d, eof %t): %d bestmoves for %d go, %d readyok for %d isready, %d uciok for %d uci; run ended with %v",
+				input, cut, eof, bestmoves, gos, readyoks, readies, ucioks, ucis, err)
 		}
 	})
 }

@@ -1,22 +1,32 @@
 package adapter
 
 import (
+	"strings"
+
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
 // game is the position the GUI last sent, as far as we could follow it.
 type game struct {
-	line         string      // the GUI's position line as received: what the engine gets before it searches
+	line string // the GUI's position line as received
+	// engineLine is what the engine gets for line before it searches: the
+	// GUI's line with its FEN normalised (castling rights without their
+	// king and rook, and an en-passant square no pawn can take, removed;
+	// missing fields filled in), so a position an engine would crash on
+	// never reaches it. "": nothing to send.
+	engineLine   string
 	base         string      // "startpos" or the FEN
 	moves        []string    // the moves of line, all applied when ok
 	ok           bool        // cur is the position of line
 	cur          *board.Line // the game so far: rules position, book key, keys seen
 	err          string      // why the position is not tracked (reported once)
-	refused      string      // why the GUI's last position was not sent to the engine ("": it was)
+	refused      string      // why the GUI's last position cannot be played ("": it can)
 	start        *board.Line // the start position, built once: most games begin there
 	hasMovesWord bool        // line has the "moves" keyword
+	baseFEN      string      // the FEN of base, normalised
 	// predicted is the game after our last book move (predictedMove),
 	// already computed for the ponder reply: when the GUI's next line plays
 	// that move, the game continues from it instead of working it out
@@ -25,6 +35,12 @@ type game struct {
 	predicted       *board.Line
 	predictedMove   string
 	predictedPonder string // the ponder move announced with it
+	// poisoned is the engine line of a position that killed the engine
+	// twice: it is not sent to an engine again.
+	poisoned string
+	// analyse is UCI_AnalyseMode as the engine was set: the GUI analyses
+	// (python-chess sets it for analyse()), and the book is off.
+	analyse bool
 	// chess960 is UCI_Chess960 as the engine was set: positions are then
 	// not followed and the book is off (it is for standard chess).
 	chess960 bool
@@ -68,11 +84,11 @@ func (a *Adapter) onPosition(c uci.Command) {
 		base = p.FEN
 	}
 	if g.ok && base == g.base && isPrefix(g.moves, p.Moves) {
-		a.extendGame(c.Line, p.Moves[len(g.moves):])
+		a.extendGame(c.Line, g.engineLineFor(c), p.Moves[len(g.moves):])
 		g.hasMovesWord = p.Moves != nil
 		return
 	}
-	g.line = c.Line
+	g.line, g.engineLine = c.Line, c.Line
 	g.refused = ""
 	g.hasMovesWord = p.Moves != nil
 	g.predicted = nil
@@ -86,10 +102,16 @@ func (a *Adapter) onPosition(c uci.Command) {
 		g.number++
 	}
 	if err := g.reset(base); err != nil {
-		a.refusePosition(c.Line, err)
+		a.refusePosition(c.Line, err.Error())
 		return
 	}
 	g.base = base
+	g.baseFEN = g.cur.Pos.FEN()
+	g.engineLine = g.engineLineFor(c)
+	if g.engineLine == g.poisoned {
+		a.refusePosition(c.Line, "the engine died twice in a search of this position")
+		return
+	}
 	if err := g.cur.PlayMoves(p.Moves, 0); err != nil {
 		a.lostTrack(err)
 		return
@@ -99,10 +121,10 @@ func (a *Adapter) onPosition(c uci.Command) {
 }
 
 // extendGame applies moves played since the last position line (none:
-// the GUI repeated it).
-func (a *Adapter) extendGame(line string, moves []string) {
+// the GUI repeated it); engineLine is the new line for the engine.
+func (a *Adapter) extendGame(line, engineLine string, moves []string) {
 	g := &a.game
-	g.line = line
+	g.line, g.engineLine = line, engineLine
 	if len(moves) == 0 {
 		return
 	}
@@ -167,19 +189,51 @@ func (a *Adapter) lostTrack(err error) {
 	a.log.printf("%s", msg)
 }
 
-// refusePosition keeps from the engine a position line we cannot read:
-// engines such as Stockfish crash on a bad FEN, and a restart would replay
-// it into a second, fatal crash. A go on it gets "bestmove 0000" at once.
-func (a *Adapter) refusePosition(line string, err error) {
+// refusePosition keeps from the engine a position that cannot be played
+// (why says what is wrong): engines such as Stockfish crash on a bad FEN,
+// and a restart would replay it into a second crash. A go on it gets
+// "bestmove 0000" at once.
+func (a *Adapter) refusePosition(line, why string) {
 	g := &a.game
-	g.line = ""
-	g.refused = "position not sent to the engine: " + err.Error()
+	g.line, g.engineLine = "", ""
+	g.refused = why
 	g.ok, g.moves, g.predicted = false, nil, nil
-	if g.refused != g.err {
-		g.err = g.refused
-		a.infoString(g.refused)
+	msg := "position not sent to the engine: " + why
+	if msg != g.err {
+		g.err = msg
+		a.infoString(msg)
 	}
-	a.log.printf("%s: %s", g.refused, line)
+	a.log.printf("%s: %s", msg, line)
+}
+
+// engineLineFor is the engine's line for c, a position from base: the
+// GUI's own line from the start position, else the normalised FEN and
+// the GUI's moves.
+func (g *game) engineLineFor(c uci.Command) string {
+	if c.Position.StartPos {
+		return c.Line
+	}
+	return withMoves("position fen "+g.baseFEN, c.Position.Moves)
+}
+
+// withMoves is a position line: base, then moves (nil: no "moves" word).
+func withMoves(base string, moves []string) string {
+	if moves == nil {
+		return base
+	}
+	n := len(base) + len(" moves")
+	for _, m := range moves {
+		n += 1 + len(m)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(base)
+	b.WriteString(" moves")
+	for _, m := range moves {
+		b.WriteByte(' ')
+		b.WriteString(m)
+	}
+	return b.String()
 }
 
 func isPrefix(prefix, s []string) bool {
@@ -200,4 +254,23 @@ func commonPrefix(a, b []string) int {
 		n++
 	}
 	return n
+}
+
+// noteAnalyseMode follows the engine option UCI_AnalyseMode, however it is
+// set (setoption, [Engine], -uci): analysis is the engine's, never the
+// book's. Only logged: python-chess switches it for every analyse and play.
+func (a *Adapter) noteAnalyseMode(name, value string) {
+	if !strings.EqualFold(name, "UCI_AnalyseMode") {
+		return
+	}
+	on, err := config.ParseBool(value)
+	if err != nil || on == a.game.analyse {
+		return
+	}
+	a.game.analyse = on
+	if on {
+		a.log.printf("UCI_AnalyseMode on: book off, the engine analyses")
+	} else {
+		a.log.printf("UCI_AnalyseMode off: book on again")
+	}
 }

@@ -5,18 +5,20 @@ import (
 	"io"
 	"runtime"
 	"strings"
-	"time"
 
 	"github.com/polyproxy/polyproxy/uci"
 )
 
 // guiSide is what we know of the GUI's side of the conversation.
 type guiSide struct {
-	out      *uci.Writer   // flushed after each batch the loop handles
-	talked   bool          // we answered its "uci": info strings may flow
-	wantsUCI bool          // its "uci" waits for the engine's handshake
-	queued   []uci.Command // its commands waiting for the handshake
-	notices  []string      // to tell it as info strings once it talks
+	out    *uci.Writer // flushed after each batch the loop handles
+	talked bool        // we answered its "uci": info strings may flow
+	// queued are its commands waiting for the engine's handshake, or
+	// (heldBySearch) a go waiting for the running search to end and the
+	// commands after it.
+	queued       []uci.Command
+	heldBySearch bool
+	notices      []string // to tell it as info strings once it talks
 }
 
 // guiBatch is the GUI's lines as one read delivered them.
@@ -55,10 +57,11 @@ func (a *Adapter) onGUILine(line string) {
 	if a.log.on {
 		a.log.traffic("gui>", line)
 	}
-	if !a.engine.handshaking && a.game.ok && strings.HasPrefix(line, "position") {
-		// The usual case: the game so far plus a move or two.
+	if !a.engine.handshaking && len(a.gui.queued) == 0 && a.game.ok && strings.HasPrefix(line, "position") {
+		// The usual case: the game so far plus a move or two (read at
+		// once only when no command waits before it).
 		if moves, ok := uci.MovesAfter(a.game.line, line, a.game.hasMovesWord); ok {
-			a.extendGame(line, moves)
+			a.extendGame(line, a.game.engineLine+line[len(a.game.line):], moves)
 			return
 		}
 	}
@@ -74,29 +77,31 @@ func (a *Adapter) onGUILine(line string) {
 	a.onGUICommandInOrder(c)
 }
 
-// onGUICommandInOrder handles c now, or after the engine's handshake when
-// one is running: the engine must get its options before the GUI's
-// commands, and the GUI its answers in the order it asked.
+// onGUICommandInOrder handles c now, or after the commands that wait
+// (for the engine's handshake, or for a search to end): the engine must
+// get its options before the GUI's commands, and the GUI its answers in
+// the order it asked.
 func (a *Adapter) onGUICommandInOrder(c uci.Command) {
-	if !a.engine.handshaking {
-		a.onGUICommand(c)
+	if c.Kind == uci.CmdQuit {
+		a.onQuitInOrder(c)
 		return
 	}
-	switch c.Kind {
-	case uci.CmdUCI:
-		a.gui.wantsUCI = true
+	if !a.engine.handshaking && len(a.gui.queued) == 0 {
+		a.onGUICommand(c)
 		return
-	case uci.CmdQuit:
-		if a.quitTimer == nil {
-			a.quitTimer = time.After(handshakeQuitWait)
-		}
 	}
 	a.gui.queued = append(a.gui.queued, c)
 }
 
-// handshakeQuitWait is how long a quit waits for the engine's handshake so
-// that the GUI's earlier commands are still answered.
-const handshakeQuitWait = 5 * time.Second
+// releaseQueued handles the commands that waited, in order, until one has
+// to wait again.
+func (a *Adapter) releaseQueued() {
+	for len(a.gui.queued) > 0 && !a.engine.handshaking && !a.gui.heldBySearch && !a.end.draining && !a.end.now {
+		c := a.gui.queued[0]
+		a.gui.queued = a.gui.queued[1:]
+		a.onGUICommand(c)
+	}
+}
 
 // onGUICommand handles one command of the GUI, in its turn.
 func (a *Adapter) onGUICommand(c uci.Command) {
@@ -111,13 +116,15 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 		a.onSetOption(c)
 	case uci.CmdUCINewGame:
 		a.toEngine(c.Line)
+		a.engine.position = "" // an engine may forget its position
+		a.checkBooksOnDisk()
 		// The next position starts a game even if it extends the last one.
 		a.game.ok, a.game.err, a.game.predicted = false, "", nil
 		a.observer.later(GameObserver.NewGame)
 	case uci.CmdPosition:
 		if c.Position == nil {
 			_, err := uci.ParseCommand(c.Line)
-			a.refusePosition(c.Line, err)
+			a.refusePosition(c.Line, err.Error())
 			return
 		}
 		a.onPosition(c)
@@ -125,7 +132,7 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 		if c.Go.Perft {
 			// Not a search: the engine prints a count and no bestmove.
 			a.log.printf("go perft: forwarded, no bestmove owed")
-			a.toEngineAfterPosition(c.Line)
+			a.userCommand(c.Line)
 			return
 		}
 		a.onGo(c)
@@ -134,10 +141,27 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 	case uci.CmdPonderHit:
 		a.onPonderHit(c)
 	case uci.CmdQuit:
-		a.quit()
-	default: // debug, register, anything unknown
+		a.beginEnd()
+	case uci.CmdUnknown:
+		a.userCommand(c.Line)
+	default: // debug, register
 		a.toEngine(c.Line)
 	}
+}
+
+// userCommand forwards a command of the user's that is not UCI (d, eval,
+// bench, flip, a typo...): the engine gets the game's position first
+// (d and eval show it), unless it is searching, and the reply order holds
+// for its answer, which goes to the GUI as the engine prints it: our
+// isready after it tells when the answer is complete, and our lines for
+// later commands wait for that.
+func (a *Adapter) userCommand(line string) {
+	if a.search.state != searchEngine && a.game.engineLine != "" && a.game.engineLine != a.engine.position {
+		a.toEnginePosition(a.game.engineLine)
+	}
+	a.toEngine(line)
+	a.toEngine("isready")
+	a.replies.expect(replyOwnReadyOK)
 }
 
 // toGUI sends one line to the GUI (flushed at the end of the batch).
@@ -192,7 +216,7 @@ func (a *Adapter) answerUCI() {
 		if id, err := uci.ParseID(l); err == nil && id.Key == "name" {
 			continue
 		}
-		a.toGUI(withConfiguredDefault(l, a.settings.EngineOptions))
+		a.toGUI(withConfiguredDefault(l, a.engine.configured))
 	}
 	for _, l := range ourOptionLines(a.settings) {
 		a.toGUI(l)

@@ -63,13 +63,13 @@ func testConfig(t testing.TB, bookPath string) *config.Config {
 // startHarness runs an adapter for cfg and obs. Its engines are fake ones
 // that play a7a6 whatever the position, with a score of 21 before it;
 // setup, when given, changes the settings of the nth engine started (0:
-// the first, 1: its restart).
-func startHarness(t testing.TB, cfg *config.Config, setup func(n int, s *ucitest.Settings), obs GameObserver) *harness {
+// the first, 1: its restart); adjust changes the adapter's options.
+func startHarness(t testing.TB, cfg *config.Config, setup func(n int, s *ucitest.Settings), obs GameObserver, adjust ...func(*Options)) *harness {
 	h := &harness{t: t, out: make(chan string, 1<<16), done: make(chan error, 1), stderr: &syncBuffer{}}
 	guiR, guiW := io.Pipe()
 	outR, outW := io.Pipe()
 	h.guiW = guiW
-	a := New(cfg, Options{
+	opts := Options{
 		StartEngine: func() (Engine, error) {
 			h.mu.Lock()
 			defer h.mu.Unlock()
@@ -81,11 +81,18 @@ func startHarness(t testing.TB, cfg *config.Config, setup func(n int, s *ucitest
 			h.engines = append(h.engines, e)
 			return e, nil
 		},
-		Stderr:        h.stderr,
-		Observer:      obs,
-		QuitGrace:     50 * time.Millisecond,
+		Stderr:   h.stderr,
+		Observer: obs,
+		// Generous for a busy machine (fuzzing): tests of these limits
+		// set their own.
+		QuitGrace:     time.Second,
+		QuitWait:      2 * time.Second,
 		SlowHandshake: 200 * time.Millisecond,
-	})
+	}
+	for _, f := range adjust {
+		f(&opts)
+	}
+	a := New(cfg, opts)
 	go func() {
 		sc := bufio.NewScanner(outR)
 		sc.Buffer(nil, 1<<20)

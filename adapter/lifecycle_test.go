@@ -5,6 +5,8 @@ package adapter
 
 import (
 	"errors"
+	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -95,4 +97,133 @@ func TestEOFStopsEngine(t *testing.T) {
 	default:
 		t.Fatal("engine still running")
 	}
+}
+
+// ended waits for the run to end and returns all the GUI got until then.
+func (h *harness) ended(within time.Duration) []string {
+	h.t.Helper()
+	var got []string
+	deadline := time.After(within)
+	for {
+		select {
+		case l, ok := <-h.out:
+			if !ok {
+				if err := <-h.done; err != nil {
+					h.t.Fatalf("run ended with %v; got %q", err, got)
+				}
+				h.done <- nil
+				return got
+			}
+			got = append(got, l)
+		case <-deadline:
+			h.t.Fatalf("still running after %v; got %q", within, got)
+		}
+	}
+}
+
+// withoutInfo drops info lines.
+func withoutInfo(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "info") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// quit and the end of input are commands in the stream: everything asked
+// before them is answered as the engine alone answers it (a readyok; the
+// bestmove of a book answer; the bestmove of a running search, which the
+// engine gives on quit), and the engine's output reaches the GUI until it
+// has left.
+func TestQuitAndEOFAnswerEverythingBefore(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		input string // what the GUI writes, then it closes its end
+		want  []string
+	}{
+		{"quit during a search", "isready\nposition startpos moves a2a3\ngo movetime 100000\nisready\nquit\n",
+			[]string{"readyok", "readyok", "bestmove a7a6"}},
+		{"end of input during a search", "isready\nposition startpos moves a2a3\ngo movetime 100000\nisready\n",
+			[]string{"readyok", "readyok", "bestmove a7a6"}},
+		{"book answer", "isready\nposition startpos\ngo movetime 100000\nisready\nquit\n",
+			[]string{"readyok", "bestmove e2e4 ponder c7c5", "readyok"}},
+		{"go infinite, stop, quit", "position startpos moves a2a3\ngo infinite\nstop\nquit\n", []string{"bestmove a7a6"}},
+		{"book ponder at quit", "position startpos\ngo ponder\nquit\n", []string{"bestmove e2e4 ponder c7c5"}},
+		{"isready, quit", "isready\nquit\n", []string{"readyok"}},
+		{"last line without newline", "isready\nisready", []string{"readyok", "readyok"}},
+		{"user command at the end", "position startpos moves a2a3\ngo perft 1\nxyzzy", []string{
+			"a1a3: 1", "", "Nodes searched: 20", "", "Unknown command: 'xyzzy'. Type help for more information."}},
+		{"lines after quit are not read", "isready\nquit\nisready\n", []string{"readyok"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := startHarness(t, testConfig(t, smallBook(t)), func(_ int, s *ucitest.Settings) {
+				s.SearchTime = time.Hour // only stop (or quit) ends a timed search
+			}, nil)
+			h.send("uci")
+			h.until("uciok")
+			io.WriteString(h.guiW, tc.input)
+			h.guiW.Close()
+			if got := withoutInfo(h.ended(5 * time.Second)); !slices.Equal(got, tc.want) {
+				t.Fatalf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// An engine that stays after quit (and does not stop its search) has its
+// grace, then is ended; the go it owed still gets a bestmove.
+func TestQuitEngineThatStays(t *testing.T) {
+	h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) {
+		s.IgnoreQuit, s.IgnoreStop = true, true
+	}, nil, func(o *Options) { o.QuitGrace = 50 * time.Millisecond })
+	h.handshake()
+	start := time.Now()
+	h.send("go infinite", "quit")
+	if got := withoutInfo(h.ended(5 * time.Second)); !slices.Equal(got, []string{"bestmove 0000"}) {
+		t.Fatalf("got %q", got)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("quit took %v", d)
+	}
+}
+
+// A quit during a slow handshake: with nothing before it to answer, the
+// run ends at once; with a uci or an isready before it, they are answered
+// first when the handshake comes in time, and the run ends at QuitWait
+// when it does not.
+func TestQuitDuringSlowHandshake(t *testing.T) {
+	t.Run("nothing to answer", func(t *testing.T) {
+		h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) { s.StartDelay = time.Hour }, nil)
+		start := time.Now()
+		h.send("setoption name Hash value 1", "quit")
+		if got := h.ended(5 * time.Second); len(got) != 0 {
+			t.Fatalf("got %q", got)
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Fatalf("quit took %v", d)
+		}
+	})
+	t.Run("answered", func(t *testing.T) {
+		h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) { s.StartDelay = 100 * time.Millisecond }, nil)
+		h.send("uci", "isready", "quit")
+		got := h.ended(5 * time.Second)
+		if len(got) < 2 || got[len(got)-2] != "uciok" || got[len(got)-1] != "readyok" {
+			t.Fatalf("got %q", got)
+		}
+	})
+	t.Run("handshake never comes", func(t *testing.T) {
+		h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) { s.Mute = true }, nil,
+			func(o *Options) { o.QuitWait = 300 * time.Millisecond })
+		start := time.Now()
+		h.send("uci", "isready", "quit")
+		if got := h.ended(5 * time.Second); len(got) != 0 {
+			t.Fatalf("got %q", got)
+		}
+		// QuitWait is 300 ms in the harness; then within a second.
+		if d := time.Since(start); d > 1300*time.Millisecond {
+			t.Fatalf("quit took %v", d)
+		}
+	})
 }

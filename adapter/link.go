@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -29,12 +30,18 @@ type engineLink struct {
 	// in time (nil once it has).
 	slowHandshake <-chan time.Time
 
-	header  []string // the engine's id and option lines, raw, for the GUI's uci
-	name    string   // its id name
-	options []uci.Option
+	position string   // the last position line it was sent ("": none since its start or ucinewgame)
+	header   []string // the engine's id and option lines, raw, for the GUI's uci
+	name     string   // its id name
+	options  []uci.Option
+	// configured are the configured options ([Engine], -uci) as sent to
+	// it: its spelling, values fitted to its ranges.
+	configured []config.Option
 	// guiSetOptions are the engine options the GUI set, replayed after a
 	// restart; the latest value of each wins.
 	guiSetOptions []uci.SetOption
+	// poisons are when positions killed it twice, within restartWindow.
+	poisons []time.Time
 }
 
 // restartWindow: a second engine death within it ends polyproxy.
@@ -55,6 +62,8 @@ func (l *engineLink) start(startEngine func() (Engine, error), lines chan<- *eng
 	l.slowHandshake = time.After(slow)
 	l.header = l.header[:0]
 	l.options = l.options[:0]
+	l.name = "" // an engine that sends no id name has none
+	l.position = ""
 	go readEngine(l.gen, eng.Stdout(), lines, done)
 	return nil
 }
@@ -87,17 +96,6 @@ func (l *engineLink) handshakeDone() (restart bool) {
 	return restart
 }
 
-// spelling is the engine's own spelling of an option name, if it
-// announced one that matches (case-insensitive).
-func (l *engineLink) spelling(name string) (string, bool) {
-	for _, o := range l.options {
-		if strings.EqualFold(o.Name, name) {
-			return o.Name, true
-		}
-	}
-	return "", false
-}
-
 // rememberSetOption keeps an engine option the GUI set, for a restart.
 func (l *engineLink) rememberSetOption(o uci.SetOption) {
 	kept := l.guiSetOptions[:0]
@@ -114,14 +112,19 @@ type death int
 
 const (
 	deathRestart     death = iota // restart it
+	deathPoison                   // it died again in the search issued again after a restart: that position kills it
 	deathInHandshake              // fatal: it never finished a handshake (not a UCI engine?)
-	deathAgain                    // fatal: the second within restartWindow
+	deathAgain                    // fatal: the second within restartWindow, or a restarted engine died at start
+	deathTooOften                 // fatal: maxPoisons positions killed it within restartWindow
 )
 
-// reap is called once the engine's output has closed: it makes sure the
-// engine and whatever it started are gone, and says how it ended (status)
-// and what that means.
-func (l *engineLink) reap() (status string, d death) {
+// maxPoisons is how many positions may kill the engine within
+// restartWindow before polyproxy gives up on it.
+const maxPoisons = 3
+
+// ended is called once the engine's output has closed: it makes sure the
+// engine and whatever it started are gone, and says how it ended.
+func (l *engineLink) ended() (status string) {
 	select {
 	case <-l.eng.Exited():
 	case <-time.After(200 * time.Millisecond):
@@ -133,15 +136,37 @@ func (l *engineLink) reap() (status string, d death) {
 		status = err.Error()
 	}
 	l.eng.Kill() // whatever it left behind in its group
+	return status
+}
+
+// judge says what a death now means. inResumedSearch tells that the
+// engine died in the search issued to it again after a restart: the
+// second death on one position, which the position explains.
+func (l *engineLink) judge(inResumedSearch bool) death {
 	now := time.Now()
 	switch {
 	case !l.everReady:
-		return status, deathInHandshake
+		return deathInHandshake
+	case l.handshaking:
+		return deathAgain
+	case inResumedSearch:
+		recent := l.poisons[:0]
+		for _, t := range l.poisons {
+			if now.Sub(t) < restartWindow {
+				recent = append(recent, t)
+			}
+		}
+		l.poisons = append(recent, now)
+		if len(l.poisons) >= maxPoisons {
+			return deathTooOften
+		}
+		l.lastDeath = time.Time{}
+		return deathPoison
 	case !l.lastDeath.IsZero() && now.Sub(l.lastDeath) < restartWindow:
-		return status, deathAgain
+		return deathAgain
 	}
 	l.lastDeath = now
-	return status, deathRestart
+	return deathRestart
 }
 
 // startEngine starts the engine and begins the handshake; the rest
@@ -173,19 +198,28 @@ func (a *Adapter) toEngine(line string) {
 	}
 }
 
-// onEngineDeath restarts the engine once; a second death within a minute
-// (or a death before the first handshake completed) is fatal.
+// onEngineDeath restarts the engine; a second death within a minute, a
+// death at start, or too many positions that kill it, are fatal. When the
+// restarted engine dies again in the search it was given again, that
+// position kills it: the search gets bestmove 0000 and the run goes on
+// with a fresh engine.
 func (a *Adapter) onEngineDeath() error {
-	status, d := a.engine.reap()
-	switch d {
+	status := a.engine.ended()
+	switch a.engine.judge(a.search.state == searchEngine && a.search.reissued) {
 	case deathInHandshake:
 		a.fatalf("the engine ended before finishing the uci handshake (%s): is EngineCommand a UCI engine?", status)
 		return fmt.Errorf("%w during the handshake (%s)", ErrEngineDied, status)
 	case deathAgain:
 		a.notify("the engine died again within a minute (%s): giving up", status)
 		return fmt.Errorf("%w twice within a minute (%s)", ErrEngineDied, status)
+	case deathTooOften:
+		a.notify("the engine died (%s) on %d positions within a minute: giving up", status, maxPoisons)
+		return fmt.Errorf("%w on %d positions within a minute (%s)", ErrEngineDied, maxPoisons, status)
+	case deathPoison:
+		a.onPoisonedSearch(status)
+	default:
+		a.notify("the engine died (%s): restarting it", status)
 	}
-	a.notify("the engine died (%s): restarting it", status)
 	if err := a.startEngine(); err != nil {
 		a.fatalf("cannot restart the engine: %v", err)
 		return err
@@ -193,34 +227,34 @@ func (a *Adapter) onEngineDeath() error {
 	return nil
 }
 
+// onPoisonedSearch answers a search whose position killed the engine
+// twice: bestmove 0000, with an info string saying why, and that position
+// is not sent to an engine again (a go on it gets bestmove 0000 at once);
+// the GUI's next position goes to a fresh engine.
+func (a *Adapter) onPoisonedSearch(status string) {
+	why := "the engine died twice in a search of this position (" + status + ")"
+	a.notify("%s: bestmove 0000; a fresh engine for what follows", why)
+	for range a.replies.replaceLostBestmoves(false) {
+	}
+	a.game.poisoned = a.search.engineLine
+	a.search.state = searchNone
+	a.search.reissued = false
+	g := &a.game
+	g.line, g.engineLine, g.refused = "", "", why
+	g.ok, g.moves, g.predicted = false, nil, nil
+	a.gui.heldBySearch = false // what waited for that search waits for the new engine's handshake now
+}
+
 // onUCIOK completes a handshake: options from the configuration, then,
 // after a restart, what the dead engine had; then the GUI's commands that
 // waited for it.
 func (a *Adapter) onUCIOK() {
 	restart := a.engine.handshakeDone()
-	for _, o := range a.settings.EngineOptions {
-		if name, ok := a.engine.spelling(o.Name); ok {
-			a.toEngine("setoption name " + name + " value " + o.Value)
-			a.noteChess960(name, o.Value)
-		} else {
-			a.notify("[Engine] option %q is not an option of the engine: not sent", o.Name)
-		}
-	}
+	a.sendConfiguredOptions()
 	if restart {
 		a.resume()
 	}
-	if a.gui.wantsUCI {
-		a.gui.wantsUCI = false
-		a.answerUCI()
-	}
-	queued := a.gui.queued
-	a.gui.queued = nil
-	for _, c := range queued {
-		if a.quitting {
-			break
-		}
-		a.onGUICommand(c)
-	}
+	a.releaseQueued()
 }
 
 // resume gives a restarted engine what the dead one had: the GUI's
@@ -236,11 +270,14 @@ func (a *Adapter) resume() {
 	for range a.replies.replaceLostBestmoves(a.search.state == searchEngine) {
 		a.log.printf("the engine died owing the bestmove of a stopped search: bestmove 0000 instead")
 	}
-	for range a.replies.owes(replyReadyOK) {
+	for range a.replies.owes(replyReadyOK) + a.replies.owes(replyOwnReadyOK) {
 		a.toEngine("isready")
 	}
-	if a.game.line != "" {
-		a.toEngine(a.game.line)
+	switch {
+	case a.search.state == searchEngine:
+		a.toEnginePosition(a.search.engineLine)
+	case a.game.engineLine != "":
+		a.toEnginePosition(a.game.engineLine)
 	}
 	if a.search.state == searchEngine {
 		// The position just sent is the one the search was for.
@@ -260,6 +297,7 @@ func (a *Adapter) resume() {
 		}
 		a.log.printf("re-issuing the search the engine died in: %s", goLine)
 		a.toEngine(goLine)
+		a.search.reissued = true
 		if a.search.stopSent {
 			a.toEngine("stop")
 		}

@@ -105,6 +105,7 @@ func (a *Adapter) onSetOption(c uci.Command) {
 	a.toEngine(c.Line)
 	a.engine.rememberSetOption(o)
 	a.noteChess960(o.Name, o.Value)
+	a.noteAnalyseMode(o.Name, o.Value)
 }
 
 // noteChess960 follows the engine option UCI_Chess960, however it is set
@@ -143,6 +144,12 @@ func (a *Adapter) setOurOption(name, value string) {
 		if a.opts.Log == nil {
 			a.applyLogConfig()
 		}
+	}
+	if strings.EqualFold(name, "BookFile") {
+		// Reopened even when the path is the same, as PolyGlot does: the
+		// way to reload a book that changed.
+		a.reopenBooks(func(string) string { return "setoption Polyglot BookFile" })
+		return
 	}
 	a.openBooks() // reopens only when the book settings changed
 }

@@ -112,7 +112,8 @@ func TestBookFileChangedAtRunTime(t *testing.T) {
 	h.handshake()
 	other := writeBook(t, []bookEntry{{"", "g1f3", 5}})
 	h.send("setoption name Polyglot BookFile value "+other, "position startpos", "go")
-	if l := h.until("bestmove"); l[len(l)-1] != "bestmove g1f3" || !strings.Contains(l[0], "(weight 5, 100.0%, test.bin)") {
+	if l := h.until("bestmove"); l[len(l)-1] != "bestmove g1f3" || !strings.HasPrefix(l[0], "info string book "+other+" opened (1 entries)") ||
+		!strings.Contains(l[1], "(weight 5, 100.0%, test.bin)") {
 		t.Fatalf("got %q", l)
 	}
 }

@@ -4,6 +4,7 @@ package adapter
 // bestmove, in order, and our answers never overtake the engine's.
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -111,5 +112,65 @@ func TestGoDuringBookPonder(t *testing.T) {
 	got := h.bestmoves(2)
 	if got[0] != "bestmove e2e4 ponder c7c5" || got[1] != "bestmove a7a6" {
 		t.Fatalf("got %q", got)
+	}
+}
+
+// A go that arrives while a search runs that ends by itself (depth,
+// nodes, movetime, mate, a clock) waits for that search's bestmove: the
+// engine is never stopped by polyproxy, and the GUI's commands after the
+// go wait too, so each search gets the position it was asked for and
+// every go its bestmove, in order (as Stockfish alone, which takes no go
+// until the running search ends).
+func TestGoWaitsForSearchThatEndsByItself(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), func(_ int, s *ucitest.Settings) {
+		s.SearchTime = 50 * time.Millisecond
+		s.BestMove = "" // follows the game
+	}, nil)
+	h.handshake()
+	h.send("position fen 8/8/8/8/8/8/8/K6k b - - 0 1", "go depth 16",
+		"position fen 8/8/8/8/8/8/8/K6k w - - 0 1", "go nodes 1000",
+		"position startpos", "go movetime 50", // the book's: after the engine's
+		"position startpos moves a2a3", "go wtime 1000 btime 1000",
+		"position startpos moves a2a3 a7a6", "go mate 3", "isready")
+	got := h.bestmoves(5)
+	want := []string{"bestmove h1g1", "bestmove a1a2", "bestmove e2e4 ponder c7c5", "bestmove a7a5", "bestmove a1a2"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	rec := h.engine(0).Received()
+	if slices.Contains(rec, "stop") {
+		t.Fatalf("the engine was stopped: %q", rec)
+	}
+	// A game line that extends the last one (read on a fast path) waits
+	// as well: each go searches the position sent before it.
+	h.send("position startpos moves a2a3", "go depth 5", "position startpos moves a2a3 a7a5", "go depth 5",
+		"position startpos moves a2a3 a7a5 b2b3", "go depth 5")
+	if got := h.bestmoves(3); !slices.Equal(got, []string{"bestmove a7a5", "bestmove a1a2", "bestmove a5a4"}) {
+		t.Fatalf("got %q", got)
+	}
+	if m := h.engine(0).Misused(); len(m) > 0 {
+		t.Fatalf("engine got a go while searching: %q", m)
+	}
+}
+
+// The GUI's stop while a go waits behind a search that ends by itself
+// stops that go's search, as with the engine alone (which reads the stop
+// only once the waiting go has started).
+func TestStopAfterWaitingGo(t *testing.T) {
+	h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) {
+		s.SearchTime = 100 * time.Millisecond
+	}, nil)
+	h.handshake()
+	h.send("position startpos moves a2a3", "go movetime 100", "go infinite", "stop")
+	start := time.Now()
+	if got := h.bestmoves(2); len(got) != 2 {
+		t.Fatalf("got %q", got)
+	}
+	if d := time.Since(start); d < 90*time.Millisecond {
+		t.Fatalf("the first search was cut short (%v)", d)
+	}
+	rec := h.engine(0).Received()
+	if i := slices.Index(rec, "go infinite"); i < 0 || i+1 >= len(rec) || rec[i+1] != "stop" {
+		t.Fatalf("engine got %q", rec)
 	}
 }

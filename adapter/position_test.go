@@ -86,3 +86,46 @@ func TestLongPositionLine(t *testing.T) {
 		t.Fatalf("got %q", l)
 	}
 }
+
+// FENs that engines and python-chess accept are played, not refused: the
+// engine gets each one normalised, so a castling right without its rook or
+// an en-passant square no pawn can take (which crash Stockfish) never
+// reaches it.
+func TestLenientFENsReachEngineNormalised(t *testing.T) {
+	h := startHarness(t, testConfig(t, ""), nil, nil)
+	h.handshake()
+	for _, tc := range []struct{ fen, sent string }{
+		{"4k3/8/8/8/8/8/8/4K2R w K - 0", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"},               // 5 fields
+		{"4k3/8/8/8/8/8/8/4K2R w K - 3 0", "4k3/8/8/8/8/8/8/4K2R w K - 3 1"},             // move number 0
+		{"4k3/8/8/8/8/8/8/4K2R w K - - -", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"},             // counters as "-"
+		{"4k3/8/8/8/8/8/8/4K2R w K - 0 1 x", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"},           // 7 fields
+		{"4k3/8/8/8/8/8/8/4K2R w K - -5 9", "4k3/8/8/8/8/8/8/4K2R w K - 0 9"},            // negative counter
+		{"r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"}, // Shredder letters
+		{"4k3/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"},       // rights without rooks
+		{"4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1", "4k3/8/8/8/4P3/8/8/4K3 b - - 0 1"},          // no pawn to take e.p.
+		{"4k3/8/8/8/8/8/8/4K3", "4k3/8/8/8/8/8/8/4K3 w - - 0 1"},                         // placement only
+	} {
+		line := "position fen " + tc.fen + " moves e1e2"
+		if l := h.bestmoveAfter(line, "go wtime 1000 btime 1000"); l != "bestmove a7a6" {
+			t.Fatalf("%s: got %q", tc.fen, l)
+		}
+		rec := h.engine(0).Received()
+		if want := "position fen " + tc.sent + " moves e1e2"; rec[len(rec)-2] != want {
+			t.Fatalf("%s: engine got %q, want %q", tc.fen, rec[len(rec)-2], want)
+		}
+	}
+}
+
+// A position that cannot be played is answered bestmove 0000, and the info
+// string says why.
+func TestRefusedPositionSaysWhy(t *testing.T) {
+	h := startHarness(t, testConfig(t, ""), nil, nil)
+	h.handshake()
+	h.send("position fen 4k3/8/8/8/8/8/8/8 w - - 0 1")
+	h.next() // the notice about the position
+	h.send("go depth 1")
+	got := h.until("bestmove")
+	if len(got) != 2 || !strings.HasPrefix(got[0], "info string no move: bad FEN") || !strings.Contains(got[0], "exactly one king") || got[1] != "bestmove 0000" {
+		t.Fatalf("got %q", got)
+	}
+}

@@ -7,6 +7,10 @@ const (
 	replyNone     reply = iota // not owed: our own lines
 	replyReadyOK               // for an isready
 	replyBestmove              // for a go
+	// replyOwnReadyOK is for our own isready after a command of the
+	// user's (go perft, d, eval, bench...): the engine has printed its
+	// answer when the readyok comes, which is then not relayed.
+	replyOwnReadyOK
 )
 
 // replyQueue keeps the GUI's replies in the order it asked for them. The
@@ -65,6 +69,17 @@ func (q *replyQueue) settle(r reply) bool {
 	return false
 }
 
+// nextReadyOK is the kind of the oldest readyok owed, the GUI's or our
+// own (the engine answers isready in order), or replyNone.
+func (q *replyQueue) nextReadyOK() reply {
+	for _, e := range q.entries {
+		if e.owed == replyReadyOK || e.owed == replyOwnReadyOK {
+			return e.owed
+		}
+	}
+	return replyNone
+}
+
 // emit sends our lines now, or once the replies owed before them are
 // settled; after (may be nil) runs right after they are sent.
 func (q *replyQueue) emit(lines []string, after func()) {
@@ -98,6 +113,17 @@ func (q *replyQueue) replaceLostBestmoves(keepLast bool) int {
 	}
 	q.drain()
 	return n
+}
+
+// abandon gives up the replies still owed (the engine is gone): our lines
+// that waited behind them go out, in order.
+func (q *replyQueue) abandon() {
+	for i := range q.entries {
+		if e := &q.entries[i]; e.owed != replyNone {
+			*e = queued{}
+		}
+	}
+	q.drain()
 }
 
 // drain sends our lines at the head of the queue, up to the first marker.

@@ -123,3 +123,92 @@ func TestEngineDeathOwingReadyOK(t *testing.T) {
 		t.Fatalf("new engine got %q", got)
 	}
 }
+
+// A position that kills the engine, and the restarted engine again when
+// the search is issued again: that search gets bestmove 0000 with an info
+// string saying why, the position is not sent to an engine again, and the
+// session goes on with a fresh engine (which may die once more, on another
+// position, without ending the run).
+func TestPoisonPositionAnsweredAndSessionGoesOn(t *testing.T) {
+	poison := "position startpos moves f2f3 e7e5 g2g4"
+	h := startHarness(t, testConfig(t, smallBook(t)), func(n int, s *ucitest.Settings) {
+		s.CrashIn = "g2g4"
+	}, nil)
+	h.handshake()
+	h.send(poison, "go wtime 1000 btime 1000")
+	got := h.until("bestmove")
+	if got[len(got)-1] != "bestmove 0000" || !hasPrefix(got, "info string the engine died twice in a search of this position (exit status 3)") {
+		t.Fatalf("got %q", got)
+	}
+	h.waitReceived(2, "ucinewgame")
+	if got := h.engine(2).Received(); slices.Contains(got, poison) {
+		t.Fatalf("the fresh engine got the position again: %q", got)
+	}
+	// The next game is the fresh engine's.
+	if l := h.bestmoveAfter("ucinewgame", "position startpos moves a2a3", "go wtime 1000 btime 1000"); l != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+	// The same position again: answered at once, no engine dies.
+	got = h.sendUntilBestmove(poison, "go wtime 1000 btime 1000")
+	if got[len(got)-1] != "bestmove 0000" || !hasPrefix(got, "info string no move: the engine died twice") {
+		t.Fatalf("got %q", got)
+	}
+	// Another death, on another position: a restart as usual.
+	h.send("position startpos moves a2a3", "go infinite")
+	h.waitReceived(2, "go infinite")
+	h.engine(2).Kill()
+	h.waitReceived(3, "go infinite")
+	if l := h.bestmoveAfter("stop"); l != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+	h.mu.Lock()
+	n := len(h.engines)
+	h.mu.Unlock()
+	if n != 4 {
+		t.Fatalf("%d engines started, want 4", n)
+	}
+}
+
+// sendUntilBestmove sends lines and reads up to the next bestmove.
+func (h *harness) sendUntilBestmove(lines ...string) []string {
+	h.t.Helper()
+	h.send(lines...)
+	return h.until("bestmove")
+}
+
+// Restarted engines that die at start end the run with an error.
+func TestRepeatedDeathsAtStartAreFatal(t *testing.T) {
+	h := startHarness(t, testConfig(t, ""), func(n int, s *ucitest.Settings) {
+		if n > 0 {
+			s.ExitOn = "uci"
+		}
+	}, nil)
+	h.handshake()
+	h.send("position startpos", "go infinite")
+	h.waitReceived(0, "go infinite")
+	h.engine(0).Kill()
+	select {
+	case err := <-h.done:
+		if !errors.Is(err, ErrEngineDied) {
+			t.Fatalf("err %v", err)
+		}
+		h.done <- nil
+	case <-time.After(5 * time.Second):
+		t.Fatal("still running")
+	}
+}
+
+// A restarted engine that sends no id name is not announced under the
+// dead engine's name.
+func TestRestartedEngineWithoutName(t *testing.T) {
+	h := startHarness(t, testConfig(t, ""), func(n int, s *ucitest.Settings) {
+		s.NoName = n > 0
+	}, nil)
+	h.handshake()
+	h.engine(0).Kill()
+	h.waitReceived(1, "ucinewgame")
+	h.send("uci")
+	if got := h.until("uciok"); !contains(got, "id name polyproxy") || hasPrefix(got, "id name FakeEngine") {
+		t.Fatalf("got %q", got)
+	}
+}

@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"slices"
 	"time"
 
 	"github.com/polyproxy/polyproxy/uci"
@@ -10,11 +11,18 @@ import (
 type search struct {
 	state searchState
 	// The engine's search (state searchEngine):
-	goLine    string    // the go line it is searching, to issue again after a restart
-	ponderHit bool      // ponderhit was forwarded during it
-	clockFrom time.Time // when the mover's clock started for it (zero: pondering)
-	stopSent  bool
-	lastScore []byte // its last info line with a score, for the observer
+	goLine     string // the go line it is searching, to issue again after a restart
+	engineLine string // the position line it searches
+	// endsByItself: it has a limit (depth, nodes, movetime, mate, a
+	// clock), so the engine gives its bestmove without a stop, unless it
+	// ponders and no ponderhit came.
+	endsByItself bool
+	ponder       bool      // a go ponder
+	ponderHit    bool      // ponderhit was forwarded during it
+	reissued     bool      // issued again to an engine restarted after a death in it
+	clockFrom    time.Time // when the mover's clock started for it (zero: pondering)
+	stopSent     bool
+	lastScore    []byte // its last info line with a score, for the observer
 	// bookAnswer is the book's answer to a go ponder (state
 	// searchBookPonder), held until ponderhit or stop.
 	bookAnswer *bookAnswer
@@ -29,15 +37,32 @@ const (
 	searchBookPonder             // a book answer waits for ponderhit or stop
 )
 
+// ends reports whether the engine's search ends without a stop.
+func (s *search) ends() bool { return s.endsByItself && (!s.ponder || s.ponderHit) }
+
+// hasLimit reports whether a search ends by itself: Stockfish searches a
+// go without depth, nodes, movetime, mate or a clock until it is stopped.
+func hasLimit(g *uci.Go) bool {
+	if g.Infinite {
+		return false
+	}
+	return g.Depth > 0 || g.Nodes > 0 || g.MoveTime > 0 || g.Mate > 0 || g.HasWTime || g.HasBTime
+}
+
+// stopEngineSearch stops the engine's search, once.
+func (a *Adapter) stopEngineSearch() {
+	if a.search.state == searchEngine && !a.search.stopSent {
+		a.search.stopSent = true
+		a.toEngine("stop")
+	}
+}
+
 // onStop stops whoever searches: the engine (once), or a held book answer
 // goes out; with nothing running the stop goes nowhere.
 func (a *Adapter) onStop() {
 	switch a.search.state {
 	case searchEngine:
-		if !a.search.stopSent {
-			a.search.stopSent = true
-			a.toEngine("stop")
-		}
+		a.stopEngineSearch()
 	case searchBookPonder:
 		a.releaseBookAnswer(false)
 	default:
@@ -61,23 +86,32 @@ func (a *Adapter) onPonderHit(c uci.Command) {
 }
 
 // onGo answers from the book when it may, else lets the engine search.
+//
+// A go before the last search's bestmove still gets exactly one bestmove,
+// in order. A search the engine ends by itself is never cut short: the go
+// waits for its bestmove, as it would with the engine alone (Stockfish
+// takes no new go until the running search ends), and the GUI's commands
+// after it wait too. Only a search that cannot end by itself (go infinite,
+// a go ponder without ponderhit) is stopped first: the engine would wait
+// for ever.
 func (a *Adapter) onGo(c uci.Command) {
-	// A go before the last search's bestmove is a GUI error; each go still
-	// gets exactly one bestmove, in order.
 	switch {
 	case a.search.state == searchBookPonder:
-		a.log.printf("go while a book answer waits for ponderhit (GUI error): that answer is sent as stopped")
+		a.log.printf("go while a book answer waits for ponderhit: that answer is sent as stopped")
 		a.releaseBookAnswer(false)
+	case a.search.state == searchEngine && !a.search.stopSent && a.search.ends() && !a.end.hurry:
+		a.log.printf("go while the engine's search runs: it waits for that search's bestmove")
+		a.gui.queued = slices.Insert(a.gui.queued, 0, c)
+		a.gui.heldBySearch = true
+		return
 	case a.search.state == searchEngine && !a.search.stopSent:
-		// Unstopped, an infinite or ponder search would never end, and an
-		// engine such as Stockfish takes no new go until it does.
-		a.log.printf("go during the engine's search (GUI error): stopping that search first")
-		a.toEngine("stop")
+		a.log.printf("go while the engine's search cannot end by itself: stopping it first")
+		a.stopEngineSearch()
 	}
 	a.search.state = searchNone
 	if a.game.refused != "" {
 		a.log.printf("book: no (position refused); no search: bestmove 0000")
-		a.replies.emit([]string{"info string no move: the position was not sent to the engine", "bestmove 0000"}, nil)
+		a.replies.emit([]string{"info string no move: " + a.game.refused, "bestmove 0000"}, nil)
 		return
 	}
 	if ans, ok := a.bookMove(c.Go); ok {
@@ -85,7 +119,7 @@ func (a *Adapter) onGo(c uci.Command) {
 			a.search.state = searchBookPonder
 			a.search.bookAnswer = ans
 			a.log.printf("book answer held until ponderhit or stop")
-			a.startWarm(a.game.line, "the GUI ponders on a book position")
+			a.startWarm(a.game.engineLine, "the GUI ponders on a book position")
 			return
 		}
 		a.search.bookAnswer = ans
@@ -96,6 +130,10 @@ func (a *Adapter) onGo(c uci.Command) {
 	a.replies.expect(replyBestmove)
 	a.search.state = searchEngine
 	a.search.goLine = c.Line
+	a.search.engineLine = a.game.engineLine
+	a.search.endsByItself = hasLimit(c.Go)
+	a.search.ponder = c.Go.Ponder
+	a.search.reissued = false
 	a.search.clockFrom = time.Time{}
 	if !c.Go.Ponder {
 		a.search.clockFrom = time.Now()
@@ -107,8 +145,15 @@ func (a *Adapter) onGo(c uci.Command) {
 // toEngineAfterPosition sends the GUI's position (the engine gets it only
 // when it is to search: book answers need none) and then goLine.
 func (a *Adapter) toEngineAfterPosition(goLine string) {
-	if a.game.line != "" {
-		a.toEngine(a.game.line)
+	if a.game.engineLine != "" {
+		a.toEnginePosition(a.game.engineLine)
 	}
 	a.toEngine(goLine)
+}
+
+// toEnginePosition sends the engine a position line, and notes it as the
+// engine's position.
+func (a *Adapter) toEnginePosition(line string) {
+	a.toEngine(line)
+	a.engine.position = line
 }

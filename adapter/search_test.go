@@ -7,6 +7,9 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 func TestOutOfBookForwardsPositionThenGo(t *testing.T) {
@@ -80,6 +83,31 @@ func TestGoPerftIsForwarded(t *testing.T) {
 	h.send("position startpos", "go perft 1")
 	h.waitReceived(0, "go perft 1")
 	if l := h.bestmoveAfter("go wtime 1000 btime 1000"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+// With UCI_AnalyseMode on (python-chess sets it for analyse) the book never
+// answers: the engine analyses, whatever the go. Off again (python-chess
+// clears it for play), the book answers.
+func TestAnalyseModeIsTheEngines(t *testing.T) {
+	cfg := testConfig(t, smallBook(t))
+	h := startHarness(t, cfg, nil, nil)
+	h.handshake()
+	if l := h.bestmoveAfter("setoption name UCI_AnalyseMode value true", "ucinewgame", "position startpos", "go depth 8"); l != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+	if l := h.bestmoveAfter("setoption name uci_analysemode value false", "position startpos", "go wtime 1000 btime 1000"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	// Set in the configuration ([Engine], -uci), it holds from the start.
+	cfg = testConfig(t, smallBook(t))
+	cfg.EngineOptions = []config.Option{{Name: "UCI_AnalyseMode", Value: "true"}}
+	h = startHarness(t, cfg, func(_ int, s *ucitest.Settings) {
+		s.Options = append(slices.Clone(ucitest.DefaultOptions), "option name UCI_AnalyseMode type check default false")
+	}, nil)
+	h.handshake()
+	if l := h.bestmoveAfter("position startpos", "go wtime 1000 btime 1000"); l != "bestmove a7a6" {
 		t.Fatalf("got %q", l)
 	}
 }

@@ -31,7 +31,7 @@ func (a *Adapter) startWarm(line, why string) {
 	}
 	a.stopWarm()
 	a.log.printf("warm engine: searching %s (%s); its bestmove will not be shown", line, why)
-	a.toEngine(line)
+	a.toEnginePosition(line)
 	a.toEngine("go infinite")
 	a.books.warm.running = true
 	a.books.warm.owed++
@@ -78,7 +78,7 @@ func (a *Adapter) warmAfterBookMove(ans *bookAnswer) {
 	if !a.settings.BookPonderAlways || !a.game.ok || a.game.line != ans.forLine {
 		return
 	}
-	a.startWarm(withMove(a.game.line, ans.move), "after the book move "+ans.move+", in the opponent's time")
+	a.startWarm(withMove(a.game.engineLine, ans.move), "after the book move "+ans.move+", in the opponent's time")
 }
 
 // withMove is a position line with one more move.

@@ -47,8 +47,11 @@ type Command struct {
 // Position is "position startpos|fen FEN [moves M...]".
 type Position struct {
 	StartPos bool
-	FEN      string   // fields joined by single spaces; 4 to 6 fields
-	Moves    []string // as written; checked by whoever applies them
+	// FEN is its fields joined by single spaces, at most six: engines
+	// and python-chess ignore trailing extra fields, and default missing
+	// ones, so whoever reads it decides what is missing.
+	FEN   string
+	Moves []string // as written; checked by whoever applies them
 }
 
 // Go is a "go" command with all its parameters. Times are in milliseconds
@@ -130,9 +133,9 @@ func parsePosition(line string, fs []field) (*Position, error) {
 		for i < len(fs) && fs[i].s != "moves" {
 			i++
 		}
-		n := i - start
-		if n < 4 || n > 6 {
-			return nil, errorf(line, "FEN with %d fields (want 4 to 6)", n)
+		n := min(i-start, 6)
+		if n == 0 {
+			return nil, errorf(line, "position fen without a FEN")
 		}
 		parts := make([]string, n)
 		for j := range parts {

@@ -106,6 +106,10 @@ func TestParsePosition(t *testing.T) {
 			Position{FEN: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", Moves: []string{"c7c5"}}},
 		{"position foo startpos bar moves e2e4", Position{StartPos: true, Moves: []string{"e2e4"}}},
 		{"position startpos moves", Position{StartPos: true, Moves: []string{}}},
+		// As engines read them: fewer fields (defaulted later), more (the
+		// extra ones ignored).
+		{"position fen 8/8/8/8/8/8/8/K1k5 w", Position{FEN: "8/8/8/8/8/8/8/K1k5 w"}},
+		{"position fen 8/8/8/8/8/8/8/K1k5 w - - 0 1 7 8 moves a1a2", Position{FEN: "8/8/8/8/8/8/8/K1k5 w - - 0 1", Moves: []string{"a1a2"}}},
 	} {
 		c, err := ParseCommand(tc.line)
 		if err != nil {
@@ -116,7 +120,7 @@ func TestParsePosition(t *testing.T) {
 			t.Errorf("%q: got %+v want %+v", tc.line, *c.Position, tc.want)
 		}
 	}
-	for _, bad := range []string{"position", "position moves e2e4", "position fen a b c", "position fen 1 2 3 4 5 6 7"} {
+	for _, bad := range []string{"position", "position moves e2e4", "position fen", "position fen moves e2e4"} {
 		c, err := ParseCommand(bad)
 		if err == nil || c.Kind != CmdPosition {
 			t.Errorf("%q: want a position error, got %v %v", bad, c.Kind, err)

@@ -52,6 +52,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	boolean(&s.IgnoreQuit, "ignore-quit", false, "ignore quit (stay until killed or the input ends)")
 	str(&s.ExitOn, "exit-on", "exit 0 without answering a line whose first word is this")
 	num(&s.CrashOnGo, "crash-on-go", "exit 3 without a word on the Nth go (setoption name CrashOnGo too; setoption name Crash: at once)")
+	str(&s.CrashIn, "crash-in", "exit 3 without a word on a go in a position whose line contains this text")
 	str(&s.CrashOnce, "crash-once", "crash only if this file does not exist, creating it")
 	str(&logFile, "log", "append every line received to this file")
 	boolean(&echo, "stderr", false, `echo every line received to stderr as "fakeengine: got LINE"`)

@@ -9,7 +9,9 @@
 // uciok), isready (readyok, also during a search), setoption, ucinewgame,
 // position, go (bestmove after an info line with a score; go infinite and
 // go ponder wait for stop or ponderhit; go perft prints counts and no
-// bestmove, as Stockfish), stop, ponderhit, quit. A position, ucinewgame
+// bestmove, as Stockfish), stop, ponderhit, quit; and, as Stockfish, d
+// (the position's FEN) and "Unknown command: ..." for what it does not
+// know. A position, ucinewgame
 // or go during a search ends that search first (it still prints its
 // bestmove), so a command that needs a quiet engine never waits behind go
 // infinite; a go during a search is also reported as misuse, since a real
@@ -37,6 +39,7 @@ import (
 // first.
 type Settings struct {
 	Name    string   // id name; "": DefaultName
+	NoName  bool     // no id name line at all
 	Author  string   // id author; "": DefaultAuthor
 	Options []string // the option lines it announces; nil: DefaultOptions
 	// Greeting is printed at start, before any command (a banner).
@@ -71,6 +74,10 @@ type Settings struct {
 	// CrashOnGo makes it exit with status 3, without a word, on the Nth go
 	// since it started ("setoption name Crash" and "crash" at once).
 	CrashOnGo int
+	// CrashIn makes it exit with status 3, without a word, on every go in
+	// a position whose position line contains this text (as Stockfish on
+	// a position it cannot handle).
+	CrashIn string
 	// CrashOnce, with the crashes above: crash only if this file does not
 	// exist, and create it, so an engine restarted by the proxy (same
 	// settings) does not crash again.
@@ -177,6 +184,7 @@ type engine struct {
 	ctx     context.Context
 	out     *output
 	pos     *chess.Position
+	posLine string // the last position line
 	goCount int
 	// The running search: stop is closed to end it, done when it has
 	// printed its bestmove; both nil when none runs.
@@ -217,7 +225,11 @@ func (e *engine) handle(raw string) (code int, done bool) {
 			return 0, false
 		}
 		e.sleep(e.s.StartDelay)
-		lines := append([]string{"id name " + e.s.Name, "id author " + e.s.Author}, e.s.Options...)
+		lines := []string{"id name " + e.s.Name, "id author " + e.s.Author}
+		if e.s.NoName {
+			lines = lines[1:]
+		}
+		lines = append(lines, e.s.Options...)
 		e.out.lines(append(lines, "uciok")...)
 	case "isready":
 		e.sleep(e.s.ReadyDelay)
@@ -229,6 +241,7 @@ func (e *engine) handle(raw string) (code int, done bool) {
 		e.pos = chess.StartingPosition()
 	case "position":
 		e.endSearch()
+		e.posLine = raw
 		if e.s.BestMove == "" {
 			e.position(fields[1:])
 		}
@@ -250,6 +263,9 @@ func (e *engine) handle(raw string) (code int, done bool) {
 		if e.s.CrashOnGo > 0 && e.goCount == e.s.CrashOnGo && e.crash() {
 			return ExitCrash, true
 		}
+		if e.s.CrashIn != "" && strings.Contains(e.posLine, e.s.CrashIn) && e.crash() {
+			return ExitCrash, true
+		}
 		e.startSearch(fields[1:])
 	case "stop":
 		if !e.s.IgnoreStop {
@@ -269,6 +285,11 @@ func (e *engine) handle(raw string) (code int, done bool) {
 		}
 		e.endSearch()
 		return ExitOK, true
+	case "d":
+		e.out.lines("", "Fen: "+e.pos.String(), "") // as Stockfish, without the board
+	case "debug", "register":
+	default:
+		e.out.lines("Unknown command: '" + raw + "'. Type help for more information.")
 	}
 	return 0, false
 }

@@ -204,6 +204,8 @@ func TestCrashesAndExits(t *testing.T) {
 	}{
 		{"crash on second go", Settings{CrashOnGo: 2}, []string{"go", "go"}, "exit status 3"},
 		{"crash on go set at run time", Settings{}, []string{"setoption name CrashOnGo value 1", "go"}, "exit status 3"},
+		{"crash in a position", Settings{CrashIn: "R3K2R w KQkq"},
+			[]string{"position startpos", "go", "position fen 4k3/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "isready", "go"}, "exit status 3"},
 		{"crash option", Settings{}, []string{"setoption name Crash"}, "exit status 3"},
 		{"crash command", Settings{}, []string{"crash"}, "exit status 3"},
 		{"exit on", Settings{ExitOn: "isready"}, []string{"isready"}, ""},

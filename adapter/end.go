@@ -1,0 +1,117 @@
+package adapter
+
+import (
+	"time"
+
+	"github.com/polyproxy/polyproxy/uci"
+)
+
+// The end of a run. The GUI's quit, and the end of its input, are
+// commands in its stream like any other: everything it asked before them
+// is answered as the engine alone would answer it (a readyok, the bestmove
+// of a book answer, the bestmove of a running search, which the engine
+// gives when it gets quit), and the engine's output reaches the GUI until
+// the engine has left, within a grace. Lines after the quit are not read.
+
+// ending is where the run is in its end.
+type ending struct {
+	quitSeen bool // the GUI's quit (or the end of its input) was read
+	// wait fires when a quit held behind the engine's handshake, or behind
+	// a search that ends by itself, has waited long enough (QuitWait) for
+	// the answers owed before it.
+	wait <-chan time.Time
+	// hurry: that wait is over; searches that would end by themselves are
+	// stopped rather than waited for.
+	hurry    bool
+	draining bool             // quit went to the engine: its last lines still reach the GUI
+	drainBy  <-chan time.Time // when the engine has had its grace to leave
+	late     bool             // it did not leave within that grace
+	now      bool             // the run ends after this batch
+}
+
+// stuckHandshakeGrace is how long an engine that has not finished its
+// handshake gets to leave after quit: it does not read its input yet, so
+// it cannot act on the quit anyway.
+const stuckHandshakeGrace = 100 * time.Millisecond
+
+// onQuitInOrder takes the GUI's quit (or the end of its input): at once
+// when nothing before it waits; else after what waits, within QuitWait;
+// at once, too, when only the engine's handshake holds it up and nothing
+// before it needs an answer.
+func (a *Adapter) onQuitInOrder(c uci.Command) {
+	a.end.quitSeen = true
+	if !a.engine.handshaking && len(a.gui.queued) == 0 {
+		a.onGUICommand(c)
+		return
+	}
+	if a.engine.handshaking && !a.answersWaitForHandshake() {
+		a.log.printf("quit during the engine's handshake, with nothing to answer: quitting now")
+		a.end.now = true
+		return
+	}
+	a.gui.queued = append(a.gui.queued, c)
+	a.end.wait = time.After(a.opts.QuitWait)
+}
+
+// answersWaitForHandshake reports whether a command waiting for the
+// engine's handshake needs an answer the engine must give, or a restarted
+// engine owes one the dead engine did not give.
+func (a *Adapter) answersWaitForHandshake() bool {
+	if len(a.replies.entries) > 0 {
+		return true
+	}
+	for _, c := range a.gui.queued {
+		switch c.Kind {
+		case uci.CmdUCI, uci.CmdIsReady, uci.CmdGo, uci.CmdUnknown:
+			return true
+		}
+	}
+	return false
+}
+
+// onQuitWaitOver: the answers owed before a quit did not come in time.
+func (a *Adapter) onQuitWaitOver() {
+	a.end.wait = nil
+	a.end.hurry = true
+	switch {
+	case a.engine.handshaking:
+		a.log.printf("the engine did not finish its handshake: quitting anyway")
+		a.end.now = true
+	case a.gui.heldBySearch:
+		a.log.printf("quit waited %v for a search to end by itself: stopping it", a.opts.QuitWait)
+		a.stopEngineSearch()
+	}
+}
+
+// beginEnd carries out the GUI's quit, in its turn: a book answer held for
+// a ponder search goes out as the engine would give its bestmove, the
+// engine gets the quit, and its output is relayed until it leaves.
+func (a *Adapter) beginEnd() {
+	if a.search.state == searchBookPonder {
+		a.releaseBookAnswer(false)
+	}
+	a.toEngine("quit")
+	a.end.draining = true
+	a.end.wait = nil
+	a.end.drainBy = time.After(a.opts.QuitGrace)
+}
+
+// finish ends the run: replies the engine never gave are made good (a
+// bestmove 0000 for each go, so every go still gets one; our own lines
+// that waited behind them go out), and the engine is stopped.
+func (a *Adapter) finish() {
+	for range a.replies.replaceLostBestmoves(false) {
+		a.log.printf("the engine left without a bestmove it owed: bestmove 0000 instead")
+	}
+	a.replies.abandon()
+	a.gui.out.Flush()
+	grace := a.opts.QuitGrace
+	switch {
+	case a.end.late:
+		grace = 0 // it had its grace already
+	case a.engine.handshaking:
+		grace = min(grace, stuckHandshakeGrace)
+	}
+	a.engine.eng.Quit(grace)
+	a.log.printf("engine stopped; bye")
+}

@@ -1,0 +1,84 @@
+package adapter
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/uci"
+)
+
+// fitOption checks a configured value ([Engine], -uci) against the option
+// the engine announced: a spin value outside min..max is clamped into it
+// (an engine such as Stockfish silently ignores it, and a GUI shown it as
+// the default may refuse the option); a check value is written true or
+// false, a combo value in the engine's spelling. A value that cannot be
+// made to fit (not a number, not a bool, not one of the combo's values) is
+// not sent. warning, when set, says what was done and why.
+func fitOption(o uci.Option, value string) (v, warning string, ok bool) {
+	switch strings.ToLower(o.Type) {
+	case "spin":
+		n, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+		if err != nil {
+			return "", fmt.Sprintf("%q is not a whole number: not sent", value), false
+		}
+		if lo, err := strconv.ParseInt(o.Min, 10, 64); err == nil && n < lo {
+			return strconv.FormatInt(lo, 10), fmt.Sprintf("%d is below the option's minimum: %d sent", n, lo), true
+		}
+		if hi, err := strconv.ParseInt(o.Max, 10, 64); err == nil && n > hi {
+			return strconv.FormatInt(hi, 10), fmt.Sprintf("%d is above the option's maximum: %d sent", n, hi), true
+		}
+		return strconv.FormatInt(n, 10), "", true
+	case "check":
+		b, err := config.ParseBool(value)
+		if err != nil {
+			return "", fmt.Sprintf("%q is not true or false: not sent", value), false
+		}
+		return strconv.FormatBool(b), "", true
+	case "combo":
+		for _, w := range o.Vars {
+			if strings.EqualFold(w, strings.TrimSpace(value)) {
+				return w, "", true
+			}
+		}
+		return "", fmt.Sprintf("%q is not one of %s: not sent", value, strings.Join(o.Vars, ", ")), false
+	}
+	return value, "", true
+}
+
+// option is the option the engine announced under name (case-insensitive).
+func (l *engineLink) option(name string) (uci.Option, bool) {
+	for _, o := range l.options {
+		if strings.EqualFold(o.Name, name) {
+			return o, true
+		}
+	}
+	return uci.Option{}, false
+}
+
+// sendConfiguredOptions sends the configured engine options ([Engine],
+// -uci) that the engine announced, in its spelling and fitted to its
+// range, and keeps what was sent: the GUI is shown those values as the
+// options' defaults.
+func (a *Adapter) sendConfiguredOptions() {
+	a.engine.configured = a.engine.configured[:0]
+	for _, c := range a.settings.EngineOptions {
+		o, ok := a.engine.option(c.Name)
+		if !ok {
+			a.notify("[Engine] option %q is not an option of the engine: not sent", c.Name)
+			continue
+		}
+		v, warning, ok := fitOption(o, c.Value)
+		if warning != "" {
+			a.notify("[Engine] option %s: %s", o.Name, warning)
+		}
+		if !ok {
+			continue
+		}
+		a.toEngine("setoption name " + o.Name + " value " + v)
+		a.engine.configured = append(a.engine.configured, config.Option{Name: o.Name, Value: v})
+		a.noteChess960(o.Name, v)
+		a.noteAnalyseMode(o.Name, v)
+	}
+}
