@@ -8,3 +8,5 @@ require (
 	golang.org/x/sys v0.49.0
 	gopkg.in/ini.v1 v1.67.3
 )
+
+require github.com/klauspost/compress v1.20.3
