@@ -43,6 +43,9 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	var pgns stringList
 	fs.Var(&pgns, "pgn", "PGN `file` to read: plain, .gz, .bz2 or .zst (told by content), - for stdin; repeat for several")
 	out := fs.String("bin", "", "book `file` to write (replaced atomically)")
+	countsOut := fs.String("counts", "", "also (or, without -bin, only) write every position-move's full games and points to counts `file`, for sum-counts and -from-counts")
+	var fromCounts stringList
+	fs.Var(&fromCounts, "from-counts", "make the book from counts `file`s instead of PGN (repeat; in the order of the games)")
 	fs.IntVar(&opt.MaxPly, "max-ply", opt.MaxPly, "count only the first `N` plies of each game")
 	fs.IntVar(&opt.MinGame, "min-game", opt.MinGame, "keep a move only if played in at least `N` games")
 	fs.Float64Var(&opt.MinScore, "min-score", opt.MinScore, "keep a move only if it scored at least `PCT` percent")
@@ -64,15 +67,33 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	skipForfeits := fs.Bool("skip-forfeits", false, "drop games lost on time or abandoned (Termination \"Time forfeit\" or \"Abandoned\")")
 	quiet := fs.Bool("q", false, "no progress and no per-game skip messages")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: polyproxy make-book -pgn FILE [-pgn FILE]... -bin OUT [-max-ply N] [-min-game N]")
+		fmt.Fprintln(stderr, "usage: polyproxy make-book -pgn FILE [-pgn FILE]... [-bin OUT] [-counts OUT] [-max-ply N] [-min-game N]")
 		fmt.Fprintln(stderr, "         [-min-score PCT] [-only-white] [-only-black] [-uniform] [-min-share PCT] [-threads N]")
 		fmt.Fprintln(stderr, "         [game filters] [-q]")
+		fmt.Fprintln(stderr, "       polyproxy make-book -from-counts FILE [-from-counts FILE]... -bin OUT [move rules]")
 		fmt.Fprintln(stderr, "Weight = 2 per win + 1 per draw from the mover's view (Result tag; missing or * = draw).")
 		fmt.Fprintln(stderr, "Games with an illegal, ambiguous or null move, a bad tag or no result are skipped and counted.")
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args, "pgn", "bin"); err != nil {
+	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case len(fromCounts) > 0:
+		for _, name := range []string{"pgn", "counts", "max-ply", "threads", "min-elo", "min-mover-elo", "from-date", "to-date", "player", "time-control", "min-base-time", "skip-termination", "skip-forfeits"} {
+			if set[name] {
+				return usageErrorf("-%s does not go with -from-counts: the counts were made with their settings", name)
+			}
+		}
+		if *out == "" {
+			return usageErrorf("-bin is required")
+		}
+	case len(pgns) == 0:
+		return usageErrorf("-pgn (or -from-counts) is required")
+	case *out == "" && *countsOut == "":
+		return usageErrorf("-bin or -counts is required")
 	}
 	if opt.MaxPly < 0 || opt.MinGame < 0 {
 		return usageErrorf("-max-ply and -min-game must not be negative")
@@ -112,6 +133,10 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 		return usageErrorf("-pgn - (standard input) can be given once")
 	}
 
+	if len(fromCounts) > 0 {
+		return makeBookFromCounts(fromCounts, *out, opt, stderr)
+	}
+	opt.Totals = *countsOut != ""
 	start := time.Now()
 	b := build.NewBuilder(opt)
 	details := 0
@@ -134,13 +159,54 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	if err := checkUsable(s); err != nil {
 		return err
 	}
-	entries := b.Entries()
-	if err := book.WriteFile(*out, entries); err != nil {
-		return err
+	if *countsOut != "" {
+		if err := writeFileAtomic(*countsOut, b.WriteCounts); err != nil {
+			return err
+		}
+	}
+	var entries []book.Entry
+	if *out != "" {
+		entries = b.Entries()
+		if err := book.WriteFile(*out, entries); err != nil {
+			return err
+		}
 	}
 	printSummary(stderr, s)
-	fmt.Fprintf(stderr, "make-book: %d plies, %d distinct position-moves, %d entries written to %s in %.2fs\n",
-		s.Plies, s.Positions, len(entries), *out, time.Since(start).Seconds())
+	fmt.Fprintf(stderr, "make-book: %d plies, %d distinct position-moves", s.Plies, s.Positions)
+	if *out != "" {
+		fmt.Fprintf(stderr, ", %d entries written to %s", len(entries), *out)
+	}
+	if *countsOut != "" {
+		fmt.Fprintf(stderr, ", counts written to %s", *countsOut)
+	}
+	fmt.Fprintf(stderr, " in %.2fs\n", time.Since(start).Seconds())
+	return nil
+}
+
+// makeBookFromCounts is make-book -from-counts: the counts added up in
+// the order given, the move rules applied, the book written.
+func makeBookFromCounts(files []string, out string, opt build.Options, stderr io.Writer) error {
+	start := time.Now()
+	readers, closeAll, err := openCounts(files)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	entries, st, err := build.FromCounts(readers, opt)
+	if err != nil {
+		return fmt.Errorf("%v; no book written", err)
+	}
+	if st.Records == 0 {
+		return fmt.Errorf("the counts hold no move; no book written")
+	}
+	if err := book.WriteFile(out, entries); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "make-book: %d counts files, %d games, %d positions, %d position-moves, %d entries written to %s in %.2fs\n",
+		len(files), st.Games, st.Positions, st.Records, len(entries), out, time.Since(start).Seconds())
+	if st.Halved > 0 {
+		fmt.Fprintf(stderr, "make-book: %d positions have a move with 16384 games or more: their totals were halved to fit; there the book can differ from one make-book run over all the games (which halves while reading)\n", st.Halved)
+	}
 	return nil
 }
 
