@@ -345,3 +345,74 @@ func TestMakeBookThreadsAndInputs(t *testing.T) {
 		}
 	}
 }
+
+// TestMakeBookFilterFlags: the filter flags reach the build and the
+// summary counts what they dropped; bad values are usage errors.
+func TestMakeBookFilterFlags(t *testing.T) {
+	dir := t.TempDir()
+	pgn := filepath.Join(dir, "f.pgn")
+	games := `[White "Ann"]
+[Black "Bo"]
+[Result "1/2-1/2"]
+[WhiteElo "2500"]
+[BlackElo "2400"]
+[UTCDate "2024.05.01"]
+[TimeControl "180+2"]
+[Termination "Normal"]
+
+1. e4 e5 1/2-1/2
+
+[White "Bo"]
+[Black "Ann"]
+[Result "1/2-1/2"]
+[WhiteElo "1500"]
+[BlackElo "2500"]
+[Date "2020.??.??"]
+[TimeControl "60+0"]
+[Termination "Time forfeit"]
+
+1. d4 d5 1/2-1/2
+`
+	os.WriteFile(pgn, []byte(games), 0o644)
+	out := filepath.Join(dir, "f.bin")
+	for _, c := range []struct {
+		flags   []string
+		entries int
+		summary string
+	}{
+		{nil, 4, "2 games read, 2 used, 0 skipped\n"},
+		{[]string{"-min-elo", "2000"}, 2, "1 filtered out; rating: 1"},
+		{[]string{"-min-mover-elo", "2000"}, 3, "2 games read, 2 used"},
+		{[]string{"-from-date", "2021"}, 2, "date: 1"},
+		{[]string{"-to-date", "2020.12"}, 2, "date: 1"},
+		{[]string{"-player", "ann"}, 2, "2 games read, 2 used"},
+		{[]string{"-time-control", "blitz,rapid"}, 2, "time control: 1"},
+		{[]string{"-min-base-time", "120"}, 2, "time control: 1"},
+		{[]string{"-skip-forfeits"}, 2, "termination: 1"},
+		{[]string{"-skip-termination", "normal"}, 2, "termination: 1"},
+		{[]string{"-min-share", "60"}, 2, ""}, // 1. e4 and 1. d4 have 50% each
+	} {
+		args := append([]string{"make-book", "-pgn", pgn, "-bin", out, "-min-game", "1"}, c.flags...)
+		code, _, stderr := runCmd(t, args...)
+		if code != 0 {
+			t.Errorf("%v: exit %d\n%s", c.flags, code, stderr)
+			continue
+		}
+		if n := len(fixture.ReadFile(t, out)) / book.EntrySize; n != c.entries {
+			t.Errorf("%v: %d entries, want %d", c.flags, n, c.entries)
+		}
+		if !strings.Contains(stderr, c.summary) {
+			t.Errorf("%v: summary lacks %q:\n%s", c.flags, c.summary, stderr)
+		}
+	}
+	if code, _, stderr := runCmd(t, "make-book", "-pgn", pgn, "-bin", out, "-player", "Nobody"); code != 1 || !strings.Contains(stderr, "no game passed the filters") {
+		t.Errorf("no game left: exit %d\n%s", code, stderr)
+	}
+	for _, bad := range [][]string{
+		{"-from-date", "2024.13"}, {"-to-date", "x"}, {"-time-control", "blitzz"}, {"-min-share", "101"}, {"-threads", "0"},
+	} {
+		if code, _, _ := runCmd(t, append([]string{"make-book", "-pgn", pgn, "-bin", out}, bad...)...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", bad, code)
+		}
+	}
+}

@@ -219,8 +219,9 @@ type gameOutcome struct {
 
 // gameParser turns games into plies; one per goroutine.
 type gameParser struct {
-	opt   *Options
-	plies []ply
+	opt    *Options
+	plies  []ply
+	reader *pgn.Reader // reused for piece after piece
 }
 
 // parse replays one game and appends its plies to out; it appends them
@@ -307,7 +308,7 @@ func (b *Builder) add(k book.Key, m book.Move, white bool, points int) {
 	*e = buildEntry{key: k, move: m, white: white}
 	b.count++
 	b.table[i] = t | uint64(b.count)
-	if 2*b.count > len(b.table) {
+	if 4*b.count > 3*len(b.table) {
 		b.grow()
 	}
 	b.tally(e, idx, points)

@@ -48,6 +48,7 @@ type Reader struct {
 	// the piece is read as the reader of the whole stream would read that
 	// line.
 	chunk bool
+	text  *bytes.Reader // a chunk reader's text
 	torn  bool
 }
 
@@ -133,10 +134,26 @@ func NewReader(r io.Reader) *Reader {
 // (a game's tags, a comment not followed by an empty line, a bad game
 // being skipped) the piece is torn: see Torn.
 func NewChunkReader(text []byte, firstLine int, last bool) *Reader {
-	r := NewReader(bytes.NewReader(text))
-	r.lineNo = firstLine - 1
-	r.chunk = !last
+	r := &Reader{}
+	r.ResetChunk(text, firstLine, last)
 	return r
+}
+
+// ResetChunk makes r a chunk reader of another piece (as NewChunkReader),
+// keeping its buffers: a goroutine reading piece after piece allocates
+// nothing once they have grown.
+func (r *Reader) ResetChunk(text []byte, firstLine int, last bool) {
+	if r.text == nil {
+		r.text = bytes.NewReader(text)
+	} else {
+		r.text.Reset(text)
+	}
+	if r.br == nil {
+		r.br = bufio.NewReaderSize(r.text, 64<<10)
+	} else {
+		r.br.Reset(r.text)
+	}
+	*r = Reader{br: r.br, text: r.text, long: r.long[:0], game: r.game, lineNo: firstLine - 1, chunk: !last}
 }
 
 // Torn reports, once Next has returned io.EOF, that the piece ended where
