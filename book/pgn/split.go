@@ -61,7 +61,7 @@ func (s *Splitter) Next(buf []byte) (Piece, error) {
 			// The rest; a read error comes with the next call.
 			return Piece{Text: buf, Line: s.line, Last: s.err == io.EOF}, nil
 		}
-		if cut := lastCut(buf, from); cut > 0 {
+		if cut := lastCut(buf, from, s.line == 1); cut > 0 {
 			s.carry = append(s.carry, buf[cut:]...)
 			p := Piece{Text: buf[:cut], Line: s.line}
 			s.line += bytes.Count(p.Text, []byte{'\n'})
@@ -69,27 +69,38 @@ func (s *Splitter) Next(buf []byte) (Piece, error) {
 		}
 		// No cut yet (a huge game, or no tag lines): read on; only the
 		// last, unfinished line can still hold one.
-		from = max(0, bytes.LastIndexByte(buf, '\n'))
+		if nl := bytes.LastIndexByte(buf[from:], '\n'); nl >= 0 {
+			from += nl
+		}
 		want = len(buf) + s.size
 	}
 }
 
 // lastCut returns the start of the last line of buf, at from or after,
 // that can start a piece, or 0. The line must be whole (its '\n' in buf).
-func lastCut(buf []byte, from int) int {
+// streamStart says buf starts the stream, whose first line the reader
+// reads without a UTF-8 BOM.
+func lastCut(buf []byte, from int, streamStart bool) int {
 	end := len(buf)
 	for {
-		q := bytes.LastIndex(buf[:end], []byte("\n["))
-		if q < from || q < 0 {
+		// Only from on: a piece read a little at a time must not rescan
+		// what it has already searched.
+		q := bytes.LastIndex(buf[from:end], []byte("\n["))
+		if q < 0 {
 			return 0
 		}
+		q += from
 		end = q
 		p := q + 1
 		nl := bytes.IndexByte(buf[p:], '\n')
 		if nl < 0 || !looksLikeTag(buf[p:p+nl]) {
 			continue
 		}
-		prev := buf[bytes.LastIndexByte(buf[:q], '\n')+1 : q]
+		ps := bytes.LastIndexByte(buf[:q], '\n') + 1
+		prev := buf[ps:q]
+		if ps == 0 && streamStart {
+			prev = bytes.TrimPrefix(prev, []byte("\xef\xbb\xbf"))
+		}
 		i := 0
 		for i < len(prev) && isSpace(prev[i]) {
 			i++
