@@ -38,42 +38,60 @@ func splitPGN(t *testing.T, path string, n int, dir string) []string {
 	return out
 }
 
-// TestShardedBuildWithXargs runs the README's recipe: four parts counted
-// by xargs -P 2, the counts added in order, the book made from the sum;
-// it is the same bytes as one make-book over the whole file.
+// readmeRecipe is the shell block of the README's sharding recipe.
+func readmeRecipe(t *testing.T) string {
+	t.Helper()
+	readme := string(fixture.ReadFile(t, "README.md"))
+	_, after, ok := strings.Cut(readme, "The whole recipe on one machine")
+	if !ok {
+		t.Fatal("README: no sharding recipe")
+	}
+	_, block, ok := strings.Cut(after, "```sh\n")
+	block, _, ok2 := strings.Cut(block, "```")
+	if !ok || !ok2 {
+		t.Fatal("README: the recipe has no sh block")
+	}
+	return block
+}
+
+// TestShardedBuildWithXargs runs the README's recipe as written: the
+// games cut into four parts by awk, counted by xargs -P 2, the counts
+// added in order, the book made from the sum; it is the same bytes as
+// one make-book over the whole file, and the summed counts are the
+// whole file's.
 func TestShardedBuildWithXargs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds polyproxy; skipped with -short")
 	}
 	testenv.Program(t, "xargs", "findutils")
+	testenv.Program(t, "awk", "mawk")
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "polyproxy")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "polyproxy"), ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	n := 4000
 	if testenv.RaceEnabled {
 		n = 1000
 	}
-	whole := bookGamesPGN(t, n)
-	splitPGN(t, whole, 4, dir)
+	whole := filepath.Join(dir, "all.pgn")
+	if err := os.WriteFile(whole, fixture.ReadFile(t, bookGamesPGN(t, n)), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	want := ourMakeBook(t, whole, filepath.Join(dir, "one.bin"), "-max-ply", "20", "-min-game", "2")
 
-	recipe := `set -e
-ls part-*.pgn | xargs -P 2 -I{} "$POLYPROXY" make-book -q -pgn {} -counts {}.counts -max-ply 20
-"$POLYPROXY" sum-counts -out all.counts $(ls part-*.pgn.counts)
-"$POLYPROXY" make-book -from-counts all.counts -bin sharded.bin -min-game 2
-`
-	cmd := exec.Command("bash", "-c", recipe)
+	cmd := exec.Command("bash", "-c", "set -e\n"+readmeRecipe(t))
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "POLYPROXY="+bin)
+	cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"))
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("recipe: %v\n%s", err, out)
 	}
-	if got := fixture.ReadFile(t, filepath.Join(dir, "sharded.bin")); !bytes.Equal(got, want) {
+	parts, _ := filepath.Glob(filepath.Join(dir, "part-*.pgn"))
+	if len(parts) != 4 {
+		t.Errorf("%d parts", len(parts))
+	}
+	if got := fixture.ReadFile(t, filepath.Join(dir, "book.bin")); !bytes.Equal(got, want) {
 		t.Errorf("sharded book differs from one run: %s", firstDiff(got, want))
 	}
-	// -counts of the whole file is the sum of the parts' counts.
 	ourMakeBook(t, whole, filepath.Join(dir, "w.bin"), "-max-ply", "20", "-counts", filepath.Join(dir, "whole.counts"))
 	if !bytes.Equal(fixture.ReadFile(t, filepath.Join(dir, "whole.counts")), fixture.ReadFile(t, filepath.Join(dir, "all.counts"))) {
 		t.Error("the parts' counts added up differ from the whole's")
