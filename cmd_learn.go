@@ -7,14 +7,18 @@ import (
 	"os"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/pgn"
 	"github.com/polyproxy/polyproxy/learn"
 )
+
+// pgnStdin is what "-pgn -" reads (make-book, learn); tests replace it.
+var pgnStdin io.Reader = os.Stdin
 
 func runLearn(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("learn", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	bookPath := fs.String("book", "", "book `file` to update in place (only learn fields change)")
-	pgnPath := fs.String("pgn", "", "PGN `file` of the games (cutechess-cli, fastchess)")
+	pgnPath := fs.String("pgn", "", "PGN `file` of the games (cutechess-cli, fastchess): plain, .gz, .bz2 or .zst, - for stdin")
 	player := fs.String("player", "", "the engine's `name` as in the White/Black tags")
 	dryRun := fs.Bool("dry-run", false, "change nothing; print what would change")
 	verbose := fs.Bool("v", false, "print every skipped game and every entry changed")
@@ -46,7 +50,7 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 	for _, w := range b.Warnings() {
 		warnf(stderr, "learn", "%s", w)
 	}
-	pf, err := os.Open(*pgnPath)
+	pf, err := pgn.Open(*pgnPath, pgnStdin)
 	if err != nil {
 		return err
 	}

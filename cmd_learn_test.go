@@ -99,3 +99,33 @@ func TestLearnCommandErrors(t *testing.T) {
 		t.Fatal("a failed run changed the book")
 	}
 }
+
+// TestLearnCompressedAndStdin: learn reads gzip, bzip2 and zstd games and
+// standard input, with the same result as from the plain file.
+func TestLearnCompressedAndStdin(t *testing.T) {
+	plainBook, _ := learnFixtureCopy(t)
+	if code, _, errs := runLearnCmd(t, "-book", plainBook, "-pgn", "testdata/learn/games.pgn", "-player", "Alpha"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want, _ := os.ReadFile(plainBook)
+	for _, in := range compressedCopies(t, "testdata/learn/games.pgn") {
+		path, _ := learnFixtureCopy(t)
+		if code, _, errs := runLearnCmd(t, "-book", path, "-pgn", in, "-player", "Alpha"); code != 0 {
+			t.Fatalf("%s: exit %d: %s", in, code, errs)
+		}
+		if got, _ := os.ReadFile(path); !bytes.Equal(got, want) {
+			t.Errorf("%s: book differs from learning the plain file", filepath.Base(in))
+		}
+	}
+	path, _ := learnFixtureCopy(t)
+	games, _ := os.ReadFile("testdata/learn/games.pgn")
+	old := pgnStdin
+	pgnStdin = bytes.NewReader(games)
+	defer func() { pgnStdin = old }()
+	if code, _, errs := runLearnCmd(t, "-book", path, "-pgn", "-", "-player", "Alpha"); code != 0 {
+		t.Fatalf("stdin: exit %d: %s", code, errs)
+	}
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, want) {
+		t.Error("stdin: book differs from learning the plain file")
+	}
+}

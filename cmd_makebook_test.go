@@ -2,12 +2,16 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
@@ -242,5 +246,173 @@ func TestMakeBookCLI(t *testing.T) {
 	}
 	if code, _, stderr := runCmd(t, "make-book", "-h"); code != 0 || !strings.Contains(stderr, "-min-score") {
 		t.Errorf("-h: exit %d\n%s", code, stderr)
+	}
+}
+
+// halvingPGN writes n games where one move reaches 16384 games (PolyGlot
+// halves its position) and returns the file.
+func halvingPGN(t *testing.T, n int) string {
+	t.Helper()
+	var sb strings.Builder
+	results := []string{"1-0", "0-1", "1/2-1/2", "*"}
+	for i := range n {
+		move := "e4 e5"
+		if i%7 == 0 {
+			move = "d4 d5"
+		}
+		fmt.Fprintf(&sb, "[Result \"%s\"]\n\n1. %s *\n\n", results[(i*7/3)%4], move)
+	}
+	path := filepath.Join(t.TempDir(), "halving.pgn")
+	if err := os.WriteFile(path, []byte(sb.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// compressedCopies writes path gzipped, bzip2ed (with the bzip2 program)
+// and zstd-compressed, plus a gzip named .pgn, and returns the files.
+func compressedCopies(t *testing.T, path string) []string {
+	t.Helper()
+	data := fixture.ReadFile(t, path)
+	dir := t.TempDir()
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(data)
+	zw.Close()
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{"games.pgn.gz": gz.Bytes(), "gzip-named.pgn": gz.Bytes(), "games.pgn.zst": enc.EncodeAll(data, nil)}
+	enc.Close()
+	bz, err := exec.Command(testenv.Program(t, "bzip2", "bzip2"), "-c", path).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["games.pgn.bz2"] = bz
+	var out []string
+	for name, b := range files {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestMakeBookThreadsAndInputs: the book is the same bytes with one
+// thread, several, from compressed copies and from standard input, and
+// equals PolyGlot's (halving included) with one thread and with four.
+func TestMakeBookThreadsAndInputs(t *testing.T) {
+	n := 3000
+	if testenv.RaceEnabled {
+		n = 800
+	}
+	for _, pgn := range []string{bookGamesPGN(t, n), halvingPGN(t, 17000)} {
+		dir := t.TempDir()
+		want := ourMakeBook(t, pgn, filepath.Join(dir, "one.bin"), "-threads", "1", "-min-game", "1")
+		if len(want) == 0 {
+			t.Fatal("empty book")
+		}
+		for _, threads := range []string{"2", "4"} {
+			if got := ourMakeBook(t, pgn, filepath.Join(dir, "t.bin"), "-threads", threads, "-min-game", "1"); !bytes.Equal(got, want) {
+				t.Errorf("%s -threads %s: differs from -threads 1: %s", filepath.Base(pgn), threads, firstDiff(got, want))
+			}
+		}
+		for _, in := range compressedCopies(t, pgn) {
+			if got := ourMakeBook(t, in, filepath.Join(dir, "c.bin"), "-min-game", "1"); !bytes.Equal(got, want) {
+				t.Errorf("%s: differs from the plain file: %s", filepath.Base(in), firstDiff(got, want))
+			}
+		}
+		old := pgnStdin
+		pgnStdin = bytes.NewReader(fixture.ReadFile(t, pgn))
+		got := ourMakeBook(t, "-", filepath.Join(dir, "stdin.bin"), "-min-game", "1")
+		pgnStdin = old
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s from stdin: differs: %s", filepath.Base(pgn), firstDiff(got, want))
+		}
+		if testenv.RaceEnabled {
+			continue // PolyGlot's side is compared above, without -race
+		}
+		pg := polyglotMakeBook(t, pgn, filepath.Join(dir, "pg.bin"), "-min-game", "1")
+		if !bytes.Equal(want, pg) {
+			t.Errorf("%s: -threads 1 differs from PolyGlot: %s", filepath.Base(pgn), firstDiff(want, pg))
+		}
+		if got := ourMakeBook(t, pgn, filepath.Join(dir, "t4.bin"), "-threads", "4", "-min-game", "1"); !bytes.Equal(got, pg) {
+			t.Errorf("%s: -threads 4 differs from PolyGlot: %s", filepath.Base(pgn), firstDiff(got, pg))
+		}
+	}
+}
+
+// TestMakeBookFilterFlags: the filter flags reach the build and the
+// summary counts what they dropped; bad values are usage errors.
+func TestMakeBookFilterFlags(t *testing.T) {
+	dir := t.TempDir()
+	pgn := filepath.Join(dir, "f.pgn")
+	games := `[White "Ann"]
+[Black "Bo"]
+[Result "1/2-1/2"]
+[WhiteElo "2500"]
+[BlackElo "2400"]
+[UTCDate "2024.05.01"]
+[TimeControl "180+2"]
+[Termination "Normal"]
+
+1. e4 e5 1/2-1/2
+
+[White "Bo"]
+[Black "Ann"]
+[Result "1/2-1/2"]
+[WhiteElo "1500"]
+[BlackElo "2500"]
+[Date "2020.??.??"]
+[TimeControl "60+0"]
+[Termination "Time forfeit"]
+
+1. d4 d5 1/2-1/2
+`
+	os.WriteFile(pgn, []byte(games), 0o644)
+	out := filepath.Join(dir, "f.bin")
+	for _, c := range []struct {
+		flags   []string
+		entries int
+		summary string
+	}{
+		{nil, 4, "2 games read, 2 used, 0 skipped\n"},
+		{[]string{"-min-elo", "2000"}, 2, "1 filtered out; rating: 1"},
+		{[]string{"-min-mover-elo", "2000"}, 3, "2 games read, 2 used"},
+		{[]string{"-from-date", "2021"}, 2, "date: 1"},
+		{[]string{"-to-date", "2020.12"}, 2, "date: 1"},
+		{[]string{"-player", "ann"}, 2, "2 games read, 2 used"},
+		{[]string{"-time-control", "blitz,rapid"}, 2, "time control: 1"},
+		{[]string{"-min-base-time", "120"}, 2, "time control: 1"},
+		{[]string{"-skip-forfeits"}, 2, "termination: 1"},
+		{[]string{"-skip-termination", "normal"}, 2, "termination: 1"},
+		{[]string{"-min-share", "60"}, 2, ""}, // 1. e4 and 1. d4 have 50% each
+	} {
+		args := append([]string{"make-book", "-pgn", pgn, "-bin", out, "-min-game", "1"}, c.flags...)
+		code, _, stderr := runCmd(t, args...)
+		if code != 0 {
+			t.Errorf("%v: exit %d\n%s", c.flags, code, stderr)
+			continue
+		}
+		if n := len(fixture.ReadFile(t, out)) / book.EntrySize; n != c.entries {
+			t.Errorf("%v: %d entries, want %d", c.flags, n, c.entries)
+		}
+		if !strings.Contains(stderr, c.summary) {
+			t.Errorf("%v: summary lacks %q:\n%s", c.flags, c.summary, stderr)
+		}
+	}
+	if code, _, stderr := runCmd(t, "make-book", "-pgn", pgn, "-bin", out, "-player", "Nobody"); code != 1 || !strings.Contains(stderr, "no game passed the filters") {
+		t.Errorf("no game left: exit %d\n%s", code, stderr)
+	}
+	for _, bad := range [][]string{
+		{"-from-date", "2024.13"}, {"-to-date", "x"}, {"-time-control", "blitzz"}, {"-min-share", "101"}, {"-threads", "0"},
+	} {
+		if code, _, _ := runCmd(t, append([]string{"make-book", "-pgn", pgn, "-bin", out}, bad...)...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", bad, code)
+		}
 	}
 }

@@ -32,7 +32,10 @@ var commands = []command{
 	{"info-book", "summarise a book: entries, positions, header, weights, learn data, problems", runInfoBook},
 	{"dump-book", "write a book's lines for one colour as text (PolyGlot's dump-book)", runDumpBook},
 	{"make-book", "build a book from PGN games (PolyGlot's make-book, same bytes)", runMakeBook},
+	{"sum-counts", "add counts files (make-book -counts) made from parts of a game collection", runSumCounts},
 	{"merge-book", "merge two books (PolyGlot's merge-book; weights saturate, learn counts add)", runMergeBook},
+	{"book-to-pgn", "write a book's tree as one PGN game with variations (shares, weights, learn counts)", runBookToPGN},
+	{"book-to-openings", "write the positions of a book's tree as an EPD or PGN opening suite (fastchess, cutechess-cli)", runBookToOpenings},
 	{"compile-book", "compile a text book (one line of from-to moves per variation) into a book", runCompileBook},
 	{"learn", "count a tournament's results (PGN) into a book's learn fields", runLearn},
 }
@@ -63,8 +66,12 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: "+config.Usage)
 	fmt.Fprintln(w, "       polyproxy COMMAND [flags]   (COMMAND -h for its flags)")
 	fmt.Fprintln(w, "\nCommands:")
+	width := 0
 	for _, c := range commands {
-		fmt.Fprintf(w, "  %-13s %s\n", c.name, c.summary)
+		width = max(width, len(c.name))
+	}
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, c.name, c.summary)
 	}
 }
 

@@ -14,85 +14,178 @@ import (
 	"strings"
 	"time"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/polyproxy/polyproxy/book"
 )
 
-// measureMakeBook times make-book on the PGN and on several copies of it
-// concatenated, with the peak resident memory of each run, and says
-// whether both sides wrote the same bytes.
+// measureMakeBook times make-book on the PGN and on copies of it
+// concatenated (pgnCopies, and pgnLargeCopies for the database-sized
+// row), with the peak resident memory of each run, and says whether both
+// sides wrote the same bytes. polyproxy runs on all cores; the reference
+// column is polyproxy -threads 1. On the largest input it also reads the
+// same games zstd-compressed.
 func (r *runner) measureMakeBook() {
-	inputs := []string{r.cfg.pgn}
+	type input struct{ path, label string }
+	inputs := []input{{r.cfg.pgn, baseName(r.cfg.pgn)}}
 	var setupErr error
 	if _, err := os.Stat(r.cfg.pgn); err != nil {
 		setupErr = fmt.Errorf("PGN %s not found (pass -pgn FILE; 8moves_v3.pgn.zip is in https://github.com/official-stockfish/books)", r.cfg.pgn)
-	} else if r.cfg.pgnCopies > 1 {
-		big, err := concatCopies(r.cfg.pgn, r.cfg.pgnCopies, r.workdir)
-		if err != nil {
-			setupErr = err
-		} else {
-			inputs = append(inputs, big)
+	} else {
+		for _, n := range []int{r.cfg.pgnCopies, r.cfg.pgnLargeCopies} {
+			if n <= 1 {
+				continue
+			}
+			big, err := concatCopies(r.cfg.pgn, n, r.workdir)
+			if err != nil {
+				setupErr = err
+				break
+			}
+			inputs = append(inputs, input{big, fmt.Sprintf("%d× %s", n, baseName(r.cfg.pgn))})
 			defer os.Remove(big)
 		}
 	}
-	for i, pgn := range inputs {
-		label := baseName(pgn)
-		if i > 0 {
-			label = fmt.Sprintf("%d× %s", r.cfg.pgnCopies, baseName(r.cfg.pgn))
-		}
+	for i, in := range inputs {
+		pgn, label := in.path, in.label
 		ads := r.adapters()
 		timeRes := &result{ID: "makebook-time-" + slug(label), Kind: kindTime,
 			Title:     "5. make-book -max-ply 16, wall time: " + label + games(pgn),
-			Polyproxy: ads[0].side, PolyGlot: ads[1].side}
+			Polyproxy: ads[0].side, PolyGlot: ads[1].side, Reference: newSide("polyproxy -threads 1", r.ppErr)}
 		memRes := &result{ID: "makebook-memory-" + slug(label), Kind: kindBytes,
 			Title:     "5. make-book -max-ply 16, peak memory: " + label,
-			Polyproxy: newSide("polyproxy", r.ppErr), PolyGlot: newSide("PolyGlot", r.pgErr)}
+			Polyproxy: newSide("polyproxy", r.ppErr), PolyGlot: newSide("PolyGlot", r.pgErr), Reference: newSide("polyproxy -threads 1", r.ppErr)}
 		if r.gnuTime != "" {
 			memRes.Notes = []string{"Peak resident memory as GNU time -v reports it."}
 		} else {
 			memRes.Notes = []string{"Peak resident memory from wait4's rusage: on Linux it includes the runner's own resident size at the fork when that is larger; install GNU time (/usr/bin/time) for exact figures."}
 		}
 		if setupErr != nil {
-			failAll(setupErr, timeRes.Polyproxy, timeRes.PolyGlot)
+			failAll(setupErr, timeRes.Polyproxy, timeRes.PolyGlot, timeRes.Reference)
 		}
-		outs := make([]string, len(ads))
-		var runs []sideRun
+		type tool struct {
+			side, mem *side
+			argv      []string
+			out       string
+		}
+		var tools []tool
 		for j, a := range ads {
 			out := filepath.Join(r.workdir, fmt.Sprintf("makebook-%s-%d.bin", slug(a.side.Label), i))
-			outs[j] = out
 			mem := memRes.Polyproxy
 			if j == 1 {
 				mem = memRes.PolyGlot
 			}
-			argv := []string{a.bin, "make-book", "-pgn", pgn, "-bin", out, "-max-ply", "16"}
-			runs = append(runs, sideRun{a.side, func(int) ([]float64, error) {
-				wall, rss, err := r.runTool(argv, out)
-				if err != nil {
-					return nil, err
-				}
-				if rss > 0 {
-					mem.Samples = append(mem.Samples, float64(rss))
-				} else {
-					mem.fail(errors.New("peak memory not reported on this system"))
-				}
-				return []float64{seconds(wall)}, nil
-			}})
+			tools = append(tools, tool{a.side, mem, []string{a.bin, "make-book", "-pgn", pgn, "-bin", out, "-max-ply", "16"}, out})
+		}
+		one := filepath.Join(r.workdir, fmt.Sprintf("makebook-threads1-%d.bin", i))
+		tools = append(tools, tool{timeRes.Reference, memRes.Reference, []string{r.ppBin, "make-book", "-threads", "1", "-pgn", pgn, "-bin", one, "-max-ply", "16"}, one})
+		var runs []sideRun
+		for _, tl := range tools {
+			runs = append(runs, r.toolRun(tl.side, tl.mem, tl.argv, tl.out))
 		}
 		alternate(r.cfg.makeBookRounds, runs)
-		for j, a := range ads {
-			if !a.side.ok() {
-				[]*side{memRes.Polyproxy, memRes.PolyGlot}[j].fail(errors.New(a.side.Error))
+		for _, tl := range tools {
+			if !tl.side.ok() {
+				tl.mem.fail(errors.New(tl.side.Error))
 			}
 		}
 		if timeRes.Polyproxy.ok() && timeRes.PolyGlot.ok() {
-			timeRes.Notes = append(timeRes.Notes, "Books written: "+sameBytes(outs[0], outs[1]))
+			timeRes.Notes = append(timeRes.Notes, "Books written: "+sameBytes(tools[0].out, tools[1].out))
 		}
-		for _, o := range outs {
-			os.Remove(o)
+		if timeRes.Polyproxy.ok() && timeRes.Reference.ok() {
+			timeRes.Notes = append(timeRes.Notes, "polyproxy on all cores and with -threads 1: "+sameBytes(tools[0].out, tools[2].out))
+		}
+		last := i == len(inputs)-1 && i > 0
+		if last && timeRes.Polyproxy.ok() {
+			r.add(timeRes, memRes, r.measureZstd(pgn, label, tools[0].out))
+		} else {
+			r.add(timeRes, memRes)
+		}
+		for _, tl := range tools {
+			os.Remove(tl.out)
 		}
 		timeRes.finish()
 		memRes.finish()
-		r.add(timeRes, memRes)
 	}
+}
+
+// toolRun is one side of a make-book measurement: its wall time per run,
+// its peak memory into mem.
+func (r *runner) toolRun(s, mem *side, argv []string, out string) sideRun {
+	return sideRun{s, func(int) ([]float64, error) {
+		wall, rss, err := r.runTool(argv, out)
+		if err != nil {
+			return nil, err
+		}
+		if rss > 0 {
+			mem.Samples = append(mem.Samples, float64(rss))
+		} else {
+			mem.fail(errors.New("peak memory not reported on this system"))
+		}
+		return []float64{seconds(wall)}, nil
+	}}
+}
+
+// measureZstd times polyproxy's make-book on the PGN compressed with zstd
+// against the plain PGN (the reference column); PolyGlot reads plain PGN
+// only. want is the book from the plain file, to compare.
+func (r *runner) measureZstd(pgn, label, want string) *result {
+	res := &result{ID: "makebook-time-zstd-" + slug(label), Kind: kindTime,
+		Title:     "5. make-book -max-ply 16, wall time: " + label + ".zst (zstd input)",
+		Polyproxy: newSide("polyproxy", r.ppErr), PolyGlot: newSide("PolyGlot", "PolyGlot reads plain PGN only"),
+		Reference: newSide("polyproxy, the plain PGN", r.ppErr)}
+	defer res.finish()
+	zst := pgn + ".zst"
+	t0 := time.Now()
+	if err := zstdFile(pgn, zst); err != nil {
+		failAll(err, res.Polyproxy, res.Reference)
+		return res
+	}
+	defer os.Remove(zst)
+	r.logf("   compressed %s with zstd in %v", baseName(zst), time.Since(t0).Round(time.Millisecond))
+	outZ := filepath.Join(r.workdir, "makebook-zstd.bin")
+	outP := filepath.Join(r.workdir, "makebook-plain.bin")
+	discard := &side{}
+	alternate(r.cfg.makeBookRounds, []sideRun{
+		r.toolRun(res.Polyproxy, discard, []string{r.ppBin, "make-book", "-pgn", zst, "-bin", outZ, "-max-ply", "16"}, outZ),
+		r.toolRun(res.Reference, discard, []string{r.ppBin, "make-book", "-pgn", pgn, "-bin", outP, "-max-ply", "16"}, outP),
+	})
+	if res.Polyproxy.ok() {
+		res.Notes = append(res.Notes, "Book from the .zst and from the plain file: "+sameBytes(outZ, want))
+		if fi, err := os.Stat(zst); err == nil {
+			res.Notes = append(res.Notes, fmt.Sprintf("zstd default level: %s bytes compressed.", commaInt(fi.Size())))
+		}
+	}
+	os.Remove(outZ)
+	os.Remove(outP)
+	return res
+}
+
+// zstdFile compresses a file with zstd's default level.
+func zstdFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	enc, err := zstd.NewWriter(out)
+	if err != nil {
+		out.Close()
+		return err
+	}
+	if _, err := io.Copy(enc, in); err != nil {
+		enc.Close()
+		out.Close()
+		return err
+	}
+	if err := enc.Close(); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
 }
 
 // runTool runs a book tool to completion with its output discarded and

@@ -3,7 +3,8 @@
 # something is missing (safe to run again and again). All output goes to stderr.
 #
 #   Debian packages: stockfish, gnuchess-book, polyglot (PolyGlot, for the
-#                    side-by-side tests), gcc + libc6-dev (go test -race needs cgo)
+#                    side-by-side tests), bzip2 (compressed make-book inputs),
+#                    gcc + libc6-dev (go test -race needs cgo)
 #   Go:              the official toolchain into /usr/local/go when no go is found
 #                    (older Go 1.21+ fetches the version go.mod asks for by itself)
 #
@@ -25,6 +26,7 @@ missing=()
 [ -x /usr/games/stockfish ] || missing+=(stockfish)
 [ -f /usr/share/games/gnuchess/book.bin ] || missing+=(gnuchess-book)
 [ -x /usr/games/polyglot ] || missing+=(polyglot)
+command -v bzip2 >/dev/null || missing+=(bzip2)
 command -v gcc >/dev/null || missing+=(gcc libc6-dev)
 command -v go >/dev/null || { command -v curl >/dev/null || missing+=(curl ca-certificates); }
 

@@ -2,8 +2,11 @@ package build
 
 import (
 	"bytes"
+	"fmt"
+	"runtime"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
 	"github.com/notnil/chess"
 
 	"github.com/polyproxy/polyproxy/book"
@@ -26,21 +29,56 @@ func bookGames(b *testing.B) []byte {
 }
 
 // BenchmarkMakeBook builds the book of 20,000 games at -max-ply 16 from
-// memory (reading the file is left out).
+// memory (reading the file is left out), on one thread and on all (the
+// sub-benchmark's name), as -threads does.
 func BenchmarkMakeBook(b *testing.B) {
 	data := bookGames(b)
+	for _, threads := range []int{1, runtime.GOMAXPROCS(0)} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			opt := DefaultOptions()
+			opt.MaxPly = 16
+			opt.Threads = threads
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				bl := NewBuilder(opt)
+				if err := bl.AddPGN(bytes.NewReader(data), "games.pgn"); err != nil {
+					b.Fatal(err)
+				}
+				if len(bl.Entries()) == 0 {
+					b.Fatal("no entries")
+				}
+			}
+			b.ReportMetric(float64(20000*b.N)/b.Elapsed().Seconds(), "games/s")
+		})
+	}
+}
+
+// BenchmarkMakeBookZstd is BenchmarkMakeBook on all threads from the same
+// games compressed with zstd, through pgn.NewInput as make-book reads a
+// .pgn.zst: the cost of the compressed input.
+func BenchmarkMakeBookZstd(b *testing.B) {
+	data := bookGames(b)
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	packed := enc.EncodeAll(data, nil)
+	enc.Close()
 	opt := DefaultOptions()
 	opt.MaxPly = 16
+	opt.Threads = runtime.GOMAXPROCS(0)
 	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
 	for b.Loop() {
-		bl := NewBuilder(opt)
-		if err := bl.AddPGN(bytes.NewReader(data), "games.pgn"); err != nil {
+		in, err := pgn.NewInput(bytes.NewReader(packed), "games.pgn.zst")
+		if err != nil {
 			b.Fatal(err)
 		}
-		if len(bl.Entries()) == 0 {
-			b.Fatal("no entries")
+		bl := NewBuilder(opt)
+		if err := bl.AddPGN(in, "games.pgn.zst"); err != nil {
+			b.Fatal(err)
 		}
+		in.Close()
 	}
 	b.ReportMetric(float64(20000*b.N)/b.Elapsed().Seconds(), "games/s")
 }

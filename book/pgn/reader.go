@@ -42,6 +42,14 @@ type Reader struct {
 	// blank: cur is an empty line; prevBlank: the line before it was.
 	blank, prevBlank bool
 	game             Game
+
+	// A piece of a larger stream (NewChunkReader): the text after it
+	// starts with a tag line that follows an empty line, and the end of
+	// the piece is read as the reader of the whole stream would read that
+	// line.
+	chunk bool
+	text  *bytes.Reader // a chunk reader's text
+	torn  bool
 }
 
 // Game is one game of a PGN file: its tags and its main line. Its text
@@ -114,6 +122,45 @@ func (g *Game) Clone() *Game {
 func NewReader(r io.Reader) *Reader {
 	return &Reader{br: bufio.NewReaderSize(r, 64<<10)}
 }
+
+// NewChunkReader reads a piece of a larger PGN stream, as cut by a
+// Splitter so that pieces can be read in parallel: text holds whole lines,
+// its first line is line firstLine of the stream, and, unless last, the
+// text after it starts with a line that looks like a tag ([Name "value"])
+// and follows a line that is not one. There the reader of the whole
+// stream ends a game without termination marker, or an open variation,
+// and starts a new game, and so does this reader at the end of the
+// piece; where the whole stream's reader would go on with the same game
+// (a game's tags, a comment not followed by an empty line, a bad game
+// being skipped) the piece is torn: see Torn.
+func NewChunkReader(text []byte, firstLine int, last bool) *Reader {
+	r := &Reader{}
+	r.ResetChunk(text, firstLine, last)
+	return r
+}
+
+// ResetChunk makes r a chunk reader of another piece (as NewChunkReader),
+// keeping its buffers: a goroutine reading piece after piece allocates
+// nothing once they have grown.
+func (r *Reader) ResetChunk(text []byte, firstLine int, last bool) {
+	if r.text == nil {
+		r.text = bytes.NewReader(text)
+	} else {
+		r.text.Reset(text)
+	}
+	if r.br == nil {
+		r.br = bufio.NewReaderSize(r.text, 64<<10)
+	} else {
+		r.br.Reset(r.text)
+	}
+	*r = Reader{br: r.br, text: r.text, long: r.long[:0], game: r.game, lineNo: firstLine - 1, chunk: !last}
+}
+
+// Torn reports, once Next has returned io.EOF, that the piece ended where
+// the reader of the whole stream would have gone on with the same game:
+// the games read so far may differ from the whole stream's; read the
+// piece again joined with the next one.
+func (r *Reader) Torn() bool { return r.torn }
 
 // Next returns the next game. At the end it returns io.EOF. A syntax error
 // in a game returns a *SyntaxError (and the game as far as it was read);
@@ -212,6 +259,9 @@ func (r *Reader) next(g *Game) error {
 				if r.err != io.EOF {
 					return r.err
 				}
+				if r.chunk {
+					return r.chunkEnd(g, inMoves, inComment, depth, commentLine)
+				}
 				switch {
 				case g.Line == 0:
 					return io.EOF
@@ -300,6 +350,30 @@ func (r *Reader) next(g *Game) error {
 			}
 		}
 	}
+}
+
+// chunkEnd ends a piece as the next line, a tag line after a line that
+// is not one, would end it in the whole stream.
+func (r *Reader) chunkEnd(g *Game, inMoves, inComment bool, depth, commentLine int) error {
+	switch {
+	case inComment:
+		if !r.blank { // the comment goes on over the tag line
+			r.torn = true
+			return io.EOF
+		}
+		if g.Line == 0 {
+			g.Line = commentLine
+		}
+		return &SyntaxError{commentLine, g.Line, "comment not closed before the next game"}
+	case g.Line == 0:
+		return io.EOF
+	case depth > 0:
+		return &SyntaxError{r.lineNo + 1, g.Line, "variation not closed before the next game"}
+	case !inMoves: // more tags of the same game may follow
+		r.torn = true
+		return io.EOF
+	}
+	return nil // a game without termination marker
 }
 
 // resultToken returns the termination marker tok is, or "".

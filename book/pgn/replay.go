@@ -63,11 +63,18 @@ func (g *Game) Start() (board.Position, error) {
 // that does not resolve stops it with a *Skip naming the ply; fn has seen
 // the moves before it.
 func (g *Game) Replay(fn func(pos *board.Position, m book.Move)) error {
+	return g.ReplayPlies(len(g.moves), fn)
+}
+
+// ReplayPlies is Replay of the first n plies only: later moves are not
+// read at all (as PolyGlot's make-book, which reads no move past its
+// -max-ply).
+func (g *Game) ReplayPlies(n int, fn func(pos *board.Position, m book.Move)) error {
 	pos, err := g.Start()
 	if err != nil {
 		return err
 	}
-	for ply := range g.moves {
+	for ply := range min(n, len(g.moves)) {
 		m, err := board.ParseSAN(&pos, g.Move(ply))
 		if err != nil {
 			reason := SkipBadMove

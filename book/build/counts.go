@@ -1,0 +1,586 @@
+package build
+
+import (
+	"bufio"
+	"cmp"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash"
+	"hash/crc32"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/polyproxy/polyproxy/book"
+)
+
+// A counts file holds, for every (position, move) of some games, the full
+// number of games and points (never halved, never filtered by -min-game
+// and the like), so that files counted from parts of a game collection on
+// several machines add up exactly, and a book can be made from the sum.
+//
+// Layout (version 1); "uvarint" is Go's encoding/binary unsigned varint
+// (7 bits a byte, low first), "u64"/"u16"/"u32" big-endian:
+//
+//	magic     8 bytes "PGCOUNTS"
+//	version   uvarint, 1
+//	settings  uvarint length + UTF-8 text: what was counted (-max-ply,
+//	          game filters); files are added only when equal
+//	games     uvarint: games counted
+//	groups    one per position, keys strictly ascending:
+//	            moves  uvarint, >= 1
+//	            key    u64 (the Polyglot key)
+//	            moves × { move u16 (book form, castling king-to-rook),
+//	                      uvarint games*2 + white (1: White to move),
+//	                      uvarint points (2 per win, 1 per draw for the
+//	                      mover; at most 2 × games) }
+//	          a position's moves in order of first appearance in the games
+//	end       uvarint 0, uvarint groups, uvarint records
+//	crc       u32: CRC-32 (Castagnoli) of every byte before it
+//
+// The end and the checksum make a truncated or damaged file an error, not
+// a smaller book. A reader refuses a version it does not know.
+const (
+	countsMagic   = "PGCOUNTS"
+	CountsVersion = 1
+)
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// CountsHeader is a counts file's header.
+type CountsHeader struct {
+	Settings string // what was counted: -max-ply and the game filters
+	Games    uint64 // games counted
+}
+
+// CountMove is one move of a position in a counts file.
+type CountMove struct {
+	Move          book.Move
+	Games, Points uint64
+	White         bool // White to move
+}
+
+// CountGroup is a position's moves in a counts file.
+type CountGroup struct {
+	Key   book.Key
+	Moves []CountMove
+}
+
+// CountsWriter writes a counts file: the header, then groups by
+// ascending key, then Close.
+type CountsWriter struct {
+	out             io.Writer
+	w               *bufio.Writer
+	crc             hash.Hash32
+	groups, records uint64
+	last            book.Key
+	buf             []byte
+	err             error
+}
+
+// NewCountsWriter writes the header to w.
+func NewCountsWriter(w io.Writer, h CountsHeader) *CountsWriter {
+	cw := &CountsWriter{out: w, crc: crc32.New(castagnoli)}
+	cw.w = bufio.NewWriterSize(io.MultiWriter(w, cw.crc), 256<<10)
+	b := binary.AppendUvarint([]byte(countsMagic), CountsVersion)
+	b = binary.AppendUvarint(b, uint64(len(h.Settings)))
+	b = append(b, h.Settings...)
+	b = binary.AppendUvarint(b, h.Games)
+	_, cw.err = cw.w.Write(b)
+	return cw
+}
+
+// Write adds a position's moves; keys must ascend strictly.
+func (cw *CountsWriter) Write(g *CountGroup) error {
+	if cw.err != nil {
+		return cw.err
+	}
+	if len(g.Moves) == 0 {
+		return nil
+	}
+	if cw.groups > 0 && g.Key <= cw.last {
+		return fmt.Errorf("counts: key %s after %s: keys must ascend", g.Key, cw.last)
+	}
+	b := binary.AppendUvarint(cw.buf[:0], uint64(len(g.Moves)))
+	b = binary.BigEndian.AppendUint64(b, uint64(g.Key))
+	for _, m := range g.Moves {
+		b = binary.BigEndian.AppendUint16(b, uint16(m.Move))
+		w := uint64(0)
+		if m.White {
+			w = 1
+		}
+		b = binary.AppendUvarint(b, m.Games<<1|w)
+		b = binary.AppendUvarint(b, m.Points)
+	}
+	cw.buf = b
+	cw.last = g.Key
+	cw.groups++
+	cw.records += uint64(len(g.Moves))
+	_, cw.err = cw.w.Write(b)
+	return cw.err
+}
+
+// Close writes the end and the checksum and flushes (it does not close
+// the underlying writer).
+func (cw *CountsWriter) Close() error {
+	if cw.err != nil {
+		return cw.err
+	}
+	b := binary.AppendUvarint(nil, 0)
+	b = binary.AppendUvarint(b, cw.groups)
+	b = binary.AppendUvarint(b, cw.records)
+	if _, err := cw.w.Write(b); err != nil {
+		return err
+	}
+	if err := cw.w.Flush(); err != nil {
+		return err
+	}
+	// The checksum itself goes past the summing writer.
+	_, err := cw.out.Write(binary.BigEndian.AppendUint32(nil, cw.crc.Sum32()))
+	cw.err = errors.New("counts: writer closed")
+	return err
+}
+
+// CountsReader reads a counts file group by group, checking it as it goes.
+type CountsReader struct {
+	r               *crcReader
+	header          CountsHeader
+	groups, records uint64
+	last            book.Key
+	group           CountGroup
+	done            bool
+}
+
+// maxSettings bounds the settings text a reader accepts.
+const maxSettings = 1 << 16
+
+// NewCountsReader reads and checks the header.
+func NewCountsReader(r io.Reader) (*CountsReader, error) {
+	cr := &CountsReader{r: &crcReader{br: bufio.NewReaderSize(r, 256<<10), crc: crc32.New(castagnoli)}}
+	magic := make([]byte, len(countsMagic))
+	if _, err := io.ReadFull(cr.r, magic); err != nil || string(magic) != countsMagic {
+		return nil, errors.New("not a counts file (make-book -counts writes them)")
+	}
+	v, err := binary.ReadUvarint(cr.r)
+	if err != nil {
+		return nil, cr.bad(err)
+	}
+	if v != CountsVersion {
+		return nil, fmt.Errorf("counts file version %d; this polyproxy reads version %d", v, CountsVersion)
+	}
+	n, err := binary.ReadUvarint(cr.r)
+	if err != nil || n > maxSettings {
+		return nil, cr.bad(err)
+	}
+	settings := make([]byte, n)
+	if _, err := io.ReadFull(cr.r, settings); err != nil {
+		return nil, cr.bad(err)
+	}
+	cr.header.Settings = string(settings)
+	if cr.header.Games, err = binary.ReadUvarint(cr.r); err != nil {
+		return nil, cr.bad(err)
+	}
+	return cr, nil
+}
+
+func (cr *CountsReader) bad(err error) error {
+	if err == nil || err == io.EOF || err == io.ErrUnexpectedEOF {
+		return errors.New("counts file truncated or damaged")
+	}
+	return err
+}
+
+// Header is the file's header.
+func (cr *CountsReader) Header() CountsHeader { return cr.header }
+
+// maxMovesPerGroup bounds a position's moves (a position has at most 218
+// legal moves; a damaged count must not allocate gigabytes).
+const maxMovesPerGroup = 1024
+
+// Next returns the next position's moves, valid until the next call; at
+// the end, once the checksum is verified, io.EOF.
+func (cr *CountsReader) Next() (*CountGroup, error) {
+	if cr.done {
+		return nil, io.EOF
+	}
+	n, err := binary.ReadUvarint(cr.r)
+	if err != nil {
+		return nil, cr.bad(err)
+	}
+	if n == 0 {
+		return nil, cr.end()
+	}
+	if n > maxMovesPerGroup {
+		return nil, fmt.Errorf("counts file damaged: a position with %d moves", n)
+	}
+	var kb [8]byte
+	if _, err := io.ReadFull(cr.r, kb[:]); err != nil {
+		return nil, cr.bad(err)
+	}
+	key := book.Key(binary.BigEndian.Uint64(kb[:]))
+	if cr.groups > 0 && key <= cr.last {
+		return nil, fmt.Errorf("counts file damaged: key %s after %s", key, cr.last)
+	}
+	g := &cr.group
+	g.Key, g.Moves = key, g.Moves[:0]
+	for range n {
+		var mb [2]byte
+		if _, err := io.ReadFull(cr.r, mb[:]); err != nil {
+			return nil, cr.bad(err)
+		}
+		gw, err := binary.ReadUvarint(cr.r)
+		if err != nil {
+			return nil, cr.bad(err)
+		}
+		points, err := binary.ReadUvarint(cr.r)
+		if err != nil {
+			return nil, cr.bad(err)
+		}
+		m := CountMove{Move: book.Move(binary.BigEndian.Uint16(mb[:])), Games: gw >> 1, Points: points, White: gw&1 == 1}
+		if m.Games == 0 || m.Points > 2*m.Games || slices.ContainsFunc(g.Moves, func(x CountMove) bool { return x.Move == m.Move }) {
+			return nil, fmt.Errorf("counts file damaged at key %s", key)
+		}
+		g.Moves = append(g.Moves, m)
+	}
+	cr.last = key
+	cr.groups++
+	cr.records += n
+	return g, nil
+}
+
+func (cr *CountsReader) end() error {
+	groups, err := binary.ReadUvarint(cr.r)
+	if err != nil {
+		return cr.bad(err)
+	}
+	records, err := binary.ReadUvarint(cr.r)
+	if err != nil {
+		return cr.bad(err)
+	}
+	if groups != cr.groups || records != cr.records {
+		return errors.New("counts file damaged: its end does not match its content")
+	}
+	want := cr.r.sum()
+	var sb [4]byte
+	if _, err := io.ReadFull(cr.r.br, sb[:]); err != nil {
+		return cr.bad(err)
+	}
+	if binary.BigEndian.Uint32(sb[:]) != want {
+		return errors.New("counts file damaged: checksum mismatch")
+	}
+	if _, err := cr.r.br.ReadByte(); err != io.EOF {
+		return errors.New("counts file damaged: data after its end")
+	}
+	cr.done = true
+	return io.EOF
+}
+
+// crcReader sums the bytes as they are consumed (bufio reads ahead).
+type crcReader struct {
+	br      *bufio.Reader
+	crc     hash.Hash32
+	pending []byte
+}
+
+func (c *crcReader) ReadByte() (byte, error) {
+	b, err := c.br.ReadByte()
+	if err == nil {
+		c.pending = append(c.pending, b)
+		if len(c.pending) >= 4096 {
+			c.crc.Write(c.pending)
+			c.pending = c.pending[:0]
+		}
+	}
+	return b, err
+}
+
+func (c *crcReader) Read(p []byte) (int, error) {
+	n, err := c.br.Read(p)
+	c.pending = append(c.pending, p[:n]...)
+	if len(c.pending) >= 4096 {
+		c.crc.Write(c.pending)
+		c.pending = c.pending[:0]
+	}
+	return n, err
+}
+
+func (c *crcReader) sum() uint32 {
+	c.crc.Write(c.pending)
+	c.pending = c.pending[:0]
+	return c.crc.Sum32()
+}
+
+// CountSettings describes what a build counts (-max-ply and the game
+// filters), for a counts file's header: files are added only when their
+// settings are equal.
+func (o *Options) CountSettings() string {
+	f := &o.Filter
+	parts := []string{fmt.Sprintf("max-ply=%d", o.MaxPly)}
+	add := func(name string, v any, set bool) {
+		if set {
+			parts = append(parts, fmt.Sprintf("%s=%v", name, v))
+		}
+	}
+	list := func(l []string) string {
+		var out []string
+		for _, x := range l {
+			out = append(out, strings.ToLower(strings.TrimSpace(x)))
+		}
+		slices.Sort(out)
+		return strings.Join(slices.Compact(out), ",")
+	}
+	add("min-elo", f.MinElo, f.MinElo > 0)
+	add("min-mover-elo", f.MinMoverElo, f.MinMoverElo > 0)
+	add("from-date", f.FromDate, f.FromDate > 0)
+	add("to-date", f.ToDate, f.ToDate > 0)
+	add("player", list(f.Players), len(f.Players) > 0)
+	add("time-control", list(f.TimeClasses), len(f.TimeClasses) > 0)
+	add("min-base-time", f.MinBaseTime, f.MinBaseTime > 0)
+	add("skip-termination", list(f.SkipTerminations), len(f.SkipTerminations) > 0)
+	return strings.Join(parts, " ")
+}
+
+// WriteCounts writes what the build counted as a counts file (needs
+// Options.Totals): every (position, move) with its full games and points.
+func (b *Builder) WriteCounts(w io.Writer) error {
+	if b.totals == nil && b.count > 0 {
+		return errors.New("counts: the build did not keep totals")
+	}
+	idx := make([]int32, b.count)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	// Stable: a position's moves stay in order of first appearance.
+	slices.SortStableFunc(idx, func(x, y int32) int { return cmp.Compare(b.entry(int(x)).key, b.entry(int(y)).key) })
+	games := b.stats.Games - b.stats.SkippedTotal() - b.stats.FilteredTotal()
+	cw := NewCountsWriter(w, CountsHeader{Settings: b.opt.CountSettings(), Games: uint64(games)})
+	var g CountGroup
+	for i := 0; i < len(idx); {
+		g.Key, g.Moves = b.entry(int(idx[i])).key, g.Moves[:0]
+		for ; i < len(idx) && b.entry(int(idx[i])).key == g.Key; i++ {
+			e, t := b.entry(int(idx[i])), &b.totals[idx[i]>>chunkBits][idx[i]&(1<<chunkBits-1)]
+			g.Moves = append(g.Moves, CountMove{Move: e.move, Games: t.games, Points: t.points, White: e.white})
+		}
+		if err := cw.Write(&g); err != nil {
+			return err
+		}
+	}
+	return cw.Close()
+}
+
+// SumStats reports what SumCounts did.
+type SumStats struct {
+	Games     uint64 // games counted in all inputs
+	Positions uint64 // positions written
+	Records   uint64 // (position, move) records written
+}
+
+// SumCounts adds counts files into one, streaming: the inputs must be in
+// the order of the games they counted (the first part of the collection
+// first), because a position's moves are kept in order of first
+// appearance: the first input's, then the moves the next one adds, and
+// so on, which is the order one build of all the games has. Inputs with
+// different settings are refused.
+func SumCounts(inputs []*CountsReader, w io.Writer) (SumStats, error) {
+	var st SumStats
+	if len(inputs) == 0 {
+		return st, errors.New("no counts to add")
+	}
+	settings := inputs[0].Header().Settings
+	for i, in := range inputs {
+		if s := in.Header().Settings; s != settings {
+			return st, fmt.Errorf("input %d was counted with %q, input 1 with %q: they do not add up", i+1, s, settings)
+		}
+		st.Games += in.Header().Games
+	}
+	cw := NewCountsWriter(w, CountsHeader{Settings: settings, Games: st.Games})
+	err := mergeCounts(inputs, func(g *CountGroup) error {
+		st.Positions++
+		st.Records += uint64(len(g.Moves))
+		return cw.Write(g)
+	})
+	if err != nil {
+		return st, err
+	}
+	return st, cw.Close()
+}
+
+// mergeCounts calls fn with each position of the inputs added up, in key
+// order (a k-way merge, so memory holds one position per input).
+func mergeCounts(inputs []*CountsReader, fn func(*CountGroup) error) error {
+	heads := make([]*CountGroup, len(inputs))
+	advance := func(i int) error {
+		g, err := inputs[i].Next()
+		if err == io.EOF {
+			heads[i] = nil
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("input %d: %w", i+1, err)
+		}
+		heads[i] = g
+		return nil
+	}
+	// The heap orders inputs by their head's key, then by input number, so
+	// a position's parts come in input order.
+	h := &countHeap{heads: heads}
+	for i := range inputs {
+		if err := advance(i); err != nil {
+			return err
+		}
+		if heads[i] != nil {
+			h.push(i)
+		}
+	}
+	var sum CountGroup
+	for len(h.idx) > 0 {
+		key := heads[h.idx[0]].Key
+		sum.Key, sum.Moves = key, sum.Moves[:0]
+		for len(h.idx) > 0 && heads[h.idx[0]].Key == key {
+			i := h.pop()
+			for _, m := range heads[i].Moves {
+				j := slices.IndexFunc(sum.Moves, func(x CountMove) bool { return x.Move == m.Move })
+				if j < 0 {
+					sum.Moves = append(sum.Moves, m)
+					continue
+				}
+				sum.Moves[j].Games += m.Games
+				sum.Moves[j].Points += m.Points
+			}
+			if err := advance(i); err != nil {
+				return err
+			}
+			if heads[i] != nil {
+				h.push(i)
+			}
+		}
+		if err := fn(&sum); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// countHeap is a binary min-heap of input numbers by (head key, number).
+type countHeap struct {
+	heads []*CountGroup
+	idx   []int
+}
+
+func (h *countHeap) less(a, b int) bool {
+	ka, kb := h.heads[h.idx[a]].Key, h.heads[h.idx[b]].Key
+	return ka < kb || ka == kb && h.idx[a] < h.idx[b]
+}
+
+func (h *countHeap) push(i int) {
+	h.idx = append(h.idx, i)
+	for c := len(h.idx) - 1; c > 0; {
+		p := (c - 1) / 2
+		if !h.less(c, p) {
+			break
+		}
+		h.idx[c], h.idx[p] = h.idx[p], h.idx[c]
+		c = p
+	}
+}
+
+func (h *countHeap) pop() int {
+	top := h.idx[0]
+	last := len(h.idx) - 1
+	h.idx[0] = h.idx[last]
+	h.idx = h.idx[:last]
+	for p := 0; ; {
+		c := 2*p + 1
+		if c >= len(h.idx) {
+			break
+		}
+		if c+1 < len(h.idx) && h.less(c+1, c) {
+			c++
+		}
+		if !h.less(c, p) {
+			break
+		}
+		h.idx[c], h.idx[p] = h.idx[p], h.idx[c]
+		p = c
+	}
+	return top
+}
+
+// FromCountsStats reports what FromCounts did.
+type FromCountsStats struct {
+	Games     uint64 // games the counts hold
+	Positions uint64
+	Records   uint64
+	// Halved counts positions where a move has countMax (16384) games or
+	// more: their counts were halved to fit, see FromCounts.
+	Halved uint64
+}
+
+// FromCounts makes a book from counts files (added up as SumCounts does,
+// so give them in the order of the games) with make-book's move rules:
+// MinGame, MinScore, MinShare, Colours, Uniform; the weight is the points.
+//
+// PolyGlot halves a position's counts while reading, whenever one of its
+// moves reaches 16384 games, so its numbers there depend on the order of
+// the games, which counts do not keep. For a position where some move has
+// 16384 games or more in total, FromCounts halves all its moves' games and
+// points (rounding up) until every move has fewer than 16384: the same
+// rule applied to the totals. Only those positions (Halved) can differ
+// from a make-book run over all the games at once: everywhere else the
+// book is the same bytes.
+func FromCounts(inputs []*CountsReader, opt Options) ([]book.Entry, FromCountsStats, error) {
+	var st FromCountsStats
+	for _, in := range inputs {
+		st.Games += in.Header().Games
+	}
+	if len(inputs) > 1 {
+		settings := inputs[0].Header().Settings
+		for i, in := range inputs[1:] {
+			if s := in.Header().Settings; s != settings {
+				return nil, st, fmt.Errorf("input %d was counted with %q, input 1 with %q: they do not add up", i+2, s, settings)
+			}
+		}
+	}
+	var out []book.Entry
+	type counted struct{ n, sum uint64 }
+	var c []counted
+	err := mergeCounts(inputs, func(g *CountGroup) error {
+		st.Positions++
+		st.Records += uint64(len(g.Moves))
+		c = c[:0]
+		most := uint64(0)
+		for _, m := range g.Moves {
+			c = append(c, counted{m.Games, m.Points})
+			most = max(most, m.Games)
+		}
+		if most >= countMax {
+			st.Halved++
+			for most >= countMax {
+				most = 0
+				for i := range c {
+					c[i] = counted{(c[i].n + 1) / 2, (c[i].sum + 1) / 2}
+					most = max(most, c[i].n)
+				}
+			}
+		}
+		total := uint64(0)
+		for _, x := range c {
+			total += x.n
+		}
+		start := len(out)
+		for i, m := range g.Moves {
+			if !keepEntry(&opt, c[i].n, c[i].sum, m.White) || !keepShare(&opt, c[i].n, total) {
+				continue
+			}
+			w := uint16(c[i].sum) // below 2 × 16384
+			if opt.Uniform {
+				w = 1
+			}
+			out = append(out, book.Entry{Key: g.Key, Move: m.Move, Weight: w})
+		}
+		slices.SortStableFunc(out[start:], book.CompareEntries)
+		return nil
+	})
+	return out, st, err
+}

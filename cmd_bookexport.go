@@ -1,0 +1,199 @@
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/build"
+)
+
+// treeFlags are the flags book-to-pgn and book-to-openings share.
+type treeFlags struct {
+	bin, out, fen string
+	opt           build.TreeOptions
+}
+
+func (t *treeFlags) define(fs *flag.FlagSet, depth int) {
+	fs.StringVar(&t.bin, "bin", "", "book `file` to read")
+	fs.StringVar(&t.out, "out", "", "write to `file` (replaced atomically) instead of stdout")
+	fs.StringVar(&t.fen, "fen", "", "start from this `FEN` instead of the standard position")
+	fs.IntVar(&t.opt.MaxPly, "depth", depth, "follow the book at most `N` plies (0: no limit)")
+	fs.Float64Var(&t.opt.MinShare, "min-share", 0, "follow only moves with at least `PCT` percent of their position's weight")
+}
+
+func (t *treeFlags) start() board.Position {
+	if t.opt.Start != nil {
+		return *t.opt.Start
+	}
+	return *board.StartPosition()
+}
+
+func (t *treeFlags) check() error {
+	if t.opt.MaxPly < 0 || t.opt.MinShare < 0 || t.opt.MinShare > 100 {
+		return usageErrorf("-depth must not be negative and -min-share must be 0-100")
+	}
+	if t.fen != "" {
+		p, err := board.ParseFEN(t.fen)
+		if err != nil {
+			return usageErrorf("-fen: %v", err)
+		}
+		t.opt.Start = p
+	}
+	return nil
+}
+
+// output runs write on stdout, or on -out's file written atomically.
+func (t *treeFlags) output(stdout io.Writer, write func(io.Writer) error) error {
+	if t.out == "" {
+		bw := bufio.NewWriter(stdout)
+		if err := write(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	}
+	return writeFileAtomic(t.out, write)
+}
+
+func runBookToPGN(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("book-to-pgn", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var tf treeFlags
+	tf.define(fs, 20)
+	lines := fs.Bool("lines", false, "write every line of the tree as its own game instead (no variations: for make-book and tools that read main lines)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: polyproxy book-to-pgn -bin BOOK [-depth N] [-min-share PCT] [-fen FEN] [-lines] [-out FILE]")
+		fmt.Fprintln(stderr, "The book's tree as one PGN game: the heaviest move is the main line, the others are")
+		fmt.Fprintln(stderr, "variations by weight; comments give the share of the position's weight, the weight, learn")
+		fmt.Fprintln(stderr, "counts, and 'transposes' where a position already written elsewhere is reached again.")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args, "bin"); err != nil {
+		return err
+	}
+	if err := tf.check(); err != nil {
+		return err
+	}
+	b, err := openChecked(tf.bin, stderr, "book-to-pgn")
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	if *lines {
+		n := 0
+		err := tf.output(stdout, func(w io.Writer) error {
+			return build.TreeLines(b, tf.opt, func(line []book.Move) error {
+				n++
+				return build.WriteLineGame(w, "Book lines of "+filepath.Base(tf.bin), n, tf.start(), line)
+			})
+		})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "book-to-pgn: %d lines\n", n)
+		return nil
+	}
+	var st build.TreeStats
+	err = tf.output(stdout, func(w io.Writer) error {
+		var err error
+		st, err = build.TreeToPGN(w, b, filepath.Base(tf.bin), tf.opt)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "book-to-pgn: %d moves from %d positions (%d transpositions not repeated)\n", st.Moves, st.Positions, st.Transpositions)
+	return nil
+}
+
+func runBookToOpenings(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("book-to-openings", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var tf treeFlags
+	tf.define(fs, 0)
+	ply := fs.Int("ply", 0, "the positions reached by exactly `N` book moves")
+	minLine := fs.Float64("min-line-share", 0, "(without -ply) end a line where its share, the product of its moves' shares, would fall below `PCT` percent")
+	format := fs.String("format", "epd", "`epd` (one position a line: FEN's first four fields) or pgn (one game per position, its book line)")
+	var eng engineCheck
+	fs.StringVar(&eng.path, "engine", "", "UCI engine `program` to score each position (keeps those within -min-cp..-max-cp)")
+	fs.IntVar(&eng.movetime, "movetime", 200, "engine time per position in `ms`")
+	fs.IntVar(&eng.minCP, "min-cp", -50, "keep positions the engine scores at least `CP` centipawns, from White's view")
+	fs.IntVar(&eng.maxCP, "max-cp", 50, "keep positions the engine scores at most `CP` centipawns, from White's view")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: polyproxy book-to-openings -bin BOOK (-ply N | [-min-line-share PCT]) [-depth N] [-min-share PCT]")
+		fmt.Fprintln(stderr, "         [-format epd|pgn] [-fen FEN] [-out FILE] [-engine PROGRAM [-movetime MS] [-min-cp CP] [-max-cp CP]]")
+		fmt.Fprintln(stderr, "An opening suite from a book, for fastchess -openings file=F format=epd|pgn or cutechess-cli")
+		fmt.Fprintln(stderr, "-openings file=F format=epd|pgn: each position once, heaviest line first. Without -ply, the")
+		fmt.Fprintln(stderr, "leaves of the tree (where the book, -depth or -min-line-share ends a line).")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args, "bin"); err != nil {
+		return err
+	}
+	if err := tf.check(); err != nil {
+		return err
+	}
+	if *ply < 0 || *minLine < 0 || *minLine > 100 {
+		return usageErrorf("-ply must not be negative and -min-line-share must be 0-100")
+	}
+	if *ply > 0 && *minLine > 0 {
+		return usageErrorf("-ply and -min-line-share do not go together")
+	}
+	if *format != "epd" && *format != "pgn" {
+		return usageErrorf("-format must be epd or pgn, not %q", *format)
+	}
+	if eng.path != "" && (eng.movetime < 1 || eng.minCP > eng.maxCP) {
+		return usageErrorf("-movetime must be at least 1 and -min-cp at most -max-cp")
+	}
+	b, err := openChecked(tf.bin, stderr, "book-to-openings")
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	ops := build.Openings(b, tf.opt, *ply, *minLine)
+	found := len(ops)
+	if eng.path != "" {
+		if ops, err = eng.filter(ops, stderr); err != nil {
+			return err
+		}
+	}
+	if len(ops) == 0 {
+		return fmt.Errorf("no position to write (%d found before the engine's window); nothing written", found)
+	}
+	name := filepath.Base(tf.bin)
+	err = tf.output(stdout, func(w io.Writer) error {
+		for i, o := range ops {
+			var err error
+			if *format == "epd" {
+				_, err = fmt.Fprintln(w, epd(&o.Pos))
+			} else {
+				err = build.WriteLineGame(w, "Openings from "+name, i+1, tf.start(), o.Moves)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "book-to-openings: %d positions written", len(ops))
+	if eng.path != "" {
+		fmt.Fprintf(stderr, " (%d found, %d outside %d..%d cp)", found, found-len(ops), eng.minCP, eng.maxCP)
+	}
+	fmt.Fprintln(stderr)
+	return nil
+}
+
+// epd is a position as EPD: the FEN's first four fields (placement, side,
+// castling, en passant), what every opening-suite reader takes.
+func epd(p *board.Position) string {
+	f := strings.Fields(p.FEN())
+	return strings.Join(f[:4], " ")
+}

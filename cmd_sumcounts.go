@@ -1,0 +1,117 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/polyproxy/polyproxy/book/build"
+	"github.com/polyproxy/polyproxy/book/pgn"
+)
+
+func runSumCounts(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("sum-counts", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "counts `file` to write (replaced atomically)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: polyproxy sum-counts -out ALL.counts PART1.counts PART2.counts ...")
+		fmt.Fprintln(stderr, "Adds counts files (make-book -counts) exactly. Give them in the order of the games they")
+		fmt.Fprintln(stderr, "counted: a position's moves keep their order of first appearance, as one build has it.")
+		fmt.Fprintln(stderr, "Files counted with different -max-ply or game filters are refused.")
+		fs.PrintDefaults()
+	}
+	// The inputs are arguments, in order, so that a shell glob or xargs
+	// can pass them.
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return err
+		}
+		return reported(2, err)
+	}
+	if *out == "" {
+		return usageErrorf("-out is required")
+	}
+	if fs.NArg() == 0 {
+		return usageErrorf("no counts files to add")
+	}
+	start := time.Now()
+	readers, closeAll, err := openCounts(fs.Args())
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	var st build.SumStats
+	err = writeFileAtomic(*out, func(w io.Writer) error {
+		var err error
+		st, err = build.SumCounts(readers, w)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("%v; nothing written", err)
+	}
+	fmt.Fprintf(stderr, "sum-counts: %d files, %d games, %d positions, %d position-moves written to %s in %.2fs\n",
+		fs.NArg(), st.Games, st.Positions, st.Records, *out, time.Since(start).Seconds())
+	return nil
+}
+
+// openCounts opens counts files (compressed ones too) and reads their
+// headers.
+func openCounts(files []string) ([]*build.CountsReader, func(), error) {
+	var inputs []*pgn.Input
+	closeAll := func() {
+		for _, in := range inputs {
+			in.Close()
+		}
+	}
+	var readers []*build.CountsReader
+	for _, name := range files {
+		in, err := pgn.Open(name, pgnStdin)
+		if err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		inputs = append(inputs, in)
+		cr, err := build.NewCountsReader(in)
+		if err != nil {
+			closeAll()
+			return nil, nil, fmt.Errorf("%s: %w", name, err)
+		}
+		readers = append(readers, cr)
+	}
+	return readers, closeAll, nil
+}
+
+// writeFileAtomic writes a file through a temporary one in the same
+// folder, synced and renamed over path, so path never holds half a file.
+func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	if err = write(f); err != nil {
+		return err
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}

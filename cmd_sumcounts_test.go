@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/polyproxy/polyproxy/internal/fixture"
+	"github.com/polyproxy/polyproxy/internal/testenv"
+)
+
+// splitPGN cuts a PGN file into n files at game starts, in order.
+func splitPGN(t *testing.T, path string, n int, dir string) []string {
+	t.Helper()
+	data := fixture.ReadFile(t, path)
+	var starts []int
+	for i := 0; i < len(data); i++ {
+		if (i == 0 || data[i-1] == '\n') && bytes.HasPrefix(data[i:], []byte("[Event ")) {
+			starts = append(starts, i)
+		}
+	}
+	var out []string
+	for k := range n {
+		a, b := starts[k*len(starts)/n], len(data)
+		if k+1 < n {
+			b = starts[(k+1)*len(starts)/n]
+		}
+		p := filepath.Join(dir, fmt.Sprintf("part-%d.pgn", k+1))
+		if err := os.WriteFile(p, data[a:b], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// readmeRecipe is the shell block of the README's sharding recipe.
+func readmeRecipe(t *testing.T) string {
+	t.Helper()
+	readme := string(fixture.ReadFile(t, "README.md"))
+	_, after, ok := strings.Cut(readme, "The whole recipe on one machine")
+	if !ok {
+		t.Fatal("README: no sharding recipe")
+	}
+	_, block, ok := strings.Cut(after, "```sh\n")
+	block, _, ok2 := strings.Cut(block, "```")
+	if !ok || !ok2 {
+		t.Fatal("README: the recipe has no sh block")
+	}
+	return block
+}
+
+// TestShardedBuildWithXargs runs the README's recipe as written: the
+// games cut into four parts by awk, counted by xargs -P 2, the counts
+// added in order, the book made from the sum; it is the same bytes as
+// one make-book over the whole file, and the summed counts are the
+// whole file's.
+func TestShardedBuildWithXargs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds polyproxy; skipped with -short")
+	}
+	testenv.Program(t, "xargs", "findutils")
+	testenv.Program(t, "awk", "mawk")
+	dir := t.TempDir()
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "polyproxy"), ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	n := 4000
+	if testenv.RaceEnabled {
+		n = 1000
+	}
+	whole := filepath.Join(dir, "all.pgn")
+	if err := os.WriteFile(whole, fixture.ReadFile(t, bookGamesPGN(t, n)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := ourMakeBook(t, whole, filepath.Join(dir, "one.bin"), "-max-ply", "20", "-min-game", "2")
+
+	cmd := exec.Command("bash", "-c", "set -e\n"+readmeRecipe(t))
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("recipe: %v\n%s", err, out)
+	}
+	parts, _ := filepath.Glob(filepath.Join(dir, "part-*.pgn"))
+	if len(parts) != 4 {
+		t.Errorf("%d parts", len(parts))
+	}
+	if got := fixture.ReadFile(t, filepath.Join(dir, "book.bin")); !bytes.Equal(got, want) {
+		t.Errorf("sharded book differs from one run: %s", firstDiff(got, want))
+	}
+	ourMakeBook(t, whole, filepath.Join(dir, "w.bin"), "-max-ply", "20", "-counts", filepath.Join(dir, "whole.counts"))
+	if !bytes.Equal(fixture.ReadFile(t, filepath.Join(dir, "whole.counts")), fixture.ReadFile(t, filepath.Join(dir, "all.counts"))) {
+		t.Error("the parts' counts added up differ from the whole's")
+	}
+}
+
+// TestCountsCLI: -counts alone, -from-counts with several files, the
+// flags that do not go together, and damaged input.
+func TestCountsCLI(t *testing.T) {
+	dir := t.TempDir()
+	parts := splitPGN(t, "testdata/pgn/random.pgn", 3, dir)
+	var counts []string
+	for _, p := range parts {
+		c := p + ".counts"
+		if code, _, stderr := runCmd(t, "make-book", "-q", "-pgn", p, "-counts", c); code != 0 || !strings.Contains(stderr, "counts written to") {
+			t.Fatalf("make-book -counts: exit %d\n%s", code, stderr)
+		}
+		counts = append(counts, c)
+	}
+	want := ourMakeBook(t, "testdata/pgn/random.pgn", filepath.Join(dir, "one.bin"), "-min-game", "1", "-uniform")
+	out := filepath.Join(dir, "from.bin")
+	args := []string{"make-book", "-bin", out, "-min-game", "1", "-uniform"}
+	for _, c := range counts {
+		args = append(args, "-from-counts", c)
+	}
+	if code, _, stderr := runCmd(t, args...); code != 0 {
+		t.Fatalf("-from-counts: exit %d\n%s", code, stderr)
+	}
+	if got := fixture.ReadFile(t, out); !bytes.Equal(got, want) {
+		t.Errorf("-from-counts of 3 parts differs from one run: %s", firstDiff(got, want))
+	}
+	code, _, stderr := runCmd(t, append([]string{"sum-counts", "-out", filepath.Join(dir, "all.counts")}, counts...)...)
+	if code != 0 || !strings.Contains(stderr, "3 files") {
+		t.Errorf("sum-counts: exit %d\n%s", code, stderr)
+	}
+
+	damaged := filepath.Join(dir, "damaged.counts")
+	data := fixture.ReadFile(t, counts[0])
+	os.WriteFile(damaged, data[:len(data)-3], 0o644)
+	for _, bad := range [][]string{
+		{"make-book", "-from-counts", counts[0], "-bin", out, "-max-ply", "5"},
+		{"make-book", "-from-counts", counts[0], "-bin", out, "-pgn", parts[0]},
+		{"make-book", "-from-counts", counts[0]},
+		{"make-book", "-pgn", parts[0]},
+		{"make-book", "-from-counts", damaged, "-bin", out},
+		{"make-book", "-from-counts", parts[0], "-bin", out},
+		{"sum-counts", "-out", filepath.Join(dir, "x.counts")},
+		{"sum-counts", counts[0]},
+		{"sum-counts", "-out", filepath.Join(dir, "x.counts"), counts[0], damaged},
+	} {
+		if code, _, stderr := runCmd(t, bad...); code == 0 || stderr == "" {
+			t.Errorf("%v: exit %d, %q", bad, code, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.counts")); err == nil {
+		t.Error("a failed sum-counts left its output")
+	}
+}
