@@ -129,21 +129,3 @@ func TestBookToOpeningsEngineWindow(t *testing.T) {
 		t.Error("a missing engine: exit 0")
 	}
 }
-
-func TestParseScore(t *testing.T) {
-	for _, c := range []struct {
-		line     string
-		cp, mate int
-		ok       bool
-	}{
-		{"info depth 10 seldepth 12 multipv 1 score cp -34 nodes 100 pv e2e4", -34, 0, true},
-		{"info depth 20 score mate -3 pv a1a2", 0, -3, true},
-		{"info string hello", 0, 0, false},
-		{"info depth 5 score cp x", 0, 0, false},
-	} {
-		cp, mate, ok := parseScore(c.line)
-		if cp != c.cp || mate != c.mate || ok != c.ok {
-			t.Errorf("%q: %d %d %v", c.line, cp, mate, ok)
-		}
-	}
-}

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
-	"os/exec"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/polyproxy/polyproxy/book/build"
+	"github.com/polyproxy/polyproxy/uci"
 )
 
 // engineCheck scores opening positions with a UCI engine and keeps those
@@ -26,132 +23,89 @@ type engineCheck struct {
 // before it is given up.
 const engineSlack = 10 * time.Second
 
-type uciEngine struct {
-	cmd   *exec.Cmd
-	in    io.WriteCloser
+// engine is a UCI engine the check talks to: the child process and its
+// lines, read on their own goroutine so that waits can time out.
+type engine struct {
+	p     *uci.Process
 	lines chan string
 }
 
-func startEngine(path string) (*uciEngine, error) {
-	cmd := exec.Command(path)
-	in, err := cmd.StdinPipe()
+func startEngine(path string, stderr io.Writer) (*engine, error) {
+	p, err := uci.StartProcess([]string{path}, "", stderr)
 	if err != nil {
 		return nil, err
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	e := &uciEngine{cmd: cmd, in: in, lines: make(chan string, 256)}
+	e := &engine{p: p, lines: make(chan string, 256)}
 	go func() {
 		defer close(e.lines)
-		sc := bufio.NewScanner(out)
-		sc.Buffer(make([]byte, 64<<10), 1<<20)
-		for sc.Scan() {
-			e.lines <- sc.Text()
+		lr := uci.NewLineReader(p.Stdout(), 64<<10)
+		for {
+			l, err := lr.ReadLine()
+			if err != nil {
+				return
+			}
+			e.lines <- string(l)
 		}
 	}()
 	return e, nil
 }
 
-func (e *uciEngine) send(cmd string) error {
-	_, err := io.WriteString(e.in, cmd+"\n")
-	return err
-}
-
-// waitFor reads lines until one starts with prefix, giving each other
-// line to seen; it fails after timeout or when the engine exits.
-func (e *uciEngine) waitFor(prefix string, timeout time.Duration, seen func(string)) (string, error) {
+// waitFor reads lines until one of kind, giving each other line to seen;
+// it fails after timeout or when the engine exits.
+func (e *engine) waitFor(kind uci.EngineLineKind, timeout time.Duration, seen func(string)) error {
 	deadline := time.After(timeout)
 	for {
 		select {
 		case l, ok := <-e.lines:
 			if !ok {
-				return "", fmt.Errorf("the engine exited before %q", prefix)
+				return errors.New("the engine exited")
 			}
-			if strings.HasPrefix(l, prefix) {
-				return l, nil
+			if uci.ClassifyEngineLine([]byte(l)) == kind {
+				return nil
 			}
 			if seen != nil {
 				seen(l)
 			}
 		case <-deadline:
-			return "", fmt.Errorf("no %q from the engine within %v", prefix, timeout)
+			return fmt.Errorf("no answer from the engine within %v", timeout)
 		}
 	}
-}
-
-func (e *uciEngine) close() {
-	e.send("quit")
-	e.in.Close()
-	done := make(chan struct{})
-	go func() { e.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-		e.cmd.Process.Kill()
-		<-done
-	}
-}
-
-// parseScore reads the score of an info line, from the side to move's
-// view: centipawns, or mate (in moves, negative when mated).
-func parseScore(line string) (cp int, mate int, ok bool) {
-	f := strings.Fields(line)
-	for i := 0; i+2 < len(f); i++ {
-		if f[i] != "score" {
-			continue
-		}
-		n, err := strconv.Atoi(f[i+2])
-		if err != nil {
-			return 0, 0, false
-		}
-		switch f[i+1] {
-		case "cp":
-			return n, 0, true
-		case "mate":
-			return 0, n, true
-		}
-	}
-	return 0, 0, false
 }
 
 // filter keeps the openings the engine scores within the window, White's
 // view; a mate score is outside any window.
 func (c *engineCheck) filter(ops []build.Opening, stderr io.Writer) ([]build.Opening, error) {
-	e, err := startEngine(c.path)
+	e, err := startEngine(c.path, stderr)
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
-	defer e.close()
-	if err := e.send("uci"); err != nil {
+	defer e.p.Quit(2 * time.Second)
+	if err := e.p.WriteLine("uci"); err != nil {
 		return nil, err
 	}
-	if _, err := e.waitFor("uciok", engineSlack, nil); err != nil {
+	if err := e.waitFor(uci.EngineUCIOK, engineSlack, nil); err != nil {
 		return nil, fmt.Errorf("engine %s: %w", c.path, err)
 	}
 	var kept []build.Opening
 	for i, o := range ops {
-		if err := e.send("ucinewgame"); err != nil {
-			return nil, err
+		for _, l := range []string{"ucinewgame", "isready"} {
+			if err := e.p.WriteLine(l); err != nil {
+				return nil, err
+			}
 		}
-		if err := e.send("isready"); err != nil {
-			return nil, err
-		}
-		if _, err := e.waitFor("readyok", engineSlack, nil); err != nil {
+		if err := e.waitFor(uci.EngineReadyOK, engineSlack, nil); err != nil {
 			return nil, fmt.Errorf("engine: %w", err)
 		}
-		e.send("position fen " + o.Pos.FEN())
-		e.send(fmt.Sprintf("go movetime %d", c.movetime))
-		cp, mate, scored := 0, 0, false
-		_, err := e.waitFor("bestmove", time.Duration(c.movetime)*time.Millisecond+engineSlack, func(l string) {
-			if strings.HasPrefix(l, "info ") && !strings.Contains(l, " lowerbound") && !strings.Contains(l, " upperbound") {
-				if s, m, ok := parseScore(l); ok {
-					cp, mate, scored = s, m, true
-				}
+		for _, l := range []string{"position fen " + o.Pos.FEN(), fmt.Sprintf("go movetime %d", c.movetime)} {
+			if err := e.p.WriteLine(l); err != nil {
+				return nil, err
+			}
+		}
+		var score uci.Score
+		scored := false
+		err := e.waitFor(uci.EngineBestMove, time.Duration(c.movetime)*time.Millisecond+engineSlack, func(l string) {
+			if in, err := uci.ParseInfo(l); err == nil && in.HasScore && !in.Score.Lower && !in.Score.Upper {
+				score, scored = in.Score, true
 			}
 		})
 		if err != nil {
@@ -160,10 +114,11 @@ func (c *engineCheck) filter(ops []build.Opening, stderr io.Writer) ([]build.Ope
 		if !scored {
 			return nil, errors.New("engine: no score for " + o.Pos.FEN())
 		}
+		cp := score.CP
 		if !o.Pos.WhiteToMove() {
 			cp = -cp
 		}
-		if mate == 0 && cp >= c.minCP && cp <= c.maxCP {
+		if !score.IsMate && cp >= c.minCP && cp <= c.maxCP {
 			kept = append(kept, o)
 		}
 		if (i+1)%100 == 0 {
