@@ -3,7 +3,6 @@ package learn
 import (
 	"fmt"
 
-	"github.com/notnil/chess"
 	"github.com/polyproxy/polyproxy/book/board"
 )
 
@@ -17,31 +16,24 @@ type Decision struct {
 // seen), repeated times being how often that position occurred in the
 // game (the last occurrence included). It finds checkmate, stalemate,
 // insufficient material, the fifty-move rule and threefold repetition;
-// any other position is Unknown. notnil/chess decides the first three:
-// the game's end is no hot path, and its rules are the reference.
+// any other position is Unknown.
 func DecidePosition(p *board.Position, repeated int) Decision {
 	if p == nil {
 		return Decision{Unknown, "no position seen"}
 	}
-	opt, err := chess.FEN(p.FEN())
-	if err != nil {
-		return Decision{Unknown, fmt.Sprintf("last position unreadable: %v", err)}
-	}
-	g := chess.NewGame(opt)
-	pos := g.Position()
-	switch g.Method() {
-	case chess.Checkmate:
-		if pos.Turn() == chess.White {
+	switch p.Status() {
+	case board.Checkmate:
+		if p.WhiteToMove() {
 			return Decision{BlackWins, "checkmate"}
 		}
 		return Decision{WhiteWins, "checkmate"}
-	case chess.Stalemate:
+	case board.Stalemate:
 		return Decision{Drawn, "stalemate"}
-	case chess.InsufficientMaterial:
+	case board.InsufficientMaterial:
 		return Decision{Drawn, "insufficient material"}
 	}
-	if pos.HalfMoveClock() >= 100 {
-		return Decision{Drawn, fmt.Sprintf("fifty-move rule (%d plies without capture or pawn move)", pos.HalfMoveClock())}
+	if p.HalfmoveClock() >= 100 {
+		return Decision{Drawn, fmt.Sprintf("fifty-move rule (%d plies without capture or pawn move)", p.HalfmoveClock())}
 	}
 	if repeated >= 3 {
 		return Decision{Drawn, fmt.Sprintf("threefold repetition (position seen %d times)", repeated)}

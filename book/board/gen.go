@@ -168,3 +168,56 @@ func (p *Position) disambiguate(b []byte, m book.Move) []byte {
 	}
 	return append(b, byte('a'+from.File()), byte('1'+from.Row()))
 }
+
+// Status is how a game stands in a position by the rules alone.
+type Status int
+
+const (
+	Playing Status = iota
+	Checkmate
+	Stalemate
+	// InsufficientMaterial: neither side can mate (kings alone, a single
+	// minor piece, or bishops all on squares of one colour).
+	InsufficientMaterial
+)
+
+// Status says whether the side to move is mated or stalemated, or the
+// material cannot mate. (notnil/chess decides the same, cross-checked in
+// notnil_test.go; ours keeps notnil out of the proxy's start-up.)
+func (p *Position) Status() Status {
+	if len(p.LegalMoves()) == 0 {
+		if p.InCheck() {
+			return Checkmate
+		}
+		return Stalemate
+	}
+	if p.insufficientMaterial() {
+		return InsufficientMaterial
+	}
+	return Playing
+}
+
+func (p *Position) insufficientMaterial() bool {
+	minors, knights := 0, 0
+	var bishopSquares [2]int // by square colour
+	for s, pc := range p.board {
+		if pc == NoPiece {
+			continue
+		}
+		switch pc.Type() {
+		case Pawn, Rook, Queen:
+			return false
+		case Knight:
+			knights++
+			minors++
+		case Bishop:
+			minors++
+			sq := book.Square(s)
+			bishopSquares[(sq.File()+sq.Row())&1]++
+		}
+	}
+	if minors <= 1 {
+		return true
+	}
+	return knights == 0 && (bishopSquares[0] == 0 || bishopSquares[1] == 0)
+}

@@ -100,6 +100,7 @@ func TestGenerationMatchesNotnil(t *testing.T) {
 				t.Fatalf("%s: SAN of %s is %q, notnil %q", cp, cm, got, want)
 			}
 		}
+		checkStatus(t, p, cp.String())
 	})
 	if plies < 4000 {
 		t.Errorf("only %d plies", plies)
@@ -285,5 +286,82 @@ func TestLegalMoveMatchesNotnil(t *testing.T) {
 	t.Logf("%d positions, %d legal move codes", positions, legalSeen)
 	if positions < 100 {
 		t.Errorf("only %d positions", positions)
+	}
+}
+
+// checkStatus compares Status with notnil's verdict on the same FEN.
+func checkStatus(t *testing.T, p *Position, fen string) {
+	t.Helper()
+	opt, err := chess.FEN(fen)
+	if err != nil {
+		t.Fatalf("notnil refuses %s: %v", fen, err)
+	}
+	want := Playing
+	switch chess.NewGame(opt).Method() {
+	case chess.Checkmate:
+		want = Checkmate
+	case chess.Stalemate:
+		want = Stalemate
+	case chess.InsufficientMaterial:
+		want = InsufficientMaterial
+	}
+	if got := p.Status(); got != want {
+		t.Fatalf("%s: status %v, notnil %v", fen, got, want)
+	}
+}
+
+// Status on endings of every kind, and on random placements of few pieces
+// (where insufficient material is common).
+func TestStatusMatchesNotnil(t *testing.T) {
+	for _, fen := range []string{
+		"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", // mate
+		"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",                                 // stalemate
+		"8/8/4k3/8/8/3K4/8/8 w - - 0 1",
+		"8/8/4k3/8/8/3KN3/8/8 b - - 0 1",
+		"8/8/4k3/8/8/3KB3/8/8 b - - 0 1",
+		"8/8/2b1k3/8/8/3KB3/8/8 b - - 0 1", // bishops on the same colour
+		"8/8/3bk3/8/8/3KB3/8/8 b - - 0 1",  // on both colours
+		"8/8/4k3/8/8/3KNN2/8/8 b - - 0 1",
+		"8/8/4k3/8/8/3K4/8/R7 w - - 0 1",
+	} {
+		p, err := ParseFEN(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkStatus(t, p, p.FEN())
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < 2000; i++ {
+		var b [64]byte
+		b[rng.IntN(64)] = 'K'
+		for {
+			if s := rng.IntN(64); b[s] == 0 {
+				b[s] = 'k'
+				break
+			}
+		}
+		for n := rng.IntN(4); n > 0; n-- {
+			if s := rng.IntN(64); b[s] == 0 {
+				b[s] = "NBnbBbRq"[rng.IntN(8)]
+			}
+		}
+		var sb strings.Builder
+		for row := 7; row >= 0; row-- {
+			for f := 0; f < 8; f++ {
+				if c := b[8*row+f]; c != 0 {
+					sb.WriteByte(c)
+				} else {
+					sb.WriteByte('1')
+				}
+			}
+			if row > 0 {
+				sb.WriteByte('/')
+			}
+		}
+		p, err := ParseFEN(sb.String() + " w - - 0 1")
+		if err != nil {
+			continue
+		}
+		checkStatus(t, p, p.FEN())
 	}
 }
