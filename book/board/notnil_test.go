@@ -315,7 +315,7 @@ func checkStatus(t *testing.T, p *Position, fen string) {
 func TestStatusMatchesNotnil(t *testing.T) {
 	for _, fen := range []string{
 		"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", // mate
-		"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",                                 // stalemate
+		"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",                                // stalemate
 		"8/8/4k3/8/8/3K4/8/8 w - - 0 1",
 		"8/8/4k3/8/8/3KN3/8/8 b - - 0 1",
 		"8/8/4k3/8/8/3KB3/8/8 b - - 0 1",
