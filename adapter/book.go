@@ -155,7 +155,11 @@ func (a *Adapter) openBooks() {
 		a.log.printf("book %s opened (%d entries)", path, b.Len())
 		// A book must be sorted for lookups to work; checking a big one
 		// takes a while, so it runs beside the game.
-		go func() { sendOrDone(a.bookCh, bookVerdict{b, b.Verify()}, a.done) }()
+		go func() {
+			if sendOrDone(a.bookCh, bookVerdict{b, b.Verify()}, a.done) {
+				a.kick()
+			}
+		}()
 	}
 	opened := func(paths []string) []*book.Book {
 		var l []*book.Book
