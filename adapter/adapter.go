@@ -164,9 +164,9 @@ type Adapter struct {
 	// poll is the poll loop (Linux) when it runs, else nil: the goroutine
 	// loop. Set before any goroutine starts, never changed after.
 	poll *pollLoop
-	// soon: what this event wrote makes an answer likely within
-	// microseconds (see expectAnswer); the poll loop then waits actively
-	// for a moment before it sleeps.
+	// soon: what this event wrote makes an answer due within microseconds
+	// (see answerDue); the poll loop then waits actively for a moment
+	// before it sleeps.
 	soon bool
 }
 
@@ -248,6 +248,22 @@ func (a *Adapter) Run(stdin io.Reader, stdout io.Writer) (err error) {
 	}
 	go readGUI(stdin, a.guiCh, a.done)
 	return a.loop()
+}
+
+// answerDue notes that an answer is due at once: the engine's readyok
+// for an isready just forwarded (engines answer it at once, even while
+// searching), or the GUI's next command after its readyok or a bestmove
+// when nothing else is owed. A wake-up from poll costs more than the wait
+// (loop_linux.go: spinFor). A go sent to the engine cancels it: its
+// search needs the CPU, and its info lines never set it.
+func (a *Adapter) answerDue() { a.soon = true }
+
+// answeredGUI is answerDue for a readyok or bestmove just sent to the
+// GUI: its next command may follow at once, unless we still owe it more.
+func (a *Adapter) answeredGUI() {
+	if len(a.replies.entries) == 0 && a.search.state == searchNone {
+		a.answerDue()
+	}
 }
 
 // kick tells the poll loop that a channel has something for it; the

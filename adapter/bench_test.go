@@ -44,7 +44,7 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 
 // loopAdapter is an adapter ready to take GUI lines directly, without
 // goroutines or pipes: what "inside the proxy" costs.
-func loopAdapter(b *testing.B, bookPath string, obs GameObserver) (*Adapter, *countingWriter) {
+func loopAdapter(b testing.TB, bookPath string, obs GameObserver) (*Adapter, *countingWriter) {
 	cfg := testConfig(b, bookPath)
 	a := New(cfg, Options{Observer: obs})
 	w := &countingWriter{}

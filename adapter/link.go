@@ -189,6 +189,9 @@ func (a *Adapter) spawnEngine() error {
 
 // toEngine sends one line to the engine.
 func (a *Adapter) toEngine(line string) {
+	if strings.HasPrefix(line, "go") {
+		a.soon = false // the search takes the CPU (answerDue)
+	}
 	a.warmBeforeEngineLine(line)
 	if a.log.on {
 		a.log.traffic(">engine", line)

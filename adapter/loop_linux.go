@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -47,7 +48,7 @@ type pollLoop struct {
 	wakeFd int        // eventfd; -1 once closed
 	fds    [3]unix.PollFd
 
-	spins int // busy-waits begun: tests check when the loop spins
+	spins atomic.Int32 // busy-waits begun: tests check when the loop spins
 }
 
 // The readiness poll reports for a descriptor to read: data, its end, or
@@ -144,7 +145,7 @@ func (pl *pollLoop) run() error {
 		fds[2] = unix.PollFd{Fd: int32(pl.wakeFd), Events: unix.POLLIN}
 		n := 0
 		if soon {
-			pl.spins++
+			pl.spins.Add(1)
 			n = spinPoll(fds, spinFor)
 		}
 		if n == 0 {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -73,4 +74,65 @@ func (e *fdEngine) StdoutFD() (fd int, ok bool) { return int(e.r.Fd()), true }
 func (e *fdEngine) Quit(grace time.Duration) {
 	e.Engine.Quit(grace)
 	e.r.Close()
+}
+
+// The poll loop spins only when an answer is due at once (answerDue):
+// never while the engine searches and prints info lines.
+func TestPollLoopSpinsOnlyWhenAnswerDue(t *testing.T) {
+	if !onPollLoop {
+		t.Skip("runs on the poll loop (TestSuiteOnPollLoop)")
+	}
+	h := startHarness(t, testConfig(t, ""), nil, nil)
+	h.handshake()
+	spins := func() int32 { return h.a.poll.spins.Load() }
+	time.Sleep(10 * time.Millisecond) // the loop has begun the wait after readyok
+	before := spins()
+	h.send("position startpos", "go infinite")
+	h.waitReceived(0, "go infinite")
+	for i := range 50 {
+		h.engine(0).Say("info depth " + strconv.Itoa(i+1) + " score cp 3 pv e2e4")
+	}
+	for range 50 {
+		if l := h.next(); !strings.HasPrefix(l, "info depth") {
+			t.Fatalf("got %q", l)
+		}
+	}
+	if got := spins(); got != before {
+		t.Fatalf("%d busy-waits during a search", got-before)
+	}
+	h.send("stop")
+	h.until("bestmove")
+	h.send("isready")
+	h.until("readyok")
+	time.Sleep(10 * time.Millisecond) // the loop has begun the wait after readyok
+	// After the bestmove (the GUI's turn), after isready (the engine's
+	// readyok), after readyok (the GUI's turn).
+	if got := spins() - before; got != 3 {
+		t.Fatalf("%d busy-waits after bestmove, isready, readyok; want 3", got)
+	}
+}
+
+// A busy-wait ends within its bound when nothing comes, and at once when
+// something is there.
+func TestSpinPollBound(t *testing.T) {
+	r, w := osPipe(t)
+	defer w.Close()
+	fds := []unix.PollFd{{Fd: int32(r.Fd()), Events: unix.POLLIN}}
+	for range 20 {
+		start := time.Now()
+		if n := spinPoll(fds, spinFor); n != 0 {
+			t.Fatalf("spinPoll found %d ready on an empty pipe", n)
+		}
+		if d := time.Since(start); d < spinFor || d > spinFor+20*time.Millisecond {
+			t.Fatalf("a busy-wait of %v took %v", spinFor, d)
+		}
+	}
+	w.WriteString("x\n")
+	start := time.Now()
+	if n := spinPoll(fds, time.Hour); n != 1 {
+		t.Fatalf("spinPoll: %d ready, want 1", n)
+	}
+	if d := time.Since(start); d > 20*time.Millisecond {
+		t.Fatalf("spinPoll took %v with data waiting", d)
+	}
 }
