@@ -237,12 +237,15 @@ func (a *Adapter) Run(stdin io.Reader, stdout io.Writer) (err error) {
 		defer a.poll.close() // a wake after it goes nowhere
 		a.log.printf("loop: poll(2) on the GUI's input and the engine's output")
 	}
-	a.game.init()
-	a.openBooks()
+	// The engine first: its start-up (a process to load, a network to
+	// read) runs while we set up the rest. The log comes before it (it
+	// costs nothing when off) so that a failed start is in it.
 	if err := a.startEngine(); err != nil {
 		a.fatalf("cannot start the engine: %v", err)
 		return err
 	}
+	a.game.init()
+	a.openBooks() // checked after the first handshake (verifyBooks)
 	if a.poll != nil {
 		return a.poll.run()
 	}
@@ -403,6 +406,9 @@ func (a *Adapter) afterEvent(failed error) (over bool, err error) {
 	if werr != nil && !a.end.now {
 		a.log.printf("writing to the GUI: %v: quitting", werr)
 		a.end.now = true
+	}
+	if len(a.books.unverified) > 0 && a.engine.everReady {
+		a.verifyBooks() // once the first handshake is answered
 	}
 	if a.end.now {
 		a.finish()
