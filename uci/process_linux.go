@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -21,18 +22,19 @@ type spawnRequest struct {
 	done chan error
 }
 
-func init() {
-	go func() {
-		runtime.LockOSThread() // never unlocked: the thread must outlive every engine
-		for req := range spawnRequests {
-			req.done <- req.cmd.Start()
-		}
-	}()
+var startSpawner sync.Once
+
+func spawner() {
+	runtime.LockOSThread() // never unlocked: the thread must outlive every engine
+	for req := range spawnRequests {
+		req.done <- req.cmd.Start()
+	}
 }
 
 func setParentDeathSignal(a *syscall.SysProcAttr) { a.Pdeathsig = syscall.SIGKILL }
 
 func startCommand(cmd *exec.Cmd) error {
+	startSpawner.Do(func() { go spawner() })
 	done := make(chan error, 1)
 	spawnRequests <- spawnRequest{cmd, done}
 	return <-done
