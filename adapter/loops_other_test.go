@@ -3,7 +3,7 @@
 package adapter
 
 import (
-	"io"
+	"os"
 	"testing"
 
 	"github.com/polyproxy/polyproxy/uci/ucitest"
@@ -11,6 +11,6 @@ import (
 
 // The poll loop is Linux only: these are never called (onPollLoop is
 // false unless a Linux run set it).
-func osPipe(t testing.TB) (io.Reader, io.WriteCloser) { panic("no poll loop here") }
+func osPipe(t testing.TB) (*os.File, *os.File) { panic("no poll loop here") }
 
 func withOutputFD(t testing.TB, e *ucitest.Engine) Engine { panic("no poll loop here") }
