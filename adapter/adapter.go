@@ -407,12 +407,12 @@ func (a *Adapter) afterEvent(failed error) (over bool, err error) {
 		a.log.printf("writing to the GUI: %v: quitting", werr)
 		a.end.now = true
 	}
-	if len(a.books.unverified) > 0 && a.engine.everReady {
-		a.verifyBooks() // once the first handshake is answered
-	}
 	if a.end.now {
 		a.finish()
 		return true, nil
+	}
+	if len(a.books.unverified) > 0 && a.engine.everReady {
+		a.verifyBooks() // once the first handshake is answered
 	}
 	return false, nil
 }
