@@ -4,12 +4,18 @@
 //
 // Its shape, for a first reading:
 //
-//   - One loop owns all state. A goroutine reads the GUI, another the
-//     engine, a third checks a book's order; each hands its results to the
-//     loop (Run), which alone reads and changes the Adapter, so nothing here
-//     needs a lock. Output to the GUI is flushed after each batch: a line
-//     never waits for the next one, and a flood of engine lines still costs
-//     one write per batch.
+//   - One loop owns all state, and alone reads and changes the Adapter, so
+//     nothing here needs a lock. On Linux it is the poll loop
+//     (loop_linux.go): one thread waits in poll(2) on the GUI's input and
+//     the engine's output and does the work inline, as a C relay does.
+//     Elsewhere, or when the GUI's input cannot be polled as it is, it is
+//     the goroutine loop (loop): a goroutine reads the GUI, another the
+//     engine, and hand their lines over channels. Either way other
+//     goroutines (a book's check, timers, the engine's exit) hand their
+//     results over channels, and both loops call the same handlers
+//     (onGUIBatch, onEngineOutput, ...). Output to the GUI is flushed after
+//     each event: a line never waits for the next one, and a flood of
+//     engine lines still costs one write per read.
 //   - Reply order (replyQueue, replies.go). The engine's replies go to the
 //     GUI as they come; our own lines (a book's bestmove) wait behind the
 //     replies the engine still owes for the GUI's earlier requests, so the
@@ -154,6 +160,14 @@ type Adapter struct {
 	observer observerQueue // live learning, called after each flush
 
 	end ending // the GUI's quit and what is left to do before the run ends
+
+	// poll is the poll loop (Linux) when it runs, else nil: the goroutine
+	// loop. Set before any goroutine starts, never changed after.
+	poll *pollLoop
+	// soon: what this event wrote makes an answer due within microseconds
+	// (see answerDue); the poll loop then waits actively for a moment
+	// before it sleeps.
+	soon bool
 }
 
 // New prepares an adapter for cfg; nothing starts until Run, and cfg is
@@ -217,81 +231,190 @@ func (a *Adapter) Run(stdin io.Reader, stdout io.Writer) (err error) {
 	for _, w := range a.settings.Warnings {
 		a.log.printf("config: %s", w)
 	}
-	a.game.init()
-	a.openBooks()
+	// Before the engine starts: the poll loop reads its output itself.
+	a.poll = a.newPollLoop(stdin)
+	if a.poll != nil {
+		defer a.poll.close() // a wake after it goes nowhere
+		a.log.printf("loop: poll(2) on the GUI's input and the engine's output")
+	}
+	// The engine first: its start-up (a process to load, a network to
+	// read) runs while we set up the rest. The log comes before it (it
+	// costs nothing when off) so that a failed start is in it.
 	if err := a.startEngine(); err != nil {
 		a.fatalf("cannot start the engine: %v", err)
 		return err
+	}
+	a.game.init()
+	a.openBooks() // checked after the first handshake (verifyBooks)
+	if a.poll != nil {
+		return a.poll.run()
 	}
 	go readGUI(stdin, a.guiCh, a.done)
 	return a.loop()
 }
 
+// answerDue notes that an answer is due at once: the engine's readyok
+// for an isready just forwarded (engines answer it at once, even while
+// searching), or the GUI's next command after its readyok or a bestmove
+// when nothing else is owed. A wake-up from poll costs more than the wait
+// (loop_linux.go: spinFor). A go sent to the engine cancels it: its
+// search needs the CPU, and its info lines never set it.
+func (a *Adapter) answerDue() { a.soon = true }
+
+// answeredGUI is answerDue for a readyok or bestmove just sent to the
+// GUI: its next command may follow at once, unless we still owe it more.
+func (a *Adapter) answeredGUI() {
+	if len(a.replies.entries) == 0 && a.search.state == searchNone {
+		a.answerDue()
+	}
+}
+
+// kick tells the poll loop that a channel has something for it; the
+// goroutine loop waits on the channels themselves. Any goroutine may call
+// it, after its send.
+func (a *Adapter) kick() {
+	if a.poll != nil {
+		a.poll.wake()
+	}
+}
+
+// after is time.After for the loop's timers: the poll loop is also woken
+// when it fires.
+func (a *Adapter) after(d time.Duration) <-chan time.Time {
+	if a.poll == nil {
+		return time.After(d)
+	}
+	ch := make(chan time.Time, 1)
+	time.AfterFunc(d, func() {
+		ch <- time.Now()
+		a.kick()
+	})
+	return ch
+}
+
+// loop is the goroutine loop: readers on their own goroutines hand the
+// GUI's and the engine's lines over channels, and the loop waits on every
+// channel at once. It runs wherever the poll loop (Linux) cannot: the
+// GUI's input is not a descriptor poll(2) can wait on, or the system has
+// none for pipes (Windows).
 func (a *Adapter) loop() error {
 	for {
+		var err error
 		select {
 		case b := <-a.guiCh:
-			if a.end.quitSeen {
-				continue // lines after the quit are not read
-			}
-			for _, line := range b.lines {
-				a.onGUILine(line)
-				if a.end.quitSeen {
-					break
-				}
-			}
-			if b.err != nil && !a.end.quitSeen {
-				if b.err != io.EOF {
-					a.log.printf("reading the GUI: %v", b.err)
-				}
-				a.log.printf("GUI closed its end: quitting")
-				a.onQuitInOrder(uci.Command{Kind: uci.CmdQuit, Line: "quit"})
-			}
+			a.onGUIBatch(b.lines, b.err)
 		case b := <-a.engineCh:
-			if b.gen != a.engine.gen {
-				continue // a dead engine's last words
-			}
-			a.onEngineBatch(b.data)
-			readErr := b.err
-			batchPool.Put(b)
-			if readErr != nil {
-				if err := a.onEngineGone(); err != nil {
-					a.gui.out.Flush()
-					a.engine.eng.Kill()
-					return err
-				}
-			}
+			err = a.onEngineBatchFrom(b)
 		case <-a.engine.exited:
-			// Its output may stay open in a process it left behind; ending
-			// its group closes it, and the end of its output is the death
-			// handled above (after any last lines).
-			a.engine.exited = nil
-			a.engine.eng.Kill()
+			a.onEngineExited()
 		case v := <-a.bookCh:
 			a.onBookVerdict(v)
 		case <-a.end.wait:
 			a.onQuitWaitOver()
 		case <-a.end.drainBy:
-			a.log.printf("the engine did not leave within %v of quit: ending it", a.opts.QuitGrace)
-			a.end.late, a.end.now = true, true
+			a.onDrainOver()
 		case <-a.engine.slowHandshake:
-			a.engine.slowHandshake = nil
-			a.notify("the engine has not answered uci with uciok after %v: is %q a UCI engine?", a.opts.SlowHandshake, strings.Join(a.settings.EngineArgv, " "))
+			a.onSlowHandshake()
 		}
-		err := a.gui.out.Flush()
-		if len(a.observer.queued) > 0 {
-			a.observer.run()
-			err = a.gui.out.Flush() // what they had to say (a book that cannot learn)
-		}
-		if err != nil && !a.end.now {
-			a.log.printf("writing to the GUI: %v: quitting", err)
-			a.end.now = true
-		}
-		if a.end.now {
-			a.finish()
-			return nil
+		if over, err := a.afterEvent(err); over {
+			return err
 		}
 	}
+}
+
+// The loop's events. Both loops (loop, and pollLoop on Linux) call these
+// handlers, so each thing is done one way; then afterEvent.
+
+// onGUIBatch handles lines the GUI sent; readErr set means its input
+// ended (the end of input is a quit, in its turn).
+func (a *Adapter) onGUIBatch(lines []string, readErr error) {
+	if a.end.quitSeen {
+		return // lines after the quit are not read
+	}
+	for _, line := range lines {
+		a.onGUILine(line)
+		if a.end.quitSeen {
+			break
+		}
+	}
+	if readErr != nil && !a.end.quitSeen {
+		if readErr != io.EOF {
+			a.log.printf("reading the GUI: %v", readErr)
+		}
+		a.log.printf("GUI closed its end: quitting")
+		a.onQuitInOrder(uci.Command{Kind: uci.CmdQuit, Line: "quit"})
+	}
+}
+
+// onEngineBatchFrom handles a batch from an engine reader goroutine (a
+// dead engine's last words are dropped) and recycles it.
+func (a *Adapter) onEngineBatchFrom(b *engineBatch) error {
+	if b.gen != a.engine.gen {
+		return nil // a dead engine's last words
+	}
+	err := a.onEngineOutput(b.data, b.err)
+	batchPool.Put(b)
+	return err
+}
+
+// onEngineOutput handles whole lines of the running engine (each ending
+// in '\n'); readErr set means its output ended: after a quit the run
+// ends, else it died. A non-nil result ends the run.
+func (a *Adapter) onEngineOutput(data []byte, readErr error) error {
+	a.onEngineBatch(data)
+	if readErr == nil {
+		return nil
+	}
+	if err := a.onEngineGone(); err != nil {
+		a.gui.out.Flush()
+		a.engine.eng.Kill()
+		return err
+	}
+	return nil
+}
+
+// onEngineExited: the engine process ended. Its output may stay open in a
+// process it left behind; ending its group closes it, and the end of its
+// output is the death handled by onEngineOutput (after any last lines).
+func (a *Adapter) onEngineExited() {
+	a.engine.exited = nil
+	a.engine.eng.Kill()
+}
+
+func (a *Adapter) onDrainOver() {
+	a.log.printf("the engine did not leave within %v of quit: ending it", a.opts.QuitGrace)
+	a.end.late, a.end.now = true, true
+}
+
+func (a *Adapter) onSlowHandshake() {
+	a.engine.slowHandshake = nil
+	a.notify("the engine has not answered uci with uciok after %v: is %q a UCI engine?", a.opts.SlowHandshake, strings.Join(a.settings.EngineArgv, " "))
+}
+
+// afterEvent ends every event: what it had to say goes to the GUI, then
+// the observers run. over is true when the run ends here (err: why, if it
+// failed); the engine is then stopped.
+func (a *Adapter) afterEvent(failed error) (over bool, err error) {
+	if failed != nil {
+		return true, failed
+	}
+	werr := a.gui.out.Flush()
+	if len(a.observer.queued) > 0 {
+		a.observer.run()
+		werr = a.gui.out.Flush() // what they had to say (a book that cannot learn)
+	}
+	if werr != nil && !a.end.now {
+		a.log.printf("writing to the GUI: %v: quitting", werr)
+		a.end.now = true
+	}
+	if a.end.now {
+		a.finish()
+		return true, nil
+	}
+	if len(a.books.unverified) > 0 && a.engine.everReady {
+		a.verifyBooks() // once the first handshake is answered
+	}
+	return false, nil
 }
 
 // onEngineGone handles the end of the engine's output: the end of the run

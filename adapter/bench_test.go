@@ -16,7 +16,6 @@ import (
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
-	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 const gnuchessBook = "/usr/share/games/gnuchess/book.bin"
@@ -44,7 +43,7 @@ func (w *countingWriter) Write(p []byte) (int, error) {
 
 // loopAdapter is an adapter ready to take GUI lines directly, without
 // goroutines or pipes: what "inside the proxy" costs.
-func loopAdapter(b *testing.B, bookPath string, obs GameObserver) (*Adapter, *countingWriter) {
+func loopAdapter(b testing.TB, bookPath string, obs GameObserver) (*Adapter, *countingWriter) {
 	cfg := testConfig(b, bookPath)
 	a := New(cfg, Options{Observer: obs})
 	w := &countingWriter{}
@@ -197,95 +196,6 @@ func BenchmarkPositionSame(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		a.onGUILine(line)
 	}
-}
-
-// relayRig runs a real adapter loop between OS pipes, with a fake engine
-// whose output the benchmark writes.
-func relayRig(b *testing.B) (engineOut io.Writer, guiIn *uci.LineReader, stop func()) {
-	eng := ucitest.Start(ucitest.Settings{Options: []string{}})
-	guiR, guiW, _ := os.Pipe()
-	outR, outW, _ := os.Pipe()
-	a := New(testConfig(b, ""), Options{StartEngine: func() (Engine, error) { return eng, nil }})
-	done := make(chan struct{})
-	go func() { a.Run(guiR, outW); close(done) }()
-	lr := uci.NewLineReader(outR, 64<<10)
-	io.WriteString(guiW, "uci\n")
-	for {
-		l, err := lr.ReadLine()
-		if err != nil {
-			b.Fatal(err)
-		}
-		if string(l) == "uciok" {
-			break
-		}
-	}
-	return eng.Output(), lr, func() {
-		guiW.Close()
-		<-done
-		outW.Close()
-		outR.Close()
-		guiR.Close()
-	}
-}
-
-// BenchmarkRelayLine: one engine line through the proxy to the GUI's
-// pipe, waiting for each (latency; compare BenchmarkPipeLine).
-func BenchmarkRelayLine(b *testing.B) {
-	w, lr, stop := relayRig(b)
-	defer stop()
-	line := []byte("info depth 20 seldepth 30 multipv 1 score cp 31 nodes 1234567 nps 1000000 time 1234 pv e2e4 e7e5 g1f3\n")
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		w.Write(line)
-		if _, err := lr.ReadLine(); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkPipeLine is the same round trip without the proxy: one goroutine
-// hop through an OS pipe.
-func BenchmarkPipeLine(b *testing.B) {
-	r, w, _ := os.Pipe()
-	defer r.Close()
-	defer w.Close()
-	er, ew := io.Pipe()
-	go func() { io.Copy(w, er) }()
-	defer ew.Close()
-	lr := uci.NewLineReader(r, 64<<10)
-	line := []byte("info depth 20 seldepth 30 multipv 1 score cp 31 nodes 1234567 nps 1000000 time 1234 pv e2e4 e7e5 g1f3\n")
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		ew.Write(line)
-		if _, err := lr.ReadLine(); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkRelayFlood: 100,000 info lines written as fast as the engine
-// can, read by the GUI; reports lines per second.
-func BenchmarkRelayFlood(b *testing.B) {
-	w, lr, stop := relayRig(b)
-	defer stop()
-	const n = 100000
-	line := "info depth 20 seldepth 30 multipv 1 score cp 31 nodes 1234567 nps 1000000 time 1234 pv e2e4 e7e5 g1f3\n"
-	chunk := []byte(strings.Repeat(line, 100))
-	b.SetBytes(int64(n * len(line)))
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		go func() {
-			for j := 0; j < n/100; j++ {
-				w.Write(chunk)
-			}
-		}()
-		for j := 0; j < n; j++ {
-			if _, err := lr.ReadLine(); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "lines/s")
 }
 
 // BenchmarkBookAnswerSamePosition: the same 9-ply position and go again

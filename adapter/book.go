@@ -38,6 +38,8 @@ type bookVerdict struct {
 // book's policies keep: the game's book moves and lines, the warm engine.
 type bookSet struct {
 	open []*book.Book // every open book, once
+	// unverified are books opened and not yet given to verifyBooks.
+	unverified []*book.Book
 	// The lists in priority order: BookFile, and BookFileWhite and
 	// BookFileBlack when they are set (whiteSet, blackSet), which replace
 	// BookFile for the positions with that side to move.
@@ -153,9 +155,7 @@ func (a *Adapter) openBooks() {
 		a.books.open = append(a.books.open, b)
 		byPath[path] = b
 		a.log.printf("book %s opened (%d entries)", path, b.Len())
-		// A book must be sorted for lookups to work; checking a big one
-		// takes a while, so it runs beside the game.
-		go func() { sendOrDone(a.bookCh, bookVerdict{b, b.Verify()}, a.done) }()
+		a.books.unverified = append(a.books.unverified, b)
 	}
 	opened := func(paths []string) []*book.Book {
 		var l []*book.Book
@@ -169,6 +169,25 @@ func (a *Adapter) openBooks() {
 	general, white, black := bookLists(a.settings)
 	a.books.any, a.books.white, a.books.black = opened(general), opened(white), opened(black)
 	a.books.whiteSet, a.books.blackSet = len(white) > 0, len(black) > 0
+}
+
+// verifyBooks checks that the books just opened are sorted, as lookups
+// need: beside the game, since a big book takes a while (a second for 10
+// million entries). At start-up it waits for the engine's first handshake
+// to be answered (afterEvent): the check then takes no CPU from the start
+// of the engine, which needs both, nor from our answer to uci; nothing
+// is looked up before that handshake anyway. Each check runs on a thread of its own at
+// the lowest priority: it only takes a CPU that nothing else wants.
+func (a *Adapter) verifyBooks() {
+	for _, b := range a.books.unverified {
+		go func() {
+			idleThread()
+			if sendOrDone(a.bookCh, bookVerdict{b, b.Verify()}, a.done) {
+				a.kick()
+			}
+		}()
+	}
+	a.books.unverified = nil
 }
 
 func (a *Adapter) onBookVerdict(v bookVerdict) {
@@ -187,7 +206,7 @@ func (s *bookSet) close() {
 	for _, b := range s.open {
 		b.Close()
 	}
-	s.open, s.disk, s.any, s.white, s.black = nil, nil, nil, nil, nil
+	s.open, s.disk, s.any, s.white, s.black, s.unverified = nil, nil, nil, nil, nil, nil
 	s.whiteSet, s.blackSet = false, false
 	s.files = ""
 }

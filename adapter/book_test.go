@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 func TestBookAnswer(t *testing.T) {
@@ -125,6 +127,33 @@ func TestUnsortedBookIsReported(t *testing.T) {
 	// Still answers exactly.
 	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder c7c5" {
 		t.Fatalf("got %q", l)
+	}
+}
+
+// The books are checked once the engine's first handshake is answered,
+// not while the engine starts.
+func TestBooksCheckedAfterHandshake(t *testing.T) {
+	path := smallBook(t)
+	data, _ := os.ReadFile(path)
+	first := slices.Clone(data[:16])
+	copy(data[:16], data[len(data)-16:])
+	copy(data[len(data)-16:], first)
+	os.WriteFile(path, data, 0o644)
+	h := startHarness(t, testConfig(t, path), func(_ int, s *ucitest.Settings) {
+		s.StartDelay = 300 * time.Millisecond
+	}, nil)
+	h.send("uci") // the loop has events while the engine starts
+	time.Sleep(150 * time.Millisecond)
+	if strings.Contains(h.stderr.String(), "not sorted") {
+		t.Fatal("the book was checked while the engine started")
+	}
+	h.until("uciok")
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(h.stderr.String(), "not sorted") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the book was never checked: stderr %q", h.stderr.String())
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
 

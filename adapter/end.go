@@ -50,7 +50,7 @@ func (a *Adapter) onQuitInOrder(c uci.Command) {
 		return
 	}
 	a.gui.queued = append(a.gui.queued, c)
-	a.end.wait = time.After(a.opts.QuitWait)
+	a.end.wait = a.after(a.opts.QuitWait)
 }
 
 // answersWaitForHandshake reports whether a command waiting for the
@@ -93,7 +93,7 @@ func (a *Adapter) beginEnd() {
 	a.toEngine("quit")
 	a.end.draining = true
 	a.end.wait = nil
-	a.end.drainBy = time.After(a.opts.QuitGrace)
+	a.end.drainBy = a.after(a.opts.QuitGrace)
 }
 
 // finish ends the run: replies the engine never gave are made good (a

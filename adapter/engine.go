@@ -119,6 +119,7 @@ func (a *Adapter) onReadyOK(line []byte) {
 	case replyReadyOK:
 		a.relay(line)
 		a.replies.settle(r)
+		a.answeredGUI()
 	default:
 		a.relay(line)
 		a.log.printf("readyok nobody asked for (relayed)")
@@ -150,6 +151,7 @@ func (a *Adapter) onEngineBestMove(line []byte) {
 	}
 	a.search.state = searchNone
 	a.search.stopSent, a.search.ponderHit, a.search.reissued = false, false, false
+	a.answeredGUI()
 	if a.gui.heldBySearch {
 		a.gui.heldBySearch = false
 		defer a.releaseQueued() // after this bestmove is settled

@@ -112,6 +112,7 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 	case uci.CmdIsReady:
 		a.toEngine(c.Line)
 		a.replies.expect(replyReadyOK)
+		a.answerDue()
 	case uci.CmdSetOption:
 		a.onSetOption(c)
 	case uci.CmdUCINewGame:
@@ -170,6 +171,9 @@ func (a *Adapter) toGUI(line string) {
 		a.log.traffic(">gui", line)
 	}
 	a.gui.out.WriteLine(line)
+	if strings.HasPrefix(line, "bestmove") {
+		a.answeredGUI() // a book's, or one the engine could not give
+	}
 }
 
 // infoString tells the GUI something as "info string", or keeps it until

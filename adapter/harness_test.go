@@ -23,7 +23,8 @@ var _ Engine = (*ucitest.Engine)(nil)
 // harness runs an adapter between a scripted GUI and fake engines.
 type harness struct {
 	t       testing.TB
-	guiW    *io.PipeWriter
+	a       *Adapter
+	guiW    io.WriteCloser
 	out     chan string
 	done    chan error
 	mu      sync.Mutex
@@ -66,7 +67,7 @@ func testConfig(t testing.TB, bookPath string) *config.Config {
 // the first, 1: its restart); adjust changes the adapter's options.
 func startHarness(t testing.TB, cfg *config.Config, setup func(n int, s *ucitest.Settings), obs GameObserver, adjust ...func(*Options)) *harness {
 	h := &harness{t: t, out: make(chan string, 1<<16), done: make(chan error, 1), stderr: &syncBuffer{}}
-	guiR, guiW := io.Pipe()
+	guiR, guiW := harnessGUIPipe(t)
 	outR, outW := io.Pipe()
 	h.guiW = guiW
 	opts := Options{
@@ -79,7 +80,7 @@ func startHarness(t testing.TB, cfg *config.Config, setup func(n int, s *ucitest
 			}
 			e := ucitest.Start(s)
 			h.engines = append(h.engines, e)
-			return e, nil
+			return harnessEngine(t, e), nil
 		},
 		Stderr:   h.stderr,
 		Observer: obs,
@@ -93,6 +94,7 @@ func startHarness(t testing.TB, cfg *config.Config, setup func(n int, s *ucitest
 		f(&opts)
 	}
 	a := New(cfg, opts)
+	h.a = a
 	go func() {
 		sc := bufio.NewScanner(outR)
 		sc.Buffer(nil, 1<<20)

@@ -47,25 +47,18 @@ type engineLink struct {
 // restartWindow: a second engine death within it ends polyproxy.
 const restartWindow = time.Minute
 
-// start starts an engine with startEngine and hands its output to lines
-// until done; the handshake begins (the caller sends "uci"), and slow is
-// how long it may take before it counts as slow.
-func (l *engineLink) start(startEngine func() (Engine, error), lines chan<- *engineBatch, done <-chan struct{}, slow time.Duration) error {
-	eng, err := startEngine()
-	if err != nil {
-		return err
-	}
+// start takes a new engine as the running one; the handshake begins (the
+// caller sends "uci"), and slow fires when it has taken too long.
+func (l *engineLink) start(eng Engine, slow <-chan time.Time) {
 	l.eng = eng
 	l.exited = eng.Exited()
 	l.gen++
 	l.handshaking = true
-	l.slowHandshake = time.After(slow)
+	l.slowHandshake = slow
 	l.header = l.header[:0]
 	l.options = l.options[:0]
 	l.name = "" // an engine that sends no id name has none
 	l.position = ""
-	go readEngine(l.gen, eng.Stdout(), lines, done)
-	return nil
 }
 
 // headerLine keeps an id or option line of the handshake; an option line
@@ -172,16 +165,33 @@ func (l *engineLink) judge(inResumedSearch bool) death {
 // startEngine starts the engine and begins the handshake; the rest
 // happens as its lines arrive (onUCIOK).
 func (a *Adapter) startEngine() error {
-	a.resetWarm()
-	if err := a.engine.start(a.opts.StartEngine, a.engineCh, a.done, a.opts.SlowHandshake); err != nil {
+	if err := a.spawnEngine(); err != nil {
 		return err
 	}
 	a.toEngine("uci")
 	return nil
 }
 
+// spawnEngine starts the engine process and has its output read: by the
+// poll loop itself when it can, else by a goroutine.
+func (a *Adapter) spawnEngine() error {
+	a.resetWarm()
+	eng, err := a.opts.StartEngine()
+	if err != nil {
+		return err
+	}
+	a.engine.start(eng, a.after(a.opts.SlowHandshake))
+	if a.poll == nil || !a.poll.attach(eng, a.engine.gen) {
+		go readEngine(a.engine.gen, eng.Stdout(), a.engineCh, a.done, a.kick)
+	}
+	return nil
+}
+
 // toEngine sends one line to the engine.
 func (a *Adapter) toEngine(line string) {
+	if strings.HasPrefix(line, "go") {
+		a.soon = false // the search takes the CPU (answerDue)
+	}
 	a.warmBeforeEngineLine(line)
 	if a.log.on {
 		a.log.traffic(">engine", line)
@@ -336,7 +346,8 @@ var batchPool = sync.Pool{New: func() any { return &engineBatch{data: make([]byt
 // lines, as they arrive: a lone line goes at once, and a flood costs one
 // read, one channel send and one GUI write per chunk, not per line (the
 // relay must keep up with cat). Lines of any length are kept whole.
-func readEngine(gen int, r io.Reader, ch chan<- *engineBatch, done <-chan struct{}) {
+// wake is called after each batch handed over (the poll loop's kick).
+func readEngine(gen int, r io.Reader, ch chan<- *engineBatch, done <-chan struct{}, wake func()) {
 	var carry []byte // the start of a line not yet complete
 	for {
 		b := batchPool.Get().(*engineBatch)
@@ -354,7 +365,9 @@ func readEngine(gen int, r io.Reader, ch chan<- *engineBatch, done <-chan struct
 					b.data = append(b.data, '\n') // a last line without its end
 				}
 				b.err = err
-				sendOrDone(ch, b, done)
+				if sendOrDone(ch, b, done) {
+					wake()
+				}
 				return
 			}
 			if last := bytes.LastIndexByte(b.data, '\n'); last >= 0 {
@@ -366,5 +379,6 @@ func readEngine(gen int, r io.Reader, ch chan<- *engineBatch, done <-chan struct
 		if !sendOrDone(ch, b, done) {
 			return
 		}
+		wake()
 	}
 }

@@ -389,16 +389,16 @@ func (r *runner) measureProbe() {
 		return
 	}
 	const positionsPerRound = 100
-	uciProbe.Notes = []string{fmt.Sprintf("Engine %s behind both; %d positions per side per round, each after isready/readyok; each answer is checked against the book's best move.", r.machine.Engine, positionsPerRound)}
+	uciProbe.Notes = []string{fmt.Sprintf("Engine %s behind both; %d positions per side per round, each after isready/readyok, each round in new processes; each answer is checked against the book's best move.", r.machine.Engine, positionsPerRound)}
 	var runs []sideRun
 	for i, a := range ads {
 		s := &session{r: r, name: a.side.Label, argv: []string{a.bin, ini}}
-		defer s.close()
 		runs = append(runs, sideRun{a.side, func(round int) ([]float64, error) {
 			p, err := s.get()
 			if err != nil {
 				return nil, err
 			}
+			defer s.close() // each round in new processes
 			var samples []float64
 			for j := range positionsPerRound {
 				pp := positions[(round*positionsPerRound+j)%len(positions)]

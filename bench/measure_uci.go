@@ -64,8 +64,8 @@ func roundTrip(p *proc, cmd, answer string, timeout time.Duration) error {
 	return err
 }
 
-// session is a process kept for a whole measurement and started on first
-// use, so its start-up cost stays out of the samples.
+// session is a process started on first use, so its start-up cost stays
+// out of the samples; each round closes it, and the next starts a new one.
 type session struct {
 	r    *runner
 	name string
@@ -109,7 +109,7 @@ func (r *runner) measureBookAnswer() {
 	res := &result{ID: "book-answer", Kind: kindTime,
 		Title:     fmt.Sprintf("1. book answer: position (+1 ply) + go → bestmove, %d-ply line of %s", plies, baseName(r.cfg.book)),
 		Polyproxy: ads[0].side, PolyGlot: ads[1].side,
-		Notes: []string{fmt.Sprintf("Engine %s behind both adapters, BookRandom=false; the line follows the book's highest-weight move; each sample is one go, after isready/readyok; every bestmove is checked to be a book move; %d lines per side per round.", r.machine.Engine, linesPerRound)}}
+		Notes: []string{fmt.Sprintf("Engine %s behind both adapters, BookRandom=false; the line follows the book's highest-weight move; each sample is one go, after isready/readyok; every bestmove is checked to be a book move; %d lines per side per round, each round in new processes.", r.machine.Engine, linesPerRound)}}
 	defer func() { res.finish(); r.add(res) }()
 	if r.engineErr != "" {
 		failAll(errors.New(r.engineErr), res.Polyproxy, res.PolyGlot)
@@ -130,12 +130,12 @@ func (r *runner) measureBookAnswer() {
 	var runs []sideRun
 	for _, a := range ads {
 		s := &session{r: r, name: a.side.Label, argv: []string{a.bin, ini}}
-		defer s.close()
 		runs = append(runs, sideRun{a.side, func(int) ([]float64, error) {
 			p, err := s.get()
 			if err != nil {
 				return nil, err
 			}
+			defer s.close() // each round in new processes, as for the relay
 			var samples []float64
 			for range linesPerRound {
 				got, err := playBookLine(p, line)
@@ -182,28 +182,65 @@ func playBookLine(p *proc, line []bookPly) ([]float64, error) {
 
 // measureRelay times isready → readyok through each adapter and through
 // the engine alone, with Stockfish and with the built-in fake engine
-// (which answers at once, so what remains is the adapters' own cost).
+// (which answers at once, so what remains is the adapters' own cost); and
+// the adapters' peak memory once idle, with Stockfish.
 func (r *runner) measureRelay() {
-	r.measureRelayWith(engineName(r.engine), r.engine, r.engineErr)
-	r.measureRelayWith("fake engine", r.fake, "")
+	r.measureRelayWith(engineName(r.engine), r.engine, r.engineErr, true)
+	r.measureRelayWith("fake engine", r.fake, "", false)
 }
 
-func (r *runner) measureRelayWith(name string, engine []string, engineErr string) {
+func (r *runner) measureRelayWith(name string, engine []string, engineErr string, memory bool) {
 	const perRound = 200
 	ads := r.adapters()
 	res := &result{ID: "relay-" + slug(name), Kind: kindTime,
 		Title:     "2. relay: isready → readyok round trip, " + name,
 		Polyproxy: ads[0].side, PolyGlot: ads[1].side,
 		Reference: newSide("engine alone", engineErr),
-		Notes:     []string{fmt.Sprintf("%d round trips per side per round, each round in new processes: where the OS places the processes on the CPUs decides much of a round trip (a wake-up on another CPU costs more, in a VM most), so every round samples a new placement. Added per line relayed: (adapter - engine alone) / 2.", perRound)}}
-	defer func() { res.finish(); r.add(res) }()
+		Notes:     []string{fmt.Sprintf("%d round trips per side per round, each round in new processes: where the OS places the processes on the CPUs decides much of a round trip (a wake-up on another CPU costs more, in a VM most), so every round samples a new placement.", perRound)}}
+	added := &result{ID: "relay-added-" + slug(name), Kind: kindTime,
+		Title:     "2. relay: added per relayed line, " + name,
+		Polyproxy: newSide("polyproxy", r.ppErr), PolyGlot: newSide("PolyGlot", r.pgErr),
+		Notes: []string{"Per round: (the adapter's median round trip - the engine alone's median in the same round) / 2, a round trip being two relayed lines; median and p99 over the rounds."}}
+	var mem *result
+	if memory {
+		mem = &result{ID: "memory-idle", Kind: kindBytes,
+			Title:     "2. memory: peak resident size of the idle adapter after the handshake and the round trips, " + name,
+			Polyproxy: newSide("polyproxy", r.ppErr), PolyGlot: newSide("PolyGlot", r.pgErr),
+			Reference: newSide("engine alone", engineErr)}
+	}
+	defer func() {
+		res.finish()
+		r.add(res)
+		if res.Reference.ok() {
+			for i, s := range []*side{added.Polyproxy, added.PolyGlot} {
+				if ad := []*side{res.Polyproxy, res.PolyGlot}[i]; !ad.ok() {
+					s.fail(errors.New(ad.Error))
+				}
+			}
+		} else {
+			failAll(errors.New("no figure for the engine alone"), added.Polyproxy, added.PolyGlot)
+		}
+		added.finish()
+		r.add(added)
+		if mem != nil {
+			mem.Notes = append(mem.Notes, memoryNote(mem))
+			mem.finish()
+			r.add(mem)
+		}
+	}()
+	memSides := func(i int) *side {
+		if mem == nil {
+			return nil
+		}
+		return []*side{mem.Polyproxy, mem.PolyGlot, mem.Reference}[i]
+	}
 	if engineErr != "" {
-		failAll(errors.New(engineErr), res.Polyproxy, res.PolyGlot)
+		failAll(errors.New(engineErr), res.Polyproxy, res.PolyGlot, memSides(0), memSides(1))
 		return
 	}
 	ini, err := r.writeIni(engine, r.cfg.book)
 	if err != nil {
-		failAll(err, res.Polyproxy, res.PolyGlot, res.Reference)
+		failAll(err, res.Polyproxy, res.PolyGlot, res.Reference, memSides(0), memSides(1), memSides(2))
 		return
 	}
 	sessions := []*session{
@@ -211,10 +248,13 @@ func (r *runner) measureRelayWith(name string, engine []string, engineErr string
 		{r: r, name: "PolyGlot", argv: []string{ads[1].bin, ini}},
 		{r: r, name: "engine", argv: engine},
 	}
+	// Each side's median in each round, for the added cost.
+	roundMedians := make([][]float64, r.cfg.rounds*3)
 	var runs []sideRun
 	for i, s := range []*side{res.Polyproxy, res.PolyGlot, res.Reference} {
 		sess := sessions[i]
-		runs = append(runs, sideRun{s, func(int) ([]float64, error) {
+		ms := memSides(i)
+		runs = append(runs, sideRun{s, func(round int) ([]float64, error) {
 			p, err := sess.get()
 			if err != nil {
 				return nil, err
@@ -228,10 +268,30 @@ func (r *runner) measureRelayWith(name string, engine []string, engineErr string
 				}
 				samples = append(samples, seconds(time.Since(t0)))
 			}
+			roundMedians[round*3+i] = []float64{summarize(samples).Median}
+			if ms.ok() {
+				if m, err := p.memory(); err != nil {
+					ms.fail(err)
+				} else {
+					ms.Samples = append(ms.Samples, float64(m.Peak))
+					ms.Memory = append(ms.Memory, m)
+				}
+			}
 			return samples, nil
 		}})
 	}
 	alternate(r.cfg.rounds, runs)
+	for round := range r.cfg.rounds {
+		engine := roundMedians[round*3+2]
+		if engine == nil {
+			continue
+		}
+		for i, s := range []*side{added.Polyproxy, added.PolyGlot} {
+			if ad := roundMedians[round*3+i]; ad != nil {
+				s.Samples = append(s.Samples, (ad[0]-engine[0])/2)
+			}
+		}
+	}
 }
 
 // measureStartup times process start to uciok, and quit to process exit,
@@ -325,7 +385,7 @@ func (r *runner) measureFlood() {
 	res := &result{ID: "flood", Kind: kindRate, Item: "lines",
 		Title:     fmt.Sprintf("4. flood: %s info lines from the engine reaching the client", commaInt(floodLines)),
 		Polyproxy: ads[0].side, PolyGlot: ads[1].side, Reference: newSide("cat", ""),
-		Notes: []string{"The fake engine writes its lines in 64 KB chunks, as fast as it can; no book; the rate is lines over the time from go to bestmove; every line must arrive."}}
+		Notes: []string{"The fake engine writes its lines in 64 KB chunks, as fast as it can; no book; the rate is lines over the time from go to bestmove; every line must arrive; each round in new processes."}}
 	defer func() { res.finish(); r.add(res) }()
 	engine := append(append([]string(nil), r.fake...), "-flood", strconv.Itoa(floodLines))
 	ini, err := r.writeIni(engine, "")
@@ -355,19 +415,12 @@ func (r *runner) measureFlood() {
 	}
 	var runs []sideRun
 	for i, s := range []*side{res.Polyproxy, res.PolyGlot, res.Reference} {
-		var p *proc
-		defer func() {
-			if p != nil {
-				p.close()
-			}
-		}()
 		runs = append(runs, sideRun{s, func(int) ([]float64, error) {
-			if p == nil {
-				var err error
-				if p, err = starters[i](); err != nil {
-					return nil, err
-				}
+			p, err := starters[i]()
+			if err != nil {
+				return nil, err
 			}
+			defer p.close() // each round in new processes
 			if err := p.send("position startpos"); err != nil {
 				return nil, err
 			}

@@ -25,6 +25,8 @@ type side struct {
 	Samples []float64 `json:"samples,omitempty"`
 	// Error is why the side has no figure (n/a).
 	Error string `json:"error,omitempty"`
+	// Memory is what was read with each memory sample.
+	Memory []procMemory `json:"memory,omitempty"`
 }
 
 func newSide(label, unavailable string) *side { return &side{Label: label, Error: unavailable} }

@@ -2,8 +2,9 @@ package book
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
-	"runtime"
+	"io"
 	"strconv"
 	"strings"
 )
@@ -113,21 +114,41 @@ func (b *Book) Verify() (err error) {
 	return err
 }
 
+// verifyChunk is how much of the file verify reads at a time.
+const verifyChunk = 256 << 10
+
+// verify reads the keys with pread into one small buffer, not through the
+// mapping: the pages are copied from the page cache and never mapped into
+// us, so checking a 152 MB book adds 256 KB to the resident size instead
+// of the whole file (and takes no page faults: faster too).
 func (b *Book) verify() error {
+	buf := make([]byte, verifyChunk)
 	n := b.Len()
-	for i := 1; i < n; i++ {
-		if i%scanStride == 0 {
-			if b.stopping.Load() {
-				return ErrClosed
+	var prev Key
+	for first := 0; first < n; {
+		if b.stopping.Load() {
+			return ErrClosed
+		}
+		count := min(n-first, verifyChunk/EntrySize)
+		got, err := b.file.ReadAt(buf[:count*EntrySize], int64(first)*EntrySize)
+		if got < count*EntrySize {
+			if err == io.EOF {
+				// Shorter than the mapping: rewritten in place, as a
+				// lookup would find with a fault.
+				b.broken.Store(true)
+				return fmt.Errorf("%s: %w", b.path, ErrShrunk)
 			}
-			// Verify runs in the background of callers that must answer
-			// fast, perhaps on one thread (GOMAXPROCS=1): yield to them.
-			runtime.Gosched()
+			return fmt.Errorf("%s: %w", b.path, err)
 		}
-		if prev, k := b.keyAt(i-1), b.keyAt(i); k < prev {
-			b.unsorted.Store(true)
-			return &OrderError{Path: b.path, Index: i, Prev: prev, Key: k}
+		for i := range count {
+			k := Key(binary.BigEndian.Uint64(buf[i*EntrySize:]))
+			if first+i > 0 && k < prev {
+				b.unsorted.Store(true)
+				return &OrderError{Path: b.path, Index: first + i, Prev: prev, Key: k}
+			}
+			prev = k
 		}
+		first += count
 	}
 	return nil
 }

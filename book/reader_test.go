@@ -291,3 +291,45 @@ func TestTruncatedWhileOpen(t *testing.T) {
 		t.Errorf("Choose: %v %q", ok, why)
 	}
 }
+
+// Verify reads the file in pieces: a key out of order is found wherever
+// it is, also as the first key of a piece, and a file that shrank under
+// the book is reported as such.
+func TestVerifyAcrossReads(t *testing.T) {
+	const n = 100_000 // more than one piece (16,384 entries of 16 bytes)
+	for _, at := range []int{1, 16383, 16384, 16385, 3 * 16384, n - 1} {
+		data := make([]byte, 0, 16*n)
+		for i := 0; i < n; i++ {
+			k := book.Key(10 * (i + 1))
+			if i == at {
+				k = book.Key(10*i - 5) // smaller than the key before it
+			}
+			data = book.AppendEntry(data, book.Entry{Key: k, Move: 0x31c, Weight: 1})
+		}
+		b := fixture.WriteBook(t, data)
+		var oe *book.OrderError
+		if err := b.Verify(); !errors.As(err, &oe) || oe.Index != at || !b.Unsorted() {
+			t.Errorf("disorder at %d: Verify %v", at, err)
+		}
+		b.Close()
+	}
+	path := filepath.Join(t.TempDir(), "shrinks.bin")
+	data := make([]byte, 0, 16*n)
+	for i := 0; i < n; i++ {
+		data = book.AppendEntry(data, book.Entry{Key: book.Key(i + 1), Move: 0x31c, Weight: 1})
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, err := book.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := os.Truncate(path, 16*20000); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Verify(); !errors.Is(err, book.ErrShrunk) || !errors.Is(b.Err(), book.ErrShrunk) {
+		t.Errorf("Verify of a shrunk file: %v (Err %v)", err, b.Err())
+	}
+}

@@ -16,6 +16,9 @@ type Process struct {
 	cmd    *exec.Cmd
 	stdin  *os.File
 	stdout *os.File
+	// stdoutFD is stdout's descriptor when it is a blocking pipe outside
+	// Go's poller, for a caller that polls and reads it itself; else -1.
+	stdoutFD int
 
 	mu      sync.Mutex // guards writes to stdin
 	exited  chan struct{}
@@ -40,7 +43,7 @@ func StartProcess(argv []string, dir string, stderr io.Writer) (*Process, error)
 	if err != nil {
 		return nil, fmt.Errorf("engine %s: %w", argv[0], err)
 	}
-	stdout, stdoutW, err := os.Pipe()
+	stdout, stdoutW, stdoutFD, err := outputPipe()
 	if err != nil {
 		stdinR.Close()
 		stdin.Close()
@@ -56,7 +59,7 @@ func StartProcess(argv []string, dir string, stderr io.Writer) (*Process, error)
 		stdout.Close()
 		return nil, fmt.Errorf("engine %q (in %s): %w", argv[0], dir, err)
 	}
-	p := &Process{cmd: cmd, stdin: stdin, stdout: stdout, exited: make(chan struct{})}
+	p := &Process{cmd: cmd, stdin: stdin, stdout: stdout, stdoutFD: stdoutFD, exited: make(chan struct{})}
 	go func() {
 		p.waitErr = cmd.Wait()
 		close(p.exited)
@@ -66,6 +69,12 @@ func StartProcess(argv []string, dir string, stderr io.Writer) (*Process, error)
 
 // Stdout is the engine's output.
 func (p *Process) Stdout() io.Reader { return p.stdout }
+
+// StdoutFD is the descriptor of the engine's output, for a caller that
+// waits on it with poll(2) and reads it itself (Linux: a blocking pipe
+// outside Go's poller; read it once per readiness). ok is false where
+// there is none. It stays open until Quit.
+func (p *Process) StdoutFD() (fd int, ok bool) { return p.stdoutFD, p.stdoutFD >= 0 }
 
 // WriteTimeout bounds one write to the engine: a healthy engine reads its
 // input at once, so a write still blocked after this long (the pipe full)

@@ -6,7 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"strconv"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -22,18 +22,19 @@ type spawnRequest struct {
 	done chan error
 }
 
-func init() {
-	go func() {
-		runtime.LockOSThread() // never unlocked: the thread must outlive every engine
-		for req := range spawnRequests {
-			req.done <- req.cmd.Start()
-		}
-	}()
+var startSpawner sync.Once
+
+func spawner() {
+	runtime.LockOSThread() // never unlocked: the thread must outlive every engine
+	for req := range spawnRequests {
+		req.done <- req.cmd.Start()
+	}
 }
 
 func setParentDeathSignal(a *syscall.SysProcAttr) { a.Pdeathsig = syscall.SIGKILL }
 
 func startCommand(cmd *exec.Cmd) error {
+	startSpawner.Do(func() { go spawner() })
 	done := make(chan error, 1)
 	spawnRequests <- spawnRequest{cmd, done}
 	return <-done
@@ -61,30 +62,16 @@ func GrowPipe(f *os.File) {
 	})
 }
 
-// PollableInput returns a reader of the same pipe as f that Go's poller
-// waits on, so a read blocks no thread (with GOMAXPROCS=1 a blocked read
-// would hold the only one until the runtime takes it back). f itself is left as it is: the pipe is opened
-// again through /proc, a new open file with its own O_NONBLOCK, so whoever
-// shares f's (the GUI's wrapper script, a shell) never sees it change. f
-// is returned when it is not a pipe or cannot be opened again.
-func PollableInput(f *os.File) *os.File {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return f
+// outputPipe makes the engine's output pipe. Our end stays blocking and
+// outside Go's poller: the proxy's poll loop waits on it next to the GUI's
+// input with poll(2) and reads it inline (in the poller, every line would
+// wake the runtime's poller first, then the loop: a second wake-up). A
+// goroutine reading it blocks in read(2), as on any system.
+func outputPipe() (r, w *os.File, fd int, err error) {
+	var p [2]int
+	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+		return nil, nil, -1, os.NewSyscallError("pipe2", err)
 	}
-	var path string
-	rc.Control(func(fd uintptr) {
-		var st unix.Stat_t
-		if unix.Fstat(int(fd), &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFIFO {
-			path = "/proc/self/fd/" + strconv.Itoa(int(fd))
-		}
-	})
-	if path == "" {
-		return f
-	}
-	g, err := os.OpenFile(path, os.O_RDONLY|unix.O_NONBLOCK, 0)
-	if err != nil {
-		return f
-	}
-	return g
+	// NewFile leaves a blocking descriptor out of the poller.
+	return os.NewFile(uintptr(p[0]), "|0"), os.NewFile(uintptr(p[1]), "|1"), p[0], nil
 }

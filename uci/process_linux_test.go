@@ -3,7 +3,6 @@
 package uci
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -70,50 +69,27 @@ func TestGrowPipeLeavesOtherFilesAlone(t *testing.T) {
 	}
 }
 
-// A GUI's pipe, as a C program hands it over: blocking. PollableInput
-// reads the same pipe through the poller and leaves the GUI's open file
-// blocking, as others sharing it expect.
-func TestPollableInputReopensPipe(t *testing.T) {
-	var fds [2]int
-	if err := unix.Pipe(fds[:]); err != nil {
-		t.Fatal(err)
-	}
-	guiEnd := os.NewFile(uintptr(fds[0]), "stdin") // blocking: not pollable
-	w := os.NewFile(uintptr(fds[1]), "gui")
-	defer guiEnd.Close()
-	defer w.Close()
-	in := PollableInput(guiEnd)
-	if in == guiEnd {
-		t.Fatal("a pipe was not reopened")
-	}
-	defer in.Close()
-	if err := in.SetReadDeadline(time.Now().Add(50 * time.Millisecond)); err != nil {
-		t.Fatalf("reopened pipe is not pollable: %v", err)
-	}
-	buf := make([]byte, 64)
-	if _, err := in.Read(buf); !os.IsTimeout(err) {
-		t.Fatalf("read of an empty pipe: %v, want a timeout", err)
-	}
-	in.SetReadDeadline(time.Time{})
-	w.WriteString("isready\n")
-	n, err := in.Read(buf)
-	if err != nil || string(buf[:n]) != "isready\n" {
-		t.Fatalf("read %q, %v", buf[:n], err)
-	}
-	if flags, err := unix.FcntlInt(uintptr(fds[0]), unix.F_GETFL, 0); err != nil || flags&unix.O_NONBLOCK != 0 {
-		t.Fatalf("the GUI's open file changed: flags %#x, %v", flags, err)
-	}
-	w.Close()
-	if _, err := in.Read(buf); err != io.EOF {
-		t.Fatalf("after the GUI closed its end: %v, want EOF", err)
-	}
-
-	f, err := os.Create(filepath.Join(t.TempDir(), "plain"))
+// The engine's output is a blocking pipe outside Go's poller, for the
+// proxy's poll loop to wait on and read itself.
+func TestEngineOutputIsPollableDescriptor(t *testing.T) {
+	p, err := StartProcess([]string{"sh", "-c", "echo hello"}, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	if PollableInput(f) != f {
-		t.Fatal("a regular file was replaced")
+	defer p.Quit(0)
+	fd, ok := p.StdoutFD()
+	if !ok {
+		t.Fatal("no descriptor for the engine's output")
+	}
+	if flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0); err != nil || flags&unix.O_NONBLOCK != 0 {
+		t.Fatalf("engine output flags %#x, %v: want blocking", flags, err)
+	}
+	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+	if n, err := unix.Poll(fds, 5000); n != 1 || err != nil {
+		t.Fatalf("poll: %d, %v", n, err)
+	}
+	buf := make([]byte, 64)
+	if n, err := unix.Read(fd, buf); err != nil || string(buf[:n]) != "hello\n" {
+		t.Fatalf("read %q, %v", buf[:n], err)
 	}
 }

@@ -22,5 +22,9 @@ func startCommand(cmd *exec.Cmd) error { return cmd.Start() }
 // GrowPipe does nothing here: only Linux lets a pipe be enlarged.
 func GrowPipe(*os.File) {}
 
-// PollableInput returns f: reopening a pipe through /proc is Linux only.
-func PollableInput(f *os.File) *os.File { return f }
+// outputPipe is os.Pipe: the proxy reads the engine's output from a
+// goroutine here.
+func outputPipe() (r, w *os.File, fd int, err error) {
+	r, w, err = os.Pipe()
+	return r, w, -1, err
+}
