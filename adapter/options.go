@@ -53,8 +53,6 @@ func ourOptionLines(c *config.Config) []string {
 		spin("BookMinLine", c.BookMinLine, 0, config.MaxBookMinLine),
 		check("BookPonder", c.BookPonder),
 		check("BookPonderAlways", c.BookPonderAlways),
-		check("BookPonder", c.BookPonder),
-		check("BookPonderAlways", c.BookPonderAlways),
 		spin("LearnResignScore", c.LearnResignScore, 1, 100000),
 		spin("LearnResignMoves", c.LearnResignMoves, 1, 1000),
 		check("Log", c.Log),

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/uci"
 )
 
 // namedBook is writeBook under a file name of its own, so that the info
@@ -273,6 +274,16 @@ func TestPolicyOptionsAnnounced(t *testing.T) {
 	} {
 		if !contains(lines, want) {
 			t.Errorf("not announced: %q", want)
+		}
+	}
+	// Each option once: a GUI shows a second one as another setting.
+	seen := map[string]bool{}
+	for _, l := range lines {
+		if o, err := uci.ParseOption(l); err == nil {
+			if seen[o.Name] {
+				t.Errorf("option %q announced twice", o.Name)
+			}
+			seen[o.Name] = true
 		}
 	}
 }
