@@ -229,19 +229,26 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 	if a.books.whiteSet || a.books.blackSet {
 		list = " (" + a.books.listName(white) + ")"
 	}
+	a.books.chooser.Explain(a.log.on) // the reasons are for the log alone
 	choice, ok, reason := a.books.chooser.Choose(a.books.forSide(white), &cur.Pos, cur.Seen, only)
 	if !ok && a.checkBooksOnDisk() {
 		choice, ok, reason = a.books.chooser.Choose(a.books.forSide(white), &cur.Pos, cur.Seen, only)
 	}
 	if !ok {
-		a.log.printf("book%s: no (%s)", list, reason)
+		if a.log.on {
+			a.log.printf("book%s: no (%s)", list, reason)
+		}
 		return nil, false
 	}
 	if why := a.shortLine(choice.Move); why != "" {
-		a.log.printf("book%s: no (%s; %s)", list, why, reason)
+		if a.log.on {
+			a.log.printf("book%s: no (%s; %s)", list, why, reason)
+		}
 		return nil, false
 	}
-	a.log.printf("book%s: %s", list, reason)
+	if a.log.on {
+		a.log.printf("book%s: %s", list, reason)
+	}
 	move := choice.Move.String()
 	gm := &a.game
 	after, ponder := gm.predicted, gm.predictedPonder

@@ -317,3 +317,22 @@ func TestChooseOnly(t *testing.T) {
 		t.Error("an empty searchmoves list allowed a move")
 	}
 }
+
+// Without Explain the chooser picks the same moves, with no reasons.
+func TestChooseQuiet(t *testing.T) {
+	b := fixture.Open(t, "oddities.bin")
+	l := fixture.Line(t, board.StartFEN, "")
+	loud, quiet := book.NewChooser(fixture.PolyGlotOptions, 9), book.NewChooser(fixture.PolyGlotOptions, 9)
+	quiet.Explain(false)
+	for range 50 {
+		c1, ok1, why1 := loud.Choose([]*book.Book{b}, &l.Pos, nil, nil)
+		c2, ok2, why2 := quiet.Choose([]*book.Book{b}, &l.Pos, nil, nil)
+		if c1 != c2 || ok1 != ok2 || why1 == "" || why2 != "" {
+			t.Fatalf("loud %v %v %q, quiet %v %v %q", c1, ok1, why1, c2, ok2, why2)
+		}
+	}
+	d4 := fixture.Line(t, board.StartFEN, "d2d4")
+	if _, ok, why := quiet.Choose([]*book.Book{b}, &d4.Pos, nil, nil); ok || why != "" {
+		t.Errorf("not in book, quiet: %v %q", ok, why)
+	}
+}
