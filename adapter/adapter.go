@@ -82,6 +82,9 @@ type GameObserver interface {
 	BookMove(b *book.Book, key book.Key, stored book.Move, whiteMoved bool)
 	EngineScore(white bool, cp int, mate int, isMate bool)
 	AfterBestmove(l *board.Line)
+	// GameResult ends the game with the result the GUI gave (CECP's
+	// result command); Unknown ("*"): the game ended undecided.
+	GameResult(o learn.Outcome, why string)
 	Close()
 }
 
@@ -158,6 +161,9 @@ type Adapter struct {
 	game     game          // the position the GUI sent, as far as we follow it
 	books    bookSet       // the open books and the chooser
 	observer observerQueue // live learning, called after each flush
+
+	// xb is the CECP front when the GUI speaks CECP (front.go); nil: UCI.
+	xb *xboardFront
 
 	end ending // the GUI's quit and what is left to do before the run ends
 
@@ -397,6 +403,9 @@ func (a *Adapter) onSlowHandshake() {
 func (a *Adapter) afterEvent(failed error) (over bool, err error) {
 	if failed != nil {
 		return true, failed
+	}
+	if a.xb != nil {
+		a.xb.afterEvent() // what the front does once the core has settled
 	}
 	werr := a.gui.out.Flush()
 	if len(a.observer.queued) > 0 {

@@ -40,6 +40,8 @@ const (
 	DefaultBookThreshold    = 5 // per mille
 	DefaultLearnResignScore = 1000
 	DefaultLearnResignMoves = 3
+	DefaultResignMoves      = 3   // PolyGlot's
+	DefaultResignScore      = 600 // PolyGlot's
 	// The book policies' largest values, for the ini and the UCI spins.
 	MaxBookWidth     = 1000
 	MaxBookMaxMoves  = 10000
@@ -98,6 +100,12 @@ type Config struct {
 	// reports a score beyond LearnResignScore for LearnResignMoves moves in a row.
 	LearnResignScore int // centipawns
 	LearnResignMoves int
+	// Resignation in CECP mode, as PolyGlot: with Resign on, polyproxy
+	// resigns once the engine's score was at or below -ResignScore
+	// centipawns (or mated) for ResignMoves of its moves in a row.
+	Resign      bool
+	ResignMoves int
+	ResignScore int // centipawns
 
 	EngineOptions []Option // [Engine] section and -uci NAME=VALUE, in order; later duplicates (any case) override earlier
 	Warnings      []string // unknown keys etc.: logged, not fatal
@@ -119,6 +127,8 @@ func Default(baseDir string) *Config {
 		BookThreshold:    DefaultBookThreshold,
 		LearnResignScore: DefaultLearnResignScore,
 		LearnResignMoves: DefaultLearnResignMoves,
+		ResignMoves:      DefaultResignMoves,
+		ResignScore:      DefaultResignScore,
 	}
 }
 
@@ -490,6 +500,9 @@ func init() {
 		"bookminline":      integer(func(c *Config) *int { return &c.BookMinLine }, 0, MaxBookMinLine),
 		"bookponder":       boolean(func(c *Config) *bool { return &c.BookPonder }),
 		"bookponderalways": boolean(func(c *Config) *bool { return &c.BookPonderAlways }),
+		"resign":           boolean(func(c *Config) *bool { return &c.Resign }),
+		"resignmoves":      integer(func(c *Config) *int { return &c.ResignMoves }, 1, 10000),
+		"resignscore":      integer(func(c *Config) *int { return &c.ResignScore }, 1, 10000),
 	}
 }
 
@@ -499,7 +512,7 @@ var ignoredPolyGlotKeys = map[string]bool{}
 
 func init() {
 	for _, k := range []string{
-		"UCI", "Resign", "ResignMoves", "ResignScore", "QueenNeverResigns",
+		"UCI", "QueenNeverResigns",
 		"HandleDraws", "ContemptScore", "ShowPonder", "ShowTbHits", "ScoreWhite",
 		"KibitzMove", "KibitzPV", "KibitzCommand", "KibitzDelay", "KibitzInterval",
 		"MateScore", "UseNice", "NiceValue", "Affinity", "STFudge", "OnlyWbOptions",
