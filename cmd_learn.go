@@ -19,7 +19,8 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	bookPath := fs.String("book", "", "book `file` to update in place (only learn fields change)")
 	pgnPath := fs.String("pgn", "", "PGN `file` of the games (cutechess-cli, fastchess): plain, .gz, .bz2 or .zst, - for stdin")
-	player := fs.String("player", "", "the engine's `name` as in the White/Black tags")
+	var players playerList
+	fs.Var(&players, "player", "the engine's `name` as in the White/Black tags (commas kept: \"Carlsen, Magnus\")")
 	dryRun := fs.Bool("dry-run", false, "change nothing; print what would change")
 	verbose := fs.Bool("v", false, "print every skipped game and every entry changed")
 	fs.Usage = func() {
@@ -32,6 +33,10 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, "book", "pgn", "player"); err != nil {
 		return err
 	}
+	if len(players) > 1 {
+		return usageErrorf("-player given %d times: learn counts the moves of one player", len(players))
+	}
+	player := &players[0]
 
 	open := book.OpenLearnFile
 	if *dryRun {

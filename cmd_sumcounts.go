@@ -25,11 +25,8 @@ func runSumCounts(args []string, stdout, stderr io.Writer) error {
 	}
 	// The inputs are arguments, in order, so that a shell glob or xargs
 	// can pass them.
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return err
-		}
-		return reported(2, err)
+	if err := parseFlagsAndArgs(fs, args); err != nil {
+		return err
 	}
 	if *out == "" {
 		return usageErrorf("-out is required")
