@@ -28,7 +28,7 @@ type treeFlags struct {
 
 func (t *treeFlags) define(fs *flag.FlagSet, depth int) {
 	fs.StringVar(&t.bin, "bin", "", "book `file` to read")
-	fs.StringVar(&t.out, "out", "", "write to `file` (replaced atomically) instead of stdout")
+	fs.StringVar(&t.out, "out", "", "write to `file` (replaced atomically; not an input) instead of stdout")
 	fs.StringVar(&t.fen, "fen", "", "start from this `FEN` instead of the standard position")
 	intFlag(fs, &t.opt.MaxPly, "depth", depth, 0, maxGamePlies, "follow the book at most `N` plies (0: no limit)")
 	percentFlag(fs, &t.opt.MinShare, "min-share", "follow only moves with at least `PCT` percent of their position's weight")
@@ -42,6 +42,9 @@ func (t *treeFlags) start() board.Position {
 }
 
 func (t *treeFlags) check() error {
+	if err := checkOutputs([]fileArg{{"-bin", t.bin}}, []fileArg{{"-out", t.out}}); err != nil {
+		return err
+	}
 	if t.fen != "" {
 		p, err := board.ParseFEN(t.fen)
 		if err != nil {

@@ -17,7 +17,7 @@ var pgnStdin io.Reader = os.Stdin
 func runLearn(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("learn", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	bookPath := fs.String("book", "", "book `file` to update in place (only learn fields change)")
+	bookPath := fs.String("book", "", "book `file` to update in place (only learn fields change; not the -pgn file)")
 	pgnPath := fs.String("pgn", "", "PGN `file` of the games (cutechess-cli, fastchess): plain, .gz, .bz2 or .zst, - for stdin")
 	var players playerList
 	fs.Var(&players, "player", "the engine's `name` as in the White/Black tags (commas kept: \"Carlsen, Magnus\")")
@@ -37,6 +37,9 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 		return usageErrorf("-player given %d times: learn counts the moves of one player", len(players))
 	}
 	player := &players[0]
+	if err := checkOutputs([]fileArg{{"-pgn", *pgnPath}}, []fileArg{{"-book", *bookPath}}); err != nil {
+		return err
+	}
 
 	open := book.OpenLearnFile
 	if *dryRun {

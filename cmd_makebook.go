@@ -59,8 +59,8 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	opt := build.DefaultOptions()
 	var pgns stringList
 	fs.Var(&pgns, "pgn", "PGN `file` to read: plain, .gz, .bz2 or .zst (told by content), - for stdin; repeat for several")
-	out := fs.String("bin", "", "book `file` to write (replaced atomically)")
-	countsOut := fs.String("counts", "", "also (or, without -bin, only) write every position-move's full games and points to counts `file`, for sum-counts and -from-counts")
+	out := fs.String("bin", "", "book `file` to write (replaced atomically; not an input)")
+	countsOut := fs.String("counts", "", "also (or, without -bin, only) write every position-move's full games and points to counts `file` (not an input, not -bin), for sum-counts and -from-counts")
 	var fromCounts stringList
 	fs.Var(&fromCounts, "from-counts", "make the book from counts `file`s instead of PGN (repeat; in the order of the games)")
 	intFlag(fs, &opt.MaxPly, "max-ply", opt.MaxPly, 0, maxGamePlies, "count only the first `N` plies of each game")
@@ -139,6 +139,16 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	}
 	if stdins > 1 {
 		return usageErrorf("-pgn - (standard input) can be given once")
+	}
+	var inputs []fileArg
+	for _, name := range pgns {
+		inputs = append(inputs, fileArg{"-pgn", name})
+	}
+	for _, name := range fromCounts {
+		inputs = append(inputs, fileArg{"-from-counts", name})
+	}
+	if err := checkOutputs(inputs, []fileArg{{"-bin", *out}, {"-counts", *countsOut}}); err != nil {
+		return err
 	}
 
 	if len(fromCounts) > 0 {

@@ -15,7 +15,7 @@ import (
 func runSumCounts(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sum-counts", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", "", "counts `file` to write (replaced atomically)")
+	out := fs.String("out", "", "counts `file` to write (replaced atomically; not an input)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: polyproxy sum-counts -out ALL.counts PART1.counts PART2.counts ...")
 		fmt.Fprintln(stderr, "Adds counts files (make-book -counts) exactly. Give them in the order of the games they")
@@ -33,6 +33,13 @@ func runSumCounts(args []string, stdout, stderr io.Writer) error {
 	}
 	if fs.NArg() == 0 {
 		return usageErrorf("no counts files to add")
+	}
+	var inputs []fileArg
+	for _, name := range fs.Args() {
+		inputs = append(inputs, fileArg{"counts file", name})
+	}
+	if err := checkOutputs(inputs, []fileArg{{"-out", *out}}); err != nil {
+		return err
 	}
 	start := time.Now()
 	readers, closeAll, err := openCounts(fs.Args())
