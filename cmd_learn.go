@@ -79,6 +79,7 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%v; nothing learned", err)
 	}
+	inputs{pf}.warn(stderr, "learn")
 	fmt.Fprintf(stdout, "games read: %d\n", st.Games)
 	fmt.Fprintf(stdout, "games skipped: %d\n", st.Skipped)
 	for _, k := range kindOrder {

@@ -206,15 +206,16 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 // the order given, the move rules applied, the book written.
 func makeBookFromCounts(files []string, out string, opt build.Options, stderr io.Writer) error {
 	start := time.Now()
-	readers, closeAll, err := openCounts(files)
+	readers, ins, err := openCounts(files)
 	if err != nil {
 		return err
 	}
-	defer closeAll()
+	defer ins.Close()
 	entries, st, err := build.FromCounts(readers, opt)
 	if err != nil {
 		return fmt.Errorf("%v; no book written", err)
 	}
+	ins.warn(stderr, "make-book")
 	if st.Records == 0 {
 		return fmt.Errorf("the counts hold no move; no book written")
 	}
@@ -305,5 +306,8 @@ func addPGNFile(b *build.Builder, name string, start time.Time, quiet bool, stde
 	}
 	err = b.AddPGN(in, label)
 	b.Progress = nil
+	if err == nil {
+		inputs{in}.warn(stderr, "make-book")
+	}
 	return err
 }

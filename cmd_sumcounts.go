@@ -42,11 +42,11 @@ func runSumCounts(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	start := time.Now()
-	readers, closeAll, err := openCounts(fs.Args())
+	readers, ins, err := openCounts(fs.Args())
 	if err != nil {
 		return err
 	}
-	defer closeAll()
+	defer ins.Close()
 	var st build.SumStats
 	err = writeFileAtomic(*out, func(w io.Writer) error {
 		var err error
@@ -56,36 +56,51 @@ func runSumCounts(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%v; nothing written", err)
 	}
+	ins.warn(stderr, "sum-counts")
 	fmt.Fprintf(stderr, "sum-counts: %d files, %d games, %d positions, %d position-moves written to %s in %.2fs\n",
 		fs.NArg(), st.Games, st.Positions, st.Records, *out, time.Since(start).Seconds())
 	return nil
 }
 
 // openCounts opens counts files (compressed ones too) and reads their
-// headers.
-func openCounts(files []string) ([]*build.CountsReader, func(), error) {
-	var inputs []*pgn.Input
-	closeAll := func() {
-		for _, in := range inputs {
-			in.Close()
-		}
-	}
+// headers; the inputs are for closing and for their warnings.
+func openCounts(files []string) ([]*build.CountsReader, inputs, error) {
+	var ins inputs
 	var readers []*build.CountsReader
 	for _, name := range files {
 		in, err := pgn.Open(name, pgnStdin)
 		if err != nil {
-			closeAll()
+			ins.Close()
 			return nil, nil, err
 		}
-		inputs = append(inputs, in)
+		ins = append(ins, in)
 		cr, err := build.NewCountsReader(in)
 		if err != nil {
-			closeAll()
+			ins.Close()
 			return nil, nil, fmt.Errorf("%s: %w", name, err)
 		}
 		readers = append(readers, cr)
 	}
-	return readers, closeAll, nil
+	return readers, ins, nil
+}
+
+// inputs are files opened with pgn.Open.
+type inputs []*pgn.Input
+
+func (ins inputs) Close() {
+	for _, in := range ins {
+		in.Close()
+	}
+}
+
+// warn prints, once the inputs are read, what reading them read past
+// (padding or garbage after compressed data).
+func (ins inputs) warn(stderr io.Writer, cmd string) {
+	for _, in := range ins {
+		for _, w := range in.Warnings() {
+			warnf(stderr, cmd, "%s: %s", in.Name, w)
+		}
+	}
 }
 
 // writeFileAtomic writes a file through a temporary one in the same
