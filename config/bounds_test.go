@@ -2,6 +2,8 @@ package config
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -89,5 +91,42 @@ func TestNumericKeysBounded(t *testing.T) {
 				t.Errorf("%s = %d (an end of its range): %v, set to %d", key, v, err, r.get(c))
 			}
 		}
+	}
+}
+
+// TestLogFileIsNoInput: the log is appended to; a LogFile that is the
+// ini file or a book, under any name, was taken, and the log grew into
+// it (an ini with log lines does not load at the next start). It is
+// refused in the ini, on the command line and at run time.
+func TestLogFileIsNoInput(t *testing.T) {
+	ini := writeIni(t, "[PolyGlot]\nEngineCommand = engine\nBookFile = a.bin;b.bin\nLogFile = sub/../b.bin\n")
+	dir := filepath.Dir(ini)
+	if _, err := Load([]string{ini}); err == nil || !strings.Contains(err.Error(), "LogFile") || !strings.Contains(err.Error(), "BookFile") {
+		t.Errorf("LogFile = a book: %v", err)
+	}
+	os.Mkdir(filepath.Join(dir, "sub"), 0o755)
+	if _, err := Load([]string{ini, "-lf", ini}); err == nil || !strings.Contains(err.Error(), "the ini file") {
+		t.Errorf("-lf the ini file: %v", err)
+	}
+	if err := os.Symlink(ini, filepath.Join(dir, "log-link")); err == nil {
+		if _, err := Load([]string{ini, "-pg", "LogFile=" + filepath.Join(dir, "log-link")}); err == nil {
+			t.Error("LogFile = a link to the ini file: accepted")
+		}
+	}
+	if _, err := Load([]string{ini, "-pg", "LogFile=c.log", "-pg", "BookFileWhite=c.log"}); err == nil || !strings.Contains(err.Error(), "BookFileWhite") {
+		t.Errorf("BookFileWhite = the log: %v", err)
+	}
+	c := mustLoad(t, ini, "-lf", filepath.Join(dir, "polyproxy.log"))
+	before := c.LogFile
+	for _, kv := range [][2]string{{"LogFile", "a.bin"}, {"BookFile", "polyproxy.log"}, {"BookFileBlack", "x.bin;" + before}, {"LogFile", ini}} {
+		if err := c.ApplyPolyGlot(kv[0], kv[1]); err == nil || !strings.Contains(err.Error(), "LogFile") {
+			t.Errorf("at run time %s = %s: %v", kv[0], kv[1], err)
+		}
+		if c.LogFile != before || len(c.BookFilesBlack) != 0 || len(c.BookFiles) != 2 {
+			t.Errorf("at run time %s = %s: settings changed: %s %q %q", kv[0], kv[1], c.LogFile, c.BookFiles, c.BookFilesBlack)
+		}
+	}
+	if err := c.ApplyPolyGlot("LogFile", "other.log"); err != nil || c.LogFile != filepath.Join(dir, "other.log") {
+		t.Errorf("LogFile = other.log: %v, %s", err, c.LogFile)
 	}
 }
