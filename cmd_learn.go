@@ -36,7 +36,7 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 	if len(players) > 1 {
 		return usageErrorf("-player given %d times: learn counts the moves of one player", len(players))
 	}
-	player := &players[0]
+	player := players[0]
 	if err := checkOutputs([]fileArg{{"-pgn", *pgnPath}}, []fileArg{{"-book", *bookPath}}); err != nil {
 		return err
 	}
@@ -67,7 +67,7 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 	var skipped []learn.SkippedGame
 	kinds := map[string]int{}
 	var kindOrder []string
-	updates, st, err := learn.FromPGN(pf, b, *player, func(s learn.SkippedGame) {
+	updates, st, err := learn.FromPGN(pf, b, player, func(s learn.SkippedGame) {
 		if kinds[s.Kind] == 0 {
 			kindOrder = append(kindOrder, s.Kind)
 		}
@@ -79,7 +79,7 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%v; nothing learned", err)
 	}
-	inputs{pf}.warn(stderr, "learn")
+	pgnInputs{pf}.warn(stderr, "learn")
 	fmt.Fprintf(stdout, "games read: %d\n", st.Games)
 	fmt.Fprintf(stdout, "games skipped: %d\n", st.Skipped)
 	for _, k := range kindOrder {
@@ -91,7 +91,7 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 	if len(skipped) < st.Skipped {
 		fmt.Fprintf(stdout, "  (%d more skipped games not listed; -v lists all)\n", st.Skipped-len(skipped))
 	}
-	fmt.Fprintf(stdout, "games with book moves of %s: %d (%d book moves)\n", *player, st.Learned, len(updates))
+	fmt.Fprintf(stdout, "games with book moves of %s: %d (%d book moves)\n", player, st.Learned, len(updates))
 
 	var changes []book.LearnChange
 	if *dryRun {

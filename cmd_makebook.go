@@ -31,9 +31,9 @@ const (
 	// machines and keeps that under about 125 MB. -threads 100000000 took
 	// 5 GB and 100 s before anything was read.
 	maxThreads = 256
-	// maxGamePlies is above the longest possible game (about 11,800 plies
-	// under the 75-move rule).
-	maxGamePlies = 1 << 14
+	// maxGamePlies is above the longest possible game (about 17,700
+	// plies under the 75-move rule).
+	maxGamePlies = 1 << 15
 	// maxElo is above any rating a player or engine has.
 	maxElo = 10000
 	// maxBaseTime is a year in seconds: more than any TimeControl's base.
@@ -307,7 +307,7 @@ func addPGNFile(b *build.Builder, name string, start time.Time, quiet bool, stde
 	err = b.AddPGN(in, label)
 	b.Progress = nil
 	if err == nil {
-		inputs{in}.warn(stderr, "make-book")
+		pgnInputs{in}.warn(stderr, "make-book")
 	}
 	return err
 }

@@ -64,8 +64,8 @@ func runSumCounts(args []string, stdout, stderr io.Writer) error {
 
 // openCounts opens counts files (compressed ones too) and reads their
 // headers; the inputs are for closing and for their warnings.
-func openCounts(files []string) ([]*build.CountsReader, inputs, error) {
-	var ins inputs
+func openCounts(files []string) ([]*build.CountsReader, pgnInputs, error) {
+	var ins pgnInputs
 	var readers []*build.CountsReader
 	for _, name := range files {
 		in, err := pgn.Open(name, pgnStdin)
@@ -84,10 +84,10 @@ func openCounts(files []string) ([]*build.CountsReader, inputs, error) {
 	return readers, ins, nil
 }
 
-// inputs are files opened with pgn.Open.
-type inputs []*pgn.Input
+// pgnInputs are files opened with pgn.Open.
+type pgnInputs []*pgn.Input
 
-func (ins inputs) Close() {
+func (ins pgnInputs) Close() {
 	for _, in := range ins {
 		in.Close()
 	}
@@ -95,7 +95,7 @@ func (ins inputs) Close() {
 
 // warn prints, once the inputs are read, what reading them read past
 // (padding or garbage after compressed data).
-func (ins inputs) warn(stderr io.Writer, cmd string) {
+func (ins pgnInputs) warn(stderr io.Writer, cmd string) {
 	for _, in := range ins {
 		for _, w := range in.Warnings() {
 			warnf(stderr, cmd, "%s: %s", in.Name, w)
