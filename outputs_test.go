@@ -191,3 +191,37 @@ func TestMakeBookOutputsDiffer(t *testing.T) {
 		t.Errorf("-counts through a link to -bin: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestOutputIsStdin: "-pgn -" with standard input redirected from the
+// output file is refused too (make-book -pgn - -bin r.pgn < r.pgn).
+func TestOutputIsStdin(t *testing.T) {
+	dir := t.TempDir()
+	in := copyFile(t, "testdata/pgn/small.pgn", dir, "r.pgn")
+	want, _ := os.ReadFile(in)
+	f, err := os.Open(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	saved := pgnStdin
+	pgnStdin = f
+	defer func() { pgnStdin = saved }()
+	for _, args := range [][]string{
+		{"make-book", "-pgn", "-", "-bin", in},
+		{"make-book", "-pgn", "-", "-counts", filepath.Join(dir, "sub", "..", "r.pgn")},
+		{"learn", "-book", in, "-pgn", "-", "-player", "Alpha"},
+	} {
+		os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
+		code, _, stderr := runCmd(t, args...)
+		if code != 2 || !strings.Contains(stderr, "is the input -pgn -") {
+			t.Errorf("%v < r.pgn: exit %d\n%s", args, code, stderr)
+		}
+		if got, _ := os.ReadFile(in); !bytes.Equal(got, want) {
+			t.Fatalf("%v < r.pgn: the file changed", args)
+		}
+	}
+	// Another file on standard input is fine.
+	if code, _, stderr := runCmd(t, "make-book", "-q", "-pgn", "-", "-bin", filepath.Join(dir, "out.bin"), "-min-game", "1"); code != 0 {
+		t.Errorf("make-book -pgn - < r.pgn -bin out.bin: exit %d\n%s", code, stderr)
+	}
+}
