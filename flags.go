@@ -73,13 +73,13 @@ func (r *floatRange) bounds() (min, max float64) { return r.min, r.max }
 // range (a default such as 0 can mean "not given").
 func intFlag(fs *flag.FlagSet, p *int, name string, def, min, max int, usage string) {
 	*p = def
-	fs.Var(&intRange{p, min, max}, name, usage+fmt.Sprintf(" (%d-%d)", min, max))
+	fs.Var(&intRange{p, min, max}, name, usage+fmt.Sprintf(", from %d to %d", min, max))
 }
 
 // floatFlag defines a float64 flag that takes min..max.
 func floatFlag(fs *flag.FlagSet, p *float64, name string, def, min, max float64, usage string) {
 	*p = def
-	fs.Var(&floatRange{p, min, max}, name, usage+fmt.Sprintf(" (%g-%g)", min, max))
+	fs.Var(&floatRange{p, min, max}, name, usage+fmt.Sprintf(", from %g to %g", min, max))
 }
 
 // percentFlag is a floatFlag from 0 to 100.
