@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -13,6 +14,12 @@ import (
 	"github.com/polyproxy/polyproxy/book/build"
 )
 
+// Bounds of the engine check's flags.
+const (
+	maxMovetime = 3600 * 1000 // an hour a position, in ms
+	maxCP       = 100000      // beyond any centipawn score an engine reports
+)
+
 // treeFlags are the flags book-to-pgn and book-to-openings share.
 type treeFlags struct {
 	bin, out, fen string
@@ -21,10 +28,10 @@ type treeFlags struct {
 
 func (t *treeFlags) define(fs *flag.FlagSet, depth int) {
 	fs.StringVar(&t.bin, "bin", "", "book `file` to read")
-	fs.StringVar(&t.out, "out", "", "write to `file` (replaced atomically) instead of stdout")
+	fs.StringVar(&t.out, "out", "", "write to `file` (replaced atomically; not an input) instead of stdout")
 	fs.StringVar(&t.fen, "fen", "", "start from this `FEN` instead of the standard position")
-	fs.IntVar(&t.opt.MaxPly, "depth", depth, "follow the book at most `N` plies (0: no limit)")
-	fs.Float64Var(&t.opt.MinShare, "min-share", 0, "follow only moves with at least `PCT` percent of their position's weight")
+	intFlag(fs, &t.opt.MaxPly, "depth", depth, 0, maxGamePlies, "follow the book at most `N` plies (0: no limit)")
+	percentFlag(fs, &t.opt.MinShare, "min-share", "follow only moves with at least `PCT` percent of their position's weight")
 }
 
 func (t *treeFlags) start() board.Position {
@@ -35,8 +42,8 @@ func (t *treeFlags) start() board.Position {
 }
 
 func (t *treeFlags) check() error {
-	if t.opt.MaxPly < 0 || t.opt.MinShare < 0 || t.opt.MinShare > 100 {
-		return usageErrorf("-depth must not be negative and -min-share must be 0-100")
+	if err := checkOutputs([]fileArg{{"-bin", t.bin}}, []fileArg{{"-out", t.out}}); err != nil {
+		return err
 	}
 	if t.fen != "" {
 		p, err := board.ParseFEN(t.fen)
@@ -116,14 +123,16 @@ func runBookToOpenings(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	var tf treeFlags
 	tf.define(fs, 0)
-	ply := fs.Int("ply", 0, "the positions reached by exactly `N` book moves")
-	minLine := fs.Float64("min-line-share", 0, "(without -ply) end a line where its share, the product of its moves' shares, would fall below `PCT` percent")
+	var ply int
+	intFlag(fs, &ply, "ply", 0, 1, maxGamePlies, "the positions reached by exactly `N` book moves (without -ply: the leaves of the tree)")
+	var minLine float64
+	percentFlag(fs, &minLine, "min-line-share", "(without -ply) end a line where its share, the product of its moves' shares, would fall below `PCT` percent")
 	format := fs.String("format", "epd", "`epd` (one position a line: FEN's first four fields) or pgn (one game per position, its book line)")
 	var eng engineCheck
 	fs.StringVar(&eng.path, "engine", "", "UCI engine `program` to score each position (keeps those within -min-cp..-max-cp)")
-	fs.IntVar(&eng.movetime, "movetime", 200, "engine time per position in `ms`")
-	fs.IntVar(&eng.minCP, "min-cp", -50, "keep positions the engine scores at least `CP` centipawns, from White's view")
-	fs.IntVar(&eng.maxCP, "max-cp", 50, "keep positions the engine scores at most `CP` centipawns, from White's view")
+	intFlag(fs, &eng.movetime, "movetime", 200, 1, maxMovetime, "engine time per position in `ms`")
+	intFlag(fs, &eng.minCP, "min-cp", -50, -maxCP, maxCP, "keep positions the engine scores at least `CP` centipawns, from White's view")
+	intFlag(fs, &eng.maxCP, "max-cp", 50, -maxCP, maxCP, "keep positions the engine scores at most `CP` centipawns, from White's view")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: polyproxy book-to-openings -bin BOOK (-ply N | [-min-line-share PCT]) [-depth N] [-min-share PCT]")
 		fmt.Fprintln(stderr, "         [-format epd|pgn] [-fen FEN] [-out FILE] [-engine PROGRAM [-movetime MS] [-min-cp CP] [-max-cp CP]]")
@@ -138,32 +147,32 @@ func runBookToOpenings(args []string, stdout, stderr io.Writer) error {
 	if err := tf.check(); err != nil {
 		return err
 	}
-	if *ply < 0 || *minLine < 0 || *minLine > 100 {
-		return usageErrorf("-ply must not be negative and -min-line-share must be 0-100")
-	}
-	if *ply > 0 && *minLine > 0 {
+	if ply > 0 && minLine > 0 {
 		return usageErrorf("-ply and -min-line-share do not go together")
 	}
 	if *format != "epd" && *format != "pgn" {
 		return usageErrorf("-format must be epd or pgn, not %q", *format)
 	}
-	if eng.path != "" && (eng.movetime < 1 || eng.minCP > eng.maxCP) {
-		return usageErrorf("-movetime must be at least 1 and -min-cp at most -max-cp")
+	if eng.path != "" && eng.minCP > eng.maxCP {
+		return usageErrorf("-min-cp must be at most -max-cp")
 	}
 	b, err := openChecked(tf.bin, stderr, "book-to-openings")
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	ops := build.Openings(b, tf.opt, *ply, *minLine)
+	ops := build.Openings(b, tf.opt, ply, minLine)
 	found := len(ops)
 	if eng.path != "" {
 		if ops, err = eng.filter(ops, stderr); err != nil {
 			return err
 		}
 	}
-	if len(ops) == 0 {
-		return fmt.Errorf("no position to write (%d found before the engine's window); nothing written", found)
+	switch {
+	case found == 0:
+		return errors.New("no position to write: the book gives none with these flags; nothing written")
+	case len(ops) == 0:
+		return fmt.Errorf("no position to write: none of the %d found scored within %d..%d cp; nothing written", found, eng.minCP, eng.maxCP)
 	}
 	name := filepath.Base(tf.bin)
 	err = tf.output(stdout, func(w io.Writer) error {

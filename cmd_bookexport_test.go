@@ -129,3 +129,18 @@ func TestBookToOpeningsEngineWindow(t *testing.T) {
 		t.Error("a missing engine: exit 0")
 	}
 }
+
+// TestBookToOpeningsPlyZero: -ply 0 ran in leaves mode as if -ply were
+// not given; an empty result without -engine spoke of the engine's
+// window.
+func TestBookToOpeningsPlyZero(t *testing.T) {
+	src := randomBook(t)
+	code, out, stderr := runCmd(t, "book-to-openings", "-bin", src, "-ply", "0")
+	if code != 2 || out != "" || !strings.Contains(stderr, "-ply") {
+		t.Errorf("-ply 0: exit %d, %d bytes out, want a usage error naming -ply\n%s", code, len(out), firstLine(stderr))
+	}
+	code, _, stderr = runCmd(t, "book-to-openings", "-bin", src, "-ply", "200")
+	if code != 1 || !strings.Contains(stderr, "no position") || strings.Contains(stderr, "engine") {
+		t.Errorf("-ply 200 without -engine: exit %d, want \"no position\" and no word of an engine\n%s", code, stderr)
+	}
+}

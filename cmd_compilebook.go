@@ -14,7 +14,7 @@ func runCompileBook(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("compile-book", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	txt := fs.String("txt", "", "text book `file`")
-	out := fs.String("bin", "", "book `file` to write (replaced atomically)")
+	out := fs.String("bin", "", "book `file` to write (replaced atomically; not an input)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: polyproxy compile-book -txt FILE -bin OUT")
 		fmt.Fprintln(stderr, "One variation per line from the start position: e2e4 e7e5 g1f3 b8c6 f1b5 (Spanish).")
@@ -25,6 +25,9 @@ func runCompileBook(args []string, stdout, stderr io.Writer) error {
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args, "txt", "bin"); err != nil {
+		return err
+	}
+	if err := checkOutputs([]fileArg{{"-txt", *txt}}, []fileArg{{"-bin", *out}}); err != nil {
 		return err
 	}
 	f, err := os.Open(*txt)

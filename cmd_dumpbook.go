@@ -4,24 +4,26 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/build"
 )
 
-func runDumpBook(args []string, stdout, stderr io.Writer) (err error) {
+func runDumpBook(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("dump-book", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	bin := fs.String("bin", "", "book `file` to read")
 	color := fs.String("color", "white", "dump the lines of `white|black`: that side's book moves with their shares, the other side's moves that the book answers")
-	out := fs.String("out", "", "write to `file` instead of stdout")
+	out := fs.String("out", "", "write to `file` (replaced atomically; not an input) instead of stdout")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: polyproxy dump-book -bin FILE [-color white|black] [-out FILE]")
 		fmt.Fprintln(stderr, "Lines end where the book does, at {trans: line=L, ply=P} (position met before) or {cycle: ply=P}.")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args, "bin"); err != nil {
+		return err
+	}
+	if err := checkOutputs([]fileArg{{"-bin", *bin}}, []fileArg{{"-out", *out}}); err != nil {
 		return err
 	}
 	var white bool
@@ -38,20 +40,16 @@ func runDumpBook(args []string, stdout, stderr io.Writer) (err error) {
 	}
 	defer b.Close()
 
-	w := stdout
-	if *out != "" {
-		f, err := os.Create(*out)
-		if err != nil {
-			return err
-		}
-		defer func() {
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-		}()
-		w = f
+	var res build.DumpResult
+	dump := func(w io.Writer) (err error) {
+		res, err = build.Dump(w, b, *bin, white)
+		return err
 	}
-	res, err := build.Dump(w, b, *bin, white)
+	if *out == "" {
+		err = dump(stdout)
+	} else {
+		err = writeFileAtomic(*out, dump)
+	}
 	if err != nil {
 		return err
 	}

@@ -17,9 +17,10 @@ var pgnStdin io.Reader = os.Stdin
 func runLearn(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("learn", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	bookPath := fs.String("book", "", "book `file` to update in place (only learn fields change)")
+	bookPath := fs.String("book", "", "book `file` to update in place (only learn fields change; not the -pgn file)")
 	pgnPath := fs.String("pgn", "", "PGN `file` of the games (cutechess-cli, fastchess): plain, .gz, .bz2 or .zst, - for stdin")
-	player := fs.String("player", "", "the engine's `name` as in the White/Black tags")
+	var players playerList
+	fs.Var(&players, "player", "the engine's `name` as in the White/Black tags (commas kept: \"Carlsen, Magnus\")")
 	dryRun := fs.Bool("dry-run", false, "change nothing; print what would change")
 	verbose := fs.Bool("v", false, "print every skipped game and every entry changed")
 	fs.Usage = func() {
@@ -30,6 +31,13 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args, "book", "pgn", "player"); err != nil {
+		return err
+	}
+	if len(players) > 1 {
+		return usageErrorf("-player given %d times: learn counts the moves of one player", len(players))
+	}
+	player := players[0]
+	if err := checkOutputs([]fileArg{{"-pgn", *pgnPath}}, []fileArg{{"-book", *bookPath}}); err != nil {
 		return err
 	}
 
@@ -59,7 +67,7 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 	var skipped []learn.SkippedGame
 	kinds := map[string]int{}
 	var kindOrder []string
-	updates, st, err := learn.FromPGN(pf, b, *player, func(s learn.SkippedGame) {
+	updates, st, err := learn.FromPGN(pf, b, player, func(s learn.SkippedGame) {
 		if kinds[s.Kind] == 0 {
 			kindOrder = append(kindOrder, s.Kind)
 		}
@@ -71,6 +79,7 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%v; nothing learned", err)
 	}
+	pgnInputs{pf}.warn(stderr, "learn")
 	fmt.Fprintf(stdout, "games read: %d\n", st.Games)
 	fmt.Fprintf(stdout, "games skipped: %d\n", st.Skipped)
 	for _, k := range kindOrder {
@@ -82,7 +91,7 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 	if len(skipped) < st.Skipped {
 		fmt.Fprintf(stdout, "  (%d more skipped games not listed; -v lists all)\n", st.Skipped-len(skipped))
 	}
-	fmt.Fprintf(stdout, "games with book moves of %s: %d (%d book moves)\n", *player, st.Learned, len(updates))
+	fmt.Fprintf(stdout, "games with book moves of %s: %d (%d book moves)\n", player, st.Learned, len(updates))
 
 	var changes []book.LearnChange
 	if *dryRun {

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -22,6 +23,22 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 // maxSkipDetails bounds the per-game skip messages; the summary counts all.
 const maxSkipDetails = 20
+
+// Bounds of make-book's numeric flags.
+const (
+	// maxThreads: more threads than cores only add pieces in flight
+	// (about 3 × 160 KB a thread) and scheduling; 256 covers the largest
+	// machines and keeps that under about 125 MB. -threads 100000000 took
+	// 5 GB and 100 s before anything was read.
+	maxThreads = 256
+	// maxGamePlies is above the longest possible game (about 17,700
+	// plies under the 75-move rule).
+	maxGamePlies = 1 << 15
+	// maxElo is above any rating a player or engine has.
+	maxElo = 10000
+	// maxBaseTime is a year in seconds: more than any TimeControl's base.
+	maxBaseTime = 366 * 24 * 3600
+)
 
 // listFlag is a repeatable flag whose values may also be comma-separated.
 type listFlag []string
@@ -42,27 +59,27 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	opt := build.DefaultOptions()
 	var pgns stringList
 	fs.Var(&pgns, "pgn", "PGN `file` to read: plain, .gz, .bz2 or .zst (told by content), - for stdin; repeat for several")
-	out := fs.String("bin", "", "book `file` to write (replaced atomically)")
-	countsOut := fs.String("counts", "", "also (or, without -bin, only) write every position-move's full games and points to counts `file`, for sum-counts and -from-counts")
+	out := fs.String("bin", "", "book `file` to write (replaced atomically; not an input)")
+	countsOut := fs.String("counts", "", "also (or, without -bin, only) write every position-move's full games and points to counts `file` (not an input, not -bin), for sum-counts and -from-counts")
 	var fromCounts stringList
 	fs.Var(&fromCounts, "from-counts", "make the book from counts `file`s instead of PGN (repeat; in the order of the games)")
-	fs.IntVar(&opt.MaxPly, "max-ply", opt.MaxPly, "count only the first `N` plies of each game")
-	fs.IntVar(&opt.MinGame, "min-game", opt.MinGame, "keep a move only if played in at least `N` games")
-	fs.Float64Var(&opt.MinScore, "min-score", opt.MinScore, "keep a move only if it scored at least `PCT` percent")
+	intFlag(fs, &opt.MaxPly, "max-ply", opt.MaxPly, 0, maxGamePlies, "count only the first `N` plies of each game")
+	intFlag(fs, &opt.MinGame, "min-game", opt.MinGame, 0, math.MaxInt32, "keep a move only if played in at least `N` games")
+	floatFlag(fs, &opt.MinScore, "min-score", opt.MinScore, 0, 100, "keep a move only if it scored at least `PCT` percent")
 	// As in PolyGlot, the later of -only-white / -only-black wins.
 	fs.BoolFunc("only-white", "keep only moves of White", func(string) error { opt.Colours = build.WhiteOnly; return nil })
 	fs.BoolFunc("only-black", "keep only moves of Black", func(string) error { opt.Colours = build.BlackOnly; return nil })
 	fs.BoolVar(&opt.Uniform, "uniform", false, "give every kept move weight 1")
-	fs.Float64Var(&opt.MinShare, "min-share", 0, "keep a move only if played in at least `PCT` percent of its position's games")
-	fs.IntVar(&opt.Threads, "threads", runtime.GOMAXPROCS(0), "read, parse and replay on `N` threads (the book is the same bytes)")
+	percentFlag(fs, &opt.MinShare, "min-share", "keep a move only if played in at least `PCT` percent of its position's games")
+	intFlag(fs, &opt.Threads, "threads", min(runtime.GOMAXPROCS(0), maxThreads), 1, maxThreads, "read, parse and replay on `N` threads (the book is the same bytes)")
 	f := &opt.Filter
-	fs.IntVar(&f.MinElo, "min-elo", 0, "only games where both WhiteElo and BlackElo are at least `N` (no rating: dropped)")
-	fs.IntVar(&f.MinMoverElo, "min-mover-elo", 0, "only the moves of a player whose own rating is at least `N`")
+	intFlag(fs, &f.MinElo, "min-elo", 0, 0, maxElo, "only games where both WhiteElo and BlackElo are at least `N` (no rating: dropped)")
+	intFlag(fs, &f.MinMoverElo, "min-mover-elo", 0, 0, maxElo, "only the moves of a player whose own rating is at least `N`")
 	fromDate := fs.String("from-date", "", "only games dated `YYYY[.MM[.DD]]` or later (Date tag, else UTCDate)")
 	toDate := fs.String("to-date", "", "only games dated up to `YYYY[.MM[.DD]]` (a partial date: to its end)")
-	fs.Var((*listFlag)(&f.Players), "player", "only the moves of player `NAME` (White/Black tag, any case); repeat for several")
+	fs.Var((*playerList)(&f.Players), "player", "only the moves of player `NAME` (White/Black tag, any case, commas kept: \"Carlsen, Magnus\"); repeat the flag for several")
 	fs.Var((*listFlag)(&f.TimeClasses), "time-control", "only games of these `CLASSES`: "+strings.Join(build.TimeClasses, ",")+" (TimeControl tag)")
-	fs.IntVar(&f.MinBaseTime, "min-base-time", 0, "only games with a base time of at least `SECONDS` (TimeControl tag; - passes)")
+	intFlag(fs, &f.MinBaseTime, "min-base-time", 0, 0, maxBaseTime, "only games with a base time of at least `SECONDS` (TimeControl tag; - passes)")
 	fs.Var((*listFlag)(&f.SkipTerminations), "skip-termination", "drop games whose Termination tag is one of these `VALUES`")
 	skipForfeits := fs.Bool("skip-forfeits", false, "drop games lost on time or abandoned (Termination \"Time forfeit\" or \"Abandoned\")")
 	quiet := fs.Bool("q", false, "no progress and no per-game skip messages")
@@ -95,15 +112,6 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	case *out == "" && *countsOut == "":
 		return usageErrorf("-bin or -counts is required")
 	}
-	if opt.MaxPly < 0 || opt.MinGame < 0 {
-		return usageErrorf("-max-ply and -min-game must not be negative")
-	}
-	if opt.Threads < 1 {
-		return usageErrorf("-threads must be at least 1")
-	}
-	if opt.MinShare < 0 || opt.MinShare > 100 {
-		return usageErrorf("-min-share must be a percentage (0-100)")
-	}
 	var err error
 	if *fromDate != "" {
 		if f.FromDate, err = build.ParseFlagDate(*fromDate, false); err != nil {
@@ -131,6 +139,16 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	}
 	if stdins > 1 {
 		return usageErrorf("-pgn - (standard input) can be given once")
+	}
+	var inputs []fileArg
+	for _, name := range pgns {
+		inputs = append(inputs, fileArg{"-pgn", name})
+	}
+	for _, name := range fromCounts {
+		inputs = append(inputs, fileArg{"-from-counts", name})
+	}
+	if err := checkOutputs(inputs, []fileArg{{"-bin", *out}, {"-counts", *countsOut}}); err != nil {
+		return err
 	}
 
 	if len(fromCounts) > 0 {
@@ -167,6 +185,7 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	var entries []book.Entry
 	if *out != "" {
 		entries = b.Entries()
+		warnIfEmpty(stderr, entries)
 		if err := book.WriteFile(*out, entries); err != nil {
 			return err
 		}
@@ -187,18 +206,20 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 // the order given, the move rules applied, the book written.
 func makeBookFromCounts(files []string, out string, opt build.Options, stderr io.Writer) error {
 	start := time.Now()
-	readers, closeAll, err := openCounts(files)
+	readers, ins, err := openCounts(files)
 	if err != nil {
 		return err
 	}
-	defer closeAll()
+	defer ins.Close()
 	entries, st, err := build.FromCounts(readers, opt)
 	if err != nil {
 		return fmt.Errorf("%v; no book written", err)
 	}
+	ins.warn(stderr, "make-book")
 	if st.Records == 0 {
 		return fmt.Errorf("the counts hold no move; no book written")
 	}
+	warnIfEmpty(stderr, entries)
 	if err := book.WriteFile(out, entries); err != nil {
 		return err
 	}
@@ -208,6 +229,14 @@ func makeBookFromCounts(files []string, out string, opt build.Options, stderr io
 		fmt.Fprintf(stderr, "make-book: %d positions have a move with 16384 games or more: their totals were halved to fit; there the book can differ from one make-book run over all the games (which halves while reading)\n", st.Halved)
 	}
 	return nil
+}
+
+// warnIfEmpty says so when the move rules left out every move: the book
+// is written empty, as PolyGlot writes it, but likely not what was meant.
+func warnIfEmpty(stderr io.Writer, entries []book.Entry) {
+	if len(entries) == 0 {
+		warnf(stderr, "make-book", "no move passed the move rules (-min-game, -min-score, -min-share, -only-white, -only-black): the book is empty")
+	}
 }
 
 // checkUsable refuses to write a book when no game was counted: most
@@ -277,5 +306,8 @@ func addPGNFile(b *build.Builder, name string, start time.Time, quiet bool, stde
 	}
 	err = b.AddPGN(in, label)
 	b.Progress = nil
+	if err == nil {
+		pgnInputs{in}.warn(stderr, "make-book")
+	}
 	return err
 }

@@ -416,3 +416,36 @@ func TestMakeBookFilterFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestMakeBookCompressedTail: a .pgn.gz padded with zeros was refused
+// ("invalid header"), where gzip reads it; now it makes the same book
+// with a warning naming the file. A zstd file with a tail is refused as
+// zstd refuses it, and the error says what is wrong.
+func TestMakeBookCompressedTail(t *testing.T) {
+	dir := t.TempDir()
+	plain, err := os.ReadFile("testdata/pgn/small.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(plain)
+	zw.Close()
+	padded := filepath.Join(dir, "padded.pgn.gz")
+	os.WriteFile(padded, append(gz.Bytes(), make([]byte, 4096)...), 0o644)
+	want := ourMakeBook(t, "testdata/pgn/small.pgn", filepath.Join(dir, "want.bin"), "-min-game", "1")
+	out := filepath.Join(dir, "out.bin")
+	code, _, stderr := runCmd(t, "make-book", "-pgn", padded, "-bin", out, "-min-game", "1")
+	got, _ := os.ReadFile(out)
+	if code != 0 || !bytes.Equal(got, want) || !strings.Contains(stderr, "warning: "+padded+": 4096 bytes of zero padding") {
+		t.Errorf("zero-padded gzip: exit %d, same book %v\n%s", code, bytes.Equal(got, want), stderr)
+	}
+	enc, _ := zstd.NewWriter(nil)
+	tailed := filepath.Join(dir, "tailed.pgn.zst")
+	os.WriteFile(tailed, append(enc.EncodeAll(plain, nil), "junk"...), 0o644)
+	enc.Close()
+	code, _, stderr = runCmd(t, "make-book", "-pgn", tailed, "-bin", filepath.Join(dir, "z.bin"))
+	if code != 1 || !strings.Contains(stderr, "not zstd data") {
+		t.Errorf("zstd with a tail: exit %d\n%s", code, stderr)
+	}
+}

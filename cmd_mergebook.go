@@ -15,7 +15,7 @@ func runMergeBook(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	in1 := fs.String("in1", "", "first book `file` (its order and header win)")
 	in2 := fs.String("in2", "", "second book `file`")
-	out := fs.String("out", "", "book `file` to write (replaced atomically)")
+	out := fs.String("out", "", "book `file` to write (replaced atomically; not an input)")
 	learnOnly := fs.Bool("learn-only", false, "output in1 unchanged except that in2's learn counts are added to the same entries")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: polyproxy merge-book -in1 A -in2 B -out C [-learn-only]")
@@ -25,6 +25,9 @@ func runMergeBook(args []string, stdout, stderr io.Writer) error {
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args, "in1", "in2", "out"); err != nil {
+		return err
+	}
+	if err := checkOutputs([]fileArg{{"-in1", *in1}, {"-in2", *in2}}, []fileArg{{"-out", *out}}); err != nil {
 		return err
 	}
 	start := time.Now()

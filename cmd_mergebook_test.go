@@ -80,27 +80,6 @@ func TestMergeBookLearnFromMachines(t *testing.T) {
 	}
 }
 
-// TestMergeBookInPlace: -out may be -in1 (the inputs stay mapped while the
-// result is renamed over the file).
-func TestMergeBookInPlace(t *testing.T) {
-	dir := t.TempDir()
-	a, b := filepath.Join(dir, "a.bin"), filepath.Join(dir, "b.bin")
-	m, _ := book.ParseMove("e2e4")
-	if err := book.WriteFile(a, []book.Entry{{Key: 1, Move: m, Weight: 2, Learn: 1<<16 | 2}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := book.WriteFile(b, []book.Entry{{Key: 1, Move: m, Weight: 3, Learn: 1<<16 | 0}, {Key: 2, Move: m, Weight: 1}}); err != nil {
-		t.Fatal(err)
-	}
-	if code, _, stderr := runCmd(t, "merge-book", "-in1", a, "-in2", b, "-out", a); code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	data, _ := os.ReadFile(a)
-	if len(data) != 32 || book.DecodeEntry(data) != (book.Entry{Key: 1, Move: m, Weight: 5, Learn: 2<<16 | 2}) || book.DecodeEntry(data[16:]).Key != 2 {
-		t.Errorf("merged in place: %x", data)
-	}
-}
-
 func TestMergeBookCLIErrors(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.bin")

@@ -67,9 +67,10 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 	fen := fs.String("fen", "", "start `position` (default: the standard start position)")
 	moves := fs.String("moves", "", "`UCI moves` to play from the start position, space-separated, e.g. \"e2e4 e7e5\"")
 	asJSON := fs.Bool("json", false, "print exactly one JSON object: {\"key\":...,\"rules\":[...],\"entries\":[{\"move\":...,\"raw\":...,\"weight\":...,\"learn\":...,\"legal\":...},...]}")
-	threshold := fs.Int("threshold", config.DefaultBookThreshold, "BookTreshold in `per mille`, for the eligible column")
-	width := fs.Int("width", 0, "BookWidth: only the `N` highest weights are eligible (0: off)")
-	minWeight := fs.Int("min-weight", 0, "BookMinWeight: a position whose entries above the threshold weigh less in all is out of book (0: off)")
+	var threshold, width, minWeight int
+	intFlag(fs, &threshold, "threshold", config.DefaultBookThreshold, 0, 1000, "BookTreshold in `per mille`, for the eligible column")
+	intFlag(fs, &width, "width", 0, 0, config.MaxBookWidth, "BookWidth: only the `N` highest weights are eligible (0: off)")
+	intFlag(fs, &minWeight, "min-weight", 0, 0, config.MaxBookMinWeight, "BookMinWeight: a position whose entries above the threshold weigh less in all is out of book (0: off)")
 	learnWeight := fs.Bool("learn-weight", false, "BookLearnWeight: choose by the weights learned results give")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: polyproxy probe -book FILE[;FILE...] [-book-white FILES] [-book-black FILES] [-fen FEN] [-moves \"e2e4 e7e5 ...\"]")
@@ -81,9 +82,6 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 	}
 	if err := parseFlags(fs, args, "book"); err != nil {
 		return err
-	}
-	if *width < 0 || *minWeight < 0 {
-		return usageErrorf("-width and -min-weight take 0 or more")
 	}
 	line, err := board.NewLine(*fen)
 	if err != nil {
@@ -119,7 +117,7 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 		books = append(books, b)
 	}
 
-	opts := book.Options{Mode: book.Weighted, ThresholdPerMille: *threshold, Width: *width, MinWeight: uint64(*minWeight)}
+	opts := book.Options{Mode: book.Weighted, ThresholdPerMille: threshold, Width: width, MinWeight: uint64(minWeight)}
 	if *learnWeight {
 		opts.Weight = learn.Weight
 	}
@@ -159,7 +157,7 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 	for _, r := range []struct {
 		rule  book.Rule
 		value int
-	}{{book.RuleThreshold, *threshold}, {book.RuleWidth, *width}, {book.RuleMinWeight, *minWeight}} {
+	}{{book.RuleThreshold, threshold}, {book.RuleWidth, width}, {book.RuleMinWeight, minWeight}} {
 		pr := probeRule{Rule: r.rule.String(), Value: r.value, Eligible: []string{}}
 		for _, cd := range cands {
 			if cd.Out == book.RuleNone || cd.Out > r.rule {

@@ -15,7 +15,7 @@ import (
 func runSumCounts(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("sum-counts", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", "", "counts `file` to write (replaced atomically)")
+	out := fs.String("out", "", "counts `file` to write (replaced atomically; not an input)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: polyproxy sum-counts -out ALL.counts PART1.counts PART2.counts ...")
 		fmt.Fprintln(stderr, "Adds counts files (make-book -counts) exactly. Give them in the order of the games they")
@@ -25,11 +25,8 @@ func runSumCounts(args []string, stdout, stderr io.Writer) error {
 	}
 	// The inputs are arguments, in order, so that a shell glob or xargs
 	// can pass them.
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return err
-		}
-		return reported(2, err)
+	if err := parseFlagsAndArgs(fs, args); err != nil {
+		return err
 	}
 	if *out == "" {
 		return usageErrorf("-out is required")
@@ -37,12 +34,19 @@ func runSumCounts(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return usageErrorf("no counts files to add")
 	}
+	var inputs []fileArg
+	for _, name := range fs.Args() {
+		inputs = append(inputs, fileArg{"counts file", name})
+	}
+	if err := checkOutputs(inputs, []fileArg{{"-out", *out}}); err != nil {
+		return err
+	}
 	start := time.Now()
-	readers, closeAll, err := openCounts(fs.Args())
+	readers, ins, err := openCounts(fs.Args())
 	if err != nil {
 		return err
 	}
-	defer closeAll()
+	defer ins.Close()
 	var st build.SumStats
 	err = writeFileAtomic(*out, func(w io.Writer) error {
 		var err error
@@ -52,36 +56,51 @@ func runSumCounts(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%v; nothing written", err)
 	}
+	ins.warn(stderr, "sum-counts")
 	fmt.Fprintf(stderr, "sum-counts: %d files, %d games, %d positions, %d position-moves written to %s in %.2fs\n",
 		fs.NArg(), st.Games, st.Positions, st.Records, *out, time.Since(start).Seconds())
 	return nil
 }
 
 // openCounts opens counts files (compressed ones too) and reads their
-// headers.
-func openCounts(files []string) ([]*build.CountsReader, func(), error) {
-	var inputs []*pgn.Input
-	closeAll := func() {
-		for _, in := range inputs {
-			in.Close()
-		}
-	}
+// headers; the inputs are for closing and for their warnings.
+func openCounts(files []string) ([]*build.CountsReader, pgnInputs, error) {
+	var ins pgnInputs
 	var readers []*build.CountsReader
 	for _, name := range files {
 		in, err := pgn.Open(name, pgnStdin)
 		if err != nil {
-			closeAll()
+			ins.Close()
 			return nil, nil, err
 		}
-		inputs = append(inputs, in)
+		ins = append(ins, in)
 		cr, err := build.NewCountsReader(in)
 		if err != nil {
-			closeAll()
+			ins.Close()
 			return nil, nil, fmt.Errorf("%s: %w", name, err)
 		}
 		readers = append(readers, cr)
 	}
-	return readers, closeAll, nil
+	return readers, ins, nil
+}
+
+// pgnInputs are files opened with pgn.Open.
+type pgnInputs []*pgn.Input
+
+func (ins pgnInputs) Close() {
+	for _, in := range ins {
+		in.Close()
+	}
+}
+
+// warn prints, once the inputs are read, what reading them read past
+// (padding or garbage after compressed data).
+func (ins pgnInputs) warn(stderr io.Writer, cmd string) {
+	for _, in := range ins {
+		for _, w := range in.Warnings() {
+			warnf(stderr, cmd, "%s: %s", in.Name, w)
+		}
+	}
 }
 
 // writeFileAtomic writes a file through a temporary one in the same

@@ -117,11 +117,8 @@ func exitCode(stderr io.Writer, who string, err error) int {
 // prints the usage (flag.ErrHelp: exit 0); a bad flag, a stray argument or
 // a missing required flag is a usage error naming it.
 func parseFlags(fs *flag.FlagSet, args []string, required ...string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return reported(2, err) // the flag package has printed it
+	if err := parseFlagsAndArgs(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageErrorf("unexpected argument %q", fs.Arg(0))
@@ -140,6 +137,26 @@ func parseFlags(fs *flag.FlagSet, args []string, required ...string) error {
 	}
 	return usageErrorf("%s and %s are required", strings.Join(missing[:len(missing)-1], ", "), missing[len(missing)-1])
 }
+
+// parseFlagsAndArgs parses flags followed by arguments (files, for
+// sum-counts): -h prints the usage (flag.ErrHelp: exit 0); a bad flag or
+// value is a usage error the flag package has printed.
+func parseFlagsAndArgs(fs *flag.FlagSet, args []string) error {
+	if seeFlags != nil {
+		seeFlags(fs)
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return reported(2, err) // the flag package has printed it
+	}
+	return nil
+}
+
+// seeFlags, when set, is shown every command's flags before they are
+// parsed: the tests walk them all to check every numeric flag is bounded.
+var seeFlags func(*flag.FlagSet)
 
 // warnf prints a warning of a book tool on stderr.
 func warnf(stderr io.Writer, cmd, format string, args ...any) {

@@ -28,6 +28,7 @@ import (
 	"strings"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/internal/paths"
 	"gopkg.in/ini.v1"
 )
 
@@ -262,6 +263,13 @@ func Load(args []string) (*Config, error) {
 	for _, o := range cl.uci {
 		c.SetEngineOption(o.Name, o.Value)
 	}
+	if err := c.checkLogFile(); err != nil {
+		where := "command line"
+		if c.IniPath != "" {
+			where = "ini file " + c.IniPath + " or command line"
+		}
+		return nil, fmt.Errorf("%s: %w", where, err)
+	}
 
 	if strings.TrimSpace(c.EngineCommand) == "" {
 		where := "no ini file (-noini)"
@@ -362,8 +370,42 @@ func (c *Config) warn(format string, args ...any) {
 // `setoption name Polyglot <Name> value <V>` uses at run time. Relative paths
 // are resolved against BaseDir. PolyGlot keys polyproxy does not use add a
 // warning and return nil; names nobody knows return an error wrapping ErrUnknownKey.
+//
+// A value that would make the log file one of the files polyproxy reads
+// is refused and changes nothing.
 func (c *Config) ApplyPolyGlot(name, value string) error {
-	return c.apply(name, value, c.BaseDir)
+	d := c.Clone()
+	if err := d.apply(name, value, c.BaseDir); err != nil {
+		return err
+	}
+	if err := d.checkLogFile(); err != nil {
+		return fmt.Errorf("%s = %q: %w", name, value, err)
+	}
+	*c = *d
+	return nil
+}
+
+// checkLogFile refuses a log file that is the ini file or one of the
+// books, under any name: the log is appended to, so the ini would grow
+// lines that make it unreadable at the next start, and a book a torn
+// entry after its last.
+func (c *Config) checkLogFile() error {
+	for _, f := range []struct {
+		what  string
+		files []string
+	}{
+		{"the ini file", []string{c.IniPath}},
+		{"BookFile", c.BookFiles},
+		{"BookFileWhite", c.BookFilesWhite},
+		{"BookFileBlack", c.BookFilesBlack},
+	} {
+		for _, p := range f.files {
+			if p != "" && paths.Same(c.LogFile, p) {
+				return fmt.Errorf("LogFile %s is %s %s: the log would be appended to it; give another LogFile", c.LogFile, f.what, p)
+			}
+		}
+	}
+	return nil
 }
 
 func (c *Config) apply(name, value, base string) error {

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
@@ -40,7 +42,29 @@ type Input struct {
 
 	raw    *countingReader
 	closer []func() error
+
+	mu       sync.Mutex
+	warnings []string
 }
+
+// Warnings are what reading found wrong but could read past, as gzip and
+// bzip2 do: padding or garbage after the last compressed member. Complete
+// once the input has been read to its end.
+func (in *Input) Warnings() []string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return slices.Clone(in.warnings)
+}
+
+func (in *Input) warn(format string, args ...any) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.warnings = append(in.warnings, fmt.Sprintf(format, args...))
+}
+
+// offset is how far into the file the decompressor has read: the bytes
+// read from the file less those still in br's buffer.
+func (in *Input) offset(br *bufio.Reader) int64 { return in.raw.n.Load() - int64(br.Buffered()) }
 
 // Consumed is how many bytes of the file (compressed bytes for a
 // compressed one) have been read so far. Safe to call from another
@@ -128,15 +152,16 @@ func (in *Input) decompress(r io.Reader) error {
 	switch {
 	case bytes.HasPrefix(head, gzipMagic):
 		in.Compression = Gzip
-		zr, err := gzip.NewReader(br) // reads concatenated members too
+		zr, err := gzip.NewReader(br)
 		if err != nil {
 			return fmt.Errorf("gzip: %w", err)
 		}
+		zr.Multistream(false)
 		in.closer = append(in.closer, zr.Close)
-		in.Reader = zr
+		in.Reader = &gzipMembers{in: in, zr: zr, br: br}
 	case bytes.HasPrefix(head, bzip2Magic) && len(head) == 4 && head[3] >= '1' && head[3] <= '9':
 		in.Compression = Bzip2
-		in.Reader = bzip2.NewReader(br)
+		in.Reader = &bzip2Streams{in: in, r: bzip2.NewReader(br)}
 	case bytes.HasPrefix(head, zstdMagic):
 		in.Compression = Zstd
 		// Decoded in the reading goroutine: make-book's parsers already
@@ -146,10 +171,117 @@ func (in *Input) decompress(r io.Reader) error {
 			return fmt.Errorf("zstd: %w", err)
 		}
 		in.closer = append(in.closer, func() error { zr.Close(); return nil })
-		in.Reader = zr
+		in.Reader = &zstdFrames{zr}
 	default:
 		in.Compression = Plain
 		in.Reader = br
 	}
 	return nil
+}
+
+// gzipMembers reads concatenated gzip members (pigz writes them) one at a
+// time, to judge what follows the last one as gzip does: zero padding (tape
+// blocks, some downloaders) and other trailing bytes are read past with a
+// warning ("decompression OK, trailing garbage ignored"); a member that is
+// cut short or has a bad header is an error saying so.
+type gzipMembers struct {
+	in      *Input
+	zr      *gzip.Reader
+	br      *bufio.Reader
+	members int
+}
+
+func (g *gzipMembers) Read(p []byte) (int, error) {
+	for {
+		n, err := g.zr.Read(p)
+		switch {
+		case err == io.ErrUnexpectedEOF:
+			return n, fmt.Errorf("gzip: the data ends in the middle of member %d (a cut file?)", g.members+1)
+		case err != io.EOF:
+			return n, err
+		}
+		if n > 0 {
+			return n, nil // the next call goes on to what follows
+		}
+		g.members++
+		head, _ := g.br.Peek(len(gzipMagic))
+		switch {
+		case len(head) == 0:
+			return 0, io.EOF
+		case bytes.Equal(head, gzipMagic):
+			at := g.in.offset(g.br)
+			if err := g.zr.Reset(g.br); err != nil {
+				switch err {
+				case io.ErrUnexpectedEOF:
+					return 0, fmt.Errorf("gzip: member %d at byte %d is cut short", g.members+1, at)
+				case gzip.ErrHeader:
+					return 0, fmt.Errorf("gzip: member %d at byte %d has an invalid header", g.members+1, at)
+				}
+				return 0, fmt.Errorf("gzip: member %d at byte %d: %w", g.members+1, at, err)
+			}
+			g.zr.Multistream(false)
+		default:
+			at := g.in.offset(g.br)
+			size, zeros, err := countTrailing(g.br)
+			if err != nil {
+				return 0, err
+			}
+			if zeros {
+				g.in.warn("%d bytes of zero padding after the gzip data (byte %d on) ignored", size, at)
+			} else {
+				g.in.warn("%d bytes of trailing garbage after the gzip data (byte %d on) ignored, as gzip does", size, at)
+			}
+			return 0, io.EOF
+		}
+	}
+}
+
+// countTrailing reads r to its end and tells how many bytes there were
+// and whether all were zero.
+func countTrailing(r io.Reader) (n int64, zeros bool, err error) {
+	buf := make([]byte, 32<<10)
+	zeros = true
+	for {
+		k, err := r.Read(buf)
+		n += int64(k)
+		if zeros && slices.ContainsFunc(buf[:k], func(b byte) bool { return b != 0 }) {
+			zeros = false
+		}
+		if err == io.EOF {
+			return n, zeros, nil
+		}
+		if err != nil {
+			return n, zeros, err
+		}
+	}
+}
+
+// bzip2Streams reads past what follows the last bzip2 stream with a
+// warning, as bzip2 does ("trailing garbage after EOF ignored"): Go's
+// reader reports it as a stream that does not start with "BZ".
+type bzip2Streams struct {
+	in *Input
+	r  io.Reader
+}
+
+func (b *bzip2Streams) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	var se bzip2.StructuralError
+	if errors.As(err, &se) && se == "bad magic value in continuation file" {
+		b.in.warn("trailing garbage after the bzip2 data ignored, as bzip2 does")
+		return n, io.EOF
+	}
+	return n, err
+}
+
+// zstdFrames names the error for what follows the last frame when it is
+// not a frame: zstd refuses such a file ("unsupported format") and so do we.
+type zstdFrames struct{ r io.Reader }
+
+func (z *zstdFrames) Read(p []byte) (int, error) {
+	n, err := z.r.Read(p)
+	if errors.Is(err, zstd.ErrMagicMismatch) {
+		err = errors.New("zstd: what follows the last frame is not zstd data (zero padding or garbage; zstd -t refuses it too)")
+	}
+	return n, err
 }

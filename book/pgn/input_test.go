@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -113,4 +114,94 @@ func TestOpenCompressed(t *testing.T) {
 	if err == nil {
 		t.Error("corrupt gzip: no error")
 	}
+}
+
+// readAllOf reads data as Open reads a file of it.
+func readAllOf(t testing.TB, data []byte) (got []byte, warnings []string, err error) {
+	t.Helper()
+	in, err := NewInput(bytes.NewReader(data), "t")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer in.Close()
+	got, err = io.ReadAll(in)
+	return got, in.Warnings(), err
+}
+
+// TestOpenTrailingData: what follows the last compressed member is judged
+// as gzip -t, bzip2 -t and zstd -t judge it. Zero padding after gzip data
+// was refused as "invalid header", garbage as "invalid header" or
+// "unexpected EOF"; now both are read past with a warning, as gzip and
+// bzip2 do, and a member cut short or with a bad header is an error
+// saying so. zstd refuses any such tail, and says what it is.
+func TestOpenTrailingData(t *testing.T) {
+	plain, err := os.ReadFile("../../testdata/pgn/small.pgn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bz2, err := os.ReadFile("../../testdata/pgn/small.pgn.bz2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gz := gzipBytes(t, plain)
+	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+	zeros := make([]byte, 1000)
+	for _, c := range []struct {
+		name      string
+		data      []byte
+		warn, err string // what the warning or the error says; both "": neither
+	}{
+		{"gzip", gz, "", ""},
+		{"gzip + zeros", cat(gz, zeros), "1000 bytes of zero padding", ""},
+		{"gzip + 1 zero", cat(gz, []byte{0}), "1 bytes of zero padding", ""},
+		{"gzip + garbage", cat(gz, []byte("hello junk")), "10 bytes of trailing garbage", ""},
+		{"gzip + short garbage", cat(gz, []byte("xy")), "2 bytes of trailing garbage", ""},
+		{"gzip + zeros + garbage", cat(gz, zeros, []byte("x")), "1001 bytes of trailing garbage", ""},
+		{"gzip + bad member", cat(gz, []byte("\x1f\x8bjunkjunkjunk")), "", "member 2 at byte"},
+		{"gzip + cut member", cat(gz, gz[:5]), "", "member 2 at byte " + strconv.Itoa(len(gz)) + " is cut short"},
+		{"gzip cut", gz[:len(gz)-12], "", "ends in the middle of member 1"},
+		{"gzip + gzip + zeros", cat(gz, gz, zeros), "zero padding", ""},
+		{"bzip2 + zeros", cat(bz2, zeros), "trailing garbage after the bzip2 data", ""},
+		{"bzip2 + garbage", cat(bz2, []byte("hello junk")), "trailing garbage after the bzip2 data", ""},
+		{"zstd + zeros", cat(zstdBytes(t, plain), zeros), "", "not zstd data"},
+		{"zstd + garbage", cat(zstdBytes(t, plain), []byte("hello junk")), "", "not zstd data"},
+	} {
+		got, warnings, err := readAllOf(t, c.data)
+		switch {
+		case c.err != "":
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: error %v, want one saying %q", c.name, err, c.err)
+			}
+		case err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case !bytes.HasPrefix(got, plain):
+			t.Errorf("%s: %d bytes read, not the games", c.name, len(got))
+		case c.warn == "" && len(warnings) > 0:
+			t.Errorf("%s: warnings %q", c.name, warnings)
+		case c.warn != "" && (len(warnings) != 1 || !strings.Contains(warnings[0], c.warn)):
+			t.Errorf("%s: warnings %q, want one saying %q", c.name, warnings, c.warn)
+		}
+	}
+}
+
+// FuzzCompressedTail: any bytes after complete compressed data either are
+// read past with a warning, or give an error; the data before is never
+// lost or changed, and nothing panics.
+func FuzzCompressedTail(f *testing.F) {
+	for _, tail := range []string{"", "\x00\x00\x00", "junk", "\x1f\x8b", "\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03", "BZh9", "\x28\xb5\x2f\xfd"} {
+		f.Add([]byte(tail))
+	}
+	plain := []byte("[Event \"x\"]\n\n1. e4 e5 1-0\n")
+	gz, zs := gzipBytes(f, plain), zstdBytes(f, plain)
+	f.Fuzz(func(t *testing.T, tail []byte) {
+		for _, head := range [][]byte{gz, zs} {
+			got, warnings, err := readAllOf(t, append(append([]byte{}, head...), tail...))
+			if err == nil && !bytes.HasPrefix(got, plain) {
+				t.Fatalf("tail %q: read %q without error", tail, got)
+			}
+			if len(tail) == 0 && (err != nil || len(warnings) > 0 || !bytes.Equal(got, plain)) {
+				t.Fatalf("no tail: %v %q", err, warnings)
+			}
+		}
+	})
 }
