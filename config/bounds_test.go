@@ -25,6 +25,8 @@ var numericKeys = map[string]struct {
 	"bookmaxmoves":     {0, MaxBookMaxMoves, func(c *Config) uint64 { return uint64(c.BookMaxMoves) }},
 	"bookminweight":    {0, MaxBookMinWeight, func(c *Config) uint64 { return uint64(c.BookMinWeight) }},
 	"bookminline":      {0, MaxBookMinLine, func(c *Config) uint64 { return uint64(c.BookMinLine) }},
+	"resignmoves":      {1, 10000, func(c *Config) uint64 { return uint64(c.ResignMoves) }},
+	"resignscore":      {1, 10000, func(c *Config) uint64 { return uint64(c.ResignScore) }},
 }
 
 // otherKeys are the keys that take no number: paths, names, booleans,
@@ -33,6 +35,7 @@ var otherKeys = []string{
 	"enginedir", "enginecommand", "enginename", "log", "logfile", "book",
 	"bookfile", "bookfilewhite", "bookfileblack", "bookrandom", "bookmode",
 	"bookavoidrepetition", "booklearn", "booklearnweight", "bookponder", "bookponderalways",
+	"resign",
 }
 
 // hostile are numbers no key takes.
