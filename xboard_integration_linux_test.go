@@ -1,0 +1,110 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/internal/fixture"
+	"github.com/polyproxy/polyproxy/internal/testenv"
+)
+
+// TestXboardMatch has XBoard play a 2-game match, Stockfish against
+// Stockfish, with polyproxy as the adapter for both (XBoard's
+// -adapterCommand, PolyGlot's command line) and a book whose moves
+// Stockfish alone never plays (1.Nc3 a6): the PGN shows no forfeit, no
+// illegal move, and both games open from the book. XBoard runs headless
+// under Xvfb, in a process group of its own that the test ends whatever
+// happens (XBoard stays after the match in -noGUI mode).
+func TestXboardMatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a 2-game match takes about 45 s")
+	}
+	sf := testenv.Stockfish(t)
+	xboard := testenv.Xboard(t)
+	xvfbRun := testenv.XvfbRun(t)
+	pp := polyproxyBinary(t)
+	dir := t.TempDir()
+
+	var entries []book.Entry
+	for _, e := range []struct{ moves, move string }{{"", "b1c3"}, {"b1c3", "a7a6"}} {
+		l := fixture.Line(t, "", e.moves)
+		m, err := book.ParseMove(e.move)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries = append(entries, book.Entry{Key: l.Pos.Key(), Move: m, Weight: 10})
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Key < entries[j].Key })
+	bookPath := filepath.Join(dir, "nc3.bin")
+	if err := book.WriteFile(bookPath, entries); err != nil {
+		t.Fatal(err)
+	}
+	pgnPath := filepath.Join(dir, "games.pgn")
+	adapter := pp + ` -noini -ec "%fcp" -ed "%fd" -pg Book=true -pg BookFile=` + bookPath
+	cmd := exec.Command(xvfbRun, "-a", xboard, "-fcp", sf, "-fUCI", "-scp", sf, "-sUCI",
+		"-adapterCommand", adapter, "-mg", "2", "-tc", "0:05", "-inc", "0.05", "-sgf", pgnPath, "-noGUI")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "HOME="+dir) // XBoard's settings file goes there
+	out := &lockedBuffer{}
+	cmd.Stdout, cmd.Stderr = out, out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		// XBoard, Xvfb and the adapters; the engines die with their
+		// adapter (the parent's death signal).
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		cmd.Wait()
+	}()
+	deadline := start.Add(3 * time.Minute)
+	for !strings.Contains(out.String(), "final score") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no end of the match within 3 minutes; XBoard said:\n%s", out.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Logf("match over after %v: %s", time.Since(start).Round(time.Second), lastLineWith(out.String(), "final score"))
+	data, err := os.ReadFile(pgnPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pgn := string(data)
+	games := strings.Split(pgn, "[Event ")[1:]
+	if len(games) != 2 {
+		t.Fatalf("%d games in the PGN, want 2:\n%s", len(games), pgn)
+	}
+	bad := regexp.MustCompile(`(?i)illegal|forfeit|on time|crash|disconnect|stall|exited`)
+	result := regexp.MustCompile(`\[Result "(1-0|0-1|1/2-1/2)"\]`)
+	opening := regexp.MustCompile(`\n\n1\. Nc3 (\{[^}]*\} )?a6 `)
+	for i, g := range games {
+		if m := bad.FindString(g); m != "" {
+			t.Errorf("game %d: %q in\n%s", i+1, m, g)
+		}
+		if !result.MatchString(g) {
+			t.Errorf("game %d has no result:\n%s", i+1, g)
+		}
+		if !opening.MatchString(g) {
+			t.Errorf("game %d does not open with the book's 1.Nc3 a6:\n%s", i+1, g)
+		}
+	}
+}
+
+func lastLineWith(s, sub string) string {
+	lines := strings.Split(s, "\n")
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.Contains(lines[i], sub) {
+			return lines[i]
+		}
+	}
+	return ""
+}
