@@ -363,3 +363,57 @@ func TestXboardResultLearnsAsLearnPGN(t *testing.T) {
 		t.Errorf("learned through result differs from learn -pgn")
 	}
 }
+
+// FuzzXboardLines drives the CECP front with arbitrary GUI lines against
+// the fake engine: it must neither crash nor hang, and a ping after them
+// is answered, so the session goes on whatever came before.
+func FuzzXboardLines(f *testing.F) {
+	for _, s := range []string{
+		"new\nlevel 40 5 0\ntime 100\notim 100\nusermove e2e4\nusermove e7e5",
+		"new\nforce\ne2e4\ne7e5\nundo\nremove\nremove\ngo\n?\nplayother",
+		"setboard 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1\nsd 3\nst 1.5\ngo\nresult 1-0 {x}\nnew\nhard\ngo\nusermove c7c5\neasy",
+		"analyze\nusermove e2e4\n.\nundo\nsetboard 8/8/8/8/8/8/8/8 w - - 0 1\nexit\ngo",
+		"memory 64\ncores 2\negtpath syzygy /tb\noption Style=Risky\noption Polyglot BookDepth=x\noption =\nvariant suicide",
+		"level\nlevel 0 1:xx 0\ntime -5\notim x\nsd -1\nst nan\nusermove\nusermove e1e1\nping\nprotover\n\x00\xff\r",
+	} {
+		f.Add(s)
+	}
+	bookPath := smallBook(f)
+	f.Fuzz(func(t *testing.T, input string) {
+		lower := strings.ToLower(input)
+		if strings.Contains(lower, "log") {
+			t.Skip("log options would write files outside the test's folder")
+		}
+		if strings.Contains(lower, "flood") || strings.Contains(lower, "searchms") || strings.Contains(lower, "crash") {
+			t.Skip("engine settings that make searches long or crash the engine")
+		}
+		for _, l := range strings.Split(input, "\n") {
+			if w, _, _ := strings.Cut(strings.TrimSpace(l), " "); w == "quit" {
+				t.Skip("ends the session")
+			}
+		}
+		h := startHarness(t, testConfig(t, bookPath), legalEngine(0), nil)
+		h.send("xboard", "protover 2")
+		h.until("feature done=1")
+		h.send(input, "ping 424242")
+		deadline := time.After(5 * time.Second)
+		for {
+			select {
+			case l, ok := <-h.out:
+				if !ok {
+					t.Fatalf("the session ended on %q", input)
+				}
+				if l == "pong 424242" {
+					h.send("quit")
+					if err := <-h.done; err != nil {
+						t.Fatalf("%q: run ended with %v", input, err)
+					}
+					h.done <- nil
+					return
+				}
+			case <-deadline:
+				t.Fatalf("no pong 5 s after %q", input)
+			}
+		}
+	})
+}
