@@ -147,3 +147,17 @@ func FuzzParseFEN960(f *testing.F) {
 		}
 	})
 }
+
+// TestChess960StartFEN checks the numbering against python-chess's (the
+// table's first 960 lines are its starts 0 to 959).
+func TestChess960StartFEN(t *testing.T) {
+	cases := readChess960Cases(t)
+	for n := 0; n < 960; n++ {
+		if got := Chess960StartFEN(n); got != cases[n].xfen {
+			t.Fatalf("start %d: %s, python-chess %s", n, got, cases[n].xfen)
+		}
+	}
+	if Chess960StartFEN(518) != StartFEN || Chess960StartFEN(960) != "" || Chess960StartFEN(-1) != "" {
+		t.Fatal("518 is not the standard start, or out-of-range numbers give a FEN")
+	}
+}

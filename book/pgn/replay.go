@@ -14,7 +14,7 @@ const (
 	SkipSyntax    = "PGN syntax error"
 	SkipBadTag    = "bad tag"
 	SkipBadFEN    = "bad FEN"
-	SkipVariant   = "not standard chess (Variant tag)"
+	SkipVariant   = "not standard chess or Chess960 (Variant tag)"
 	SkipNoResult  = "no result"
 	SkipIllegal   = "illegal move"
 	SkipAmbiguous = "ambiguous move"
@@ -39,27 +39,51 @@ func (e *SyntaxError) Reason() string {
 	return SkipSyntax
 }
 
-var startPosition = *board.StartPosition()
+var (
+	startPosition       = *board.StartPosition()
+	startPosition960, _ = board.ParseFENVariant(board.StartFEN, true)
+)
+
+// Chess960 reports a game whose Variant tag names Chess960: lichess writes
+// "Chess960", cutechess-cli "fischerandom", others "Fischer Random",
+// "Chess 960", "FRC" or "960".
+func (g *Game) Chess960() bool { return IsChess960(g.Tag("Variant")) }
+
+// IsChess960 reports a Variant tag's value that names Chess960.
+func IsChess960(variant string) bool {
+	switch strings.ToLower(strings.NewReplacer(" ", "", "-", "").Replace(variant)) {
+	case "chess960", "fischerandom", "fischerrandom", "frc", "960", "fischerrandomchess":
+		return true
+	}
+	return false
+}
 
 // Start is the position the game starts from: its FEN tag (unless SetUp is
-// "0") or the standard start. A Variant other than standard chess or a bad
-// FEN is a *Skip.
+// "0") or the standard start, in Chess960 when the Variant tag says so
+// (its FEN's castling field in any style: KQkq, Shredder, X-FEN). A
+// Variant other than standard chess or Chess960 or a bad FEN is a *Skip.
 func (g *Game) Start() (board.Position, error) {
-	if v := strings.ToLower(g.Tag("Variant")); v != "" && v != "standard" && v != "chess" && v != "normal" {
+	v := g.Tag("Variant")
+	chess960 := IsChess960(v)
+	if lv := strings.ToLower(v); !chess960 && lv != "" && lv != "standard" && lv != "chess" && lv != "normal" {
 		return board.Position{}, &Skip{SkipVariant, fmt.Sprintf("Variant %q", v)}
 	}
 	if fen := g.Tag("FEN"); fen != "" && g.Tag("SetUp") != "0" {
-		p, err := board.ParseFEN(fen)
+		p, err := board.ParseFENVariant(fen, chess960)
 		if err != nil {
 			return board.Position{}, &Skip{SkipBadFEN, err.Error()}
 		}
 		return *p, nil
 	}
+	if chess960 {
+		return *startPosition960, nil
+	}
 	return startPosition, nil
 }
 
 // Replay plays the main line from Start, calling fn with the position
-// before each move and the move in played form (castling e1g1). A move
+// before each move and the move in played form (castling e1g1; in
+// Chess960 king takes own rook). A move
 // that does not resolve stops it with a *Skip naming the ply; fn has seen
 // the moves before it.
 func (g *Game) Replay(fn func(pos *board.Position, m book.Move)) error {
