@@ -16,22 +16,34 @@ import (
 // treeFlags are the flags book-to-pgn and book-to-openings share.
 type treeFlags struct {
 	bin, out, fen string
+	chess960      bool
 	opt           build.TreeOptions
 }
 
 func (t *treeFlags) define(fs *flag.FlagSet, depth int) {
 	fs.StringVar(&t.bin, "bin", "", "book `file` to read")
 	fs.StringVar(&t.out, "out", "", "write to `file` (replaced atomically) instead of stdout")
-	fs.StringVar(&t.fen, "fen", "", "start from this `FEN` instead of the standard position")
+	fs.StringVar(&t.fen, "fen", "", "start from this `FEN` instead of the standard position (of a Chess960 book: each start it has); its castling field may be KQkq, Shredder-FEN or X-FEN")
+	fs.BoolVar(&t.chess960, "chess960", false, "Chess960: from each Chess960 start the book has (without -fen), castling king takes rook; on by itself for a book whose @PG@ header names fischerandom, or a -fen only Chess960 has")
 	fs.IntVar(&t.opt.MaxPly, "depth", depth, "follow the book at most `N` plies (0: no limit)")
 	fs.Float64Var(&t.opt.MinShare, "min-share", 0, "follow only moves with at least `PCT` percent of their position's weight")
 }
 
-func (t *treeFlags) start() board.Position {
+// starts are the positions the tree is walked from: -fen's; each
+// Chess960 start the book has, for a Chess960 book; else the standard
+// start.
+func (t *treeFlags) starts(b *book.Book) []board.Position {
 	if t.opt.Start != nil {
-		return *t.opt.Start
+		return []board.Position{*t.opt.Start}
 	}
-	return *board.StartPosition()
+	if h, err := b.Header(); t.chess960 || err == nil && h != nil && h.Chess960() {
+		var out []board.Position
+		for _, s := range build.BookStarts(b, false) {
+			out = append(out, s.Pos)
+		}
+		return out
+	}
+	return []board.Position{*board.StartPosition()}
 }
 
 func (t *treeFlags) check() error {
@@ -39,7 +51,7 @@ func (t *treeFlags) check() error {
 		return usageErrorf("-depth must not be negative and -min-share must be 0-100")
 	}
 	if t.fen != "" {
-		p, err := board.ParseFEN(t.fen)
+		p, err := board.ParseFENVariant(t.fen, t.chess960 || board.Chess960FEN(t.fen))
 		if err != nil {
 			return usageErrorf("-fen: %v", err)
 		}
@@ -84,13 +96,22 @@ func runBookToPGN(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer b.Close()
+	starts := tf.starts(b)
 	if *lines {
 		n := 0
 		err := tf.output(stdout, func(w io.Writer) error {
-			return build.TreeLines(b, tf.opt, func(line []book.Move) error {
-				n++
-				return build.WriteLineGame(w, "Book lines of "+filepath.Base(tf.bin), n, tf.start(), line)
-			})
+			for _, start := range starts {
+				opt := tf.opt
+				opt.Start = &start
+				err := build.TreeLines(b, opt, func(line []book.Move) error {
+					n++
+					return build.WriteLineGame(w, "Book lines of "+filepath.Base(tf.bin), n, start, line)
+				})
+				if err != nil {
+					return err
+				}
+			}
+			return nil
 		})
 		if err != nil {
 			return err
@@ -100,9 +121,20 @@ func runBookToPGN(args []string, stdout, stderr io.Writer) error {
 	}
 	var st build.TreeStats
 	err = tf.output(stdout, func(w io.Writer) error {
-		var err error
-		st, err = build.TreeToPGN(w, b, filepath.Base(tf.bin), tf.opt)
-		return err
+		for _, start := range starts {
+			opt := tf.opt
+			if len(starts) > 1 || start.Chess960() {
+				opt.Start = &start
+			}
+			s, err := build.TreeToPGN(w, b, filepath.Base(tf.bin), opt)
+			if err != nil {
+				return err
+			}
+			st.Moves += s.Moves
+			st.Positions += s.Positions
+			st.Transpositions += s.Transpositions
+		}
+		return nil
 	})
 	if err != nil {
 		return err
@@ -155,7 +187,12 @@ func runBookToOpenings(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer b.Close()
-	ops := build.Openings(b, tf.opt, *ply, *minLine)
+	var ops []build.Opening
+	for _, start := range tf.starts(b) {
+		opt := tf.opt
+		opt.Start = &start
+		ops = append(ops, build.Openings(b, opt, *ply, *minLine)...)
+	}
 	found := len(ops)
 	if eng.path != "" {
 		if ops, err = eng.filter(ops, stderr); err != nil {
@@ -172,7 +209,7 @@ func runBookToOpenings(args []string, stdout, stderr io.Writer) error {
 			if *format == "epd" {
 				_, err = fmt.Fprintln(w, epd(&o.Pos))
 			} else {
-				err = build.WriteLineGame(w, "Openings from "+name, i+1, tf.start(), o.Moves)
+				err = build.WriteLineGame(w, "Openings from "+name, i+1, o.Start, o.Moves)
 			}
 			if err != nil {
 				return err

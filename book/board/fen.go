@@ -90,6 +90,14 @@ func ParseFENVariant(fen string, chess960 bool) (*Position, error) {
 	return p, nil
 }
 
+// Chess960FEN reports a FEN whose castling rights only Chess960 has (a
+// king off the e-file, a rook off its corner): read as standard chess,
+// they would be lost. Tools that take a FEN read such a one as Chess960.
+func Chess960FEN(fen string) bool {
+	p, err := ParseFENVariant(fen, true)
+	return err == nil && !p.StandardCastling()
+}
+
 // readCastling reads a standard castling field: KQkq, or HAha for them.
 func (p *Position) readCastling(field string) {
 	for i := 0; field != "-" && i < len(field); i++ {

@@ -156,6 +156,21 @@ func (p *Position) CastlingRook(i int) (book.Square, bool) {
 	return book.NewSquare(int(p.castleRook[i]), rightRow(i)), true
 }
 
+// StandardCastling reports that every castling right held is one standard
+// chess has: the king on the e-file, the rook in its corner. A FEN read
+// as Chess960 whose rights are not is a Chess960 position only.
+func (p *Position) StandardCastling() bool {
+	for i := 0; i < 4; i++ {
+		if p.castle&(1<<i) == 0 {
+			continue
+		}
+		if p.castleRook[i] != standardRookFiles[i] || !p.board[book.NewSquare(4, rightRow(i))].is(King, i < 2) {
+			return false
+		}
+	}
+	return true
+}
+
 // InnerRookCastling reports a castling right held by a rook that is not
 // the outer one of its side (another rook of its colour stands on the back
 // rank between it and the a- or h-file). The Polyglot key hashes castling

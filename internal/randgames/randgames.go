@@ -29,7 +29,11 @@ type Options struct {
 	MaxPlies int
 }
 
-var results = [...]string{"1-0", "0-1", "1/2-1/2"}
+var (
+	results = [...]string{"1-0", "0-1", "1/2-1/2"}
+	// players take turns with White, so learning can follow one of them.
+	players = [2]string{"Alpha", "Beta"}
+)
 
 // Chess960PGN writes the games. Castling is played whenever legal four
 // times in five, other moves mostly from the first few legal ones, so
@@ -56,7 +60,8 @@ func Chess960PGN(o Options) string {
 			variant, fen = "fischerandom", shredderFEN(pos)
 		}
 		res := results[rng.IntN(len(results))]
-		fmt.Fprintf(&sb, "[Event \"random Chess960 %d\"]\n[Site \"?\"]\n[Result \"%s\"]\n[Variant \"%s\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n\n", g+1, res, variant, fen)
+		fmt.Fprintf(&sb, "[Event \"random Chess960 %d\"]\n[Site \"?\"]\n[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n[Variant \"%s\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n\n",
+			g+1, players[g%2], players[1-g%2], res, variant, fen)
 		plies := 20 + rng.IntN(maxPlies)
 		col := 0
 		for ply := 0; ply < plies; ply++ {
