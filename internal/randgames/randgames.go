@@ -1,5 +1,5 @@
 // Package randgames writes seeded random Chess960 games as PGN, the way
-// lichess and cutechess-cli export them, for the tests and the bench
+// lichess and cutechess-cli export them (and standard games made alike), for the tests and the bench
 // (there is no shared collection of Chess960 games to read). The same
 // options give the same bytes.
 package randgames
@@ -25,6 +25,10 @@ type Options struct {
 	// FEN's castling field in Shredder letters) instead of lichess's
 	// ([Variant "Chess960"], X-FEN).
 	Cutechess bool
+	// Standard writes standard games from the standard start (no Variant,
+	// SetUp or FEN tag) made the same way: make-book's speed on the two
+	// kinds compares like with like.
+	Standard bool
 	// MaxPlies bounds a game's length (20 + up to MaxPlies more); 0 is 100.
 	MaxPlies int
 }
@@ -50,18 +54,24 @@ func Chess960PGN(o Options) string {
 		if len(o.Starts) > 0 {
 			n = o.Starts[rng.IntN(len(o.Starts))]
 		}
+		if o.Standard {
+			n = 518
+		}
 		fen := board.Chess960StartFEN(n)
-		pos, err := board.ParseFENVariant(fen, true)
+		pos, err := board.ParseFENVariant(fen, !o.Standard)
 		if err != nil {
 			panic(err) // the 960 starts are all valid
 		}
-		variant := "Chess960"
-		if o.Cutechess {
-			variant, fen = "fischerandom", shredderFEN(pos)
-		}
 		res := results[rng.IntN(len(results))]
-		fmt.Fprintf(&sb, "[Event \"random Chess960 %d\"]\n[Site \"?\"]\n[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n[Variant \"%s\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n\n",
-			g+1, players[g%2], players[1-g%2], res, variant, fen)
+		fmt.Fprintf(&sb, "[Event \"random %d\"]\n[Site \"?\"]\n[White \"%s\"]\n[Black \"%s\"]\n[Result \"%s\"]\n", g+1, players[g%2], players[1-g%2], res)
+		switch {
+		case o.Standard:
+		case o.Cutechess:
+			fmt.Fprintf(&sb, "[Variant \"fischerandom\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n", shredderFEN(pos))
+		default:
+			fmt.Fprintf(&sb, "[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n", fen)
+		}
+		sb.WriteString("\n")
 		plies := 20 + rng.IntN(maxPlies)
 		col := 0
 		for ply := 0; ply < plies; ply++ {
@@ -71,8 +81,11 @@ func Chess960PGN(o Options) string {
 			}
 			var castles []book.Move
 			for _, m := range moves {
-				// In Chess960 castling is the only move onto an own piece.
-				if to := pos.Piece(m.To()); to != board.NoPiece && to.White() == pos.WhiteToMove() {
+				// Castling: in Chess960 the only move onto an own piece, in
+				// standard chess the king's two-square move.
+				to, df := pos.Piece(m.To()), m.To().File()-m.From().File()
+				if to != board.NoPiece && to.White() == pos.WhiteToMove() ||
+					pos.Piece(m.From()).Type() == board.King && (df == 2 || df == -2) {
 					castles = append(castles, m)
 				}
 			}

@@ -46,3 +46,33 @@ func TestChess960PGNReplays(t *testing.T) {
 		}
 	}
 }
+
+// TestStandardPGNReplays: Standard games are standard chess from the start.
+func TestStandardPGNReplays(t *testing.T) {
+	r := pgn.NewReader(strings.NewReader(Chess960PGN(Options{Seed: 2, Games: 40, Standard: true})))
+	games, castlings := 0, 0
+	for {
+		g, err := r.Next()
+		if err != nil {
+			break
+		}
+		games++
+		if g.Tag("Variant") != "" || g.Tag("FEN") != "" {
+			t.Fatalf("game %d has Variant %q FEN %q", games, g.Tag("Variant"), g.Tag("FEN"))
+		}
+		err = g.Replay(func(pos *board.Position, m book.Move) {
+			if pos.Chess960() {
+				t.Fatal("a standard game replays as Chess960")
+			}
+			if strings.HasPrefix(pos.SAN(m), "O-O") {
+				castlings++
+			}
+		})
+		if err != nil {
+			t.Fatalf("game %d: %v", games, err)
+		}
+	}
+	if games != 40 || castlings < 10 {
+		t.Fatalf("%d games, %d castlings", games, castlings)
+	}
+}
