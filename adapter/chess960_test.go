@@ -89,3 +89,24 @@ func TestChess960BookAnswers(t *testing.T) {
 		t.Fatalf("standard chess again: %q", l)
 	}
 }
+
+// In Chess960 the warm engine searches the position after a king-takes-
+// rook book move, given to it as played, and BookDepth ends the book as in
+// standard games.
+func TestChess960WarmEngineAndBookDepth(t *testing.T) {
+	cfg := testConfig(t, chess960Book(t))
+	cfg.BookPonder, cfg.BookPonderAlways = true, true
+	h := startHarness(t, cfg, nil, nil)
+	h.handshake()
+	h.send("setoption name UCI_Chess960 value true")
+	h.next()
+	const fen = "position fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1"
+	if l := h.bestmoveAfter(fen, "go wtime 1000 btime 1000"); l != "bestmove b1a1" {
+		t.Fatalf("got %q", l)
+	}
+	waitSent(h, 0, "position fen "+chess960Position+" moves b1a1", "go infinite")
+	h.send("setoption name Polyglot BookDepth value 1")
+	if l := h.bestmoveAfter("position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 f8c5", "go"); l != "bestmove a7a6" {
+		t.Fatalf("beyond BookDepth: %q", l)
+	}
+}
