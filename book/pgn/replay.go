@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
@@ -44,6 +45,33 @@ var (
 	startPosition960, _ = board.ParseFENVariant(board.StartFEN, true)
 )
 
+// chess960Starts maps the FEN tags of the 960 start positions, in X-FEN
+// (KQkq, as lichess writes them) and Shredder-FEN (HAha, rook files), to
+// their positions: nearly every Chess960 game begins at one, and a lookup
+// costs make-book less than reading the FEN (about 5 µs a game).
+var chess960Starts = sync.OnceValue(func() map[string]board.Position {
+	m := make(map[string]board.Position, 2*960)
+	for n := 0; n < 960; n++ {
+		fen := board.Chess960StartFEN(n)
+		p, err := board.ParseFENVariant(fen, true)
+		if err != nil {
+			panic(err) // the 960 starts are all valid
+		}
+		m[fen] = *p
+		var rights []byte
+		for i := 0; i < 4; i++ {
+			s, _ := p.CastlingRook(i)
+			c := byte('A' + s.File())
+			if i >= 2 {
+				c += 'a' - 'A'
+			}
+			rights = append(rights, c)
+		}
+		m[strings.Replace(fen, " KQkq ", " "+string(rights)+" ", 1)] = *p
+	}
+	return m
+})
+
 // Chess960 reports a game whose Variant tag names Chess960: lichess writes
 // "Chess960", cutechess-cli "fischerandom", others "Fischer Random",
 // "Chess 960", "FRC" or "960".
@@ -69,6 +97,11 @@ func (g *Game) Start() (board.Position, error) {
 		return board.Position{}, &Skip{SkipVariant, fmt.Sprintf("Variant %q", v)}
 	}
 	if fen := g.Tag("FEN"); fen != "" && g.Tag("SetUp") != "0" {
+		if chess960 {
+			if p, ok := chess960Starts()[fen]; ok {
+				return p, nil
+			}
+		}
 		p, err := board.ParseFENVariant(fen, chess960)
 		if err != nil {
 			return board.Position{}, &Skip{SkipBadFEN, err.Error()}
