@@ -151,3 +151,56 @@ func TestBuildMixedVariants(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeVariants: merging a Chess960 book with a standard one (no
+// header) names both variants; two books of one variant keep the header.
+func TestMergeVariants(t *testing.T) {
+	opt := DefaultOptions()
+	opt.MinGame = 1
+	write := func(text string) *book.Book {
+		b := NewBuilder(opt)
+		if err := b.AddPGN(strings.NewReader(text), "x.pgn"); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "b.bin")
+		if err := book.WriteFile(path, b.Entries()); err != nil {
+			t.Fatal(err)
+		}
+		bk, err := book.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { bk.Close() })
+		return bk
+	}
+	standard := write(string(fixture.ReadFile(t, filepath.Join(fixture.Testdata, "pgn", "small.pgn"))))
+	c960 := write(chess960Games())
+	for _, tc := range []struct {
+		a, b     *book.Book
+		header   string
+		variants []string
+	}{
+		{c960, standard, "in1+in2", []string{book.VariantNormal, book.VariantChess960}},
+		{standard, c960, "in1+in2", []string{book.VariantNormal, book.VariantChess960}},
+		{c960, c960, "in1", []string{book.VariantChess960}},
+		{standard, standard, "", nil},
+	} {
+		entries, st, err := Merge(tc.a, tc.b, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "m.bin")
+		if err := book.WriteFile(path, entries); err != nil {
+			t.Fatal(err)
+		}
+		m, err := book.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := m.Header()
+		m.Close()
+		if err != nil || st.Header != tc.header || (h == nil) != (tc.variants == nil) || h != nil && !slices.Equal(h.Variants, tc.variants) {
+			t.Fatalf("header from %q (want %q): %+v, %v", st.Header, tc.header, h, err)
+		}
+	}
+}
