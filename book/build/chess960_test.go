@@ -1,6 +1,7 @@
 package build
 
 import (
+	"bytes"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -202,5 +203,34 @@ func TestMergeVariants(t *testing.T) {
 		if err != nil || st.Header != tc.header || (h == nil) != (tc.variants == nil) || h != nil && !slices.Equal(h.Variants, tc.variants) {
 			t.Fatalf("header from %q (want %q): %+v, %v", st.Header, tc.header, h, err)
 		}
+	}
+}
+
+// BenchmarkMakeBookChess960 builds a book at -max-ply 16 on one thread
+// from 10,000 random Chess960 games and from 10,000 random standard games
+// made the same way (internal/randgames): what Chess960 costs make-book.
+func BenchmarkMakeBookChess960(b *testing.B) {
+	const games = 10000
+	for _, kind := range []struct {
+		name string
+		o    randgames.Options
+	}{
+		{"standard", randgames.Options{Seed: 3, Games: games, Standard: true}},
+		{"chess960", randgames.Options{Seed: 3, Games: games}},
+	} {
+		data := []byte(randgames.Chess960PGN(kind.o))
+		b.Run(kind.name, func(b *testing.B) {
+			opt := DefaultOptions()
+			opt.MaxPly = 16
+			opt.Threads = 1
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				bl := NewBuilder(opt)
+				if err := bl.AddPGN(bytes.NewReader(data), "games.pgn"); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(games*b.N)/b.Elapsed().Seconds(), "games/s")
+		})
 	}
 }
