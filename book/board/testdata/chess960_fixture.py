@@ -31,8 +31,6 @@ def inner_rook(board):
 
 
 def line(board):
-    fields = board.fen().split()
-    shredder = board.shredder_fen().split()
     moves = sorted(m.uci() for m in board.legal_moves)
     return "\t".join([
         board.fen(),
