@@ -79,7 +79,7 @@ func runBookToPGN(args []string, stdout, stderr io.Writer) error {
 	tf.define(fs, 20)
 	lines := fs.Bool("lines", false, "write every line of the tree as its own game instead (no variations: for make-book and tools that read main lines)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: polyproxy book-to-pgn -bin BOOK [-depth N] [-min-share PCT] [-fen FEN] [-lines] [-out FILE]")
+		fmt.Fprintln(stderr, "usage: polyproxy book-to-pgn -bin BOOK [-depth N] [-min-share PCT] [-fen FEN] [-chess960] [-lines] [-out FILE]")
 		fmt.Fprintln(stderr, "The book's tree as one PGN game: the heaviest move is the main line, the others are")
 		fmt.Fprintln(stderr, "variations by weight; comments give the share of the position's weight, the weight, learn")
 		fmt.Fprintln(stderr, "counts, and 'transposes' where a position already written elsewhere is reached again.")
@@ -158,7 +158,7 @@ func runBookToOpenings(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&eng.maxCP, "max-cp", 50, "keep positions the engine scores at most `CP` centipawns, from White's view")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: polyproxy book-to-openings -bin BOOK (-ply N | [-min-line-share PCT]) [-depth N] [-min-share PCT]")
-		fmt.Fprintln(stderr, "         [-format epd|pgn] [-fen FEN] [-out FILE] [-engine PROGRAM [-movetime MS] [-min-cp CP] [-max-cp CP]]")
+		fmt.Fprintln(stderr, "         [-format epd|pgn] [-fen FEN] [-chess960] [-out FILE] [-engine PROGRAM [-movetime MS] [-min-cp CP] [-max-cp CP]]")
 		fmt.Fprintln(stderr, "An opening suite from a book, for fastchess -openings file=F format=epd|pgn or cutechess-cli")
 		fmt.Fprintln(stderr, "-openings file=F format=epd|pgn: each position once, heaviest line first. Without -ply, the")
 		fmt.Fprintln(stderr, "leaves of the tree (where the book, -depth or -min-line-share ends a line).")
