@@ -33,10 +33,18 @@ func (t *treeFlags) define(fs *flag.FlagSet, depth int) {
 // Chess960 start the book has, for a Chess960 book; else the standard
 // start.
 func (t *treeFlags) starts(b *book.Book) []board.Position {
+	h, err := b.Header()
+	chess960 := t.chess960 || err == nil && h != nil && h.Chess960()
 	if t.opt.Start != nil {
+		if chess960 && !t.opt.Start.Chess960() {
+			// A Chess960 book: -fen's castling is Chess960's (check read it).
+			if p, err := board.ParseFENVariant(t.fen, true); err == nil {
+				t.opt.Start = p
+			}
+		}
 		return []board.Position{*t.opt.Start}
 	}
-	if h, err := b.Header(); t.chess960 || err == nil && h != nil && h.Chess960() {
+	if chess960 {
 		var out []board.Position
 		for _, s := range build.BookStarts(b, false) {
 			out = append(out, s.Pos)

@@ -107,6 +107,12 @@ func TestChess960BookTools(t *testing.T) {
 	if games, _ := replayAll(t, stdout); code != 0 || games < 20 {
 		t.Fatalf("book-to-pgn -lines: exit %d, %d games", code, games)
 	}
+	// From the standard start, which a Chess960 book also has: Chess960's
+	// tags and castling all the same.
+	code, stdout, _ = runCmd(t, "book-to-pgn", "-bin", bin, "-depth", "6", "-fen", board.StartFEN)
+	if games, plies := replayAll(t, stdout); code != 0 || games != 1 || plies < 3 {
+		t.Fatalf("book-to-pgn -fen: exit %d, %d games, %d plies", code, games, plies)
+	}
 	code, stdout, _ = runCmd(t, "book-to-openings", "-bin", bin, "-ply", "4", "-format", "pgn")
 	if games, plies := replayAll(t, stdout); code != 0 || games < 20 || plies != 4*games {
 		t.Fatalf("book-to-openings: exit %d, %d games, %d plies", code, games, plies)
