@@ -422,3 +422,81 @@ func TestWineTwoProxiesLearnIntoOneBook(t *testing.T) {
 		}
 	}
 }
+
+// A book rebuilt by make-book, then by merge-book, while a proxy has it
+// open: each tool replaces the file, and the proxy opens the new book at
+// the next game and answers from it.
+func TestWineBookRebuiltWhileInUse(t *testing.T) {
+	w := needWine(t)
+	dir := t.TempDir()
+	engine := install(t, w.engine, filepath.Join(dir, "rebuilt-engine.exe"))
+	w.compileBook(t, dir, "book.bin", foolsMate)
+	install(t, filepath.Join("testdata", "pgn", "small.pgn"), filepath.Join(dir, "small.pgn"))
+	w.compileBook(t, dir, "other.bin", strings.Repeat("g1f3 g8f6\r\n", 5)) // weight 5: above make-book's
+	p := w.start(t, dir, nil, w.proxy, "-noini", "-ec", testenv.WindowsPath(engine),
+		"-pg", "Book=true", "-pg", "BookFile=book.bin", "-pg", "BookMode=best", "-pg", "BookLearn=true")
+	handshake(t, p)
+	answer := func() string {
+		t.Helper()
+		p.sendCRLF("ucinewgame", "position startpos", "go wtime 60000 btime 60000")
+		got := p.until("bestmove", wineTimeout)
+		return strings.Join(got, "\n")
+	}
+	if got := answer(); !strings.HasSuffix(got, "bestmove f2f3 ponder e7e5") {
+		t.Fatalf("before: %q", got)
+	}
+	for _, step := range []struct {
+		tool []string
+		want string // the best move of the new book
+	}{
+		{[]string{"make-book", "-pgn", "small.pgn", "-bin", "book.bin"}, "e2e4"},
+		{[]string{"merge-book", "-in1", "other.bin", "-in2", "book.bin", "-out", "book.bin"}, "g1f3"},
+	} {
+		out, err := w.run(t, dir, step.tool...)
+		if err != nil {
+			t.Fatalf("%s while the proxy has the book: %v\n%s", step.tool[0], err, out)
+		}
+		b, err := book.Open(filepath.Join(dir, "book.bin"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := b.Len()
+		b.Close()
+		got := answer()
+		// (Replaced, or "rewritten" when the new file got the old one's
+		// inode number: Wine's file ids are the inode numbers.)
+		if !strings.Contains(got, fmt.Sprintf("opened (%d entries): the file was re", n)) ||
+			!strings.Contains(got, "bestmove "+step.want) {
+			t.Fatalf("after %s: %q, want the new book (%d entries) opened and %s", step.tool[0], got, n, step.want)
+		}
+	}
+	w.quitAndCheck(t, p, "rebuilt-engine.exe")
+}
+
+// A book held open by a program that does not let it be replaced (here
+// the fake engine appending to it; PolyGlot holds its book so): make-book
+// retries for a while, then says so, and the old book is intact with no
+// temporary file left.
+func TestWineBookHeldByAnotherProgram(t *testing.T) {
+	w := needWine(t)
+	dir := t.TempDir()
+	bookPath := w.compileBook(t, dir, "book.bin", foolsMate)
+	before := fixture.ReadFile(t, bookPath)
+	install(t, filepath.Join("testdata", "pgn", "small.pgn"), filepath.Join(dir, "small.pgn"))
+	holder := w.start(t, dir, nil, w.engine, "-log", "book.bin")
+	holder.sendCRLF("isready")
+	holder.until("readyok", wineTimeout)
+	out, err := w.run(t, dir, "make-book", "-pgn", "small.pgn", "-bin", "book.bin")
+	if err == nil || !strings.Contains(out, "stayed in use by another program") {
+		t.Fatalf("make-book: %v, %q; want a failure saying the book is in use", err, out)
+	}
+	holder.sendCRLF("quit")
+	holder.waitExit(wineTimeout)
+	after := fixture.ReadFile(t, bookPath)
+	if !strings.HasPrefix(string(after), string(before)) { // then the lines the holder got
+		t.Fatalf("book changed: %q, was %q", after, before)
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(dir, ".book.bin.tmp-*")); len(tmp) > 0 {
+		t.Fatalf("temporary files left: %v", tmp)
+	}
+}
