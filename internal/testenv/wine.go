@@ -101,7 +101,8 @@ func newWine(dllSource string) (*Wine, string, error) {
 	for _, kv := range os.Environ() {
 		name, _, _ := strings.Cut(kv, "=")
 		switch name {
-		case "WINEPREFIX", "WINEDEBUG", "WINEDLLOVERRIDES", "WINESERVER", "DISPLAY", "WAYLAND_DISPLAY":
+		case "WINEPREFIX", "WINEDEBUG", "WINEDLLOVERRIDES", "WINESERVER", "DISPLAY", "WAYLAND_DISPLAY",
+			"LANG", "LC_ALL", "LC_CTYPE":
 			continue
 		}
 		w.env = append(w.env, kv)
@@ -110,6 +111,9 @@ func newWine(dllSource string) (*Wine, string, error) {
 		"WINEPREFIX="+prefix,
 		"WINESERVER="+server,
 		"WINEDEBUG=-all",
+		// Wine maps Unix file names through the locale's character set:
+		// under C/POSIX (CI) names outside ASCII come out mangled.
+		"LC_ALL=C.UTF-8",
 		// No Mono or Gecko installer, no desktop menu entries.
 		"WINEDLLOVERRIDES=mscoree,mshtml=;winemenubuilder.exe=d",
 	)
