@@ -17,6 +17,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/testenv"
+	"github.com/polyproxy/polyproxy/uci"
 )
 
 // The Windows suite: polyproxy.exe and the fake engine, built for
@@ -478,6 +479,7 @@ func TestWineBookRebuiltWhileInUse(t *testing.T) {
 // retries for a while, then says so, and the old book is intact with no
 // temporary file left.
 func TestWineBookHeldByAnotherProgram(t *testing.T) {
+	t.Parallel() // it mostly waits
 	w := needWine(t)
 	dir := t.TempDir()
 	bookPath := w.compileBook(t, dir, "book.bin", foolsMate)
@@ -499,4 +501,31 @@ func TestWineBookHeldByAnotherProgram(t *testing.T) {
 	if tmp, _ := filepath.Glob(filepath.Join(dir, ".book.bin.tmp-*")); len(tmp) > 0 {
 		t.Fatalf("temporary files left: %v", tmp)
 	}
+}
+
+// An engine that stops reading its input (here: it sleeps a minute
+// before answering isready) while the GUI keeps sending: the write that
+// finds the pipe full gives up after uci.WriteTimeout and the engine is
+// ended and restarted, instead of the proxy hanging on the write.
+func TestWineEngineNotReadingIsEnded(t *testing.T) {
+	t.Parallel() // it mostly waits
+	w := needWine(t)
+	dir := t.TempDir()
+	engine := install(t, w.engine, filepath.Join(dir, "sleepy-engine.exe"))
+	p := w.start(t, dir, []string{"FAKEENGINE_READY_MS=60000"}, w.proxy, "-noini", "-ec", testenv.WindowsPath(engine))
+	handshake(t, p)
+	p.sendCRLF("isready")
+	// Far more than any pipe holds, written from a goroutine: the proxy
+	// may stop reading us while its write to the engine blocks.
+	go io.WriteString(p.in, strings.Repeat("setoption name Style value Risky\r\n", 20000))
+	deadline := time.Now().Add(uci.WriteTimeout + wineTimeout)
+	for {
+		l := p.next(time.Until(deadline))
+		if strings.HasPrefix(l, "info string the engine has not read its input") {
+			break
+		}
+	}
+	p.cmd.Process.Kill()
+	p.waitExit(wineTimeout)
+	w.waitNoProcess(t, "sleepy-engine.exe")
 }

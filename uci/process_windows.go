@@ -3,9 +3,11 @@
 package uci
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"unsafe"
 
@@ -134,4 +136,33 @@ func GrowPipe(*os.File) {}
 func outputPipe() (r, w *os.File, fd int, err error) {
 	r, w, err = os.Pipe()
 	return r, w, -1, err
+}
+
+var pipeSerial atomic.Uint64
+
+// inputPipe is the engine's input: a named pipe whose end we write is
+// opened for overlapped I/O, so Go's poller serves it and a write
+// deadline works (WriteTimeout). On an anonymous pipe (os.Pipe) a write
+// to an engine that stopped reading blocked for ever, and with it the
+// proxy. The engine's end is an ordinary synchronous handle, as programs
+// expect of their standard input.
+func inputPipe() (r, w *os.File, err error) {
+	name, err := windows.UTF16PtrFromString(fmt.Sprintf(`\\.\pipe\polyproxy-engine-input-%d-%d`, os.Getpid(), pipeSerial.Add(1)))
+	if err != nil {
+		return nil, nil, err
+	}
+	wh, err := windows.CreateNamedPipe(name,
+		windows.PIPE_ACCESS_OUTBOUND|windows.FILE_FLAG_OVERLAPPED|windows.FILE_FLAG_FIRST_PIPE_INSTANCE,
+		windows.PIPE_TYPE_BYTE|windows.PIPE_WAIT|windows.PIPE_REJECT_REMOTE_CLIENTS,
+		1, 64<<10, 64<<10, 0, nil)
+	if err != nil {
+		return nil, nil, os.NewSyscallError("CreateNamedPipe", err)
+	}
+	rh, err := windows.CreateFile(name, windows.GENERIC_READ, 0, nil, windows.OPEN_EXISTING, 0, 0)
+	if err != nil {
+		windows.CloseHandle(wh)
+		return nil, nil, os.NewSyscallError("CreateFile", err)
+	}
+	// os.NewFile sees that wh is overlapped and gives it to the poller.
+	return os.NewFile(uintptr(rh), "|0"), os.NewFile(uintptr(wh), "|1"), nil
 }
