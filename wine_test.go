@@ -434,6 +434,11 @@ func TestWineBookRebuiltWhileInUse(t *testing.T) {
 	w.compileBook(t, dir, "book.bin", foolsMate)
 	install(t, filepath.Join("testdata", "pgn", "small.pgn"), filepath.Join(dir, "small.pgn"))
 	w.compileBook(t, dir, "other.bin", strings.Repeat("g1f3 g8f6\r\n", 5)) // weight 5: above make-book's
+	// merge-book never writes over one of its inputs: it merges the book
+	// make-book makes with other.bin into the book in use.
+	if out, err := w.run(t, dir, "make-book", "-pgn", "small.pgn", "-bin", "made.bin"); err != nil {
+		t.Fatalf("make-book: %v\n%s", err, out)
+	}
 	p := w.start(t, dir, nil, w.proxy, "-noini", "-ec", testenv.WindowsPath(engine),
 		"-pg", "Book=true", "-pg", "BookFile=book.bin", "-pg", "BookMode=best", "-pg", "BookLearn=true")
 	handshake(t, p)
@@ -451,7 +456,7 @@ func TestWineBookRebuiltWhileInUse(t *testing.T) {
 		want string // the best move of the new book
 	}{
 		{[]string{"make-book", "-pgn", "small.pgn", "-bin", "book.bin"}, "e2e4"},
-		{[]string{"merge-book", "-in1", "other.bin", "-in2", "book.bin", "-out", "book.bin"}, "g1f3"},
+		{[]string{"merge-book", "-in1", "other.bin", "-in2", "made.bin", "-out", "book.bin"}, "g1f3"},
 	} {
 		out, err := w.run(t, dir, step.tool...)
 		if err != nil {
