@@ -23,22 +23,42 @@ const (
 // treeFlags are the flags book-to-pgn and book-to-openings share.
 type treeFlags struct {
 	bin, out, fen string
+	chess960      bool
 	opt           build.TreeOptions
 }
 
 func (t *treeFlags) define(fs *flag.FlagSet, depth int) {
 	fs.StringVar(&t.bin, "bin", "", "book `file` to read")
 	fs.StringVar(&t.out, "out", "", "write to `file` (replaced atomically; not an input) instead of stdout")
-	fs.StringVar(&t.fen, "fen", "", "start from this `FEN` instead of the standard position")
+	fs.StringVar(&t.fen, "fen", "", "start from this `FEN` instead of the standard position (of a Chess960 book: each start it has); its castling field may be KQkq, Shredder-FEN or X-FEN")
+	fs.BoolVar(&t.chess960, "chess960", false, "Chess960: from each Chess960 start the book has (without -fen), castling king takes rook; on by itself for a book whose @PG@ header names fischerandom, or a -fen only Chess960 has")
 	intFlag(fs, &t.opt.MaxPly, "depth", depth, 0, maxGamePlies, "follow the book at most `N` plies (0: no limit)")
 	percentFlag(fs, &t.opt.MinShare, "min-share", "follow only moves with at least `PCT` percent of their position's weight")
 }
 
-func (t *treeFlags) start() board.Position {
+// starts are the positions the tree is walked from: -fen's; each
+// Chess960 start the book has, for a Chess960 book; else the standard
+// start.
+func (t *treeFlags) starts(b *book.Book) []board.Position {
+	h, err := b.Header()
+	chess960 := t.chess960 || err == nil && h != nil && h.Chess960()
 	if t.opt.Start != nil {
-		return *t.opt.Start
+		if chess960 && !t.opt.Start.Chess960() {
+			// A Chess960 book: -fen's castling is Chess960's (check read it).
+			if p, err := board.ParseFENVariant(t.fen, true); err == nil {
+				t.opt.Start = p
+			}
+		}
+		return []board.Position{*t.opt.Start}
 	}
-	return *board.StartPosition()
+	if chess960 {
+		var out []board.Position
+		for _, s := range build.BookStarts(b, false) {
+			out = append(out, s.Pos)
+		}
+		return out
+	}
+	return []board.Position{*board.StartPosition()}
 }
 
 func (t *treeFlags) check() error {
@@ -46,7 +66,7 @@ func (t *treeFlags) check() error {
 		return err
 	}
 	if t.fen != "" {
-		p, err := board.ParseFEN(t.fen)
+		p, err := board.ParseFENVariant(t.fen, t.chess960 || board.Chess960FEN(t.fen))
 		if err != nil {
 			return usageErrorf("-fen: %v", err)
 		}
@@ -74,7 +94,7 @@ func runBookToPGN(args []string, stdout, stderr io.Writer) error {
 	tf.define(fs, 20)
 	lines := fs.Bool("lines", false, "write every line of the tree as its own game instead (no variations: for make-book and tools that read main lines)")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: polyproxy book-to-pgn -bin BOOK [-depth N] [-min-share PCT] [-fen FEN] [-lines] [-out FILE]")
+		fmt.Fprintln(stderr, "usage: polyproxy book-to-pgn -bin BOOK [-depth N] [-min-share PCT] [-fen FEN] [-chess960] [-lines] [-out FILE]")
 		fmt.Fprintln(stderr, "The book's tree as one PGN game: the heaviest move is the main line, the others are")
 		fmt.Fprintln(stderr, "variations by weight; comments give the share of the position's weight, the weight, learn")
 		fmt.Fprintln(stderr, "counts, and 'transposes' where a position already written elsewhere is reached again.")
@@ -91,13 +111,22 @@ func runBookToPGN(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer b.Close()
+	starts := tf.starts(b)
 	if *lines {
 		n := 0
 		err := tf.output(stdout, func(w io.Writer) error {
-			return build.TreeLines(b, tf.opt, func(line []book.Move) error {
-				n++
-				return build.WriteLineGame(w, "Book lines of "+filepath.Base(tf.bin), n, tf.start(), line)
-			})
+			for _, start := range starts {
+				opt := tf.opt
+				opt.Start = &start
+				err := build.TreeLines(b, opt, func(line []book.Move) error {
+					n++
+					return build.WriteLineGame(w, "Book lines of "+filepath.Base(tf.bin), n, start, line)
+				})
+				if err != nil {
+					return err
+				}
+			}
+			return nil
 		})
 		if err != nil {
 			return err
@@ -107,9 +136,20 @@ func runBookToPGN(args []string, stdout, stderr io.Writer) error {
 	}
 	var st build.TreeStats
 	err = tf.output(stdout, func(w io.Writer) error {
-		var err error
-		st, err = build.TreeToPGN(w, b, filepath.Base(tf.bin), tf.opt)
-		return err
+		for _, start := range starts {
+			opt := tf.opt
+			if len(starts) > 1 || start.Chess960() {
+				opt.Start = &start
+			}
+			s, err := build.TreeToPGN(w, b, filepath.Base(tf.bin), opt)
+			if err != nil {
+				return err
+			}
+			st.Moves += s.Moves
+			st.Positions += s.Positions
+			st.Transpositions += s.Transpositions
+		}
+		return nil
 	})
 	if err != nil {
 		return err
@@ -135,7 +175,7 @@ func runBookToOpenings(args []string, stdout, stderr io.Writer) error {
 	intFlag(fs, &eng.maxCP, "max-cp", 50, -maxCP, maxCP, "keep positions the engine scores at most `CP` centipawns, from White's view")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: polyproxy book-to-openings -bin BOOK (-ply N | [-min-line-share PCT]) [-depth N] [-min-share PCT]")
-		fmt.Fprintln(stderr, "         [-format epd|pgn] [-fen FEN] [-out FILE] [-engine PROGRAM [-movetime MS] [-min-cp CP] [-max-cp CP]]")
+		fmt.Fprintln(stderr, "         [-format epd|pgn] [-fen FEN] [-chess960] [-out FILE] [-engine PROGRAM [-movetime MS] [-min-cp CP] [-max-cp CP]]")
 		fmt.Fprintln(stderr, "An opening suite from a book, for fastchess -openings file=F format=epd|pgn or cutechess-cli")
 		fmt.Fprintln(stderr, "-openings file=F format=epd|pgn: each position once, heaviest line first. Without -ply, the")
 		fmt.Fprintln(stderr, "leaves of the tree (where the book, -depth or -min-line-share ends a line).")
@@ -161,7 +201,12 @@ func runBookToOpenings(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer b.Close()
-	ops := build.Openings(b, tf.opt, ply, minLine)
+	var ops []build.Opening
+	for _, start := range tf.starts(b) {
+		opt := tf.opt
+		opt.Start = &start
+		ops = append(ops, build.Openings(b, opt, ply, minLine)...)
+	}
 	found := len(ops)
 	if eng.path != "" {
 		if ops, err = eng.filter(ops, stderr); err != nil {
@@ -181,7 +226,7 @@ func runBookToOpenings(args []string, stdout, stderr io.Writer) error {
 			if *format == "epd" {
 				_, err = fmt.Fprintln(w, epd(&o.Pos))
 			} else {
-				err = build.WriteLineGame(w, "Openings from "+name, i+1, tf.start(), o.Moves)
+				err = build.WriteLineGame(w, "Openings from "+name, i+1, o.Start, o.Moves)
 			}
 			if err != nil {
 				return err

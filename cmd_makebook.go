@@ -268,6 +268,13 @@ func printSummary(stderr io.Writer, s build.Stats) {
 		}
 	}
 	fmt.Fprintln(stderr)
+	if s.Chess960Games > 0 {
+		fmt.Fprintf(stderr, "make-book: %d Chess960 games (the book's @PG@ header says so)", s.Chess960Games)
+		if s.InnerRookPlies > 0 {
+			fmt.Fprintf(stderr, "; %d plies left out: a castling right held by an inner rook, which the Polyglot key cannot tell from the outer rook's", s.InnerRookPlies)
+		}
+		fmt.Fprintln(stderr)
+	}
 }
 
 // progressAfter is how long a run must take before it reports progress,

@@ -21,7 +21,7 @@ func runMergeBook(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "usage: polyproxy merge-book -in1 A -in2 B -out C [-learn-only]")
 		fmt.Fprintln(stderr, "A key in one book is copied; for a key in both, A's moves in A's order with B's weight")
 		fmt.Fprintln(stderr, "added (capped at 65535), then B's other moves. Learn fields add as counters (games,")
-		fmt.Fprintln(stderr, "points; both halved if a sum overflows). Header entries: A's, else B's, never combined.")
+		fmt.Fprintln(stderr, "points; both halved if a sum overflows). Header entries: A's, else B's; a new one when their variant lists differ.")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args, "in1", "in2", "out"); err != nil {

@@ -44,6 +44,10 @@ type probeRule struct {
 type probeResult struct {
 	Key string `json:"key"`
 	FEN string `json:"fen"`
+	// Chess960: castling moves are king takes rook and the FEN is X-FEN.
+	Chess960 bool `json:"chess960,omitempty"`
+	// NoKey says why the position has no book key and so no book answer.
+	NoKey string `json:"no_key,omitempty"`
 	// Side is the side to move; Books are the books for it in priority
 	// order (BookFile, or -book-white/-book-black), and Book the one whose
 	// entries are listed: the first with an eligible move, as in a game.
@@ -64,7 +68,8 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 	bookPaths := fs.String("book", "", "book `file`s to read, in priority order, separated by ';' (BookFile)")
 	whitePaths := fs.String("book-white", "", "book `file`s for positions with White to move, replacing -book there (BookFileWhite)")
 	blackPaths := fs.String("book-black", "", "book `file`s for positions with Black to move, replacing -book there (BookFileBlack)")
-	fen := fs.String("fen", "", "start `position` (default: the standard start position)")
+	fen := fs.String("fen", "", "start `position` (default: the standard start position); its castling field may be KQkq, Shredder-FEN (HAha) or X-FEN")
+	chess960 := fs.Bool("chess960", false, "Chess960: castling moves are king takes rook (b1a1); on by itself for a -fen whose castling rights only Chess960 has")
 	moves := fs.String("moves", "", "`UCI moves` to play from the start position, space-separated, e.g. \"e2e4 e7e5\"")
 	asJSON := fs.Bool("json", false, "print exactly one JSON object: {\"key\":...,\"rules\":[...],\"entries\":[{\"move\":...,\"raw\":...,\"weight\":...,\"learn\":...,\"legal\":...},...]}")
 	var threshold, width, minWeight int
@@ -73,7 +78,7 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 	intFlag(fs, &minWeight, "min-weight", 0, 0, config.MaxBookMinWeight, "BookMinWeight: a position whose entries above the threshold weigh less in all is out of book (0: off)")
 	learnWeight := fs.Bool("learn-weight", false, "BookLearnWeight: choose by the weights learned results give")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: polyproxy probe -book FILE[;FILE...] [-book-white FILES] [-book-black FILES] [-fen FEN] [-moves \"e2e4 e7e5 ...\"]")
+		fmt.Fprintln(stderr, "usage: polyproxy probe -book FILE[;FILE...] [-book-white FILES] [-book-black FILES] [-fen FEN] [-chess960] [-moves \"e2e4 e7e5 ...\"]")
 		fmt.Fprintln(stderr, "                      [-json] [-threshold N] [-width N] [-min-weight N] [-learn-weight]")
 		fmt.Fprintln(stderr, "Lists the position's entries in file order, and which moves each rule of choosing leaves eligible.")
 		fmt.Fprintln(stderr, "Shares are of the total weight of the legal entries; learn is the raw field, shown as games")
@@ -83,7 +88,8 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, "book"); err != nil {
 		return err
 	}
-	line, err := board.NewLine(*fen)
+	*chess960 = *chess960 || board.Chess960FEN(*fen)
+	line, err := board.NewLineVariant(*fen, *chess960)
 	if err != nil {
 		return usageErrorf("-fen: %v", err)
 	}
@@ -135,7 +141,8 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 			shown, cands = i, cs
 		}
 	}
-	res := probeResult{Key: line.Pos.Key().String(), FEN: line.Pos.FEN(), Side: side, Books: paths, Book: paths[shown], Entries: []probeEntry{}}
+	res := probeResult{Key: line.Pos.Key().String(), FEN: line.Pos.FEN(), Chess960: *chess960, NoKey: book.NoKeyReason(&line.Pos),
+		Side: side, Books: paths, Book: paths[shown], Entries: []probeEntry{}}
 	for _, cd := range cands {
 		res.TotalWeight += cd.Weight
 		e := probeEntry{
@@ -172,6 +179,10 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "book: %s\nfen:  %s\nkey:  %s\n", res.Book, res.FEN, res.Key)
 	if len(res.Books) > 1 {
 		fmt.Fprintf(stdout, "books for %s: %s\n", side, strings.Join(res.Books, config.BookFileSeparator))
+	}
+	if res.NoKey != "" {
+		fmt.Fprintln(stdout, "not in book:", res.NoKey)
+		return nil
 	}
 	if len(res.Entries) == 0 {
 		fmt.Fprintln(stdout, "not in book")

@@ -45,6 +45,7 @@ func TestMain(m *testing.M) {
 	}
 	binDir = dir
 	code := m.Run()
+	testenv.StopWine()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
@@ -105,6 +106,14 @@ func startProc(t testing.TB, env []string, name string, args ...string) *proc {
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Env = append(os.Environ(), env...)
+	return startCmd(t, cmd)
+}
+
+// startCmd starts cmd (its Stdin, Stdout and Stderr unset) as a GUI does
+// and reads its output.
+func startCmd(t testing.TB, cmd *exec.Cmd) *proc {
+	t.Helper()
+	name := cmd.Path
 	p := &proc{t: t, cmd: cmd, lines: make(chan string, 1<<16), stderr: &lockedBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = p.stderr
 	var err error

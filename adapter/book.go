@@ -298,8 +298,6 @@ func (a *Adapter) noBookReason(g *uci.Go) string {
 		return "no usable book"
 	case a.game.ok && len(a.books.forSide(a.game.cur.Pos.WhiteToMove())) == 0:
 		return "no usable book in " + a.books.listName(a.game.cur.Pos.WhiteToMove())
-	case a.game.chess960:
-		return "Chess960"
 	case !a.game.ok:
 		if a.game.err != "" {
 			return "position not followed"

@@ -54,6 +54,7 @@ func FuzzGUILines(f *testing.F) {
 		"position fen kkkkkkkk/8/8/8/8/8/8/KKKKKKKK w - - 0 1\ngo",
 		"position fen 9/8/8/8/8/8/8/K1k5 w - - 0 1\ngo",
 		"position startpos moves e2e4 e2e4\ngo\nsetoption name UCI_Chess960 value true\ngo",
+		"setoption name UCI_Chess960 value true\nposition fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1 moves b1a1 b8h8\ngo\nposition fen 1r2k1rr/8/8/8/8/8/8/1R2K1RR w GBgb - 0 1\ngo\nsetoption name UCI_Chess960 value false\nposition startpos moves e2e4\ngo",
 		"setoption name Polyglot BookDepth value -3\nsetoption name Polyglot Book value maybe\nsetoption\nsetoption name\ngo mate",
 		"\r\n\t \n\x00\xff\nposition\x00startpos\ngo\tponder\nponderhit",
 		"go\ngo\nstop\nisready\nucinewgame\nposition startpos moves e2e4\nquit\ngo",

@@ -25,6 +25,7 @@ type game struct {
 	err          string      // why the position is not tracked (reported once)
 	refused      string      // why the GUI's last position cannot be played ("": it can)
 	start        *board.Line // the start position, built once: most games begin there
+	start960     *board.Line // the same with Chess960's castling
 	hasMovesWord bool        // line has the "moves" keyword
 	baseFEN      string      // the FEN of base, normalised
 	// predicted is the game after our last book move (predictedMove),
@@ -42,7 +43,8 @@ type game struct {
 	// (python-chess sets it for analyse()), and the book is off.
 	analyse bool
 	// chess960 is UCI_Chess960 as the engine was set: positions are then
-	// not followed and the book is off (it is for standard chess).
+	// Chess960 ones (FEN castling fields in any style, castling as king
+	// takes own rook, in the GUI's moves and in book answers alike).
 	chess960 bool
 	// number counts the games: it changes at a position that does not
 	// continue the game (after ucinewgame, none does).
@@ -54,10 +56,11 @@ const startBase = "startpos"
 // init builds the start position once.
 func (g *game) init() {
 	l, err := board.NewLine(startBase)
-	if err != nil {
+	l960, err960 := board.NewLineVariant(startBase, true)
+	if err != nil || err960 != nil {
 		panic(err) // the start position always parses
 	}
-	g.start = l
+	g.start, g.start960 = l, l960
 }
 
 // pos is the current book position; only meaningful when ok.
@@ -92,10 +95,6 @@ func (a *Adapter) onPosition(c uci.Command) {
 	g.refused = ""
 	g.hasMovesWord = p.Moves != nil
 	g.predicted = nil
-	if a.game.chess960 {
-		g.ok = false // not followed: the book is off for Chess960 games
-		return
-	}
 	// A new game, a take-back or a ponder miss: start again from the base.
 	continues := g.ok && base == g.base && commonPrefix(g.moves, p.Moves) >= len(g.moves)-1
 	if !continues {
@@ -161,12 +160,16 @@ func (a *Adapter) tracked(continues bool) {
 // reset sets the game to its base position.
 func (g *game) reset(base string) error {
 	if base == startBase {
-		l := *g.start
-		l.Keys = append(make([]book.Key, 0, 64), g.start.Keys...)
+		start := g.start
+		if g.chess960 {
+			start = g.start960
+		}
+		l := *start
+		l.Keys = append(make([]book.Key, 0, 64), start.Keys...)
 		g.cur = &l
 		return nil
 	}
-	l, err := board.NewLine(base)
+	l, err := board.NewLineVariant(base, g.chess960)
 	if err != nil {
 		return err // it names the FEN
 	}

@@ -83,7 +83,6 @@ func TestLogRecordsEveryBookReason(t *testing.T) {
 		"book: no (analysis (go infinite))",
 		"book: no (mate search (go mate))",
 		"book: no (position not followed)",
-		"book: no (Chess960)",
 	} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("log lacks %q\n%s", want, data)

@@ -107,7 +107,9 @@ func (a *Adapter) onSetOption(c uci.Command) {
 }
 
 // noteChess960 follows the engine option UCI_Chess960, however it is set
-// (setoption, [Engine], -uci): the book is for standard chess only.
+// (setoption, [Engine], -uci): positions are read, and book moves
+// answered, in Chess960's notation while it is on. The game is read again
+// from the next position line in the new rules.
 func (a *Adapter) noteChess960(name, value string) {
 	if !strings.EqualFold(name, "UCI_Chess960") {
 		return
@@ -117,11 +119,11 @@ func (a *Adapter) noteChess960(name, value string) {
 		return
 	}
 	a.game.chess960 = on
+	a.game.ok, a.game.predicted = false, nil
 	if on {
-		a.game.ok = false
-		a.infoString("UCI_Chess960 is on: book off, pure forwarding")
+		a.infoString("UCI_Chess960 is on: positions and book moves in Chess960 notation (castling king takes rook) from the next position")
 	} else {
-		a.infoString("UCI_Chess960 is off: book on again from the next position")
+		a.infoString("UCI_Chess960 is off: standard chess from the next position")
 	}
 }
 

@@ -67,14 +67,16 @@ func TestOurOptions(t *testing.T) {
 	}
 }
 
-func TestChess960TurnsBookOff(t *testing.T) {
+// UCI_Chess960 goes to the engine, and a standard book still answers at
+// the standard start, which is one of Chess960's.
+func TestChess960KeepsBookOn(t *testing.T) {
 	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
 	h.handshake()
 	h.send("setoption name UCI_Chess960 value true")
 	if l := h.next(); !strings.Contains(l, "Chess960") {
 		t.Fatalf("got %q", l)
 	}
-	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove a7a6" {
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder c7c5" {
 		t.Fatalf("got %q", l)
 	}
 	if !contains(h.engine(0).Received(), "setoption name UCI_Chess960 value true") {
@@ -82,8 +84,8 @@ func TestChess960TurnsBookOff(t *testing.T) {
 	}
 }
 
-// UCI_Chess960 set by the ini's [Engine] section (or -uci) turns the book
-// off as setoption does; setting it false again turns it back on.
+// UCI_Chess960 set by the ini's [Engine] section (or -uci) is followed as
+// setoption's: castling is king takes rook until it is set false again.
 func TestChess960FromConfig(t *testing.T) {
 	cfg := testConfig(t, smallBook(t))
 	cfg.EngineOptions = append(cfg.EngineOptions, config.Option{Name: "uci_chess960", Value: "true"})
@@ -95,8 +97,8 @@ func TestChess960FromConfig(t *testing.T) {
 	if !contains(h.engine(0).Received(), "setoption name UCI_Chess960 value true") {
 		t.Fatal("option not sent in the engine's spelling")
 	}
-	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove a7a6" {
-		t.Fatalf("book used in a Chess960 game: %q", l)
+	if l := h.bestmoveAfter("position startpos moves e2e4", "go"); l != "bestmove c7c5" {
+		t.Fatalf("no book answer in a Chess960 game: %q", l)
 	}
 	h.send("setoption name UCI_Chess960 value false")
 	if l := h.next(); !strings.Contains(l, "Chess960 is off") {

@@ -31,6 +31,7 @@ type config struct {
 	book           string
 	pgn            string
 	pgnCopies      int
+	chess960Games  int
 	pgnLargeCopies int
 	probeEntries   int
 	workdir        string
@@ -46,7 +47,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-var allMeasurements = []string{"book", "relay", "startup", "flood", "makebook", "probe"}
+var allMeasurements = []string{"book", "relay", "startup", "flood", "makebook", "makebook960", "probe"}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	var cfg config
@@ -62,6 +63,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.pgn, "pgn", "../shared/pgn/8moves_v3.pgn", "PGN for make-book (the Stockfish project's 8moves_v3.pgn)")
 	fs.IntVar(&cfg.pgnCopies, "pgn-copies", 4, "make-book also runs on this many copies of -pgn concatenated, to show growth")
 	fs.IntVar(&cfg.pgnLargeCopies, "pgn-large-copies", 30, "and on this many copies (30: 1,041,000 games, a database's size; 0 skips it), also zstd-compressed")
+	fs.IntVar(&cfg.chess960Games, "chess960-games", 34_700, "make-book on this many random Chess960 games beside as many random standard games")
 	fs.IntVar(&cfg.probeEntries, "probe-entries", 10_000_000, "entries in the generated book for the probe measurements")
 	fs.StringVar(&cfg.workdir, "workdir", filepath.Join("bench", "out"), "scratch folder: built binaries, ini files, generated books")
 	fs.StringVar(&cfg.jsonOut, "json", "", "also write all results, with samples, as JSON to this file")
@@ -107,6 +109,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			r.measureFlood()
 		case "makebook":
 			r.measureMakeBook()
+		case "makebook960":
+			r.measureMakeBook960()
 		case "probe":
 			r.measureProbe()
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/internal/randgames"
 )
 
 // measureMakeBook times make-book on the PGN and on copies of it
@@ -46,65 +47,97 @@ func (r *runner) measureMakeBook() {
 		}
 	}
 	for i, in := range inputs {
-		pgn, label := in.path, in.label
-		ads := r.adapters()
-		timeRes := &result{ID: "makebook-time-" + slug(label), Kind: kindTime,
-			Title:     "5. make-book -max-ply 16, wall time: " + label + games(pgn),
-			Polyproxy: ads[0].side, PolyGlot: ads[1].side, Reference: newSide("polyproxy -threads 1", r.ppErr)}
-		memRes := &result{ID: "makebook-memory-" + slug(label), Kind: kindBytes,
-			Title:     "5. make-book -max-ply 16, peak memory: " + label,
-			Polyproxy: newSide("polyproxy", r.ppErr), PolyGlot: newSide("PolyGlot", r.pgErr), Reference: newSide("polyproxy -threads 1", r.ppErr)}
-		if r.gnuTime != "" {
-			memRes.Notes = []string{"Peak resident memory as GNU time -v reports it."}
-		} else {
-			memRes.Notes = []string{"Peak resident memory from wait4's rusage: on Linux it includes the runner's own resident size at the fork when that is larger; install GNU time (/usr/bin/time) for exact figures."}
+		r.makeBookInput(fmt.Sprint(i), in.path, in.label, setupErr, i == len(inputs)-1 && i > 0, "")
+	}
+}
+
+// makeBookInput measures make-book on one PGN: polyproxy on all cores,
+// PolyGlot (unless noPolyGlot says why not), polyproxy -threads 1; with
+// zstd also on the PGN zstd-compressed.
+func (r *runner) makeBookInput(id, pgn, label string, setupErr error, zstd bool, noPolyGlot string) {
+	ads := r.adapters()
+	timeRes := &result{ID: "makebook-time-" + slug(label), Kind: kindTime,
+		Title:     "5. make-book -max-ply 16, wall time: " + label + games(pgn),
+		Polyproxy: ads[0].side, PolyGlot: ads[1].side, Reference: newSide("polyproxy -threads 1", r.ppErr)}
+	memRes := &result{ID: "makebook-memory-" + slug(label), Kind: kindBytes,
+		Title:     "5. make-book -max-ply 16, peak memory: " + label,
+		Polyproxy: newSide("polyproxy", r.ppErr), PolyGlot: newSide("PolyGlot", r.pgErr), Reference: newSide("polyproxy -threads 1", r.ppErr)}
+	if noPolyGlot != "" {
+		failAll(errors.New(noPolyGlot), timeRes.PolyGlot, memRes.PolyGlot)
+	}
+	if r.gnuTime != "" {
+		memRes.Notes = []string{"Peak resident memory as GNU time -v reports it."}
+	} else {
+		memRes.Notes = []string{"Peak resident memory from wait4's rusage: on Linux it includes the runner's own resident size at the fork when that is larger; install GNU time (/usr/bin/time) for exact figures."}
+	}
+	if setupErr != nil {
+		failAll(setupErr, timeRes.Polyproxy, timeRes.PolyGlot, timeRes.Reference)
+	}
+	type tool struct {
+		side, mem *side
+		argv      []string
+		out       string
+	}
+	var tools []tool
+	for j, a := range ads {
+		if j == 1 && noPolyGlot != "" {
+			continue
 		}
-		if setupErr != nil {
-			failAll(setupErr, timeRes.Polyproxy, timeRes.PolyGlot, timeRes.Reference)
+		out := filepath.Join(r.workdir, fmt.Sprintf("makebook-%s-%s.bin", slug(a.side.Label), id))
+		mem := memRes.Polyproxy
+		if j == 1 {
+			mem = memRes.PolyGlot
 		}
-		type tool struct {
-			side, mem *side
-			argv      []string
-			out       string
+		tools = append(tools, tool{a.side, mem, []string{a.bin, "make-book", "-pgn", pgn, "-bin", out, "-max-ply", "16"}, out})
+	}
+	one := filepath.Join(r.workdir, fmt.Sprintf("makebook-threads1-%s.bin", id))
+	tools = append(tools, tool{timeRes.Reference, memRes.Reference, []string{r.ppBin, "make-book", "-threads", "1", "-pgn", pgn, "-bin", one, "-max-ply", "16"}, one})
+	var runs []sideRun
+	for _, tl := range tools {
+		runs = append(runs, r.toolRun(tl.side, tl.mem, tl.argv, tl.out))
+	}
+	alternate(r.cfg.makeBookRounds, runs)
+	for _, tl := range tools {
+		if !tl.side.ok() {
+			tl.mem.fail(errors.New(tl.side.Error))
 		}
-		var tools []tool
-		for j, a := range ads {
-			out := filepath.Join(r.workdir, fmt.Sprintf("makebook-%s-%d.bin", slug(a.side.Label), i))
-			mem := memRes.Polyproxy
-			if j == 1 {
-				mem = memRes.PolyGlot
-			}
-			tools = append(tools, tool{a.side, mem, []string{a.bin, "make-book", "-pgn", pgn, "-bin", out, "-max-ply", "16"}, out})
-		}
-		one := filepath.Join(r.workdir, fmt.Sprintf("makebook-threads1-%d.bin", i))
-		tools = append(tools, tool{timeRes.Reference, memRes.Reference, []string{r.ppBin, "make-book", "-threads", "1", "-pgn", pgn, "-bin", one, "-max-ply", "16"}, one})
-		var runs []sideRun
-		for _, tl := range tools {
-			runs = append(runs, r.toolRun(tl.side, tl.mem, tl.argv, tl.out))
-		}
-		alternate(r.cfg.makeBookRounds, runs)
-		for _, tl := range tools {
-			if !tl.side.ok() {
-				tl.mem.fail(errors.New(tl.side.Error))
-			}
-		}
-		if timeRes.Polyproxy.ok() && timeRes.PolyGlot.ok() {
-			timeRes.Notes = append(timeRes.Notes, "Books written: "+sameBytes(tools[0].out, tools[1].out))
-		}
-		if timeRes.Polyproxy.ok() && timeRes.Reference.ok() {
-			timeRes.Notes = append(timeRes.Notes, "polyproxy on all cores and with -threads 1: "+sameBytes(tools[0].out, tools[2].out))
-		}
-		last := i == len(inputs)-1 && i > 0
-		if last && timeRes.Polyproxy.ok() {
-			r.add(timeRes, memRes, r.measureZstd(pgn, label, tools[0].out))
-		} else {
-			r.add(timeRes, memRes)
-		}
-		for _, tl := range tools {
-			os.Remove(tl.out)
-		}
-		timeRes.finish()
-		memRes.finish()
+	}
+	if timeRes.Polyproxy.ok() && timeRes.PolyGlot.ok() {
+		timeRes.Notes = append(timeRes.Notes, "Books written: "+sameBytes(tools[0].out, tools[1].out))
+	}
+	if timeRes.Polyproxy.ok() && timeRes.Reference.ok() {
+		timeRes.Notes = append(timeRes.Notes, "polyproxy on all cores and with -threads 1: "+sameBytes(tools[0].out, tools[len(tools)-1].out))
+	}
+	if zstd && timeRes.Polyproxy.ok() {
+		r.add(timeRes, memRes, r.measureZstd(pgn, label, tools[0].out))
+	} else {
+		r.add(timeRes, memRes)
+	}
+	for _, tl := range tools {
+		os.Remove(tl.out)
+	}
+	timeRes.finish()
+	memRes.finish()
+}
+
+// measureMakeBook960 times make-book on chess960Games random Chess960 games
+// beside as many random standard games of the same making (internal/
+// randgames, seeded: the same bytes every run), polyproxy on all cores and
+// with -threads 1; PolyGlot reads the standard ones only.
+func (r *runner) measureMakeBook960() {
+	n := r.cfg.chess960Games
+	for _, in := range []struct {
+		name, label string
+		o           randgames.Options
+		noPolyGlot  string
+	}{
+		{"random-standard.pgn", commaInt(int64(n)) + " random standard games", randgames.Options{Seed: 1, Games: n, Standard: true}, ""},
+		{"random-chess960.pgn", commaInt(int64(n)) + " random Chess960 games", randgames.Options{Seed: 1, Games: n}, "PolyGlot reads no Chess960 games"},
+	} {
+		path := filepath.Join(r.workdir, in.name)
+		err := os.WriteFile(path, []byte(randgames.Chess960PGN(in.o)), 0o644)
+		r.makeBookInput(in.name, path, in.label, err, false, in.noPolyGlot)
+		os.Remove(path)
 	}
 }
 

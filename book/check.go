@@ -130,7 +130,13 @@ func (b *Book) verify() error {
 			return ErrClosed
 		}
 		count := min(n-first, verifyChunk/EntrySize)
-		got, err := b.file.ReadAt(buf[:count*EntrySize], int64(first)*EntrySize)
+		var got int
+		var err error
+		if b.file != nil {
+			got, err = b.file.ReadAt(buf[:count*EntrySize], int64(first)*EntrySize)
+		} else { // read into memory when opened
+			got = copy(buf[:count*EntrySize], b.data[first*EntrySize:])
+		}
 		if got < count*EntrySize {
 			if err == io.EOF {
 				// Shorter than the mapping: rewritten in place, as a

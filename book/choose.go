@@ -56,6 +56,21 @@ type Position interface {
 	KeyAfter(played Move) Key
 }
 
+// keylessPosition is a position that may have no key of its own
+// (board.Position: Chess960 with a castling right held by an inner rook,
+// which the key cannot tell from the outer rook's). Books leave such
+// positions out, so nothing answers there from an entry of another one.
+type keylessPosition interface{ InnerRookCastling() bool }
+
+// NoKeyReason is why nothing answers at pos, when it has no book key of
+// its own; "" when it has.
+func NoKeyReason(pos Position) string {
+	if k, ok := pos.(keylessPosition); ok && k.InnerRookCastling() {
+		return "no book key: a castling right is held by an inner rook, which the Polyglot key cannot tell from the outer rook's"
+	}
+	return ""
+}
+
 // Options control choosing.
 type Options struct {
 	Mode Mode
@@ -199,6 +214,9 @@ func (c *Chooser) Candidates(b *Book, pos Position, seen func(Key) bool) []Candi
 // not the moves we would pick.
 func (c *Chooser) candidates(buf []Candidate, b *Book, pos Position, seen func(Key) bool, only []Move, explain, choosing bool) []Candidate {
 	cands := buf[:0]
+	if NoKeyReason(pos) != "" {
+		return cands
+	}
 	var total uint64
 	b.Each(pos.Key(), func(i int, e Entry) {
 		cd := Candidate{Index: i, Entry: e, Move: pos.ToPlayed(e.Move)}
@@ -311,6 +329,9 @@ type Choice struct {
 // (the GUI's searchmoves, played form). The reason explains the decision
 // for the log in either case ("" when Explain is off).
 func (c *Chooser) Choose(books []*Book, pos Position, seen func(Key) bool, only []Move) (Choice, bool, string) {
+	if why := NoKeyReason(pos); why != "" {
+		return Choice{}, false, why
+	}
 	var why []string
 	for _, b := range books {
 		cands := c.candidates(c.buf, b, pos, seen, only, false, true)

@@ -14,7 +14,7 @@ import (
 // an entry.
 type LearnFile struct {
 	mu       sync.Mutex // flock does not exclude goroutines sharing one descriptor
-	f        *os.File
+	f        *os.File   // nil between batches where open files block replacing
 	path     string
 	writable bool
 }
@@ -50,21 +50,61 @@ func newFile(f *os.File, path string, writable bool) (*LearnFile, error) {
 		f.Close()
 		return nil, fmt.Errorf("open book %s: not a regular file", path)
 	}
-	return &LearnFile{f: f, path: path, writable: writable}, nil
+	lf := &LearnFile{f: f, path: path, writable: writable}
+	lf.release()
+	return lf, nil
+}
+
+// open opens the book's file for a batch.
+func (f *LearnFile) open() (*os.File, error) {
+	flag := os.O_RDONLY
+	if f.writable {
+		flag = os.O_RDWR
+	}
+	return os.OpenFile(f.path, flag, 0)
+}
+
+// release closes the file between batches where an open file would keep
+// a book tool from replacing the book (openFilesBlockReplace).
+func (f *LearnFile) release() {
+	if openFilesBlockReplace && f.f != nil {
+		f.f.Close()
+		f.f = nil
+	}
 }
 
 // Path is the book's file name as given to Open.
 func (f *LearnFile) Path() string { return f.path }
 
 // Close closes the file.
-func (f *LearnFile) Close() error { return f.f.Close() }
+func (f *LearnFile) Close() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.f == nil {
+		return nil
+	}
+	err := f.f.Close()
+	f.f = nil
+	return err
+}
 
 // Sync asks the system to put the updates written so far on disk.
 func (f *LearnFile) Sync() error {
 	if !f.writable {
 		return nil
 	}
-	return f.f.Sync()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.f != nil {
+		return f.f.Sync()
+	}
+	// Flushing through any handle writes the file's cached updates.
+	file, err := f.open()
+	if err != nil {
+		return fmt.Errorf("sync %s: %w", f.path, err)
+	}
+	defer file.Close()
+	return file.Sync()
 }
 
 // LearnUpdate is one game result to count into the entry (Key, Move), Move
@@ -127,6 +167,7 @@ func (f *LearnFile) run(updates []LearnUpdate, write bool) (changes []LearnChang
 
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	defer f.release() // after the unlock and unmap below
 	st, err := f.lock(write)
 	if err != nil {
 		return nil, err
@@ -183,6 +224,13 @@ func (f *LearnFile) run(updates []LearnUpdate, write bool) (changes []LearnChang
 // writers do) is opened again first, so that updates go to the book the
 // path names rather than to a file nobody will read again.
 func (f *LearnFile) lock(exclusive bool) (os.FileInfo, error) {
+	if f.f == nil {
+		nf, err := f.open()
+		if err != nil {
+			return nil, fmt.Errorf("learn %s: %w", f.path, err)
+		}
+		f.f = nf
+	}
 	for attempt := 0; ; attempt++ {
 		if err := lockFile(f.f, exclusive); err != nil {
 			return nil, fmt.Errorf("learn %s: lock: %w", f.path, err)
@@ -198,11 +246,7 @@ func (f *LearnFile) lock(exclusive bool) (os.FileInfo, error) {
 			return st, nil
 		}
 		unlockFile(f.f)
-		flag := os.O_RDONLY
-		if f.writable {
-			flag = os.O_RDWR
-		}
-		nf, err := os.OpenFile(f.path, flag, 0)
+		nf, err := f.open()
 		if err != nil {
 			return nil, fmt.Errorf("learn %s: reopen the replaced book: %w", f.path, err)
 		}

@@ -9,7 +9,8 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// mapFile maps the whole file read-only.
+// mapFile maps the whole file read-only (learning's search under the
+// lock; books opened to play from are read into memory here).
 func mapFile(f *os.File, size int64) ([]byte, error) {
 	if size == 0 {
 		return nil, nil

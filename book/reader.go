@@ -3,6 +3,7 @@ package book
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 	"sort"
@@ -11,11 +12,12 @@ import (
 )
 
 // Book is an opened Polyglot book, memory-mapped: opening costs the same
-// for any size and only the pages a probe touches are read.
+// for any size and only the pages a probe touches are read. On Windows it
+// is read into memory instead (openFilesBlockReplace).
 type Book struct {
 	path     string
-	file     *os.File
-	data     []byte // the whole-entry part of the mapping
+	file     *os.File // nil when read into memory
+	data     []byte   // the whole-entry part of the mapping
 	mapping  []byte
 	warnings []string
 
@@ -100,12 +102,21 @@ func Open(path string) (*Book, error) {
 		f.Close()
 		return nil, fmt.Errorf("open book %s: %d bytes is too large to map on this platform", path, size)
 	}
-	m, err := mapFile(f, size)
-	if err != nil {
+	b := &Book{path: path}
+	if openFilesBlockReplace {
+		b.mapping, err = readWhole(f, size)
 		f.Close()
-		return nil, fmt.Errorf("open book %s: map: %w", path, err)
+		if err != nil {
+			return nil, fmt.Errorf("open book %s: %w", path, err)
+		}
+	} else {
+		b.file = f
+		if b.mapping, err = mapFile(f, size); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("open book %s: map: %w", path, err)
+		}
 	}
-	b := &Book{path: path, file: f, mapping: m}
+	m := b.mapping
 	whole := size - size%EntrySize
 	b.data = m[:whole]
 	if tail := size % EntrySize; tail != 0 {
@@ -127,12 +138,24 @@ func (b *Book) Close() error {
 	b.mu.Unlock()
 	b.stopping.Store(true)
 	b.scans.Wait()
-	err := unmapFile(b.mapping)
-	b.mapping, b.data = nil, nil
-	if cerr := b.file.Close(); err == nil {
-		err = cerr
+	var err error
+	if b.file != nil { // mapped, not read into memory
+		err = unmapFile(b.mapping)
+		if cerr := b.file.Close(); err == nil {
+			err = cerr
+		}
 	}
+	b.mapping, b.data = nil, nil
 	return err
+}
+
+// readWhole reads a book file of size bytes into memory.
+func readWhole(f *os.File, size int64) ([]byte, error) {
+	data := make([]byte, size)
+	if _, err := io.ReadFull(io.NewSectionReader(f, 0, size), data); err != nil {
+		return nil, err
+	}
+	return data, nil
 }
 
 // Path is the file the book was opened from.

@@ -58,7 +58,7 @@ func WriteFile(path string, entries []Entry) (err error) {
 	if err = f.Close(); err != nil {
 		return fmt.Errorf("write book %s: %w", path, err)
 	}
-	if err = os.Rename(tmp, path); err != nil {
+	if err = replaceFile(tmp, path); err != nil {
 		return fmt.Errorf("write book %s: %w", path, err)
 	}
 	return nil

@@ -95,7 +95,9 @@ func replay(g *pgn.Game, b *book.Book, player string, out []book.LearnUpdate) ([
 		return nil, &pgn.Skip{Reason: SkipNotPlaying, Detail: fmt.Sprintf("%s does not play (White %q, Black %q)", player, g.Tag("White"), g.Tag("Black"))}
 	}
 	err := g.Replay(func(pos *board.Position, m book.Move) {
-		if mover := pos.WhiteToMove(); (mover && white) || (!mover && black) {
+		// A position the key cannot name (an inner rook's castling right)
+		// has no entry of its own to learn into.
+		if mover := pos.WhiteToMove(); ((mover && white) || (!mover && black)) && book.NoKeyReason(pos) == "" {
 			key := pos.Key()
 			for _, e := range b.Entries(key) {
 				// Books store castling king-to-rook (e1h1) or, some,

@@ -4,8 +4,10 @@
 #
 #   Debian packages: stockfish, gnuchess-book, polyglot (PolyGlot, for the
 #                    side-by-side tests), xboard + xvfb (XBoard plays a match
-#                    headless through polyproxy's CECP front), bzip2 (compressed make-book inputs),
-#                    gcc + libc6-dev (go test -race needs cgo)
+#                    headless through polyproxy's CECP front), bzip2 (compressed
+#                    make-book inputs), gcc + libc6-dev (go test -race needs cgo),
+#                    wine + wine64 and gcc-mingw-w64-x86-64 (the Windows suite runs
+#                    polyproxy.exe under Wine; MinGW builds the stand-in DLL Go needs there)
 #   Go:              the official toolchain into /usr/local/go when no go is found
 #                    (older Go 1.21+ fetches the version go.mod asks for by itself)
 #
@@ -31,6 +33,9 @@ missing=()
 command -v xvfb-run >/dev/null || missing+=(xvfb xauth)
 command -v bzip2 >/dev/null || missing+=(bzip2)
 command -v gcc >/dev/null || missing+=(gcc libc6-dev)
+command -v wine >/dev/null || missing+=(wine)
+command -v wine64 >/dev/null || [ -x /usr/lib/wine/wine64 ] || missing+=(wine64)
+command -v x86_64-w64-mingw32-gcc >/dev/null || missing+=(gcc-mingw-w64-x86-64)
 command -v go >/dev/null || { command -v curl >/dev/null || missing+=(curl ca-certificates); }
 
 if [ ${#missing[@]} -gt 0 ]; then

@@ -39,7 +39,7 @@ func StartProcess(argv []string, dir string, stderr io.Writer) (*Process, error)
 	// soon as the engine exits, which can lose its last lines; ours is read
 	// to its end (EOF once every process holding it is gone), and writes to
 	// the engine can be given a deadline (Quit).
-	stdinR, stdin, err := os.Pipe()
+	stdinR, stdin, err := inputPipe()
 	if err != nil {
 		return nil, fmt.Errorf("engine %s: %w", argv[0], err)
 	}

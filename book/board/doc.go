@@ -1,5 +1,5 @@
-// Package board is the rules of standard chess that polyproxy's hot paths
-// need: a position with its Polyglot key kept up to date move by move,
+// Package board is the rules of standard chess and Chess960 that
+// polyproxy's hot paths need: a position with its Polyglot key kept up to date move by move,
 // FEN in and out, legality of a move, legal move generation, mate,
 // stalemate and insufficient material, SAN in and out, and a line of play
 // (a game from a start position). Moves are the
@@ -13,3 +13,11 @@
 // against it in notnil_test.go, move by move, over random games and
 // fuzzed FENs; notnil is a test dependency only.
 package board
+
+// Chess960 is checked against python-chess (python-chess 1.11.2 made the
+// committed table): testdata/chess960.txt holds its keys, X-FEN, Shredder-FEN
+// and legal moves of 2,748 positions, which chess960_test.go reads. To
+// remake it, put python-chess's source tree (github.com/niklasf/python-chess,
+// pure Python, no install needed) in PYTHON_CHESS and run go generate.
+//
+//go:generate sh -c "PYTHONPATH=$PYTHON_CHESS python3 testdata/chess960_fixture.py > testdata/chess960.txt"

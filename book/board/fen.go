@@ -17,8 +17,8 @@ const pieceLetters = " pPnNbBrRqQkK"
 // unreadable or negative move counters are 0 and 1 (a move number 0 is
 // 1), fields after the sixth are ignored, and Shredder/X-FEN castling
 // letters that name a corner rook (HAha) read as KQkq; other letters (an
-// inner rook: Chess960) give no right. Castling rights whose king or rook
-// is not at home are dropped, and so is an en-passant square no pawn can
+// inner rook: Chess960) give no right (ParseFENVariant reads them). Castling
+// rights whose king or rook is not at home are dropped, and so is an en-passant square no pawn can
 // just have passed: the position, and the FEN written from it, are ones a
 // game can reach and an engine can take.
 //
@@ -28,7 +28,15 @@ const pieceLetters = " pPnNbBrRqQkK"
 //
 // It is the project's own decoder because a "position fen" line is on the
 // proxy's answer path; notnil_test.go cross-checks it against notnil/chess.
-func ParseFEN(fen string) (*Position, error) {
+func ParseFEN(fen string) (*Position, error) { return ParseFENVariant(fen, false) }
+
+// ParseFENVariant is ParseFEN for standard chess or, with chess960, for
+// Chess960, whose castling field may be written in any of the three
+// styles: KQkq (X-FEN: the outermost rook of that side), Shredder-FEN's
+// rook files (HAha, BGbg) and X-FEN's file letter for an inner rook,
+// mixed as GUIs write them. The position keeps its variant: castling
+// moves are king takes own rook and its FEN is X-FEN.
+func ParseFENVariant(fen string, chess960 bool) (*Position, error) {
 	fields := strings.Fields(fen)
 	if len(fields) == 0 {
 		return nil, fmt.Errorf("bad FEN %q: empty", fen)
@@ -38,7 +46,7 @@ func ParseFEN(fen string) (*Position, error) {
 	bad := func(format string, args ...any) (*Position, error) {
 		return nil, fmt.Errorf("bad FEN %q: %s", fen, fmt.Sprintf(format, args...))
 	}
-	p := &Position{doublePushFile: -1}
+	p := &Position{doublePushFile: -1, chess960: chess960, castleRook: standardRookFiles}
 	if err := p.readPlacement(fields[0]); err != nil {
 		return bad("%v", err)
 	}
@@ -49,17 +57,10 @@ func ParseFEN(fen string) (*Position, error) {
 	default:
 		return bad("side to move %q is not w or b", fields[1])
 	}
-	for i := 0; fields[2] != "-" && i < len(fields[2]); i++ {
-		switch c := fields[2][i]; c {
-		case 'K', 'H':
-			p.castle |= CastleWhiteShort
-		case 'Q', 'A':
-			p.castle |= CastleWhiteLong
-		case 'k', 'h':
-			p.castle |= CastleBlackShort
-		case 'q', 'a':
-			p.castle |= CastleBlackLong
-		}
+	if chess960 {
+		p.readCastling960(fields[2])
+	} else {
+		p.readCastling(fields[2])
 	}
 	if s, err := book.ParseSquare(fields[3]); err == nil && p.justPushed(s) {
 		p.doublePushFile = int8(s.File())
@@ -87,6 +88,84 @@ func ParseFEN(fen string) (*Position, error) {
 	p.castle &= p.castleRightsOnBoard()
 	p.key = p.computeKey()
 	return p, nil
+}
+
+// Chess960FEN reports a FEN whose castling rights only Chess960 has (a
+// king off the e-file, a rook off its corner): read as standard chess,
+// they would be lost. Tools that take a FEN read such a one as Chess960.
+func Chess960FEN(fen string) bool {
+	p, err := ParseFENVariant(fen, true)
+	return err == nil && !p.StandardCastling()
+}
+
+// readCastling reads a standard castling field: KQkq, or HAha for them.
+func (p *Position) readCastling(field string) {
+	for i := 0; field != "-" && i < len(field); i++ {
+		switch c := field[i]; c {
+		case 'K', 'H':
+			p.castle |= CastleWhiteShort
+		case 'Q', 'A':
+			p.castle |= CastleWhiteLong
+		case 'k', 'h':
+			p.castle |= CastleBlackShort
+		case 'q', 'a':
+			p.castle |= CastleBlackLong
+		}
+	}
+}
+
+// readCastling960 reads a Chess960 castling field: K and Q (k, q) name the
+// outermost rook on that side of the king, a file letter the rook on that
+// file, upper case White's. Of two letters for one side the outer rook
+// wins, as python-chess has it; a letter with no rook of its colour on that
+// file and back rank, or none on that side of the king, gives no right.
+// Other characters are ignored, as ParseFEN ignores them.
+func (p *Position) readCastling960(field string) {
+	for i := 0; field != "-" && i < len(field); i++ {
+		c := field[i]
+		white := c >= 'A' && c <= 'Z'
+		lower := c | 0x20
+		row := 0
+		if !white {
+			row = 7
+		}
+		ks := kingSquare(&p.board, white)
+		if ks == 64 || ks.Row() != row {
+			continue
+		}
+		rook := MakePiece(Rook, white)
+		file := -1
+		switch {
+		case lower == 'k':
+			for f := 7; f > ks.File(); f-- {
+				if p.board[book.NewSquare(f, row)] == rook {
+					file = f
+					break
+				}
+			}
+		case lower == 'q':
+			for f := 0; f < ks.File(); f++ {
+				if p.board[book.NewSquare(f, row)] == rook {
+					file = f
+					break
+				}
+			}
+		case lower >= 'a' && lower <= 'h':
+			file = int(lower - 'a')
+		}
+		if file < 0 || file == ks.File() || p.board[book.NewSquare(file, row)] != rook {
+			continue
+		}
+		long := file < ks.File()
+		i := rightIndex(white, long)
+		if p.castle&(1<<i) != 0 {
+			if old := int(p.castleRook[i]); long && old < file || !long && old > file {
+				continue // the outer of two rooks named for one side
+			}
+		}
+		p.castle |= 1 << i
+		p.castleRook[i] = int8(file)
+	}
 }
 
 // justPushed reports whether a pawn of the side not to move can just have
@@ -139,7 +218,9 @@ func (p *Position) readPlacement(field string) error {
 	return nil
 }
 
-// FEN writes the position. The en-passant square is given only where the
+// FEN writes the position, its castling field in X-FEN in Chess960 (KQkq
+// for the outermost rook of a side, the file letter for an inner one, as
+// python-chess writes it and engines read it). The en-passant square is given only where the
 // Polyglot key counts it: after a double push with a pawn of the side to
 // move beside the pushed pawn (as Stockfish writes it). Programs that
 // hash any en-passant square (PolyGlot) then find the same book entries.
@@ -175,7 +256,16 @@ func (p *Position) FEN() string {
 		b = append(b, '-')
 	}
 	for i := 0; i < 4; i++ {
-		if p.castle&(1<<i) != 0 {
+		if p.castle&(1<<i) == 0 {
+			continue
+		}
+		if p.chess960 && p.outerRookBeyond(i) { // X-FEN: an inner rook by its file
+			c := byte('A' + p.castleRook[i])
+			if i >= 2 {
+				c += 'a' - 'A'
+			}
+			b = append(b, c)
+		} else {
 			b = append(b, "KQkq"[i])
 		}
 	}

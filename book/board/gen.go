@@ -3,7 +3,7 @@ package board
 import "github.com/polyproxy/polyproxy/book"
 
 // LegalMoves lists the position's legal moves in played form (castling as
-// the king's two-square move), piece by piece from a1 to h8. gen_test.go
+// the king's two-square move; in Chess960 king takes own rook), piece by piece from a1 to h8. gen_test.go
 // cross-checks it against notnil/chess.
 func (p *Position) LegalMoves() []book.Move {
 	var out []book.Move
@@ -109,10 +109,11 @@ func (p *Position) SAN(m book.Move) string {
 	from, to := m.From(), m.To()
 	pc := p.board[from]
 	var b []byte
+	_, rookFrom, _, castles := p.isCastle(m)
 	switch {
-	case pc.Type() == King && to.File()-from.File() == 2:
+	case castles && rookFrom.File() > from.File():
 		b = append(b, "O-O"...)
-	case pc.Type() == King && from.File()-to.File() == 2:
+	case castles:
 		b = append(b, "O-O-O"...)
 	default:
 		capture := p.board[to] != NoPiece

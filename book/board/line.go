@@ -17,11 +17,16 @@ type Line struct {
 
 // NewLine starts a line at fen; "" or "startpos" is the start position. A
 // FEN may omit the two move counters.
-func NewLine(fen string) (*Line, error) {
+func NewLine(fen string) (*Line, error) { return NewLineVariant(fen, false) }
+
+// NewLineVariant is NewLine for standard chess or, with chess960, for
+// Chess960 (see ParseFENVariant); "startpos" is then the standard start
+// with Chess960's castling.
+func NewLineVariant(fen string, chess960 bool) (*Line, error) {
 	if fen == "" || fen == "startpos" {
 		fen = StartFEN
 	}
-	p, err := ParseFEN(fen)
+	p, err := ParseFENVariant(fen, chess960)
 	if err != nil {
 		return nil, err
 	}

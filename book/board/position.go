@@ -47,32 +47,32 @@ const (
 	CastleBlackLong
 )
 
-const (
-	sqA1 book.Square = 0
-	sqC1 book.Square = 2
-	sqE1 book.Square = 4
-	sqG1 book.Square = 6
-	sqH1 book.Square = 7
-	sqA8 book.Square = 56
-	sqC8 book.Square = 58
-	sqE8 book.Square = 60
-	sqG8 book.Square = 62
-	sqH8 book.Square = 63
-)
+// standardRookFiles are the rook files of the four rights in standard
+// chess: h, a, h, a.
+var standardRookFiles = [4]int8{7, 0, 7, 0}
 
-// castleMask[s] is the set of rights that survive a move from or to s.
-var castleMask = func() (m [64]uint8) {
-	for i := range m {
-		m[i] = 15
+// rightRow is the back rank of castling right i (0 for White's, 7 for
+// Black's) and rightLong reports a long (a-side) right.
+func rightRow(i int) int {
+	if i >= 2 {
+		return 7
 	}
-	m[sqA1] &^= CastleWhiteLong
-	m[sqH1] &^= CastleWhiteShort
-	m[sqE1] &^= CastleWhiteShort | CastleWhiteLong
-	m[sqA8] &^= CastleBlackLong
-	m[sqH8] &^= CastleBlackShort
-	m[sqE8] &^= CastleBlackShort | CastleBlackLong
-	return
-}()
+	return 0
+}
+
+func rightLong(i int) bool { return i&1 == 1 }
+
+// rightIndex is the index of the castling right of the given colour and side.
+func rightIndex(white, long bool) int {
+	i := 0
+	if long {
+		i = 1
+	}
+	if !white {
+		i += 2
+	}
+	return i
+}
 
 // pieceKey is the Random64 number of p on s: Piece-1 is Polyglot's kind
 // of piece.
@@ -84,7 +84,15 @@ func pieceKey(p Piece, s book.Square) book.Key { return book.PieceKey(int(p-1), 
 type Position struct {
 	board       [64]Piece
 	whiteToMove bool
-	castle      uint8
+	// chess960 makes castling Chess960's: any king and rook files, moves
+	// only as king takes own rook (e1h1, b1a1), the FEN's castling field
+	// in X-FEN. In standard chess castling is the king's two-square move
+	// (e1g1), king-to-rook (e1h1) being accepted as the book's spelling.
+	chess960 bool
+	castle   uint8
+	// castleRook[i] is the file of the rook castling right i belongs to;
+	// in standard chess always h, a, h, a.
+	castleRook [4]int8
 	// doublePushFile is the file of a pawn that just advanced two squares,
 	// or -1; it enters the key only when a pawn of the side to move stands
 	// beside that pawn.
@@ -106,27 +114,92 @@ func StartPosition() *Position {
 	return p
 }
 
-// castleRightsOnBoard drops rights whose king or rook is not at home, so a
-// sloppy FEN cannot give a key no game can reach.
+// castleRightsOnBoard drops rights whose king or rook is not at home (in
+// Chess960: king on its back rank, the right's rook there on the right's
+// side of it), so a sloppy FEN cannot give a key no game can reach.
 func (p *Position) castleRightsOnBoard() uint8 {
 	r := uint8(0)
-	if p.board[sqE1].is(King, true) {
-		if p.board[sqH1].is(Rook, true) {
-			r |= CastleWhiteShort
+	for i := 0; i < 4; i++ {
+		white := i < 2
+		row := rightRow(i)
+		kingFile := 4
+		if p.chess960 {
+			ks := kingSquare(&p.board, white)
+			if ks == 64 || ks.Row() != row {
+				continue
+			}
+			kingFile = ks.File()
+		} else if !p.board[book.NewSquare(4, row)].is(King, white) {
+			continue
 		}
-		if p.board[sqA1].is(Rook, true) {
-			r |= CastleWhiteLong
+		rf := int(p.castleRook[i])
+		if rf < 0 || rf > 7 || (rightLong(i) != (rf < kingFile)) || rf == kingFile {
+			continue
 		}
-	}
-	if p.board[sqE8].is(King, false) {
-		if p.board[sqH8].is(Rook, false) {
-			r |= CastleBlackShort
-		}
-		if p.board[sqA8].is(Rook, false) {
-			r |= CastleBlackLong
+		if p.board[book.NewSquare(rf, row)].is(Rook, white) {
+			r |= 1 << i
 		}
 	}
 	return r
+}
+
+// Chess960 reports whether castling follows Chess960's rules here.
+func (p *Position) Chess960() bool { return p.chess960 }
+
+// CastlingRook is the square of the rook castling right i (a Castle* bit's
+// index: 0 White short, 1 White long, 2 Black short, 3 Black long) belongs
+// to, and whether the right is held.
+func (p *Position) CastlingRook(i int) (book.Square, bool) {
+	if i < 0 || i > 3 || p.castle&(1<<i) == 0 {
+		return 0, false
+	}
+	return book.NewSquare(int(p.castleRook[i]), rightRow(i)), true
+}
+
+// StandardCastling reports that every castling right held is one standard
+// chess has: the king on the e-file, the rook in its corner. A FEN read
+// as Chess960 whose rights are not is a Chess960 position only.
+func (p *Position) StandardCastling() bool {
+	for i := 0; i < 4; i++ {
+		if p.castle&(1<<i) == 0 {
+			continue
+		}
+		if p.castleRook[i] != standardRookFiles[i] || !p.board[book.NewSquare(4, rightRow(i))].is(King, i < 2) {
+			return false
+		}
+	}
+	return true
+}
+
+// InnerRookCastling reports a castling right held by a rook that is not
+// the outer one of its side (another rook of its colour stands on the back
+// rank between it and the a- or h-file). The Polyglot key hashes castling
+// rights by side only, as if the outer rook held them, so such a position
+// has no key of its own: books leave it out and nothing answers from them
+// there.
+func (p *Position) InnerRookCastling() bool {
+	for i := 0; i < 4; i++ {
+		if p.castle&(1<<i) != 0 && p.outerRookBeyond(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// outerRookBeyond reports a rook of right i's colour on its back rank
+// further toward the edge than the right's rook.
+func (p *Position) outerRookBeyond(i int) bool {
+	row, rook := rightRow(i), MakePiece(Rook, i < 2)
+	step, edge := 1, 8
+	if rightLong(i) {
+		step, edge = -1, -1
+	}
+	for f := int(p.castleRook[i]) + step; f != edge; f += step {
+		if p.board[book.NewSquare(f, row)] == rook {
+			return true
+		}
+	}
+	return false
 }
 
 // Key is the position's Polyglot key.
@@ -207,36 +280,55 @@ func (p *Position) castleKey() book.Key {
 // kept up to date incrementally.
 func (p *Position) ComputeKey() book.Key { return p.computeKey() }
 
-// isCastle reports whether m, made by a king from its home square, is
-// castling, in either of the two spellings books use: king to rook (e1h1)
-// or king to destination (e1g1). It returns the king's and rook's squares.
+// isCastle reports whether m, made by a king, is castling, and returns the
+// king's and rook's squares. In standard chess the king stands on its home
+// square and m is written either way books and GUIs do: king to rook (e1h1)
+// or king to destination (e1g1). In Chess960 castling is only king takes
+// own rook (b1a1, f1h1). Whether castling is legal is castleMove's matter.
 func (p *Position) isCastle(m book.Move) (kingTo, rookFrom, rookTo book.Square, ok bool) {
 	from, to := m.From(), m.To()
 	pc := p.board[from]
-	if pc == NoPiece || pc.Type() != King || (from != sqE1 && from != sqE8) || to.Row() != from.Row() {
+	if pc == NoPiece || pc.Type() != King || to.Row() != from.Row() || (from.Row() != 0 && from.Row() != 7) {
 		return 0, 0, 0, false
 	}
 	row := from.Row()
-	switch to.File() {
-	case 7, 6: // h: king to rook; g: king to destination
-		kingTo, rookFrom, rookTo = book.NewSquare(6, row), book.NewSquare(7, row), book.NewSquare(5, row)
-	case 0, 2:
-		kingTo, rookFrom, rookTo = book.NewSquare(2, row), book.NewSquare(0, row), book.NewSquare(3, row)
-	default:
-		return 0, 0, 0, false
+	if p.chess960 {
+		if !p.board[to].is(Rook, pc.White()) {
+			return 0, 0, 0, false
+		}
+		rookFrom = to
+	} else {
+		if from.File() != 4 {
+			return 0, 0, 0, false
+		}
+		switch to.File() {
+		case 7, 6: // h: king to rook; g: king to destination
+			rookFrom = book.NewSquare(7, row)
+		case 0, 2:
+			rookFrom = book.NewSquare(0, row)
+		default:
+			return 0, 0, 0, false
+		}
+		// Without the own rook in its corner neither spelling can be
+		// castling (and e1h1 would not even be a move).
+		if !p.board[rookFrom].is(Rook, pc.White()) {
+			return 0, 0, 0, false
+		}
 	}
-	// Without the own rook in its corner neither spelling can be castling
-	// (and e1h1 would not even be a move).
-	if !p.board[rookFrom].is(Rook, pc.White()) {
-		return 0, 0, 0, false
+	if rookFrom.File() > from.File() {
+		return book.NewSquare(6, row), rookFrom, book.NewSquare(5, row), true
 	}
-	return kingTo, rookFrom, rookTo, true
+	return book.NewSquare(2, row), rookFrom, book.NewSquare(3, row), true
 }
 
 // ToPlayed turns a move as stored in a book into the move as played in UCI:
 // king-to-rook castling (e1h1) becomes e1g1, but only when a king stands on
-// the from-square; every other move is returned as it is.
+// the from-square; every other move is returned as it is. In Chess960 the
+// two forms are the same (king takes own rook).
 func (p *Position) ToPlayed(m book.Move) book.Move {
+	if p.chess960 {
+		return m
+	}
 	if kingTo, _, _, ok := p.isCastle(m); ok {
 		return book.NewMove(m.From(), kingTo, book.NoPromo)
 	}
@@ -308,7 +400,13 @@ func (p *Position) Play(m book.Move) {
 		p.board[from], p.board[to] = NoPiece, placed
 	}
 
-	p.castle &= castleMask[from] & castleMask[to]
+	if p.castle != 0 {
+		if p.chess960 {
+			p.castle &= p.rightsKept(pc, from, to)
+		} else {
+			p.castle &= standardRightsKept[from] & standardRightsKept[to]
+		}
+	}
 	k ^= p.castleKey()
 	p.doublePushFile = newDoublePush
 	p.whiteToMove = !white
@@ -320,6 +418,40 @@ func (p *Position) Play(m book.Move) {
 		k ^= book.EnPassantKey(f)
 	}
 	p.key = k
+}
+
+// standardRightsKept[s] is the set of rights that survive a move from or
+// to s in standard chess, where kings and rooks start on known squares: a
+// table lookup is all make-book's replay pays a ply.
+var standardRightsKept = func() (m [64]uint8) {
+	for i := range m {
+		m[i] = 15
+	}
+	for i := 0; i < 4; i++ {
+		m[book.NewSquare(int(standardRookFiles[i]), rightRow(i))] &^= 1 << i
+		m[book.NewSquare(4, rightRow(i))] &^= 1 << i
+	}
+	return
+}()
+
+// rightsKept is the set of castling rights that survive a move of pc from
+// from to to: a king move ends its side's rights, and a move from or onto a
+// right's rook square ends that right.
+func (p *Position) rightsKept(pc Piece, from, to book.Square) uint8 {
+	kept := uint8(15)
+	if pc != NoPiece && pc.Type() == King {
+		if pc.White() {
+			kept &^= CastleWhiteShort | CastleWhiteLong
+		} else {
+			kept &^= CastleBlackShort | CastleBlackLong
+		}
+	}
+	for i := 0; i < 4; i++ {
+		if s := book.NewSquare(int(p.castleRook[i]), rightRow(i)); s == from || s == to {
+			kept &^= 1 << i
+		}
+	}
+	return kept
 }
 
 // KeyAfter is the key of the position after m, leaving p unchanged.

@@ -172,47 +172,62 @@ func (p *Position) isEnPassant(to book.Square) bool {
 	return to.Row() == row && p.board[book.NewSquare(to.File(), victimRow)] == MakePiece(Pawn, !p.whiteToMove)
 }
 
-// castleMove returns the king's move for castling short or long if it is legal:
-// the right is kept, the squares between king and rook are empty, and the
-// king is not in check and does not pass through or land on an attacked
-// square.
+// castleMove returns castling short or long, in played form, if it is
+// legal: the right is held; every square between king and rook and their
+// targets (g and f, or c and d), the targets included, is empty but for the
+// two; the king is not in check, crosses no attacked square and does not
+// land in check (looked at with the king and rook gone from their squares,
+// so no piece of theirs shields one). In standard chess the played form is
+// the king's two-square move, in Chess960 king takes own rook.
 func (p *Position) castleMove(long bool) (book.Move, error) {
 	white := p.whiteToMove
-	row := 0
-	right := CastleWhiteShort
-	if long {
-		right = CastleWhiteLong
-	}
-	if !white {
-		row = 7
-		right <<= 2
-	}
+	i := rightIndex(white, long)
 	name := "O-O"
 	if long {
 		name = "O-O-O"
 	}
-	kingFrom := book.NewSquare(4, row)
-	if p.castle&right == 0 || !p.board[kingFrom].is(King, white) {
+	if p.castle&(1<<i) == 0 {
 		return 0, fmt.Errorf("%w: %s without the castling right", ErrIllegalMove, name)
 	}
-	rookFile, kingToFile, step := 7, 6, 1
+	row := rightRow(i)
+	kingFrom := kingSquare(&p.board, white)
+	rookFrom := book.NewSquare(int(p.castleRook[i]), row)
+	if kingFrom == 64 || kingFrom.Row() != row || !p.board[rookFrom].is(Rook, white) {
+		return 0, fmt.Errorf("%w: %s without the king or rook at home", ErrIllegalMove, name)
+	}
+	kingTo, rookTo := book.NewSquare(6, row), book.NewSquare(5, row)
 	if long {
-		rookFile, kingToFile, step = 0, 2, -1
+		kingTo, rookTo = book.NewSquare(2, row), book.NewSquare(3, row)
 	}
-	if !p.board[book.NewSquare(rookFile, row)].is(Rook, white) {
-		return 0, fmt.Errorf("%w: %s without the rook", ErrIllegalMove, name)
+	clear := func(a, b book.Square) bool { // a to b, both included
+		lo, hi := min(a.File(), b.File()), max(a.File(), b.File())
+		for f := lo; f <= hi; f++ {
+			if s := book.NewSquare(f, row); s != kingFrom && s != rookFrom && p.board[s] != NoPiece {
+				return false
+			}
+		}
+		return true
 	}
-	for f := 4 + step; f != rookFile; f += step {
-		if p.board[book.NewSquare(f, row)] != NoPiece {
-			return 0, fmt.Errorf("%w: %s through a piece", ErrIllegalMove, name)
+	if !clear(kingFrom, kingTo) || !clear(rookFrom, rookTo) {
+		return 0, fmt.Errorf("%w: %s through a piece", ErrIllegalMove, name)
+	}
+	b := p.board
+	b[kingFrom] = NoPiece
+	lo, hi := min(kingFrom.File(), kingTo.File()), max(kingFrom.File(), kingTo.File())
+	for f := lo; f <= hi; f++ {
+		if s := book.NewSquare(f, row); (s == kingFrom || s != kingTo) && attacked(&b, s, !white) {
+			return 0, fmt.Errorf("%w: %s in or through check", ErrIllegalMove, name)
 		}
 	}
-	for f := 4; f != kingToFile+step; f += step {
-		if attacked(&p.board, book.NewSquare(f, row), !white) {
-			return 0, fmt.Errorf("%w: %s in, through or into check", ErrIllegalMove, name)
-		}
+	b[rookFrom] = NoPiece
+	b[rookTo] = MakePiece(Rook, white)
+	if attacked(&b, kingTo, !white) {
+		return 0, fmt.Errorf("%w: %s into check", ErrIllegalMove, name)
 	}
-	return book.NewMove(kingFrom, book.NewSquare(kingToFile, row), book.NoPromo), nil
+	if p.chess960 {
+		return book.NewMove(kingFrom, rookFrom, book.NoPromo), nil
+	}
+	return book.NewMove(kingFrom, kingTo, book.NoPromo), nil
 }
 
 // reaches reports whether the piece on from could move to to by its move
@@ -468,10 +483,13 @@ func (p *Position) LegalMove(m book.Move) (book.Move, error) {
 	if m.Promo() > book.PromoQueen {
 		return 0, fmt.Errorf("%w: %s: bad promotion code", ErrIllegalMove, m)
 	}
-	if _, _, _, ok := p.isCastle(m); ok && pc.Type() == King && m.Promo() == book.NoPromo {
-		c, err := p.castleMove(to.File() < 4)
+	if _, rookFrom, _, ok := p.isCastle(m); ok && m.Promo() == book.NoPromo {
+		c, err := p.castleMove(rookFrom.File() < from.File())
 		if err != nil {
 			return 0, fmt.Errorf("%w (%s)", err, m)
+		}
+		if p.chess960 && c != m { // another rook holds the right
+			return 0, fmt.Errorf("%w: %s: that rook has no castling right", ErrIllegalMove, m)
 		}
 		return c, nil
 	}

@@ -353,7 +353,7 @@ func (b *Builder) WriteCounts(w io.Writer) error {
 	}
 	// Stable: a position's moves stay in order of first appearance.
 	slices.SortStableFunc(idx, func(x, y int32) int { return cmp.Compare(b.entry(int(x)).key, b.entry(int(y)).key) })
-	games := b.stats.Games - b.stats.SkippedTotal() - b.stats.FilteredTotal()
+	games := b.gamesCounted()
 	cw := NewCountsWriter(w, CountsHeader{Settings: b.opt.CountSettings(), Games: uint64(games)})
 	var g CountGroup
 	for i := 0; i < len(idx); {

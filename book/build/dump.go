@@ -35,9 +35,51 @@ func Dump(w io.Writer, b *book.Book, name string, white bool) (DumpResult, error
 	}
 	fmt.Fprintf(bw, "Dump of \"%s\" for %s.\n", name, colour)
 	d := &dumper{b: b, w: bw, white: white, line: 1, first: map[book.Key][2]int{}}
-	d.search(*board.StartPosition(), newPieceLists(), white)
+	if h, err := b.Header(); err == nil && h != nil && h.Chess960() {
+		// A Chess960 book: the lines from each start the book has, each
+		// start announced on a line of its own.
+		for _, st := range BookStarts(b, !white) {
+			fmt.Fprintf(bw, "Chess960 start %d: %s\n", st.Number, st.Pos.FEN())
+			d.search(st.Pos, newPieceLists(&st.Pos), white)
+		}
+	} else {
+		d.search(*board.StartPosition(), newPieceLists(board.StartPosition()), white)
+	}
 	res := DumpResult{Lines: d.line - 1, Positions: d.positions}
 	return res, bw.Flush()
+}
+
+// Start is a Chess960 start position and its number (518: the standard one).
+type Start struct {
+	Number int
+	Pos    board.Position
+}
+
+// BookStarts lists the Chess960 start positions a book has lines from:
+// those it has moves for, and with black also those after one White move
+// of which it has moves, in order of their numbers.
+func BookStarts(b *book.Book, black bool) []Start {
+	var out []Start
+	for n := 0; n < 960; n++ {
+		p, err := board.ParseFENVariant(board.Chess960StartFEN(n), true)
+		if err != nil {
+			continue
+		}
+		has := func(pos *board.Position) bool { return len(b.Entries(pos.Key())) > 0 }
+		in := has(p)
+		for _, m := range p.LegalMoves() {
+			if in || !black {
+				break
+			}
+			q := *p
+			q.Play(m)
+			in = has(&q)
+		}
+		if in {
+			out = append(out, Start{n, *p})
+		}
+	}
+	return out
 }
 
 // DumpResult counts what Dump wrote, as PolyGlot's info-book reports it.
@@ -71,6 +113,9 @@ func (d *dumper) bookMoves(p *board.Position) ([]book.Move, []float64) {
 	var moves []book.Move
 	var weights []uint64
 	var total uint64
+	if book.NoKeyReason(p) != "" {
+		return nil, nil
+	}
 	d.b.Each(p.Key(), func(_ int, e book.Entry) {
 		if e.Weight == 0 || e.Move.IsNull() {
 			return
@@ -185,9 +230,8 @@ type pieceLists struct {
 	idx [64]int8 // list index of the piece on each square
 }
 
-func newPieceLists() pieceLists {
+func newPieceLists(start *board.Position) pieceLists {
 	var pl pieceLists
-	start := board.StartPosition()
 	for c := 0; c < 2; c++ {
 		for _, king := range []bool{true, false} {
 			for s := book.Square(0); s < 64; s++ {
@@ -223,18 +267,24 @@ func (pl *pieceLists) move(c int, from, to book.Square) {
 type moveKind struct {
 	capture, enPassant, castleShort, castleLong bool
 	piece                                       board.PieceType
+	rookFrom                                    book.Square // of castling
 }
 
 func kindOf(p *board.Position, m book.Move) moveKind {
 	from, to := m.From(), m.To()
-	k := moveKind{piece: p.Piece(from).Type(), capture: p.Piece(to) != board.NoPiece}
+	mover, target := p.Piece(from), p.Piece(to)
+	k := moveKind{piece: mover.Type(), capture: target != board.NoPiece}
 	switch {
+	case k.piece == board.King && k.capture && target.White() == mover.White():
+		// Chess960 castling: the king takes its own rook.
+		k.capture, k.rookFrom = false, to
+		k.castleShort, k.castleLong = to.File() > from.File(), to.File() < from.File()
 	case k.piece == board.Pawn && from.File() != to.File() && !k.capture:
 		k.enPassant = true
 	case k.piece == board.King && to.File()-from.File() == 2:
-		k.castleShort = true
+		k.castleShort, k.rookFrom = true, to+1
 	case k.piece == board.King && from.File()-to.File() == 2:
-		k.castleLong = true
+		k.castleLong, k.rookFrom = true, to-2
 	}
 	return k
 }
@@ -259,12 +309,17 @@ func (pl pieceLists) after(p *board.Position, m book.Move) pieceLists {
 		pl.idx[to] = pl.n[c]
 		pl.sq[c][pl.n[c]] = int8(to)
 		pl.n[c]++
-	case k.castleShort:
-		pl.move(c, from, to)
-		pl.move(c, to+1, to-1)
-	case k.castleLong:
-		pl.move(c, from, to)
-		pl.move(c, to-2, to+1)
+	case k.castleShort || k.castleLong:
+		// King and rook may land on each other's squares (Chess960): take
+		// both places before moving either.
+		row := from.Row()
+		kingTo, rookTo := book.NewSquare(6, row), book.NewSquare(5, row)
+		if k.castleLong {
+			kingTo, rookTo = book.NewSquare(2, row), book.NewSquare(3, row)
+		}
+		ki, ri := pl.idx[from], pl.idx[k.rookFrom]
+		pl.sq[c][ki], pl.sq[c][ri] = int8(kingTo), int8(rookTo)
+		pl.idx[kingTo], pl.idx[rookTo] = ki, ri
 	default:
 		pl.move(c, from, to)
 	}

@@ -41,6 +41,9 @@ type treeMove struct {
 func treeMoves(b *book.Book, pos *board.Position) []treeMove {
 	var out []treeMove
 	total := 0.0
+	if book.NoKeyReason(pos) != "" {
+		return nil
+	}
 	for _, e := range b.Entries(pos.Key()) {
 		if e.Weight == 0 {
 			continue
@@ -79,8 +82,8 @@ func TreeToPGN(w io.Writer, b *book.Book, name string, opt TreeOptions) (TreeSta
 	t := &treeWriter{b: b, opt: opt, w: bufio.NewWriter(w), expanded: map[book.Key]bool{}}
 	start := opt.start()
 	tags := [][2]string{{"Event", "Book tree of " + name}, {"Site", "?"}, {"Date", "????.??.??"}, {"Round", "-"}, {"White", "?"}, {"Black", "?"}, {"Result", "*"}}
-	if opt.Start != nil && start.FEN() != board.StartFEN {
-		tags = append(tags, [2]string{"SetUp", "1"}, [2]string{"FEN", start.FEN()})
+	if opt.Start != nil {
+		tags = append(tags, startTags(&start)...)
 	}
 	tags = append(tags, [2]string{"Annotator", "polyproxy book-to-pgn"})
 	for _, tg := range tags {
@@ -91,6 +94,20 @@ func TreeToPGN(w io.Writer, b *book.Book, name string, opt TreeOptions) (TreeSta
 	t.token("*")
 	t.w.WriteString("\n\n")
 	return t.stats, t.w.Flush()
+}
+
+// startTags are the tags of a game from start: none from the standard
+// start in standard chess; SetUp and FEN from another; in Chess960 also
+// Variant, as lichess writes it (the FEN's castling field in X-FEN), the
+// standard start included.
+func startTags(start *board.Position) [][2]string {
+	var tags [][2]string
+	if start.Chess960() {
+		tags = append(tags, [2]string{"Variant", "Chess960"})
+	} else if start.FEN() == board.StartFEN {
+		return nil
+	}
+	return append(tags, [2]string{"SetUp", "1"}, [2]string{"FEN", start.FEN()})
 }
 
 func pgnEscape(s string) string {
@@ -188,8 +205,9 @@ func (t *treeWriter) move(pos board.Position, m treeMove, number bool) {
 // Opening is a position of an opening suite and the book line to it.
 type Opening struct {
 	Pos   board.Position
-	Moves []book.Move // played form, from the tree's start
-	Share float64     // the line's share: the product of its moves' shares
+	Start board.Position // the tree's start
+	Moves []book.Move    // played form, from Start
+	Share float64        // the line's share: the product of its moves' shares
 }
 
 // Openings returns positions of the book's tree, each once: with atPly >
@@ -231,7 +249,7 @@ func Openings(b *book.Book, opt TreeOptions, atPly int, minLine float64) []Openi
 		if len(next) == 0 {
 			if (atPly == 0 || ply == atPly) && ply > 0 && !written[pos.Key()] {
 				written[pos.Key()] = true
-				out = append(out, Opening{Pos: pos, Moves: slices.Clone(line), Share: share})
+				out = append(out, Opening{Pos: pos, Start: opt.start(), Moves: slices.Clone(line), Share: share})
 			}
 			return
 		}
@@ -293,8 +311,8 @@ func TreeLines(b *book.Book, opt TreeOptions, fn func(line []book.Move) error) e
 func WriteLineGame(w io.Writer, event string, round int, start board.Position, line []book.Move) error {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "[Event \"%s\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"%d\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n", pgnEscape(event), round)
-	if fen := start.FEN(); fen != board.StartFEN {
-		fmt.Fprintf(&sb, "[SetUp \"1\"]\n[FEN \"%s\"]\n", fen)
+	for _, tg := range startTags(&start) {
+		fmt.Fprintf(&sb, "[%s \"%s\"]\n", tg[0], tg[1])
 	}
 	sb.WriteString("\n")
 	col := 0

@@ -61,11 +61,17 @@ func (s SkippedGame) String() string {
 
 // Stats counts what a build has read so far.
 type Stats struct {
-	Games     int            // games read, skipped and filtered ones included
-	Skipped   map[string]int // skipped (broken) games by reason
-	Filtered  map[string]int // games the filters dropped, by FilterReasons
-	Plies     int            // plies added to entries
-	Positions int            // distinct (position, move) pairs seen
+	Games    int            // games read, skipped and filtered ones included
+	Skipped  map[string]int // skipped (broken) games by reason
+	Filtered map[string]int // games the filters dropped, by FilterReasons
+	Plies    int            // plies added to entries
+	// Chess960Games counts the games counted that were Chess960 ones.
+	Chess960Games int
+	// InnerRookPlies counts plies left out because a castling right
+	// belonged to an inner rook: the Polyglot key cannot tell such a
+	// position from the one with the outer rook's right.
+	InnerRookPlies int
+	Positions      int // distinct (position, move) pairs seen
 }
 
 // SkippedTotal is the number of skipped games.
@@ -191,6 +197,10 @@ func (b *Builder) addOutcome(out gameOutcome, plies []ply) {
 		b.stats.Filtered[out.filtered]++
 	default:
 		b.addPlies(plies)
+		b.stats.InnerRookPlies += out.innerRookPlies
+		if out.chess960 {
+			b.stats.Chess960Games++
+		}
 	}
 }
 
@@ -213,8 +223,10 @@ type ply struct {
 // gameOutcome says why a game gives no plies (skip or filtered), or
 // neither.
 type gameOutcome struct {
-	skip     *SkippedGame
-	filtered string
+	skip           *SkippedGame
+	filtered       string
+	chess960       bool
+	innerRookPlies int
 }
 
 // gameParser turns games into plies; one per goroutine.
@@ -248,9 +260,14 @@ func (p *gameParser) parse(g *pgn.Game, out []ply, source string) ([]ply, gameOu
 		result = -1
 	}
 	start := len(out)
+	innerRook := 0
 	err := g.ReplayPlies(p.opt.MaxPly, func(pos *board.Position, m book.Move) {
 		w := pos.WhiteToMove()
 		if w && !white || !w && !black {
+			return
+		}
+		if pos.Chess960() && pos.InnerRookCastling() {
+			innerRook++
 			return
 		}
 		points := 1 + result // from White's view: 2 win, 1 draw, 0 loss
@@ -262,7 +279,7 @@ func (p *gameParser) parse(g *pgn.Game, out []ply, source string) ([]ply, gameOu
 	if skip, ok := err.(*pgn.Skip); ok {
 		return out[:start], gameOutcome{skip: &SkippedGame{source, g.Line, skip.Reason, skip.Detail}}
 	}
-	return out, gameOutcome{}
+	return out, gameOutcome{chess960: g.Chess960(), innerRookPlies: innerRook}
 }
 
 const chunkBits = 12
@@ -393,7 +410,21 @@ func (b *Builder) Entries() []book.Entry {
 	}
 	// Stable: ties stay in order of first appearance, as in PolyGlot.
 	slices.SortStableFunc(out, book.CompareEntries)
+	if b.stats.Chess960Games > 0 {
+		// A book with Chess960 games says so; one of standard games only
+		// stays byte-identical to PolyGlot's, which writes no header.
+		variants := []string{book.VariantChess960}
+		if b.stats.Chess960Games < b.gamesCounted() {
+			variants = []string{book.VariantNormal, book.VariantChess960}
+		}
+		out = append(book.HeaderEntriesFor(variants, "made by polyproxy make-book"), out...)
+	}
 	return out
+}
+
+// gamesCounted is the number of games whose plies were counted.
+func (b *Builder) gamesCounted() int {
+	return b.stats.Games - b.stats.SkippedTotal() - b.stats.FilteredTotal()
 }
 
 // keepEntry applies make-book's filters to one entry's counts (weight > 0

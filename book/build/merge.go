@@ -1,6 +1,11 @@
 package build
 
-import "github.com/polyproxy/polyproxy/book"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/polyproxy/polyproxy/book"
+)
 
 // MergeStats reports what a merge did.
 type MergeStats struct {
@@ -10,7 +15,7 @@ type MergeStats struct {
 	Saturated          int    // weights capped at 65535
 	LearnHalved        int    // learn sums halved to fit 16-bit counters
 	Unmatched          int    // -learn-only: B entries with no (key, move) in A, left out
-	Header             string // where the header came from: "in1", "in2" or ""
+	Header             string // where the header came from: "in1", "in2", "in1+in2" (a new one naming both books' variants) or ""
 }
 
 // keyRun returns the end of the run of entries with the key of entry i.
@@ -52,6 +57,13 @@ func Merge(a, b *book.Book, learnOnly bool) ([]book.Entry, MergeStats, error) {
 
 	ha, hb := a.HeaderEntries(), b.HeaderEntries()
 	switch {
+	case !learnOnly && mergedVariants(a, b) != nil:
+		st.Header = "in1+in2"
+		h, _ := a.Header()
+		if h == nil {
+			h, _ = b.Header()
+		}
+		out = append(out, book.HeaderEntriesFor(mergedVariants(a, b), h.Comment)...)
 	case ha > 0:
 		st.Header = "in1"
 		for i := 0; i < ha; i++ {
@@ -124,4 +136,49 @@ func Merge(a, b *book.Book, learnOnly bool) ([]book.Entry, MergeStats, error) {
 	}
 	st.Written = len(out)
 	return out, st, nil
+}
+
+// mergedVariants is the variant list of a merge of a and b when it
+// differs from the header kept (A's, else B's), or nil. Headers that are
+// unreadable or name no variant are kept as they are.
+func mergedVariants(a, b *book.Book) []string {
+	variants := func(bk *book.Book) ([]string, bool) {
+		h, err := bk.Header()
+		switch {
+		case err != nil || h != nil && len(h.Variants) == 0: // says nothing of its variants
+			return nil, false
+		case h == nil:
+			return []string{book.VariantNormal}, true
+		}
+		return h.Variants, true
+	}
+	va, okA := variants(a)
+	vb, okB := variants(b)
+	if !okA || !okB || a.HeaderEntries() == 0 && b.HeaderEntries() == 0 {
+		return nil
+	}
+	all := slices.Clone(va)
+	for _, v := range vb {
+		if !slices.Contains(all, v) {
+			all = append(all, v)
+		}
+	}
+	kept := va
+	if a.HeaderEntries() == 0 {
+		kept = vb
+	}
+	if slices.Equal(all, kept) {
+		return nil
+	}
+	slices.SortStableFunc(all, func(x, y string) int { // normal first, as make-book writes them
+		return cmp.Compare(boolInt(x != book.VariantNormal), boolInt(y != book.VariantNormal))
+	})
+	return all
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

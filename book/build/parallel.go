@@ -28,8 +28,10 @@ type pieceResult struct {
 	plies    []ply
 	skips    []SkippedGame
 	filtered [numFilterReasons]int
-	torn     bool
-	err      error
+	// chess960Games and innerRookPlies add to the Stats fields.
+	chess960Games, innerRookPlies int
+	torn                          bool
+	err                           error
 }
 
 const numFilterReasons = 5
@@ -149,6 +151,8 @@ func (b *Builder) addPiece(res *pieceResult) error {
 	before := b.stats.Games
 	b.stats.Games += res.games
 	b.addPlies(res.plies)
+	b.stats.Chess960Games += res.chess960Games
+	b.stats.InnerRookPlies += res.innerRookPlies
 	plyBufs.Put(res.plies[:0])
 	for _, s := range res.skips {
 		b.skip(s)
@@ -194,6 +198,11 @@ func (p *gameParser) parsePiece(pc pgn.Piece, source string) pieceResult {
 			res.skips = append(res.skips, *out.skip)
 		case out.filtered != "":
 			res.filtered[filterIndex[out.filtered]]++
+		default:
+			res.innerRookPlies += out.innerRookPlies
+			if out.chess960 {
+				res.chess960Games++
+			}
 		}
 	}
 }

@@ -1,0 +1,49 @@
+//go:build windows
+
+package book
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"golang.org/x/sys/windows"
+)
+
+// openFilesBlockReplace: on Windows a file that is open (without
+// FILE_SHARE_DELETE, as Go opens files) or has a mapped view cannot be
+// deleted or replaced, so a book a proxy had open made make-book and
+// merge-book fail with "Access denied" when renaming the new book over
+// it. So nothing holds a book here between uses: Open reads the book into
+// memory and closes it, and LearnFile opens its file for each batch of
+// updates only. The tools then replace a book in use as on Linux, and the
+// proxy notices and opens the new book. The cost: the book's size in
+// memory, and learn updates written meanwhile are seen by the choice of
+// moves (BookLearnWeight) once the book is opened again.
+const openFilesBlockReplace = true
+
+// replaceWait is how long replaceFile retries while the path is in use.
+const replaceWait = 5 * time.Second
+
+// replaceFile renames tmp over path. Another program may hold path for a
+// moment (a proxy reading the book or writing learn fields, a virus
+// scanner), and Windows then refuses: the rename is retried for up to
+// replaceWait. A path still held says so, and the old file is intact.
+func replaceFile(tmp, path string) error {
+	deadline := time.Now().Add(replaceWait)
+	for {
+		err := os.Rename(tmp, path)
+		if err == nil || !inUse(err) {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%w (%s stayed in use by another program for %v; it is unchanged)", err, path, replaceWait)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func inUse(err error) bool {
+	return errors.Is(err, windows.ERROR_ACCESS_DENIED) || errors.Is(err, windows.ERROR_SHARING_VIOLATION)
+}
