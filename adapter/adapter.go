@@ -24,8 +24,11 @@
 //   - The engine link (engineLink, link.go): the running engine, its
 //     handshake, and its restart after a death, when the new engine gets
 //     what the old one had and lost replies are made good.
-//   - The rest is one file per concern: the GUI's lines (gui.go), the
-//     engine's (engine.go), searches (search.go), quit and the end of the
+//   - Two fronts, one per GUI protocol, over one core (front.go): the
+//     GUI's protocol is chosen from its first command; the UCI front
+//     (front_uci.go) passes UCI through, the CECP front
+//     (front_xboard*.go) speaks xboard's protocol and drives the core.
+//   - The rest is one file per concern: the engine's lines (engine.go), searches (search.go), quit and the end of the
 //     GUI's input (end.go), the game followed for the book (game.go), the
 //     books (book.go) and their files changing on disk (bookfiles.go), our
 //     options and run-time settings (options.go), the engine's configured

@@ -14,9 +14,9 @@ import (
 // warm.go) and the learning hooks (the GameObserver). A front speaks the
 // GUI's protocol and drives the core:
 //
-//   - the UCI front (gui.go) hands the GUI's UCI commands to the core as
+//   - the UCI front (front_uci.go) hands the GUI's UCI commands to the core as
 //     they are, and the core's lines go to the GUI unchanged;
-//   - the CECP front (xboard*.go) keeps CECP's own state (force mode,
+//   - the CECP front (front_xboard*.go) keeps CECP's own state (force mode,
 //     clocks, sides, pondering, analysis) and its own board, drives the
 //     core through the calls below, and turns the core's lines (engine
 //     thinking, bestmove, readyok) into CECP.

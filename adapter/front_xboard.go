@@ -15,7 +15,7 @@ import (
 // PolyGlot-run engine. It keeps CECP's state and its own board of the
 // game, for legality and the game's end, and drives the core (front.go)
 // with UCI positions and searches; the core's lines come back through
-// its guiOutput methods (xboard_out.go) and leave as CECP.
+// its guiOutput methods (front_xboard_out.go) and leave as CECP.
 type xboardFront struct {
 	a   *Adapter
 	out *uci.Writer // the GUI's
