@@ -351,7 +351,11 @@ func (a *Adapter) onGUIBatch(lines []string, readErr error) {
 			a.log.printf("reading the GUI: %v", readErr)
 		}
 		a.log.printf("GUI closed its end: quitting")
-		a.onQuitInOrder(uci.Command{Kind: uci.CmdQuit, Line: "quit"})
+		if a.xb != nil {
+			a.xb.onLine("quit") // after its commands that wait
+		} else {
+			a.onQuitInOrder(uci.Command{Kind: uci.CmdQuit, Line: "quit"})
+		}
 	}
 }
 

@@ -115,8 +115,15 @@ func (x *xboardFront) onLine(line string) {
 	}
 	cmd, arg, _ := strings.Cut(line, " ")
 	arg = strings.TrimSpace(arg)
-	if cmd == "quit" {
+	if cmd == "quit" && len(x.held) == 0 {
 		x.a.onQuitInOrder(uci.Command{Kind: uci.CmdQuit, Line: "quit"})
+		return
+	}
+	if cmd == "quit" {
+		// After the commands that wait for the handshake, in order; if
+		// it never completes, the quit's wait ends the run.
+		x.held = append(x.held, line)
+		x.a.end.wait = x.a.after(x.a.opts.QuitWait)
 		return
 	}
 	if !x.a.engine.everReady {
@@ -143,8 +150,7 @@ func (x *xboardFront) afterEvent() {
 			if x.a.end.quitSeen {
 				return
 			}
-			cmd, arg, _ := strings.Cut(l, " ")
-			x.command(cmd, strings.TrimSpace(arg), l)
+			x.onLine(l)
 		}
 	}
 	for x.redrive && !x.a.end.quitSeen {
@@ -229,8 +235,7 @@ func (x *xboardFront) command(cmd, arg, line string) {
 		x.hard = false
 		x.discardPonder()
 	case "ping":
-		x.pings = append(x.pings, arg)
-		x.a.coreIsReady()
+		x.ping(arg)
 	case "?":
 		if s := x.active(); s != nil && s.kind == xbPlay {
 			x.a.coreStop() // its bestmove comes, and is played
@@ -716,6 +721,22 @@ func (x *xboardFront) setOption(arg, line string) {
 		}
 	}
 	x.a.coreSetOption(name, value, hasValue)
+}
+
+// ping answers "ping N" once every command before it is handled: at
+// once when nothing is owed to the GUI (the front handled them all, and
+// drops what a stale search still says), else through the engine, whose
+// readyok comes after the replies it owes, so the pong keeps its place
+// among the answers.
+func (x *xboardFront) ping(n string) {
+	a := x.a
+	if len(a.replies.entries) == 0 && len(a.gui.queued) == 0 && !a.engine.handshaking && len(x.pings) == 0 {
+		x.send("pong " + n)
+		a.answeredGUI()
+		return
+	}
+	x.pings = append(x.pings, n)
+	a.coreIsReady()
 }
 
 // analysisStatus answers "." in analyze mode: the search's time, nodes

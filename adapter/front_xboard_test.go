@@ -417,3 +417,27 @@ func FuzzXboardLines(f *testing.F) {
 		}
 	})
 }
+
+// Commands sent before the engine's handshake completes wait for it, and
+// a quit (or the end of the GUI's input) after them waits its turn: the
+// game asked for is still played.
+func TestXboardQuitAfterCommandsHeldForTheHandshake(t *testing.T) {
+	for _, eof := range []bool{false, true} {
+		h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) {
+			s.BestMove, s.StartDelay = "", 100*time.Millisecond
+		}, nil)
+		h.send("xboard", "protover 2", "new", "force", "usermove e2e4", "go")
+		if eof {
+			h.guiW.Close()
+		} else {
+			h.send("quit")
+		}
+		var lines []string
+		for l := range h.out {
+			lines = append(lines, l)
+		}
+		if !contains(lines, "move a7a5") || !contains(lines, "feature done=1") {
+			t.Errorf("eof %t: got %q", eof, lines)
+		}
+	}
+}
