@@ -34,6 +34,7 @@ type xboardFront struct {
 	post        bool // thinking output on
 	hard        bool // pondering on
 	analyzing   bool
+	chess960    bool // variant fischerandom: UCI_Chess960 on, castling as O-O and O-O-O
 	over        bool // the game has ended: no search until new, undo or setboard
 
 	// The time control: level's moves per session, base and increment;
@@ -170,12 +171,22 @@ func (x *xboardFront) command(cmd, arg, line string) {
 	case "new":
 		x.discardSearches()
 		x.a.coreNewGame()
+		x.setChess960(false) // new is standard chess until a variant command
 		x.resetGame("")
 		x.force, x.engineWhite = false, false
 		x.depth, x.moveTimeMS = 0, 0
 		x.resignRun = 0
 	case "variant":
-		if arg != "normal" {
+		switch {
+		case arg == "normal":
+			x.discardSearches()
+			x.setChess960(false)
+			x.resetGame("")
+		case arg == "fischerandom" && x.engineOptionNamed("UCI_Chess960") != "":
+			x.discardSearches()
+			x.setChess960(true)
+			x.resetGame("")
+		default:
 			x.reply("Error (unsupported variant): " + arg)
 		}
 	case "force":
@@ -290,7 +301,7 @@ func (x *xboardFront) command(cmd, arg, line string) {
 // resetGame starts the board again from fen ("": the start position,
 // which always parses).
 func (x *xboardFront) resetGame(fen string) error {
-	l, err := board.NewLine(fen)
+	l, err := board.NewLineVariant(fen, x.chess960)
 	if err != nil {
 		return err
 	}
@@ -548,14 +559,37 @@ func (x *xboardFront) onBestmove(line string) {
 		x.over = true
 		return
 	}
+	text := x.moveText(played)
 	x.play(played)
-	x.send("move " + played.String())
+	x.send("move " + text)
 	if x.claimEnd() {
 		return
 	}
 	if x.hard && bm.Ponder != "" {
 		x.ponderMove = bm.Ponder
 	}
+}
+
+// setChess960 switches the engine's UCI_Chess960 (the core follows it:
+// the game and the book in Chess960) when the variant changes.
+func (x *xboardFront) setChess960(on bool) {
+	if on == x.chess960 {
+		return
+	}
+	x.chess960 = on
+	x.a.coreSetOption(x.engineOptionNamed("UCI_Chess960"), strconv.FormatBool(on), true)
+}
+
+// moveText is our move m as CECP writes it: in coordinates, but castling
+// in Chess960 as O-O or O-O-O (the king takes its rook in UCI, which a
+// CECP GUI would read as a capture).
+func (x *xboardFront) moveText(m book.Move) string {
+	if x.chess960 {
+		if san := x.board.Pos.SAN(m); strings.HasPrefix(san, "O-O") {
+			return strings.TrimRight(san, "+#")
+		}
+	}
+	return m.String()
 }
 
 // resigns applies Resign, ResignMoves and ResignScore to the score of
@@ -640,7 +674,7 @@ func (x *xboardFront) takeBack(n int) {
 
 // setBoard starts the game from a FEN.
 func (x *xboardFront) setBoard(fen string) {
-	if _, err := board.NewLine(fen); err != nil {
+	if _, err := board.NewLineVariant(fen, x.chess960); err != nil {
 		x.reply("tellusererror Illegal position: " + err.Error())
 		return
 	}

@@ -128,7 +128,12 @@ func (x *xboardFront) sendFeatures() {
 	name = strings.ReplaceAll(name, `"`, "'")
 	fs := []string{"ping=1", "setboard=1", "usermove=1", "playother=1", "time=1", "draw=1",
 		"sigint=0", "sigterm=0", "reuse=1", "analyze=1", "colors=0", "san=0", "name=1", "ics=1",
-		"pause=0", "nps=0", "memory=1", "smp=1", `myname="` + name + `"`, `variants="normal"`}
+		"pause=0", "nps=0", "memory=1", "smp=1", `myname="` + name + `"`}
+	if x.engineOptionNamed("UCI_Chess960") != "" {
+		fs = append(fs, `variants="normal,fischerandom"`)
+	} else {
+		fs = append(fs, `variants="normal"`)
+	}
 	if x.engineOptionNamed("SyzygyPath") != "" {
 		fs = append(fs, `egt="syzygy"`)
 	}

@@ -441,3 +441,52 @@ func TestXboardQuitAfterCommandsHeldForTheHandshake(t *testing.T) {
 		}
 	}
 }
+
+// variant fischerandom: UCI_Chess960 on; castling comes and goes as O-O
+// and O-O-O, and reaches the engine as the king taking its rook.
+func TestXboardFischerRandomCastling(t *testing.T) {
+	h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) { s.BestMove = "f1h1" }, nil)
+	h.send("xboard", "protover 2")
+	if lines := h.until("feature done=1"); !contains(lines, `feature variants="normal,fischerandom"`) {
+		t.Fatalf("no fischerandom in %q", lines)
+	}
+	// King f1, rooks b1 and h1: O-O is f1h1, O-O-O f1b1 (king to c1).
+	h.send("new", "variant fischerandom", "force", "setboard 1r3k1r/8/8/8/8/8/8/1R3K1R b KQkq - 0 1",
+		"usermove O-O-O", "ping 1")
+	h.waitFor("pong 1")
+	got := h.engine(0).Received()
+	if !contains(got, "setoption name UCI_Chess960 value true") {
+		t.Fatalf("engine got %q", got)
+	}
+	// The engine castles, f1h1: O-O in CECP.
+	h.send("go")
+	if l := h.until("move "); l[len(l)-1] != "move O-O" {
+		t.Fatalf("got %q", l)
+	}
+	if !hasPrefix(h.engine(0).Received(), "position fen 1r3k1r/8/8/8/8/8/8/1R3K1R b") {
+		t.Errorf("engine got %q", h.engine(0).Received())
+	}
+	want := "moves f8b8"
+	if l := lastPrefixed(h.engine(0).Received(), "position"); !strings.HasSuffix(l, want) {
+		t.Errorf("position %q, want it to end %q", l, want)
+	}
+	// Its board follows: the king on g1, the rook on f1.
+	h.send("force", "undo", "usermove O-O", "ping 2")
+	if lines := h.waitFor("pong 2"); hasPrefix(lines, "Illegal") {
+		t.Errorf("the castling taken back and played again: %q", lines)
+	}
+	h.send("new", "ping 3")
+	h.waitFor("pong 3")
+	if !contains(h.engine(0).Received(), "setoption name UCI_Chess960 value false") {
+		t.Errorf("new left Chess960 on: %q", h.engine(0).Received())
+	}
+}
+
+func lastPrefixed(lines []string, prefix string) string {
+	for i := len(lines) - 1; i >= 0; i-- {
+		if strings.HasPrefix(lines[i], prefix) {
+			return lines[i]
+		}
+	}
+	return ""
+}
