@@ -97,11 +97,11 @@ func (x *xboardFront) send(line string) {
 // queue: it leaves as it is, not translated.
 const cecpMark = "\x01"
 
-// reply answers a command of the GUI: after the answers still owed for
-// its earlier commands (a pong waiting for the engine's readyok), so the
-// GUI reads them in the order it asked.
+// reply answers a command of the GUI: after a pong still owed for an
+// earlier ping (it waits for the engine's readyok), so the GUI reads them
+// in the order it asked; at once otherwise, even while the engine thinks.
 func (x *xboardFront) reply(line string) {
-	if len(x.a.replies.entries) == 0 {
+	if len(x.pings) == 0 || len(x.a.replies.entries) == 0 {
 		x.send(line)
 		return
 	}
@@ -114,8 +114,7 @@ func (x *xboardFront) onLine(line string) {
 	if line == "" {
 		return
 	}
-	cmd, arg, _ := strings.Cut(line, " ")
-	arg = strings.TrimSpace(arg)
+	cmd, arg := cutWord(line)
 	if cmd == "quit" && len(x.held) == 0 {
 		x.a.onQuitInOrder(uci.Command{Kind: uci.CmdQuit, Line: "quit"})
 		return
@@ -139,6 +138,16 @@ func (x *xboardFront) onLine(line string) {
 		return
 	}
 	x.command(cmd, arg, line)
+}
+
+// cutWord splits a line into its first word and the rest, at a space or
+// a tab.
+func cutWord(line string) (word, rest string) {
+	i := strings.IndexAny(line, " \t")
+	if i < 0 {
+		return line, ""
+	}
+	return line[:i], strings.TrimSpace(line[i+1:])
 }
 
 // afterEvent runs once the core has handled an event: the lines that
@@ -281,7 +290,7 @@ func (x *xboardFront) command(cmd, arg, line string) {
 	case "cores":
 		x.engineOption("Threads", arg, line)
 	case "egtpath":
-		kind, path, _ := strings.Cut(arg, " ")
+		kind, path := cutWord(arg)
 		if kind != "syzygy" || x.engineOptionNamed("SyzygyPath") == "" {
 			x.reply("Error (unsupported tablebases): " + line)
 			return
@@ -687,7 +696,7 @@ func (x *xboardFront) setBoard(fen string) {
 
 // result ends the game as the GUI says: learning gets its result.
 func (x *xboardFront) result(arg string) {
-	res, comment, _ := strings.Cut(arg, " ")
+	res, comment := cutWord(arg)
 	x.discardSearches()
 	x.over = true
 	// The learning sees the game as it ended, then its result.

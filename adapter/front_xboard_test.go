@@ -490,3 +490,18 @@ func lastPrefixed(lines []string, prefix string) string {
 	}
 	return ""
 }
+
+// An answer to a command sent while the engine thinks comes at once, not
+// after the engine's move; a tab separates words as a space does.
+func TestXboardAnswersWhileThinking(t *testing.T) {
+	h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) {
+		s.BestMove, s.SearchTime = "", 300*time.Millisecond
+	}, nil)
+	h.send("xboard", "protover 2")
+	h.until("feature done=1")
+	h.send("new", "level\t40 5 0", "usermove\te2e4", "usermove e2e4")
+	lines := h.until("move ")
+	if len(lines) < 2 || lines[0] != "Illegal move: e2e4" {
+		t.Errorf("got %q, want the illegal move answered before the engine's move", lines)
+	}
+}
