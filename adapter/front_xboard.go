@@ -221,8 +221,8 @@ func (x *xboardFront) command(cmd, arg, line string) {
 	case "level":
 		x.level(line, arg)
 	case "st":
-		if s, err := strconv.ParseFloat(arg, 64); err == nil && s > 0 {
-			x.moveTimeMS = int64(s * 1000)
+		if ms, ok := secondsToMS(arg); ok && ms > 0 {
+			x.moveTimeMS = ms
 		} else {
 			x.reply("Error (bad time): " + line)
 		}
@@ -234,7 +234,7 @@ func (x *xboardFront) command(cmd, arg, line string) {
 		}
 	case "time", "otim":
 		cs, err := strconv.ParseInt(arg, 10, 64)
-		if err != nil {
+		if err != nil || cs > maxClockCS || cs < -maxClockCS {
 			x.reply("Error (bad time): " + line)
 			return
 		}
@@ -285,10 +285,16 @@ func (x *xboardFront) command(cmd, arg, line string) {
 		// A UCI engine cannot answer a draw offer: declined by saying
 		// nothing, as CECP allows.
 		x.a.log.printf("draw offer: declined (a UCI engine cannot answer it)")
-	case "memory":
-		x.engineOption("Hash", arg, line)
-	case "cores":
-		x.engineOption("Threads", arg, line)
+	case "memory", "cores":
+		if n, err := strconv.Atoi(arg); err != nil || n < 1 {
+			x.reply("Error (bad number): " + line)
+			return
+		}
+		if cmd == "memory" {
+			x.engineOption("Hash", arg, line)
+		} else {
+			x.engineOption("Threads", arg, line)
+		}
 	case "egtpath":
 		kind, path := cutWord(arg)
 		if kind != "syzygy" || x.engineOptionNamed("SyzygyPath") == "" {
@@ -334,23 +340,39 @@ func (x *xboardFront) level(line, arg string) {
 		bad()
 		return
 	}
-	mps, err1 := strconv.Atoi(f[0])
+	mps, err := strconv.Atoi(f[0])
 	min, secs, hasSecs := strings.Cut(f[1], ":")
-	baseMin, err2 := strconv.ParseFloat(min, 64)
-	baseSec := 0.0
-	var err3 error
+	baseMin, ok1 := secondsToMS(min) // minutes, read as seconds: scaled below
+	baseSec, ok2 := int64(0), true
 	if hasSecs {
-		baseSec, err3 = strconv.ParseFloat(secs, 64)
+		baseSec, ok2 = secondsToMS(secs)
 	}
-	inc, err4 := strconv.ParseFloat(f[2], 64)
-	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || mps < 0 || baseMin < 0 || baseSec < 0 || inc < 0 {
+	inc, ok3 := secondsToMS(f[2])
+	if err != nil || mps < 0 || !ok1 || !ok2 || !ok3 || baseMin > maxSeconds*1000/60 {
 		bad()
 		return
 	}
 	x.mps = mps
-	x.baseMS = int64((baseMin*60 + baseSec) * 1000)
-	x.incMS = int64(inc * 1000)
+	x.baseMS = baseMin*60 + baseSec
+	x.incMS = inc
 	x.moveTimeMS = 0
+}
+
+// Bounds of the clock values the front takes: a year, far beyond any
+// game, and far from overflowing milliseconds.
+const (
+	maxSeconds = 365 * 24 * 3600
+	maxClockCS = maxSeconds * 100
+)
+
+// secondsToMS reads a number of seconds (a fraction allowed) as
+// milliseconds: ok only for 0 to maxSeconds.
+func secondsToMS(s string) (int64, bool) {
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(f >= 0 && f <= maxSeconds) {
+		return 0, false
+	}
+	return int64(f * 1000), true
 }
 
 // parseMove reads a move in coordinate form (e2e4, e7e8q) or, from GUIs

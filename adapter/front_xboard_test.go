@@ -102,11 +102,13 @@ func TestXboardIllegalAndUnknownInputGoOn(t *testing.T) {
 	h, _ := startXboard(t, testConfig(t, ""), nil)
 	long := strings.Repeat("x", 200<<10)
 	h.send("new", "force", "usermove e2e5", "usermove e9e4", "frobnicate 3", long, "setboard not a fen",
-		"level 40 x 0", "sd x", "undo", "usermove e2e4", "ping 1")
+		"level 40 x 0", "sd x", "level 40 nan 0", "st +Inf", "time 99999999999999999", "memory lots",
+		"undo", "usermove e2e4", "ping 1")
 	lines := h.waitFor("pong 1")
 	for _, want := range []string{
 		"Illegal move: e2e5", "Illegal move: e9e4", "Error (unknown command): frobnicate 3",
-		"Error (bad level): level 40 x 0", "Error (bad depth): sd x",
+		"Error (bad level): level 40 x 0", "Error (bad depth): sd x", "Error (bad level): level 40 nan 0",
+		"Error (bad time): st +Inf", "Error (bad time): time 99999999999999999", "Error (bad number): memory lots",
 	} {
 		if !contains(lines, want) {
 			t.Errorf("no %q in %q", want, lines)
