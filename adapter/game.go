@@ -96,8 +96,9 @@ func (a *Adapter) onPosition(c uci.Command) {
 		g.ok = false // not followed: the book is off for Chess960 games
 		return
 	}
-	// A new game, a take-back or a ponder miss: start again from the base.
-	continues := g.ok && base == g.base && commonPrefix(g.moves, p.Moves) >= len(g.moves)-1
+	// A new game, a take-back, a jump or a ponder miss: start again from
+	// the base.
+	continues := g.ok && base == g.base && continuesGame(g.moves, p.Moves)
 	if !continues {
 		g.number++
 	}
@@ -246,6 +247,19 @@ func isPrefix(prefix, s []string) bool {
 		}
 	}
 	return true
+}
+
+// continuesGame reports whether a line of moves from the game's start
+// continues the game whose moves were played, for every rule that counts
+// over a game (BookMaxMoves, BookMinLine, learning). A take-back, a jump
+// back to any earlier move (then perhaps other moves), a ponder miss and
+// the same line again do. A line that changes the game's first move does
+// not, nor does a line of at most one move after a longer game: that is
+// the first position a new game shows an engine of either colour, which
+// is what a GUI that does not send ucinewgame sends next (python-chess).
+func continuesGame(played, moves []string) bool {
+	n := commonPrefix(played, moves)
+	return n >= len(played)-1 || n >= 1 && len(moves) >= 2
 }
 
 func commonPrefix(a, b []string) int {

@@ -114,6 +114,9 @@ func (a *Adapter) onGo(c uci.Command) {
 		a.replies.emit([]string{"info string no move: " + a.game.refused, "bestmove 0000"}, nil)
 		return
 	}
+	if a.game.ok {
+		a.books.policy.asked(a.game.number, len(a.game.cur.Keys)-1)
+	}
 	if ans, ok := a.bookMove(c.Go); ok {
 		if c.Go.Ponder {
 			a.search.state = searchBookPonder
