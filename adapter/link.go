@@ -212,9 +212,25 @@ func (a *Adapter) toEngine(line string) {
 // death at start, or too many positions that kill it, are fatal. When the
 // restarted engine dies again in the search it was given again, that
 // position kills it: the search gets bestmove 0000 and the run goes on
-// with a fresh engine.
+// with a fresh engine. A death in a search of our own (onWarmDeath) is
+// never fatal.
 func (a *Adapter) onEngineDeath() error {
 	status := a.engine.ended()
+	if a.diedWarm() {
+		a.onWarmDeath(status)
+	} else if err := a.judgeDeath(status); err != nil {
+		return err
+	}
+	if err := a.startEngine(); err != nil {
+		a.fatalf("cannot restart the engine: %v", err)
+		return err
+	}
+	return nil
+}
+
+// judgeDeath says what a death in the GUI's service means: an error when
+// it is fatal, else nil (the engine is restarted).
+func (a *Adapter) judgeDeath(status string) error {
 	switch a.engine.judge(a.search.state == searchEngine && a.search.reissued) {
 	case deathInHandshake:
 		a.fatalf("the engine ended before finishing the uci handshake (%s): is EngineCommand a UCI engine?", status)
@@ -229,10 +245,6 @@ func (a *Adapter) onEngineDeath() error {
 		a.onPoisonedSearch(status)
 	default:
 		a.notify("the engine died (%s): restarting it", status)
-	}
-	if err := a.startEngine(); err != nil {
-		a.fatalf("cannot restart the engine: %v", err)
-		return err
 	}
 	return nil
 }

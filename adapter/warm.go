@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -20,6 +21,12 @@ type warmSearch struct {
 	// owed bestmoves from the engine are theirs, and its info lines until
 	// then too.
 	owed int
+	line string // the position of the latest warm search
+	// killers are the positions whose warm search the engine died in
+	// (they outlive the engine): none is searched in the background again,
+	// and after maxPoisons of them there are no warm searches for the rest
+	// of the run.
+	killers []string
 }
 
 // startWarm lets the engine search position line (a "position ..." line)
@@ -29,12 +36,17 @@ func (a *Adapter) startWarm(line, why string) {
 	if !a.settings.BookPonder || line == "" || a.engine.handshaking || a.replies.owes(replyBestmove) > 0 {
 		return
 	}
+	if w := &a.books.warm; len(w.killers) >= maxPoisons || slices.Contains(w.killers, line) {
+		a.log.printf("warm engine: not searching %s (the engine died in a search of its own there, or in %d)", line, maxPoisons)
+		return
+	}
 	a.stopWarm()
 	a.log.printf("warm engine: searching %s (%s); its bestmove will not be shown", line, why)
 	a.toEnginePosition(line)
 	a.toEngine("go infinite")
 	a.books.warm.running = true
 	a.books.warm.owed++
+	a.books.warm.line = line
 }
 
 // stopWarm ends the warm search, if one runs; its bestmove is still to
@@ -90,5 +102,31 @@ func withMove(line, move string) string {
 }
 
 // resetWarm forgets the warm searches of an engine that is gone: a new
-// engine owes none.
-func (a *Adapter) resetWarm() { a.books.warm = warmSearch{} }
+// engine owes none. The positions that killed one are kept.
+func (a *Adapter) resetWarm() {
+	w := &a.books.warm
+	w.running, w.owed, w.line = false, 0, ""
+}
+
+// diedWarm reports whether the engine died owing a warm search's
+// bestmove: it was searching, or had not finished, a position the GUI
+// never asked for.
+func (a *Adapter) diedWarm() bool {
+	return a.books.warm.owed > 0 && a.engine.everReady && !a.engine.handshaking
+}
+
+// onWarmDeath takes the engine's death in a warm search: it is restarted,
+// and the death is not counted toward giving up on it (a search the GUI
+// never asked for must not cost the GUI its engine). Its position is not
+// searched in the background again; after maxPoisons such deaths the warm
+// searches stop for the run. A search of the GUI's sent after the warm
+// one is issued again to the new engine, as after any death.
+func (a *Adapter) onWarmDeath(status string) {
+	w := &a.books.warm
+	w.killers = append(w.killers, w.line)
+	off := ""
+	if len(w.killers) >= maxPoisons {
+		off = fmt.Sprintf("; the engine died in %d of them: BookPonder searches no more in this run", maxPoisons)
+	}
+	a.notify("the engine died (%s) in a search of its own (BookPonder, %s): restarting it; this does not count toward giving up, and that position is not searched in the background again%s", status, w.line, off)
+}

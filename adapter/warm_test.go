@@ -195,6 +195,79 @@ func TestBookPonderEngineDiesWarm(t *testing.T) {
 	}
 }
 
+// The engine dies in a warm search: that death does not count toward
+// giving up, so a death in the GUI's next search is restarted as a first
+// one (then its position, which kills the engine twice, gets bestmove
+// 0000 and the session goes on, as without BookPonder); and no warm search
+// goes to that position again.
+func TestBookPonderDeathDoesNotCostTheEngine(t *testing.T) {
+	cfg := warmConfig(t, true)
+	h := startHarness(t, cfg, func(_ int, s *ucitest.Settings) { s.CrashIn = "e2e4" }, nil)
+	h.handshake()
+	if l := h.bestmoveAfter("position startpos", "go wtime 10000 btime 10000"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	if l := h.next(); !strings.HasPrefix(l, "info string the engine died (exit status 3) in a search of its own (BookPonder, position startpos moves e2e4): restarting it; this does not count toward giving up") {
+		t.Errorf("got %q", l)
+	}
+	h.send("isready")
+	h.until("readyok")
+	// The same book move again: no warm search of the position that
+	// killed the engine.
+	if l := h.bestmoveAfter("position startpos", "go wtime 10000 btime 10000"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	h.send("isready")
+	h.until("readyok")
+	if got := searchesSent(h, 1); slices.Contains(got, "go infinite") {
+		t.Fatalf("warm search sent to the restarted engine: %q", got)
+	}
+	// The GUI's own search of a position that kills the engine: restarted
+	// once, then bestmove 0000, and the session goes on.
+	h.send("position startpos moves e2e4 c7c5 g1f3", "go wtime 10000 btime 10000")
+	got := h.until("bestmove")
+	if got[len(got)-1] != "bestmove 0000" || !hasPrefix(got, "info string the engine died twice in a search of this position") {
+		t.Fatalf("got %q", got)
+	}
+	if l := h.bestmoveAfter("position startpos moves d2d4 d7d5", "go wtime 10000 btime 10000"); l != "bestmove a7a6" {
+		t.Fatalf("after: %q", l)
+	}
+}
+
+// Warm searches that keep killing the engine stop for the run after
+// maxPoisons deaths; none of them ends the run.
+func TestBookPonderDeathsTurnWarmSearchesOff(t *testing.T) {
+	h := startHarness(t, warmConfig(t, true), func(n int, s *ucitest.Settings) {
+		if n < maxPoisons {
+			s.CrashOnGo = 1
+		}
+	}, nil)
+	h.handshake()
+	var deaths []string
+	for i, p := range []string{"", " moves e2e4 e7e5", " moves e2e4 e7e5 g1f3 b8c6"} {
+		h.send("position startpos"+p, "go wtime 10000 btime 10000")
+		h.until("bestmove")
+		l := h.next()
+		if !strings.HasPrefix(l, "info string the engine died (exit status 3) in a search of its own") {
+			t.Fatalf("warm search %d: got %q", i+1, l)
+		}
+		deaths = append(deaths, l)
+		h.waitReceived(i+1, "uci")
+	}
+	if !strings.HasSuffix(deaths[2], "BookPonder searches no more in this run") || strings.Contains(deaths[1], "no more") {
+		t.Errorf("deaths: %q", deaths)
+	}
+	if l := h.bestmoveAfter("position startpos", "go wtime 10000 btime 10000"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	if l := h.bestmoveAfter("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6", "go wtime 10000 btime 10000"); l != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+	if got := searchesSent(h, maxPoisons); slices.Contains(got, "go infinite") {
+		t.Fatalf("warm search after %d deaths: %q", maxPoisons, got)
+	}
+}
+
 func TestWithMove(t *testing.T) {
 	for _, tc := range [][2]string{
 		{"position startpos", "position startpos moves e2e4"},
