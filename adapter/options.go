@@ -137,6 +137,7 @@ func (a *Adapter) setOurOption(name, value string) {
 	}
 	a.log.printf("option Polyglot %s set to %q", name, value)
 	a.tellLearning()
+	a.stopWarmIfOff()
 	switch strings.ToLower(name) {
 	case "log", "logfile":
 		if a.opts.Log == nil {

@@ -122,7 +122,7 @@ func (a *Adapter) onGo(c uci.Command) {
 			a.search.state = searchBookPonder
 			a.search.bookAnswer = ans
 			a.log.printf("book answer held until ponderhit or stop")
-			a.startWarm(a.game.engineLine, "the GUI ponders on a book position")
+			a.startWarm(a.game.engineLine, "the GUI ponders on a book position", false)
 			return
 		}
 		a.search.bookAnswer = ans

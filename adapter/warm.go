@@ -22,6 +22,9 @@ type warmSearch struct {
 	// then too.
 	owed int
 	line string // the position of the latest warm search
+	// always: the running one is BookPonderAlways's, in the opponent's
+	// time (else the GUI ponders on a book position).
+	always bool
 	// killers are the positions whose warm search the engine died in
 	// (they outlive the engine): none is searched in the background again,
 	// and after maxPoisons of them there are no warm searches for the rest
@@ -31,8 +34,9 @@ type warmSearch struct {
 
 // startWarm lets the engine search position line (a "position ..." line)
 // for as long as nothing else needs it, when BookPonder is on and the
-// engine is idle. why says what for, in the log.
-func (a *Adapter) startWarm(line, why string) {
+// engine is idle. why says what for, in the log; always tells that it is
+// BookPonderAlways's search.
+func (a *Adapter) startWarm(line, why string, always bool) {
 	if !a.settings.BookPonder || line == "" || a.engine.handshaking || a.replies.owes(replyBestmove) > 0 {
 		return
 	}
@@ -47,6 +51,7 @@ func (a *Adapter) startWarm(line, why string) {
 	a.books.warm.running = true
 	a.books.warm.owed++
 	a.books.warm.line = line
+	a.books.warm.always = always
 }
 
 // stopWarm ends the warm search, if one runs; its bestmove is still to
@@ -90,7 +95,19 @@ func (a *Adapter) warmAfterBookMove(ans *bookAnswer) {
 	if !a.settings.BookPonderAlways || !a.game.ok || a.game.line != ans.forLine {
 		return
 	}
-	a.startWarm(withMove(a.game.engineLine, ans.move), "after the book move "+ans.move+", in the opponent's time")
+	a.startWarm(withMove(a.game.engineLine, ans.move), "after the book move "+ans.move+", in the opponent's time", true)
+}
+
+// stopWarmIfOff ends the running warm search when the settings no longer
+// allow it (the GUI turned Book, BookPonder or BookPonderAlways off): no
+// search the GUI did not ask for goes on once the feature is off.
+func (a *Adapter) stopWarmIfOff() {
+	w := &a.books.warm
+	if !w.running || a.settings.Book && a.settings.BookPonder && (!w.always || a.settings.BookPonderAlways) {
+		return
+	}
+	a.log.printf("warm engine: stopped, the settings no longer allow it")
+	a.stopWarm()
 }
 
 // withMove is a position line with one more move.

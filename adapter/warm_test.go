@@ -268,6 +268,57 @@ func TestBookPonderDeathsTurnWarmSearchesOff(t *testing.T) {
 	}
 }
 
+// Turning the feature off stops the warm search at once: BookPonder (or
+// Book) for any, BookPonderAlways for its own, in the opponent's time; a
+// warm search while the GUI ponders is BookPonder's alone.
+func TestBookPonderOffStopsWarmSearch(t *testing.T) {
+	for _, tc := range []struct{ option, ponder string }{
+		{"BookPonder", ""},
+		{"Book", ""},
+		{"BookPonderAlways", ""},
+		{"BookPonder", "ponder "},
+	} {
+		t.Run(tc.option+"/"+tc.ponder, func(t *testing.T) {
+			h := startHarness(t, warmConfig(t, true), nil, nil)
+			h.handshake()
+			want := []string{"position startpos moves e2e4", "go infinite"}
+			h.send("position startpos", "go "+tc.ponder+"wtime 1000 btime 1000")
+			if tc.ponder != "" {
+				want = []string{"position startpos", "go infinite"}
+			} else {
+				h.until("bestmove")
+			}
+			waitSent(h, 0, want...)
+			if tc.ponder != "" {
+				// Not BookPonderAlways's search: it goes on.
+				h.send("setoption name Polyglot BookPonderAlways value false", "isready")
+				h.until("readyok")
+				h.quiet(20 * time.Millisecond)
+				waitSent(h, 0, want...)
+			}
+			h.send("setoption name Polyglot " + tc.option + " value false")
+			waitSent(h, 0, append(want, "stop")...)
+			if tc.ponder != "" {
+				if l := h.bestmoveAfter("ponderhit"); l != "bestmove e2e4 ponder c7c5" {
+					t.Fatalf("got %q", l)
+				}
+			}
+			// No warm search after it, and one bestmove per go.
+			h.send("position startpos moves e2e4 e7e5", "go wtime 1000 btime 1000")
+			if l := h.until("bestmove"); len(l) == 0 {
+				t.Fatal("no bestmove")
+			}
+			h.send("isready")
+			h.until("readyok")
+			h.quiet(20 * time.Millisecond)
+			got := searchesSent(h, 0)
+			if n := strings.Count(strings.Join(got, "\n"), "go infinite"); n != 1 {
+				t.Fatalf("engine got %q", got)
+			}
+		})
+	}
+}
+
 func TestWithMove(t *testing.T) {
 	for _, tc := range [][2]string{
 		{"position startpos", "position startpos moves e2e4"},
