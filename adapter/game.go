@@ -254,9 +254,10 @@ func isPrefix(prefix, s []string) bool {
 // over a game (BookMaxMoves, BookMinLine, learning). A take-back, a jump
 // back to any earlier move (then perhaps other moves), a ponder miss and
 // the same line again do. A line that changes the game's first move does
-// not, nor does a line of at most one move after a longer game: that is
-// the first position a new game shows an engine of either colour, which
-// is what a GUI that does not send ucinewgame sends next (python-chess).
+// not, nor does a line of at most one move that is not one ply from the
+// game: that is the first position a new game shows an engine of either
+// colour, which is what a GUI that does not send ucinewgame sends next
+// (python-chess).
 func continuesGame(played, moves []string) bool {
 	n := commonPrefix(played, moves)
 	return n >= len(played)-1 || n >= 1 && len(moves) >= 2

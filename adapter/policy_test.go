@@ -114,7 +114,7 @@ func TestBookPerSideReplacesBookFile(t *testing.T) {
 // A long line for both sides: e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7.
 var longLine = strings.Fields("e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7")
 
-func lineBook(t *testing.T) string {
+func lineBook(t testing.TB) string {
 	var es []bookEntry
 	for i, m := range longLine {
 		es = append(es, bookEntry{strings.Join(longLine[:i], " "), m, 10})

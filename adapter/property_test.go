@@ -1,0 +1,196 @@
+package adapter
+
+// Property tests of the rules that count over a game, under every way a
+// GUI changes the game line (take-backs, jumps, the same line again, a
+// ponder miss, ucinewgame), against a model written from the README's
+// rules; and of the warm engine under option changes made at any moment.
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// gameModel is a game as the README defines it, with the book moves of
+// ours it holds (BookMaxMoves) and the calls learning gets.
+type gameModel struct {
+	max     int
+	tracked bool     // a position was followed since the last ucinewgame
+	moves   []string // the line last sent
+	// ours[ply] is the line (moves up to ply) from which we played a book
+	// move at ply, for our latest answer at that ply.
+	ours map[int]string
+}
+
+func (m *gameModel) newGame() { m.ours = map[int]string{}; m.tracked = false }
+
+// position takes a position line: whether learning hears of it (a line
+// sent again changes nothing), and whether it continues the game.
+func (m *gameModel) position(line []string) (heard, continues bool) {
+	if m.tracked && len(line) >= len(m.moves) && slices.Equal(line[:len(m.moves)], m.moves) {
+		heard = len(line) > len(m.moves)
+		m.moves = line
+		return heard, true
+	}
+	// A take-back of any length, a jump back (then other moves), or a
+	// ponder miss continue the game; a changed first move does not, nor
+	// a line of at most one move unless it is one ply from the game.
+	n := 0
+	for n < len(line) && n < len(m.moves) && line[n] == m.moves[n] {
+		n++
+	}
+	continues = m.tracked && (n >= len(m.moves)-1 || n >= 1 && len(line) >= 2)
+	if !continues {
+		m.newGame()
+	}
+	m.moves, m.tracked = line, true
+	return true, continues
+}
+
+// asked is a go on the current line: whether the book answers, given
+// that it has a move there. Our answers at this ply and after are
+// replaced by this one.
+func (m *gameModel) asked(inBook bool) bool {
+	ply := len(m.moves)
+	for p := range m.ours {
+		if p >= ply {
+			delete(m.ours, p)
+		}
+	}
+	count := 0
+	for p, before := range m.ours {
+		if p < ply && strings.Join(m.moves[:p+1], " ") == before {
+			count++
+		}
+	}
+	return inBook && count < m.max
+}
+
+// played records our book move at the current ply.
+func (m *gameModel) played(move string) {
+	ply := len(m.moves)
+	m.ours[ply] = strings.TrimSpace(strings.Join(m.moves, " ") + " " + move)
+}
+
+// FuzzGameLineRules drives a game through random position lines along a
+// 10-ply book line (take-backs and jumps of any length, lines sent again,
+// a move off the book, ucinewgame, go ponder then ponderhit or stop) and
+// checks each answer (book or engine, under BookMaxMoves) and each
+// position learning hears of (continuing the game or not) against
+// gameModel. One bestmove per go, one readyok per isready, nothing else.
+func FuzzGameLineRules(f *testing.F) {
+	for _, s := range []string{
+		"\x01\x01\x00\x01\x02\x01\x04\x01\x02\x01\x04",         // the take-back of two plies
+		"\x02\x01\x01\x01\x03\x01\x05\x01\x03\x01\x05\x01\x07", // as Black
+		"\x03\x01\x06\x01\x02\x01\x08\x01\x00\x01\x04\x00\x01\x02",
+		"\x01\x0e\x04\x01\x04\x0f\x02\x01\x02\x09\x03\x01\x04",
+		"\x02\x01\x00\x01\x00\x01\x02\x01\x02\x01\x04\x01\x01\x01\x00\x01\x01",
+		"\x01\x06\x00\x07\x02\x06\x04\x01\x06\x01\x08\x00\x06\x00",
+		"\x03\x01\x09\x01\x08\x01\x03\x01\x0a\x01\x01\x01\x00\x01\x05",
+	} {
+		f.Add([]byte(s))
+	}
+	bookPath := lineBook(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 1 || len(data) > 81 {
+			t.Skip("a game of at most 40 steps")
+		}
+		cfg := testConfig(t, bookPath)
+		cfg.BookMaxMoves = 1 + int(data[0])%3
+		rec := &recorder{}
+		h := startHarness(t, cfg, nil, rec)
+		h.handshake()
+		m := &gameModel{max: cfg.BookMaxMoves}
+		m.newGame()
+		var want []string // learning's position calls: "ply continues"
+		var script []string
+		fail := func(format string, args ...any) {
+			t.Helper()
+			t.Fatalf("%s\nsession:\n%s", fmt.Sprintf(format, args...), strings.Join(script, "\n"))
+		}
+		send := func(lines ...string) {
+			script = append(script, lines...)
+			h.send(lines...)
+		}
+		// source reads up to the next bestmove: "book" or "engine".
+		source := func() string {
+			lines := h.until("bestmove")
+			if hasPrefix(lines, "info string book move") {
+				return "book"
+			}
+			return "engine"
+		}
+		for i := 1; i+1 < len(data); i += 2 {
+			op, arg := data[i]%8, data[i+1]
+			if op == 0 {
+				send("ucinewgame")
+				m.newGame()
+				continue
+			}
+			ply := int(arg) % (len(longLine) + 1)
+			line := slices.Clone(longLine[:ply])
+			if arg&0x80 != 0 {
+				line = append(line, [2]string{"h2h3", "h7h6"}[ply%2]) // off the book
+			}
+			pos := "position startpos"
+			if len(line) > 0 {
+				pos += " moves " + strings.Join(line, " ")
+			}
+			if heard, continues := m.position(line); heard {
+				want = append(want, fmt.Sprintf("%d %v", len(line), continues))
+			}
+			inBook := arg&0x80 == 0 && ply < len(longLine)
+			switch op {
+			case 1, 2, 3, 4:
+				send(pos, "go wtime 1000 btime 1000")
+				wantBook := m.asked(inBook)
+				if got := source(); got != map[bool]string{true: "book", false: "engine"}[wantBook] {
+					fail("step %d: %s answered, want the other (BookMaxMoves %d)", i/2+1, got, m.max)
+				}
+				if wantBook {
+					m.played(longLine[ply])
+				}
+			case 5, 6:
+				send(pos, "go ponder wtime 1000 btime 1000")
+				wantBook := m.asked(inBook)
+				hit := op == 5
+				send(map[bool]string{true: "ponderhit", false: "stop"}[hit])
+				if got := source(); got != map[bool]string{true: "book", false: "engine"}[wantBook] {
+					fail("step %d: %s answered a go ponder, want the other", i/2+1, got)
+				}
+				if wantBook && hit {
+					m.played(longLine[ply])
+				}
+			case 7:
+				send(pos, "isready")
+				if l := h.next(); l != "readyok" {
+					fail("step %d: %q before readyok", i/2+1, l)
+				}
+			}
+		}
+		send("isready")
+		if l := h.next(); l != "readyok" {
+			fail("%q, want readyok (a bestmove too many?)", l)
+		}
+		send("quit")
+		<-h.done
+		h.done <- nil
+		var got []string
+		for _, c := range rec.got() {
+			if f := strings.Fields(c); f[0] == "position" {
+				// The FEN's counters give the ply.
+				full, black := 0, f[2] == "b"
+				fmt.Sscan(f[len(f)-2], &full)
+				ply := 2 * (full - 1)
+				if black {
+					ply++
+				}
+				got = append(got, fmt.Sprintf("%d %s", ply, f[len(f)-1]))
+			}
+		}
+		if !slices.Equal(got, want) {
+			fail("learning heard (ply, continues)\n%q\nwant\n%q", got, want)
+		}
+	})
+}
