@@ -194,3 +194,138 @@ func FuzzGameLineRules(f *testing.F) {
 		}
 	})
 }
+
+// FuzzWarmSearchUnderOptionChanges drives the warm engine (BookPonder,
+// BookPonderAlways) with random option changes at any moment, also during
+// a warm search and while the GUI ponders, between book and engine
+// answers, ucinewgame and isready. Invariants: exactly one bestmove per
+// go, a readyok for each isready with no bestmove before it that was not
+// owed, and, at every isready, no warm search running that the settings
+// do not allow (Book and BookPonder on, and BookPonderAlways on unless the
+// GUI ponders); the engine is never sent a command it would choke on.
+func FuzzWarmSearchUnderOptionChanges(f *testing.F) {
+	for _, s := range []string{
+		"\x03\x00\x06\x00\x06\x01", // a book move, its warm search, BookPonder off
+		"\x03\x00\x00\x01\x06\x00\x03\x02\x06\x00",
+		"\x04\x00\x00\x01\x06\x00\x05\x00\x06\x00",         // BookPonder off while the GUI ponders
+		"\x04\x01\x01\x01\x06\x00\x01\x00\x06\x00\x05\x01", // BookPonderAlways off then on while the GUI ponders
+		"\x03\x00\x02\x01\x06\x00\x02\x00\x03\x02\x06\x00\x07\x00\x03\x03",
+		"\x03\x04\x03\x00\x04\x02\x02\x01\x05\x00\x00\x00\x00\x01\x03\x01\x06\x00",
+		// Book off while a book answer is held for ponderhit: the answer
+		// goes out, but no warm search after it.
+		"\x04\x03\x02\x01\x05\x00",
+	} {
+		f.Add([]byte(s))
+	}
+	positions := []string{
+		"position startpos", // book: e2e4
+		"position startpos moves e2e4",
+		"position startpos moves e2e4 e7e5",
+		"position startpos moves e2e4 e7e5 g1f3 b8c6",
+		"position startpos moves d2d4 d7d5", // out of book
+	}
+	options := []string{"BookPonder", "BookPonderAlways", "Book"}
+	bookPath := smallBook(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 81 {
+			t.Skip("at most 40 steps")
+		}
+		cfg := testConfig(t, bookPath)
+		cfg.BookPonder, cfg.BookPonderAlways = true, true
+		on := map[string]bool{"BookPonder": true, "BookPonderAlways": true, "Book": true}
+		h := startHarness(t, cfg, nil, nil)
+		h.handshake()
+		var script []string
+		fail := func(format string, args ...any) {
+			t.Helper()
+			t.Fatalf("%s\nsession:\n%s\nengine got:\n%s", fmt.Sprintf(format, args...), strings.Join(script, "\n"), strings.Join(searchesSent(h, 0), "\n"))
+		}
+		send := func(lines ...string) {
+			script = append(script, lines...)
+			h.send(lines...)
+		}
+		gos, bestmoves := 0, 0
+		pondering := false // a go ponder waits for ponderhit or stop
+		// answer reads up to the next bestmove.
+		answer := func() {
+			t.Helper()
+			for {
+				l := h.next()
+				if l == "readyok" {
+					fail("readyok while a bestmove was awaited")
+				}
+				if strings.HasPrefix(l, "bestmove") {
+					bestmoves++
+					return
+				}
+			}
+		}
+		endPonder := func(how string) {
+			if pondering {
+				send(how)
+				answer()
+				pondering = false
+			}
+		}
+		sync := func() {
+			t.Helper()
+			send("isready")
+			for {
+				l := h.next()
+				if strings.HasPrefix(l, "bestmove") {
+					fail("a bestmove nobody was owed: %q", l)
+				}
+				if l == "readyok" {
+					break
+				}
+			}
+			// The engine got everything sent before the isready.
+			sent := searchesSent(h, 0)
+			last := -1
+			for i, l := range sent {
+				if strings.HasPrefix(l, "go") {
+					last = i
+				}
+			}
+			warm := last >= 0 && sent[last] == "go infinite" && !slices.Contains(sent[last+1:], "stop")
+			allowed := on["Book"] && on["BookPonder"] && (on["BookPonderAlways"] || pondering)
+			if warm && !allowed {
+				fail("a warm search runs with %v (GUI pondering: %v)", on, pondering)
+			}
+		}
+		for i := 0; i+1 < len(data); i += 2 {
+			op, arg := data[i]%8, int(data[i+1])
+			switch op {
+			case 0, 1, 2:
+				name := options[op]
+				on[name] = arg%2 == 0
+				send(fmt.Sprintf("setoption name Polyglot %s value %v", name, on[name]))
+			case 3:
+				endPonder("stop")
+				send(positions[arg%len(positions)], "go wtime 1000 btime 1000")
+				gos++
+				answer()
+			case 4:
+				endPonder("stop")
+				send(positions[arg%len(positions)], "go ponder wtime 1000 btime 1000")
+				gos++
+				pondering = true
+			case 5:
+				endPonder([]string{"ponderhit", "stop"}[arg%2])
+			case 6:
+				sync()
+			case 7:
+				endPonder("stop")
+				send("ucinewgame")
+			}
+		}
+		endPonder("stop")
+		sync()
+		if bestmoves != gos {
+			fail("%d bestmoves for %d go", bestmoves, gos)
+		}
+		if m := h.engine(0).Misused(); len(m) != 0 {
+			fail("engine misused: %q", m)
+		}
+	})
+}

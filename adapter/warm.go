@@ -37,7 +37,7 @@ type warmSearch struct {
 // engine is idle. why says what for, in the log; always tells that it is
 // BookPonderAlways's search.
 func (a *Adapter) startWarm(line, why string, always bool) {
-	if !a.settings.BookPonder || line == "" || a.engine.handshaking || a.replies.owes(replyBestmove) > 0 {
+	if !a.warmAllowed(always) || line == "" || a.engine.handshaking || a.replies.owes(replyBestmove) > 0 {
 		return
 	}
 	if w := &a.books.warm; len(w.killers) >= maxPoisons || slices.Contains(w.killers, line) {
@@ -92,10 +92,19 @@ func (a *Adapter) warmSwallows() bool {
 // warmAfterBookMove starts, with BookPonderAlways, the search of the
 // position after a book move just played, in the opponent's time.
 func (a *Adapter) warmAfterBookMove(ans *bookAnswer) {
-	if !a.settings.BookPonderAlways || !a.game.ok || a.game.line != ans.forLine {
+	if !a.warmAllowed(true) || !a.game.ok || a.game.line != ans.forLine {
 		return
 	}
 	a.startWarm(withMove(a.game.engineLine, ans.move), "after the book move "+ans.move+", in the opponent's time", true)
+}
+
+// warmAllowed reports whether the settings allow a warm search, always
+// telling whether it is BookPonderAlways's: the book must be on too (a
+// book answer held from before it was turned off still goes out, but
+// starts no search).
+func (a *Adapter) warmAllowed(always bool) bool {
+	s := a.settings
+	return s.Book && s.BookPonder && (!always || s.BookPonderAlways)
 }
 
 // stopWarmIfOff ends the running warm search when the settings no longer
@@ -103,7 +112,7 @@ func (a *Adapter) warmAfterBookMove(ans *bookAnswer) {
 // search the GUI did not ask for goes on once the feature is off.
 func (a *Adapter) stopWarmIfOff() {
 	w := &a.books.warm
-	if !w.running || a.settings.Book && a.settings.BookPonder && (!w.always || a.settings.BookPonderAlways) {
+	if !w.running || a.warmAllowed(w.always) {
 		return
 	}
 	a.log.printf("warm engine: stopped, the settings no longer allow it")
