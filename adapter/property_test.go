@@ -8,8 +8,11 @@ package adapter
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/polyproxy/polyproxy/uci"
 )
 
 // gameModel is a game as the README defines it, with the book moves of
@@ -326,6 +329,71 @@ func FuzzWarmSearchUnderOptionChanges(f *testing.F) {
 		}
 		if m := h.engine(0).Misused(); len(m) != 0 {
 			fail("engine misused: %q", m)
+		}
+	})
+}
+
+// FuzzOurNumericOptions sets one of polyproxy's numeric options through
+// setoption to any value: it is either taken, and announced back as the
+// value (a second uci lists our options with the current settings as
+// defaults), or refused with one info string naming it and left as it
+// was; every announced spin default stays within its announced range.
+func FuzzOurNumericOptions(f *testing.F) {
+	names := []string{"BookDepth", "BookTreshold", "BookWidth", "BookMaxMoves", "BookMinWeight", "BookMinLine",
+		"LearnResignScore", "LearnResignMoves", "BookSeed"}
+	for i, v := range []string{"-3", "99999999999", "1e3", "nan", "+5", " 7 ", "0x10", "", "<empty>", "18446744073709551616", "1000", "0", "-0", "\"12\""} {
+		f.Add(uint8(i), v)
+	}
+	f.Fuzz(func(t *testing.T, which uint8, value string) {
+		if strings.ContainsAny(value, "\r\n\x00") {
+			t.Skip("one line")
+		}
+		name := names[int(which)%len(names)]
+		h := startHarness(t, testConfig(t, ""), nil, nil)
+		announced := func(lines []string) map[string][3]string { // name: default, min, max
+			out := map[string][3]string{}
+			for _, l := range lines {
+				o, err := uci.ParseOption(l)
+				if err != nil || !strings.HasPrefix(o.Name, ourOptionPrefix) {
+					continue
+				}
+				out[strings.TrimPrefix(o.Name, ourOptionPrefix)] = [3]string{o.Default, o.Min, o.Max}
+			}
+			return out
+		}
+		before := announced(h.handshake())
+		h.send("setoption name Polyglot "+name+" value "+value, "uci")
+		lines := h.until("uciok")
+		var said []string
+		for _, l := range lines {
+			if strings.HasPrefix(l, "info string") {
+				said = append(said, l)
+			}
+		}
+		after := announced(lines)
+		switch {
+		case len(said) == 0:
+			// Taken: announced back as the value.
+			if v, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64); err == nil && after[name][0] != strconv.FormatInt(v, 10) {
+				t.Errorf("%s = %q taken, announced as %q", name, value, after[name][0])
+			}
+		case len(said) == 1 && strings.HasPrefix(said[0], "info string setoption Polyglot "+name+": "):
+			if after[name] != before[name] {
+				t.Errorf("%s = %q refused but changed: %q -> %q", name, value, before[name], after[name])
+			}
+		default:
+			t.Errorf("%s = %q: %q", name, value, said)
+		}
+		for n, o := range after {
+			if o[1] == "" {
+				continue // not a spin
+			}
+			d, _ := strconv.ParseInt(o[0], 10, 64)
+			lo, _ := strconv.ParseInt(o[1], 10, 64)
+			hi, _ := strconv.ParseInt(o[2], 10, 64)
+			if d < lo || d > hi {
+				t.Errorf("after %s = %q: %s announced as %s, outside %s..%s", name, value, n, o[0], o[1], o[2])
+			}
 		}
 	})
 }
