@@ -20,6 +20,7 @@ import (
 type gameModel struct {
 	max     int
 	tracked bool     // a position was followed since the last ucinewgame
+	base    string   // the start of the line last sent: startpos or a FEN
 	moves   []string // the line last sent
 	// ours[ply] is the line (moves up to ply) from which we played a book
 	// move at ply, for our latest answer at that ply.
@@ -30,24 +31,26 @@ func (m *gameModel) newGame() { m.ours = map[int]string{}; m.tracked = false }
 
 // position takes a position line: whether learning hears of it (a line
 // sent again changes nothing), and whether it continues the game.
-func (m *gameModel) position(line []string) (heard, continues bool) {
-	if m.tracked && len(line) >= len(m.moves) && slices.Equal(line[:len(m.moves)], m.moves) {
+func (m *gameModel) position(base string, line []string) (heard, continues bool) {
+	same := m.tracked && base == m.base
+	if same && len(line) >= len(m.moves) && slices.Equal(line[:len(m.moves)], m.moves) {
 		heard = len(line) > len(m.moves)
 		m.moves = line
 		return heard, true
 	}
 	// A take-back of any length, a jump back (then other moves), or a
-	// ponder miss continue the game; a changed first move does not, nor
-	// a line of at most one move unless it is one ply from the game.
+	// ponder miss continue the game; another start or a changed first
+	// move does not, nor a line of at most one move unless it is one ply
+	// from the game.
 	n := 0
 	for n < len(line) && n < len(m.moves) && line[n] == m.moves[n] {
 		n++
 	}
-	continues = m.tracked && (n >= len(m.moves)-1 || n >= 1 && len(line) >= 2)
+	continues = same && (n >= len(m.moves)-1 || n >= 1 && len(line) >= 2)
 	if !continues {
 		m.newGame()
 	}
-	m.moves, m.tracked = line, true
+	m.base, m.moves, m.tracked = base, line, true
 	return true, continues
 }
 
@@ -78,7 +81,8 @@ func (m *gameModel) played(move string) {
 
 // FuzzGameLineRules drives a game through random position lines along a
 // 10-ply book line (take-backs and jumps of any length, lines sent again,
-// a move off the book, ucinewgame, go ponder then ponderhit or stop) and
+// a move off the book, from startpos or a FEN, ucinewgame, go ponder then
+// ponderhit or stop) and
 // checks each answer (book or engine, under BookMaxMoves) and each
 // position learning hears of (continuing the game or not) against
 // gameModel. One bestmove per go, one readyok per isready, nothing else.
@@ -91,6 +95,7 @@ func FuzzGameLineRules(f *testing.F) {
 		"\x02\x01\x00\x01\x00\x01\x02\x01\x02\x01\x04\x01\x01\x01\x00\x01\x01",
 		"\x01\x06\x00\x07\x02\x06\x04\x01\x06\x01\x08\x00\x06\x00",
 		"\x03\x01\x09\x01\x08\x01\x03\x01\x0a\x01\x01\x01\x00\x01\x05",
+		"\x02\x09\x00\x09\x02\x09\x04\x01\x04\x09\x02\x0f\x06\x0e\x02", // from a FEN, and startpos again
 	} {
 		f.Add([]byte(s))
 	}
@@ -136,11 +141,16 @@ func FuzzGameLineRules(f *testing.F) {
 			if arg&0x80 != 0 {
 				line = append(line, [2]string{"h2h3", "h7h6"}[ply%2]) // off the book
 			}
-			pos := "position startpos"
+			// The start position, sometimes as a FEN: another start.
+			base := "startpos"
+			if data[i]&0x08 != 0 {
+				base = "fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+			}
+			pos := "position " + base
 			if len(line) > 0 {
 				pos += " moves " + strings.Join(line, " ")
 			}
-			if heard, continues := m.position(line); heard {
+			if heard, continues := m.position(base, line); heard {
 				want = append(want, fmt.Sprintf("%d %v", len(line), continues))
 			}
 			inBook := arg&0x80 == 0 && ply < len(longLine)
