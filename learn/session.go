@@ -327,8 +327,7 @@ func (s *Session) finish(why string) {
 			}
 		}
 		if err != nil {
-			s.warnf("learn: %v", err)
-			continue
+			continue // each book move not learned was reported, with err
 		}
 		if err := f.Sync(); err != nil {
 			s.warnf("learn: sync %s: %v", path, err)
