@@ -166,5 +166,5 @@ func (a *Adapter) tellLearning() {
 	if a.settings.Book {
 		ls.Books = booksInUse(a.settings)
 	}
-	a.observer.obs.SetLearning(ls)
+	a.observer.later(func(o GameObserver) { o.SetLearning(ls) })
 }
