@@ -27,6 +27,10 @@ type game struct {
 	start        *board.Line // the start position, built once: most games begin there
 	hasMovesWord bool        // line has the "moves" keyword
 	baseFEN      string      // the FEN of base, normalised
+	// lost: line is not followed for a bad move in it, after a line that
+	// continued the game: moves is still the game's last followed line,
+	// which the GUI's next good line may continue.
+	lost bool
 	// predicted is the game after our last book move (predictedMove),
 	// already computed for the ponder reply: when the GUI's next line plays
 	// that move, the game continues from it instead of working it out
@@ -93,12 +97,12 @@ func (a *Adapter) onPosition(c uci.Command) {
 	g.hasMovesWord = p.Moves != nil
 	g.predicted = nil
 	if a.game.chess960 {
-		g.ok = false // not followed: the book is off for Chess960 games
+		g.ok, g.lost = false, false // not followed: the book is off for Chess960 games
 		return
 	}
 	// A new game, a take-back, a jump or a ponder miss: start again from
 	// the base.
-	continues := g.ok && base == g.base && continuesGame(g.moves, p.Moves)
+	continues := (g.ok || g.lost) && base == g.base && continuesGame(g.moves, p.Moves)
 	if !continues {
 		g.number++
 	}
@@ -114,7 +118,7 @@ func (a *Adapter) onPosition(c uci.Command) {
 		return
 	}
 	if err := g.cur.PlayMoves(p.Moves, 0); err != nil {
-		a.lostTrack(err)
+		a.lostTrack(err, continues)
 		return
 	}
 	g.moves = p.Moves
@@ -130,6 +134,7 @@ func (a *Adapter) extendGame(line, engineLine string, moves []string) {
 		return
 	}
 	g.hasMovesWord = true
+	followed := len(g.moves)
 	if g.predicted != nil && moves[0] == g.predictedMove {
 		g.cur = g.predicted
 		g.moves = append(g.moves, moves[0])
@@ -137,7 +142,8 @@ func (a *Adapter) extendGame(line, engineLine string, moves []string) {
 	}
 	g.predicted = nil
 	if err := g.cur.PlayMoves(moves, len(g.moves)); err != nil {
-		a.lostTrack(err)
+		g.moves = g.moves[:followed] // the GUI's last line that was followed
+		a.lostTrack(err, true)
 		return
 	}
 	g.moves = append(g.moves, moves...)
@@ -150,7 +156,7 @@ func (a *Adapter) tracked(continues bool) {
 	if g.err != "" {
 		a.log.printf("position followed again")
 	}
-	g.ok, g.err = true, ""
+	g.ok, g.lost, g.err = true, false, ""
 	if a.observer.obs == nil {
 		return
 	}
@@ -176,11 +182,16 @@ func (g *game) reset(base string) error {
 }
 
 // lostTrack stops using the book until a position can be followed again;
-// the engine still gets the GUI's line unchanged and decides.
-func (a *Adapter) lostTrack(err error) {
+// the engine still gets the GUI's line unchanged and decides. continues
+// tells whether the bad line continued the game: a good line may then
+// continue it still (its book moves, its learning), else a new game
+// begins with the next good line.
+func (a *Adapter) lostTrack(err error, continues bool) {
 	g := &a.game
-	g.ok = false
-	g.moves = nil
+	g.ok, g.lost = false, continues
+	if !continues {
+		g.moves = nil
+	}
 	g.predicted = nil
 	msg := "position not followed, no book until the next good position: " + err.Error()
 	if msg != g.err {
@@ -198,7 +209,7 @@ func (a *Adapter) refusePosition(line, why string) {
 	g := &a.game
 	g.line, g.engineLine = "", ""
 	g.refused = why
-	g.ok, g.moves, g.predicted = false, nil, nil
+	g.ok, g.lost, g.moves, g.predicted = false, false, nil, nil
 	msg := "position not sent to the engine: " + why
 	if msg != g.err {
 		g.err = msg

@@ -118,7 +118,7 @@ func (a *Adapter) noteChess960(name, value string) {
 	}
 	a.game.chess960 = on
 	if on {
-		a.game.ok = false
+		a.game.ok, a.game.lost = false, false
 		a.infoString("UCI_Chess960 is on: book off, pure forwarding")
 	} else {
 		a.infoString("UCI_Chess960 is off: book on again from the next position")

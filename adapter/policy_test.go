@@ -213,6 +213,27 @@ func TestBookMaxMovesAfterTakeBack(t *testing.T) {
 	}
 }
 
+// A line with an illegal move is not followed, but the game goes on: the
+// next good line that continues it keeps its book moves.
+func TestBookMaxMovesAfterABadLine(t *testing.T) {
+	cfg := testConfig(t, lineBook(t))
+	cfg.BookMaxMoves = 1
+	h := startHarness(t, cfg, func(_ int, s *ucitest.Settings) { s.BestMove = "h7h6" }, nil)
+	h.handshake()
+	h.send("ucinewgame")
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder e7e5" {
+		t.Fatalf("got %q", l)
+	}
+	h.send("position startpos moves e2e4 e7e5 e1e8", "go")
+	got := h.until("bestmove")
+	if !hasPrefix(got, "info string position not followed") || got[len(got)-1] != "bestmove h7h6" {
+		t.Fatalf("the bad line: %q", got)
+	}
+	if l := h.bestmoveAfter(position(longLine, 2), "go"); l != "bestmove h7h6" {
+		t.Fatalf("a second book move of ours at BookMaxMoves 1: %q", l)
+	}
+}
+
 func TestBookMinWeight(t *testing.T) {
 	cfg := testConfig(t, smallBook(t)) // the start: 300 + 100; after 1.e4: 50
 	cfg.BookMinWeight = 60

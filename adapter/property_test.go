@@ -22,6 +22,7 @@ type gameModel struct {
 	tracked bool     // a position was followed since the last ucinewgame
 	base    string   // the start of the line last sent: startpos or a FEN
 	moves   []string // the line last sent
+	lost    bool     // a line with an illegal move came since: the next good one is followed afresh
 	// ours[ply] is the line (moves up to ply) from which we played a book
 	// move at ply, for our latest answer at that ply.
 	ours map[int]string
@@ -33,7 +34,7 @@ func (m *gameModel) newGame() { m.ours = map[int]string{}; m.tracked = false }
 // sent again changes nothing), and whether it continues the game.
 func (m *gameModel) position(base string, line []string) (heard, continues bool) {
 	same := m.tracked && base == m.base
-	if same && len(line) >= len(m.moves) && slices.Equal(line[:len(m.moves)], m.moves) {
+	if same && !m.lost && len(line) >= len(m.moves) && slices.Equal(line[:len(m.moves)], m.moves) {
 		heard = len(line) > len(m.moves)
 		m.moves = line
 		return heard, true
@@ -50,7 +51,7 @@ func (m *gameModel) position(base string, line []string) (heard, continues bool)
 	if !continues {
 		m.newGame()
 	}
-	m.base, m.moves, m.tracked = base, line, true
+	m.base, m.moves, m.tracked, m.lost = base, line, true, false
 	return true, continues
 }
 
@@ -73,6 +74,18 @@ func (m *gameModel) asked(inBook bool) bool {
 	return inBook && count < m.max
 }
 
+// badLine takes a line with an illegal move: it is not followed and
+// learning hears nothing; when it continues the game, the game's last
+// followed line stays, for the next good line to continue.
+func (m *gameModel) badLine(base string, line []string) {
+	moves, tracked := m.moves, m.tracked
+	if _, continues := m.position(base, line); continues {
+		m.moves, m.tracked, m.lost = moves, tracked, true
+		return
+	}
+	m.moves, m.tracked, m.lost = nil, false, false
+}
+
 // played records our book move at the current ply.
 func (m *gameModel) played(move string) {
 	ply := len(m.moves)
@@ -81,8 +94,8 @@ func (m *gameModel) played(move string) {
 
 // FuzzGameLineRules drives a game through random position lines along a
 // 10-ply book line (take-backs and jumps of any length, lines sent again,
-// a move off the book, from startpos or a FEN, ucinewgame, go ponder then
-// ponderhit or stop) and
+// a move off the book, an illegal move, from startpos or a FEN,
+// ucinewgame, go ponder then ponderhit or stop) and
 // checks each answer (book or engine, under BookMaxMoves) and each
 // position learning hears of (continuing the game or not) against
 // gameModel. One bestmove per go, one readyok per isready, nothing else.
@@ -95,7 +108,9 @@ func FuzzGameLineRules(f *testing.F) {
 		"\x02\x01\x00\x01\x00\x01\x02\x01\x02\x01\x04\x01\x01\x01\x00\x01\x01",
 		"\x01\x06\x00\x07\x02\x06\x04\x01\x06\x01\x08\x00\x06\x00",
 		"\x03\x01\x09\x01\x08\x01\x03\x01\x0a\x01\x01\x01\x00\x01\x05",
-		"\x02\x09\x00\x09\x02\x09\x04\x01\x04\x09\x02\x0f\x06\x0e\x02", // from a FEN, and startpos again
+		"\x02\x09\x00\x09\x02\x09\x04\x01\x04\x09\x02\x0f\x06\x0e\x02",         // from a FEN, and startpos again
+		"\x01\x01\x00\x11\x02\x01\x02\x17\x03\x01\x04\x11\x00\x01\x00\x01\x02", // illegal moves in the line
+		"0A710A7", // the last followed line again after an illegal one
 	} {
 		f.Add([]byte(s))
 	}
@@ -141,6 +156,10 @@ func FuzzGameLineRules(f *testing.F) {
 			if arg&0x80 != 0 {
 				line = append(line, [2]string{"h2h3", "h7h6"}[ply%2]) // off the book
 			}
+			bad := data[i]&0x10 != 0
+			if bad {
+				line = append(line, "e1e8") // illegal: not followed
+			}
 			// The start position, sometimes as a FEN: another start.
 			base := "startpos"
 			if data[i]&0x08 != 0 {
@@ -150,14 +169,22 @@ func FuzzGameLineRules(f *testing.F) {
 			if len(line) > 0 {
 				pos += " moves " + strings.Join(line, " ")
 			}
-			if heard, continues := m.position(base, line); heard {
+			if bad {
+				m.badLine(base, line)
+			} else if heard, continues := m.position(base, line); heard {
 				want = append(want, fmt.Sprintf("%d %v", len(line), continues))
 			}
-			inBook := arg&0x80 == 0 && ply < len(longLine)
+			inBook := !bad && arg&0x80 == 0 && ply < len(longLine)
+			asked := func() bool {
+				if bad {
+					return false // not followed: the engine, and no answer of ours replaced
+				}
+				return m.asked(inBook)
+			}
 			switch op {
 			case 1, 2, 3, 4:
 				send(pos, "go wtime 1000 btime 1000")
-				wantBook := m.asked(inBook)
+				wantBook := asked()
 				if got := source(); got != map[bool]string{true: "book", false: "engine"}[wantBook] {
 					fail("step %d: %s answered, want the other (BookMaxMoves %d)", i/2+1, got, m.max)
 				}
@@ -166,7 +193,7 @@ func FuzzGameLineRules(f *testing.F) {
 				}
 			case 5, 6:
 				send(pos, "go ponder wtime 1000 btime 1000")
-				wantBook := m.asked(inBook)
+				wantBook := asked()
 				hit := op == 5
 				send(map[bool]string{true: "ponderhit", false: "stop"}[hit])
 				if got := source(); got != map[bool]string{true: "book", false: "engine"}[wantBook] {
@@ -177,8 +204,10 @@ func FuzzGameLineRules(f *testing.F) {
 				}
 			case 7:
 				send(pos, "isready")
-				if l := h.next(); l != "readyok" {
-					fail("step %d: %q before readyok", i/2+1, l)
+				for l := h.next(); l != "readyok"; l = h.next() {
+					if !bad || !strings.HasPrefix(l, "info string position not followed") {
+						fail("step %d: %q before readyok", i/2+1, l)
+					}
 				}
 			}
 		}
