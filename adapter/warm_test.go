@@ -319,6 +319,32 @@ func TestBookPonderOffStopsWarmSearch(t *testing.T) {
 	}
 }
 
+// The engine dies in the warm search of a position the GUI ponders on:
+// the held book answer still goes out on ponderhit, and the new engine
+// serves the GUI's next search.
+func TestBookPonderDeathWhileTheGUIPonders(t *testing.T) {
+	h := startHarness(t, warmConfig(t, false), func(n int, s *ucitest.Settings) {
+		if n == 0 {
+			s.CrashOnGo = 1
+		}
+	}, nil)
+	h.handshake()
+	h.send("position startpos", "go ponder wtime 1000 btime 1000")
+	if l := h.next(); !strings.HasPrefix(l, "info string the engine died (exit status 3) in a search of its own") {
+		t.Fatalf("got %q", l)
+	}
+	if l := h.bestmoveAfter("ponderhit"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	h.send("isready")
+	if l := h.next(); l != "readyok" {
+		t.Fatalf("got %q", l)
+	}
+	if l := h.bestmoveAfter("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6", "go wtime 1000 btime 1000"); l != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+}
+
 func TestWithMove(t *testing.T) {
 	for _, tc := range [][2]string{
 		{"position startpos", "position startpos moves e2e4"},
