@@ -42,6 +42,10 @@ type engineLink struct {
 	guiSetOptions []uci.SetOption
 	// poisons are when positions killed it twice, within restartWindow.
 	poisons []time.Time
+	// diedWarm: the last death was in a warm search. A search of the
+	// GUI's issued again after it is then not yet known to kill the
+	// engine: its next death counts as a first one.
+	diedWarm bool
 }
 
 // restartWindow: a second engine death within it ends polyproxy.
@@ -216,7 +220,8 @@ func (a *Adapter) toEngine(line string) {
 // never fatal.
 func (a *Adapter) onEngineDeath() error {
 	status := a.engine.ended()
-	if a.diedWarm() {
+	a.engine.diedWarm = a.deathInWarmSearch()
+	if a.engine.diedWarm {
 		a.onWarmDeath(status)
 	} else if err := a.judgeDeath(status); err != nil {
 		return err
@@ -319,7 +324,7 @@ func (a *Adapter) resume() {
 		}
 		a.log.printf("re-issuing the search the engine died in: %s", goLine)
 		a.toEngine(goLine)
-		a.search.reissued = true
+		a.search.reissued = !a.engine.diedWarm
 		if a.search.stopSent {
 			a.toEngine("stop")
 		}

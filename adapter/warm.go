@@ -134,10 +134,10 @@ func (a *Adapter) resetWarm() {
 	w.running, w.owed, w.line = false, 0, ""
 }
 
-// diedWarm reports whether the engine died owing a warm search's
+// deathInWarmSearch reports whether the engine died owing a warm search's
 // bestmove: it was searching, or had not finished, a position the GUI
 // never asked for.
-func (a *Adapter) diedWarm() bool {
+func (a *Adapter) deathInWarmSearch() bool {
 	return a.books.warm.owed > 0 && a.engine.everReady && !a.engine.handshaking
 }
 

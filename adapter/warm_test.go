@@ -357,3 +357,33 @@ func TestWithMove(t *testing.T) {
 		}
 	}
 }
+
+// The engine dies in a warm search just as the GUI's search was sent after
+// it: that search is issued again, and if it kills the new engine too,
+// that is its position's first death, restarted as such, not a position
+// that killed the engine twice (bestmove 0000).
+func TestBookPonderDeathWithTheGUISearchSent(t *testing.T) {
+	h := startHarness(t, warmConfig(t, true), func(n int, s *ucitest.Settings) {
+		switch n {
+		case 0:
+			s.CrashIn = "moves e2e4"
+		case 1:
+			s.CrashOnGo = 1
+		}
+	}, nil)
+	h.handshake()
+	// One batch: the book's move, its warm search, then the GUI's search.
+	h.send("position startpos", "go wtime 10000 btime 10000", "position startpos moves d2d4 d7d5", "go wtime 10000 btime 10000")
+	got := h.until("bestmove")
+	if got[len(got)-1] != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", got)
+	}
+	got = h.until("bestmove")
+	if got[len(got)-1] != "bestmove a7a6" {
+		t.Fatalf("the GUI's search: %q", got)
+	}
+	if !hasPrefix(got, "info string the engine died (exit status 3) in a search of its own") ||
+		!hasPrefix(got, "info string the engine died (exit status 3): restarting it") {
+		t.Errorf("deaths not reported: %q", got)
+	}
+}
