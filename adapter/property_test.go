@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/uci"
+	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 // gameModel is a game as the README defines it, with the book moves of
@@ -244,7 +245,9 @@ func FuzzGameLineRules(f *testing.F) {
 // go, a readyok for each isready with no bestmove before it that was not
 // owed, and, at every isready, no warm search running that the settings
 // do not allow (Book and BookPonder on, and BookPonderAlways on unless the
-// GUI ponders); the engine is never sent a command it would choke on.
+// GUI ponders); the engine is never sent a command it would choke on. The
+// engine dies in the warm search after the book's last move (f1b5), a
+// position the GUI never sends: that never costs the GUI an answer.
 func FuzzWarmSearchUnderOptionChanges(f *testing.F) {
 	for _, s := range []string{
 		"\x03\x00\x06\x00\x06\x01", // a book move, its warm search, BookPonder off
@@ -256,6 +259,8 @@ func FuzzWarmSearchUnderOptionChanges(f *testing.F) {
 		// Book off while a book answer is held for ponderhit: the answer
 		// goes out, but no warm search after it.
 		"\x04\x03\x02\x01\x05\x00",
+		// The warm search after f1b5 kills the engine; the GUI goes on.
+		"\x03\x03\x06\x00\x03\x04\x03\x03\x06\x00\x04\x00\x05\x00\x06\x00",
 	} {
 		f.Add([]byte(s))
 	}
@@ -275,12 +280,17 @@ func FuzzWarmSearchUnderOptionChanges(f *testing.F) {
 		cfg := testConfig(t, bookPath)
 		cfg.BookPonder, cfg.BookPonderAlways = true, true
 		on := map[string]bool{"BookPonder": true, "BookPonderAlways": true, "Book": true}
-		h := startHarness(t, cfg, nil, nil)
+		h := startHarness(t, cfg, func(_ int, s *ucitest.Settings) { s.CrashIn = "b8c6 f1b5" }, nil)
 		h.handshake()
+		engines := func() int {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			return len(h.engines)
+		}
 		var script []string
 		fail := func(format string, args ...any) {
 			t.Helper()
-			t.Fatalf("%s\nsession:\n%s\nengine got:\n%s", fmt.Sprintf(format, args...), strings.Join(script, "\n"), strings.Join(searchesSent(h, 0), "\n"))
+			t.Fatalf("%s\nsession:\n%s\nengine got:\n%s", fmt.Sprintf(format, args...), strings.Join(script, "\n"), strings.Join(searchesSent(h, engines()-1), "\n"))
 		}
 		send := func(lines ...string) {
 			script = append(script, lines...)
@@ -321,8 +331,9 @@ func FuzzWarmSearchUnderOptionChanges(f *testing.F) {
 					break
 				}
 			}
-			// The engine got everything sent before the isready.
-			sent := searchesSent(h, 0)
+			// The engine that answered got everything sent before the
+			// isready.
+			sent := searchesSent(h, engines()-1)
 			last := -1
 			for i, l := range sent {
 				if strings.HasPrefix(l, "go") {
@@ -366,8 +377,10 @@ func FuzzWarmSearchUnderOptionChanges(f *testing.F) {
 		if bestmoves != gos {
 			fail("%d bestmoves for %d go", bestmoves, gos)
 		}
-		if m := h.engine(0).Misused(); len(m) != 0 {
-			fail("engine misused: %q", m)
+		for i := range engines() {
+			if m := h.engine(i).Misused(); len(m) != 0 {
+				fail("engine %d misused: %q", i, m)
+			}
 		}
 	})
 }
