@@ -141,16 +141,22 @@ Hash = 16
 	if lostMoves[0] != "e5e4" {
 		t.Fatalf("book move not played: %v", lostMoves)
 	}
-	// The next game's ucinewgame ends the last one; readyok comes after the
-	// proxy has handled it, learning included.
+	// The next game's ucinewgame ends the last one. Learning runs beside
+	// the proxy's loop (a locked book never delays an answer): it is done
+	// once the log says the last entry was updated.
 	learner.send("ucinewgame", "isready")
 	learner.until("readyok", 10*time.Second)
-
+	var log []byte
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		log, _ = os.ReadFile(logPath)
+		if strings.Contains(string(log), "move e5e4: ") {
+			break
+		}
+	}
 	after, err := os.ReadFile(bookPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	log, _ := os.ReadFile(logPath)
 	if g, p := learnFieldOf(t, after, wonKey, won); g != 1 || p != 2 {
 		t.Errorf("won game's book move: %d games %d points, want 1 game 2 points\nlog:\n%s", g, p, log)
 	}

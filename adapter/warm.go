@@ -40,8 +40,12 @@ func (a *Adapter) startWarm(line, why string, always bool) {
 	if !a.warmAllowed(always) || line == "" || a.engine.handshaking || a.replies.owes(replyBestmove) > 0 {
 		return
 	}
-	if w := &a.books.warm; len(w.killers) >= maxPoisons || slices.Contains(w.killers, line) {
-		a.log.printf("warm engine: not searching %s (the engine died in a search of its own there, or in %d)", line, maxPoisons)
+	switch w := &a.books.warm; {
+	case len(w.killers) >= maxPoisons:
+		a.log.printf("warm engine: off for this run (the engine died in %d searches of its own)", maxPoisons)
+		return
+	case slices.Contains(w.killers, line):
+		a.log.printf("warm engine: not searching %s, where the engine died in a search of its own", line)
 		return
 	}
 	a.stopWarm()
