@@ -197,7 +197,6 @@ func (a *Adapter) Run(stdin io.Reader, stdout io.Writer) (err error) {
 	if a.observer.obs != nil {
 		a.observer.obs.UseLog(a.observer.logf, a.observer.warnf)
 		a.tellLearning()
-		a.observer.start(a.kick)
 	}
 	defer func() {
 		close(a.done)
@@ -217,6 +216,9 @@ func (a *Adapter) Run(stdin io.Reader, stdout io.Writer) (err error) {
 	if a.poll != nil {
 		defer a.poll.close() // a wake after it goes nowhere
 		a.log.printf("loop: poll(2) on the GUI's input and the engine's output")
+	}
+	if a.observer.obs != nil {
+		a.observer.start(a.kick) // after a.poll is set: kick reads it
 	}
 	// The engine first: its start-up (a process to load, a network to
 	// read) runs while we set up the rest. The log comes before it (it
