@@ -299,6 +299,11 @@ func (s *Session) finish(why string) {
 	for _, path := range order {
 		f := s.file(path)
 		if f == nil {
+			// Warned once, when it could not be opened; the log still
+			// accounts for every book move.
+			for _, u := range byBook[path] {
+				s.logf("learn: %s key %s move %s: not learned (the book cannot be written)", path, u.Key, u.Move)
+			}
 			continue
 		}
 		changes, err := f.Apply(byBook[path])
