@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -141,16 +142,22 @@ Hash = 16
 	if lostMoves[0] != "e5e4" {
 		t.Fatalf("book move not played: %v", lostMoves)
 	}
-	// The next game's ucinewgame ends the last one; readyok comes after the
-	// proxy has handled it, learning included.
+	// The next game's ucinewgame ends the last one. Learning runs beside
+	// the proxy's loop (a locked book never delays an answer): it is done
+	// once the log says the last entry was updated.
 	learner.send("ucinewgame", "isready")
 	learner.until("readyok", 10*time.Second)
-
+	var log []byte
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		log, _ = os.ReadFile(logPath)
+		if strings.Contains(string(log), "move e5e4: ") {
+			break
+		}
+	}
 	after, err := os.ReadFile(bookPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	log, _ := os.ReadFile(logPath)
 	if g, p := learnFieldOf(t, after, wonKey, won); g != 1 || p != 2 {
 		t.Errorf("won game's book move: %d games %d points, want 1 game 2 points\nlog:\n%s", g, p, log)
 	}
@@ -162,5 +169,48 @@ Hash = 16
 		if !strings.Contains(string(log), want) {
 			t.Errorf("log lacks %q:\n%s", want, log)
 		}
+	}
+}
+
+// A book deleted during a game with BookLearn, through the built binary:
+// the GUI is told that its book move was not learned, and why, and the log
+// claims no update of a file that no longer exists.
+func TestLearningIntoADeletedBookBinary(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows may refuse to delete an open file")
+	}
+	start, err := board.ParseFEN(board.StartFEN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e4, _ := book.ParseMove("e2e4")
+	bookPath := fixture.WriteEntries(t, []book.Entry{{Key: start.Key(), Move: e4, Weight: 10}})
+	logPath := filepath.Join(filepath.Dir(bookPath), "polyglot.log")
+	p := startProxy(t, nil, "-noini", "-ec", fakeEngineBinary(t), "-pg", "Book=true", "-pg", "BookFile="+bookPath,
+		"-pg", "BookLearn=true", "-log", "true", "-lf", logPath)
+	p.send("uci")
+	p.until("uciok", 10*time.Second)
+	p.send("ucinewgame", "position startpos", "go movetime 20")
+	if l := p.until("bestmove", 10*time.Second); l[len(l)-1] != "bestmove e2e4" {
+		t.Fatalf("got %q", l)
+	}
+	if err := os.Remove(bookPath); err != nil {
+		t.Fatal(err)
+	}
+	// Scholar's mate: a game with a result, ended by the next ucinewgame.
+	p.send("position startpos moves e2e4 e7e5 f1c4 b8c6 d1h5 g8f6 h5f7", "ucinewgame", "isready")
+	// The GUI is told (learning runs beside the loop: the book may have
+	// been gone before it was first opened for learning, which is said
+	// too), and the log accounts for the book move.
+	for l := ""; !strings.HasPrefix(l, "info string learn: ") || !strings.Contains(l, bookPath); {
+		l = p.next(10 * time.Second)
+	}
+	p.send("quit")
+	if code := p.waitExit(5 * time.Second); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+	log, _ := os.ReadFile(logPath)
+	if want := "learn: " + bookPath + " key " + start.Key().String() + " move e2e4: not learned ("; !strings.Contains(string(log), want) || strings.Contains(string(log), "->") {
+		t.Fatalf("the log lacks %q or claims an update:\n%s", want, log)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/polyproxy/polyproxy/internal/testenv"
 )
 
 // policyProxy starts polyproxy on Stockfish and the gnuchess book with the
@@ -194,5 +196,64 @@ func TestBookPonderGames(t *testing.T) {
 				t.Error("the log does not show both books per side answering")
 			}
 		})
+	}
+}
+
+// A take-back through the built binary, on the gnuchess book: BookMaxMoves
+// 2 still counts the book move kept before it (the third book move of the
+// game came when a take-back of two plies was taken for a new game).
+func TestBookMaxMovesTakeBackBinary(t *testing.T) {
+	testenv.GnuchessBook(t)
+	p := startProxy(t, nil, "-noini", "-ec", fakeEngineBinary(t)+" -search-ms 20", "-pg", "Book=true",
+		"-pg", "BookFile="+gnuchessBook, "-pg", "BookSeed=7", "-pg", "BookMaxMoves=2")
+	p.send("uci")
+	p.until("uciok", 10*time.Second)
+	p.send("ucinewgame")
+	var got []string
+	for _, moves := range []string{"e2e4", "e2e4 e7e5 g1f3", "e2e4 e7e5 g1f3 b8c6 f1b5", "e2e4 e7e5 g1f3", "e2e4 e7e5 g1f3 b8c6 f1b5"} {
+		p.send("position startpos moves "+moves, "go movetime 50")
+		lines := p.until("bestmove", 10*time.Second)
+		from := "engine"
+		if strings.HasPrefix(lines[0], "info string book move") {
+			from = "book"
+		}
+		got = append(got, from+" "+strings.Fields(lines[len(lines)-1])[1])
+	}
+	if want := "book e7e5,book b8c6,engine a7a5,book b8c6,engine a7a5"; strings.Join(got, ",") != want {
+		t.Fatalf("got %s, want %s", strings.Join(got, ","), want)
+	}
+	p.send("quit")
+	if code := p.waitExit(5 * time.Second); code != 0 {
+		t.Fatalf("exit code %d", code)
+	}
+}
+
+// The engine dies in a warm search (BookPonderAlways) through the built
+// binary: the GUI's next go still gets its bestmove and the session goes
+// on (polyproxy gave up on the engine and exited 1).
+func TestBookPonderWarmDeathBinary(t *testing.T) {
+	testenv.GnuchessBook(t)
+	p := startProxy(t, nil, "-noini", "-ec", fakeEngineBinary(t)+" -crash-in d2d4 -search-ms 200", "-pg", "Book=true",
+		"-pg", "BookFile="+gnuchessBook, "-pg", "BookSeed=1", "-pg", "BookPonder=true", "-pg", "BookPonderAlways=true")
+	p.send("uci")
+	p.until("uciok", 10*time.Second)
+	p.send("ucinewgame", "position startpos", "go wtime 10000 btime 10000")
+	if l := p.until("bestmove", 10*time.Second); !strings.HasPrefix(l[len(l)-1], "bestmove d2d4") {
+		t.Fatalf("got %q", l)
+	}
+	p.until("info string the engine died", 10*time.Second) // in the warm search of d2d4
+	// The GUI's own search dies too (its line holds d2d4): twice in one
+	// position, so bestmove 0000, as without BookPonder.
+	p.send("position startpos moves d2d4 a7a5", "go wtime 10000 btime 10000")
+	if l := p.until("bestmove", 10*time.Second); l[len(l)-1] != "bestmove 0000" {
+		t.Fatalf("got %q", l)
+	}
+	p.send("position startpos moves e2e4 e7e5", "go wtime 10000 btime 10000")
+	p.until("bestmove", 10*time.Second)
+	p.send("isready")
+	p.until("readyok", 10*time.Second)
+	p.send("quit")
+	if code := p.waitExit(5 * time.Second); code != 0 {
+		t.Fatalf("exit code %d; stderr %s", code, p.stderr.String())
 	}
 }

@@ -30,7 +30,8 @@
 //     (front_xboard*.go) speaks xboard's protocol and drives the core.
 //   - The rest is one file per concern: the engine's lines (engine.go), searches (search.go), quit and the end of the
 //     GUI's input (end.go), the game followed for the book (game.go), the
-//     books (book.go) and their files changing on disk (bookfiles.go), our
+//     books (book.go) and their files changing on disk (bookfiles.go), live
+//     learning's calls, made beside the loop (observer.go), our
 //     options and run-time settings (options.go), the engine's configured
 //     options (engineopts.go), the log (log.go).
 package adapter
@@ -67,16 +68,17 @@ type Engine interface {
 }
 
 // GameObserver follows the game for live learning (learn.Session has these
-// methods). Every call comes from the adapter's loop. A nil observer is
-// allowed.
+// methods). During Run every call comes from one goroutine of the
+// adapter's own, not from its loop, in the order of the game's events: a
+// slow call (a book locked by another process, a slow disk) never delays
+// the GUI's answers. A nil observer is allowed.
 type GameObserver interface {
 	// UseLog gives the observer the adapter's log (logf) and a way to warn
 	// (warnf: stderr, the log and the GUI); Run calls it first of all.
 	UseLog(logf, warnf func(format string, args ...any))
 	// SetLearning gives the learning settings: BookLearn, the books in use
 	// (none when Book is off), resignation. Run calls it at the start and
-	// after every setoption of ours; it holds at once, also for the calls
-	// still queued.
+	// after every setoption of ours; it holds for the calls after it.
 	SetLearning(learn.Settings)
 	NewGame()
 	// Position and AfterBestmove pass the game as a line the observer
@@ -89,30 +91,6 @@ type GameObserver interface {
 	// result command); Unknown ("*"): the game ended undecided.
 	GameResult(o learn.Outcome, why string)
 	Close()
-}
-
-// observerQueue is the GameObserver, if any, with the calls that wait for
-// the GUI's output to be flushed: learning never delays a bestmove.
-type observerQueue struct {
-	obs    GameObserver // nil: none
-	queued []func(GameObserver)
-}
-
-// later queues a call to the observer, if there is one. f must capture
-// values, not the adapter's state, which may have moved on by then.
-func (q *observerQueue) later(f func(GameObserver)) {
-	if q.obs != nil {
-		q.queued = append(q.queued, f)
-	}
-}
-
-// run makes the queued calls, in order.
-func (q *observerQueue) run() {
-	for i := 0; i < len(q.queued); i++ {
-		q.queued[i](q.obs)
-	}
-	clear(q.queued)
-	q.queued = q.queued[:0]
 }
 
 // Options are what Run needs besides the configuration.
@@ -223,16 +201,18 @@ func (a *Adapter) Run(stdin io.Reader, stdout io.Writer) (err error) {
 		a.applyLogConfig()
 	}
 	// Live learning logs its decisions here and warns the GUI of a book it
-	// cannot write.
+	// cannot write, through the loop (onObserverSaid); its calls are made
+	// on a goroutine of their own.
 	if a.observer.obs != nil {
-		a.observer.obs.UseLog(a.log.printf, a.notify)
+		a.observer.obs.UseLog(a.observer.logf, a.observer.warnf)
 		a.tellLearning()
 	}
 	defer func() {
 		close(a.done)
 		if a.observer.obs != nil {
-			a.observer.run()
-			a.observer.obs.Close()
+			a.observer.stop() // the last game is learned before the run ends
+			a.onObserverSaid()
+			a.gui.out.Flush()
 		}
 		a.books.close()
 		a.log.close()
@@ -245,6 +225,9 @@ func (a *Adapter) Run(stdin io.Reader, stdout io.Writer) (err error) {
 	if a.poll != nil {
 		defer a.poll.close() // a wake after it goes nowhere
 		a.log.printf("loop: poll(2) on the GUI's input and the engine's output")
+	}
+	if a.observer.obs != nil {
+		a.observer.start(a.kick) // after a.poll is set: kick reads it
 	}
 	// The engine first: its start-up (a process to load, a network to
 	// read) runs while we set up the rest. The log comes before it (it
@@ -324,6 +307,8 @@ func (a *Adapter) loop() error {
 			a.onDrainOver()
 		case <-a.engine.slowHandshake:
 			a.onSlowHandshake()
+		case <-a.observer.said:
+			a.onObserverSaid()
 		}
 		if over, err := a.afterEvent(err); over {
 			return err
@@ -415,10 +400,7 @@ func (a *Adapter) afterEvent(failed error) (over bool, err error) {
 		a.xb.afterEvent() // what the front does once the core has settled
 	}
 	werr := a.gui.out.Flush()
-	if len(a.observer.queued) > 0 {
-		a.observer.run()
-		werr = a.gui.out.Flush() // what they had to say (a book that cannot learn)
-	}
+	a.observer.run() // after the flush: learning never delays an answer
 	if werr != nil && !a.end.now {
 		a.log.printf("writing to the GUI: %v: quitting", werr)
 		a.end.now = true

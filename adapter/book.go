@@ -152,6 +152,10 @@ func (a *Adapter) openBooks() {
 		for _, w := range b.Warnings() {
 			a.notify("book %s: %s", path, w)
 		}
+		if b.Len() == 0 {
+			// Kept open: a rewrite is noticed and reopened as for any book.
+			a.notify("book %s has no entries: no move comes from it until it is written", path)
+		}
 		a.books.open = append(a.books.open, b)
 		byPath[path] = b
 		a.log.printf("book %s opened (%d entries)", path, b.Len())

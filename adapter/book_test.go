@@ -107,6 +107,33 @@ func TestBadBookIsReportedNotFatal(t *testing.T) {
 	}
 }
 
+// An empty book is said to be one, as a missing or garbled one is; once
+// written it is reopened at the next game.
+func TestEmptyBookIsReported(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "empty.bin")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := startHarness(t, testConfig(t, path), nil, nil)
+	lines := h.handshake()
+	if !contains(lines, "info string book "+path+" has no entries: no move comes from it until it is written") {
+		t.Fatalf("no info string: %q", lines)
+	}
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+	data, err := os.ReadFile(smallBook(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if l := h.bestmoveAfter("ucinewgame", "position startpos", "go"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("after the book was written: %q", l)
+	}
+}
+
 func TestUnsortedBookIsReported(t *testing.T) {
 	path := smallBook(t)
 	data, _ := os.ReadFile(path)

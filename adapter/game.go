@@ -28,6 +28,10 @@ type game struct {
 	start960     *board.Line // the same with Chess960's castling
 	hasMovesWord bool        // line has the "moves" keyword
 	baseFEN      string      // the FEN of base, normalised
+	// lost: line is not followed for a bad move in it, after a line that
+	// continued the game: moves is still the game's last followed line,
+	// which the GUI's next good line may continue.
+	lost bool
 	// predicted is the game after our last book move (predictedMove),
 	// already computed for the ponder reply: when the GUI's next line plays
 	// that move, the game continues from it instead of working it out
@@ -95,8 +99,9 @@ func (a *Adapter) onPosition(c uci.Command) {
 	g.refused = ""
 	g.hasMovesWord = p.Moves != nil
 	g.predicted = nil
-	// A new game, a take-back or a ponder miss: start again from the base.
-	continues := g.ok && base == g.base && commonPrefix(g.moves, p.Moves) >= len(g.moves)-1
+	// A new game, a take-back, a jump or a ponder miss: start again from
+	// the base.
+	continues := (g.ok || g.lost) && base == g.base && continuesGame(g.moves, p.Moves)
 	if !continues {
 		g.number++
 	}
@@ -112,7 +117,7 @@ func (a *Adapter) onPosition(c uci.Command) {
 		return
 	}
 	if err := g.cur.PlayMoves(p.Moves, 0); err != nil {
-		a.lostTrack(err)
+		a.lostTrack(err, continues)
 		return
 	}
 	g.moves = p.Moves
@@ -128,6 +133,7 @@ func (a *Adapter) extendGame(line, engineLine string, moves []string) {
 		return
 	}
 	g.hasMovesWord = true
+	followed := len(g.moves)
 	if g.predicted != nil && moves[0] == g.predictedMove {
 		g.cur = g.predicted
 		g.moves = append(g.moves, moves[0])
@@ -135,7 +141,8 @@ func (a *Adapter) extendGame(line, engineLine string, moves []string) {
 	}
 	g.predicted = nil
 	if err := g.cur.PlayMoves(moves, len(g.moves)); err != nil {
-		a.lostTrack(err)
+		g.moves = g.moves[:followed] // the GUI's last line that was followed
+		a.lostTrack(err, true)
 		return
 	}
 	g.moves = append(g.moves, moves...)
@@ -148,7 +155,7 @@ func (a *Adapter) tracked(continues bool) {
 	if g.err != "" {
 		a.log.printf("position followed again")
 	}
-	g.ok, g.err = true, ""
+	g.ok, g.lost, g.err = true, false, ""
 	if a.observer.obs == nil {
 		return
 	}
@@ -178,11 +185,16 @@ func (g *game) reset(base string) error {
 }
 
 // lostTrack stops using the book until a position can be followed again;
-// the engine still gets the GUI's line unchanged and decides.
-func (a *Adapter) lostTrack(err error) {
+// the engine still gets the GUI's line unchanged and decides. continues
+// tells whether the bad line continued the game: a good line may then
+// continue it still (its book moves, its learning), else a new game
+// begins with the next good line.
+func (a *Adapter) lostTrack(err error, continues bool) {
 	g := &a.game
-	g.ok = false
-	g.moves = nil
+	g.ok, g.lost = false, continues
+	if !continues {
+		g.moves = nil
+	}
 	g.predicted = nil
 	msg := "position not followed, no book until the next good position: " + err.Error()
 	if msg != g.err {
@@ -200,7 +212,7 @@ func (a *Adapter) refusePosition(line, why string) {
 	g := &a.game
 	g.line, g.engineLine = "", ""
 	g.refused = why
-	g.ok, g.moves, g.predicted = false, nil, nil
+	g.ok, g.lost, g.moves, g.predicted = false, false, nil, nil
 	msg := "position not sent to the engine: " + why
 	if msg != g.err {
 		g.err = msg
@@ -249,6 +261,20 @@ func isPrefix(prefix, s []string) bool {
 		}
 	}
 	return true
+}
+
+// continuesGame reports whether a line of moves from the game's start
+// continues the game whose moves were played, for every rule that counts
+// over a game (BookMaxMoves, BookMinLine, learning). A take-back, a jump
+// back to any earlier move (then perhaps other moves), a ponder miss and
+// the same line again do. A line that changes the game's first move does
+// not, nor does a line of at most one move that is not one ply from the
+// game: that is the first position a new game shows an engine of either
+// colour, which is what a GUI that does not send ucinewgame sends next
+// (python-chess).
+func continuesGame(played, moves []string) bool {
+	n := commonPrefix(played, moves)
+	return n >= len(played)-1 || n >= 1 && len(moves) >= 2
 }
 
 func commonPrefix(a, b []string) int {

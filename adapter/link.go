@@ -42,6 +42,10 @@ type engineLink struct {
 	guiSetOptions []uci.SetOption
 	// poisons are when positions killed it twice, within restartWindow.
 	poisons []time.Time
+	// diedWarm: the last death was in a warm search. A search of the
+	// GUI's issued again after it is then not yet known to kill the
+	// engine: its next death counts as a first one.
+	diedWarm bool
 }
 
 // restartWindow: a second engine death within it ends polyproxy.
@@ -212,9 +216,26 @@ func (a *Adapter) toEngine(line string) {
 // death at start, or too many positions that kill it, are fatal. When the
 // restarted engine dies again in the search it was given again, that
 // position kills it: the search gets bestmove 0000 and the run goes on
-// with a fresh engine.
+// with a fresh engine. A death in a search of our own (onWarmDeath) is
+// never fatal.
 func (a *Adapter) onEngineDeath() error {
 	status := a.engine.ended()
+	a.engine.diedWarm = a.deathInWarmSearch()
+	if a.engine.diedWarm {
+		a.onWarmDeath(status)
+	} else if err := a.judgeDeath(status); err != nil {
+		return err
+	}
+	if err := a.startEngine(); err != nil {
+		a.fatalf("cannot restart the engine: %v", err)
+		return err
+	}
+	return nil
+}
+
+// judgeDeath says what a death in the GUI's service means: an error when
+// it is fatal, else nil (the engine is restarted).
+func (a *Adapter) judgeDeath(status string) error {
 	switch a.engine.judge(a.search.state == searchEngine && a.search.reissued) {
 	case deathInHandshake:
 		a.fatalf("the engine ended before finishing the uci handshake (%s): is EngineCommand a UCI engine?", status)
@@ -229,10 +250,6 @@ func (a *Adapter) onEngineDeath() error {
 		a.onPoisonedSearch(status)
 	default:
 		a.notify("the engine died (%s): restarting it", status)
-	}
-	if err := a.startEngine(); err != nil {
-		a.fatalf("cannot restart the engine: %v", err)
-		return err
 	}
 	return nil
 }
@@ -251,7 +268,7 @@ func (a *Adapter) onPoisonedSearch(status string) {
 	a.search.reissued = false
 	g := &a.game
 	g.line, g.engineLine, g.refused = "", "", why
-	g.ok, g.moves, g.predicted = false, nil, nil
+	g.ok, g.lost, g.moves, g.predicted = false, false, nil, nil
 	a.gui.heldBySearch = false // what waited for that search waits for the new engine's handshake now
 }
 
@@ -307,7 +324,7 @@ func (a *Adapter) resume() {
 		}
 		a.log.printf("re-issuing the search the engine died in: %s", goLine)
 		a.toEngine(goLine)
-		a.search.reissued = true
+		a.search.reissued = !a.engine.diedWarm
 		if a.search.stopSent {
 			a.toEngine("stop")
 		}

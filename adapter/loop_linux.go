@@ -199,6 +199,8 @@ func (pl *pollLoop) onWake() (over bool, err error) {
 			a.onDrainOver()
 		case <-a.engine.slowHandshake:
 			a.onSlowHandshake()
+		case <-a.observer.said:
+			a.onObserverSaid()
 		default:
 			return false, nil
 		}

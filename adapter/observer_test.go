@@ -13,6 +13,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/learn"
 )
 
@@ -98,6 +99,53 @@ func TestObserverCalls(t *testing.T) {
 	// The fake engine answers a7a6 whatever the position: not legal for
 	// White, so no AfterBestmove for it.
 	want = slices.Delete(want, 7, 8)
+	if !slices.Equal(got, want) {
+		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// Learning follows one game through take-backs and jumps back along it;
+// a line that changes the first move, or of at most one move after a
+// longer game, starts another.
+func TestObserverTakeBackContinuesGame(t *testing.T) {
+	rec := &recorder{}
+	h := startHarness(t, testConfig(t, ""), nil, rec)
+	h.handshake()
+	h.send("ucinewgame")
+	var want []string
+	for _, tc := range []struct {
+		moves     string
+		continues bool
+	}{
+		{"e2e4 e7e5 g1f3 b8c6", false}, // the first position after ucinewgame
+		{"e2e4 e7e5", true},            // two plies taken back
+		{"e2e4 e7e5 f1c4 g8f6", true},  // and other moves played
+		{"e2e4 e7e5 f1c4", true},       // one ply back (a ponder miss too)
+		{"d2d4 d7d5", false},           // another first move
+		{"d2d4 d7d5 c2c4 e7e6", true},
+		{"", false},              // a new game's first position, for White
+		{"e2e4 e7e5 g1f3", true}, // its moves
+		{"d2d4 d7d5 c2c4", false},
+		{"d2d4", false}, // and for Black
+	} {
+		line := "position startpos"
+		if tc.moves != "" {
+			line += " moves " + tc.moves
+		}
+		h.send(line, "isready")
+		h.until("readyok")
+		l := fixture.Line(t, "", tc.moves)
+		want = append(want, fmt.Sprintf("position %s %v", l.Pos.FEN(), tc.continues))
+	}
+	h.send("quit")
+	<-h.done
+	h.done <- nil
+	var got []string
+	for _, c := range rec.got() {
+		if strings.HasPrefix(c, "position ") {
+			got = append(got, c)
+		}
+	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

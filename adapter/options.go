@@ -119,7 +119,7 @@ func (a *Adapter) noteChess960(name, value string) {
 		return
 	}
 	a.game.chess960 = on
-	a.game.ok, a.game.predicted = false, nil
+	a.game.ok, a.game.lost, a.game.predicted = false, false, nil
 	if on {
 		a.infoString("UCI_Chess960 is on: positions and book moves in Chess960 notation (castling king takes rook) from the next position")
 	} else {
@@ -139,6 +139,7 @@ func (a *Adapter) setOurOption(name, value string) {
 	}
 	a.log.printf("option Polyglot %s set to %q", name, value)
 	a.tellLearning()
+	a.stopWarmIfOff()
 	switch strings.ToLower(name) {
 	case "log", "logfile":
 		if a.opts.Log == nil {
@@ -167,5 +168,5 @@ func (a *Adapter) tellLearning() {
 	if a.settings.Book {
 		ls.Books = booksInUse(a.settings)
 	}
-	a.observer.obs.SetLearning(ls)
+	a.observer.later(func(o GameObserver) { o.SetLearning(ls) })
 }

@@ -24,14 +24,22 @@ type playedMove struct {
 	before, after book.Key
 }
 
-// played records a book move sent to the GUI as played in game number
-// game.
-func (p *bookPolicy) played(game int, ans *bookAnswer) {
+// asked notes a go at ply in game number game: whatever we answered at
+// that ply and after it, in a line the GUI has left (a take-back, a jump,
+// the same position again), is replaced by this answer, the engine's or
+// the book's. Without it a move the engine plays where the book once
+// played the same move would count as ours.
+func (p *bookPolicy) asked(game, ply int) {
 	if game != p.game {
 		p.game, p.moves = game, p.moves[:0]
 	}
-	// The same position asked again: its latest answer is the move.
-	p.moves = slices.DeleteFunc(p.moves, func(m playedMove) bool { return m.ply == ans.ply })
+	p.moves = slices.DeleteFunc(p.moves, func(m playedMove) bool { return m.ply >= ply })
+}
+
+// played records a book move sent to the GUI as played in game number
+// game.
+func (p *bookPolicy) played(game int, ans *bookAnswer) {
+	p.asked(game, ans.ply)
 	p.moves = append(p.moves, playedMove{ans.ply, ans.key, ans.after.Pos.Key()})
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/uci"
+	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 // namedBook is writeBook under a file name of its own, so that the info
@@ -113,7 +114,7 @@ func TestBookPerSideReplacesBookFile(t *testing.T) {
 // A long line for both sides: e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7.
 var longLine = strings.Fields("e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7")
 
-func lineBook(t *testing.T) string {
+func lineBook(t testing.TB) string {
 	var es []bookEntry
 	for i, m := range longLine {
 		es = append(es, bookEntry{strings.Join(longLine[:i], " "), m, 10})
@@ -171,6 +172,65 @@ func TestBookMaxMoves(t *testing.T) {
 	h.until("readyok")
 	if !strings.Contains(log(), "book: no (BookMaxMoves reached (2 book moves of ours in this game, at most 2))") {
 		t.Errorf("log lacks the reason:\n%s", log())
+	}
+}
+
+// A take-back of two plies or more, or a jump back to any earlier move,
+// continues the game: the book moves of ours still in the line count, and
+// those taken back do not.
+func TestBookMaxMovesAfterTakeBack(t *testing.T) {
+	cfg := testConfig(t, lineBook(t))
+	cfg.BookMaxMoves = 2
+	h := startHarness(t, cfg, func(_ int, s *ucitest.Settings) { s.BestMove = "h7h6" }, nil)
+	h.handshake()
+	from := func(ply int) string {
+		h.t.Helper()
+		if l := h.bestmoveAfter(position(longLine, ply), "go movetime 50"); l != "bestmove h7h6" {
+			return "book"
+		}
+		return "engine"
+	}
+	for _, side := range []struct {
+		name  string
+		steps []int // the plies asked, in order
+		want  string
+	}{
+		// Black, as in a GUI's take-back of two plies: 1...e5 2...Nc6,
+		// then the engine; back to move 2 the book plays Nc6 again (one
+		// book move before it), and move 3 is still the engine's.
+		{"Black", []int{1, 3, 5, 3, 5, 7}, "book book engine book engine engine"},
+		// White, with a jump of four plies back and the same line again.
+		{"White", []int{0, 2, 4, 6, 2, 2, 4, 6, 0, 2, 4}, "book book engine engine book book engine engine book book engine"},
+	} {
+		h.send("ucinewgame")
+		var got []string
+		for _, ply := range side.steps {
+			got = append(got, from(ply))
+		}
+		if strings.Join(got, " ") != side.want {
+			t.Errorf("%s at plies %v: %s, want %s", side.name, side.steps, strings.Join(got, " "), side.want)
+		}
+	}
+}
+
+// A line with an illegal move is not followed, but the game goes on: the
+// next good line that continues it keeps its book moves.
+func TestBookMaxMovesAfterABadLine(t *testing.T) {
+	cfg := testConfig(t, lineBook(t))
+	cfg.BookMaxMoves = 1
+	h := startHarness(t, cfg, func(_ int, s *ucitest.Settings) { s.BestMove = "h7h6" }, nil)
+	h.handshake()
+	h.send("ucinewgame")
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder e7e5" {
+		t.Fatalf("got %q", l)
+	}
+	h.send("position startpos moves e2e4 e7e5 e1e8", "go")
+	got := h.until("bestmove")
+	if !hasPrefix(got, "info string position not followed") || got[len(got)-1] != "bestmove h7h6" {
+		t.Fatalf("the bad line: %q", got)
+	}
+	if l := h.bestmoveAfter(position(longLine, 2), "go"); l != "bestmove h7h6" {
+		t.Fatalf("a second book move of ours at BookMaxMoves 1: %q", l)
 	}
 }
 

@@ -114,12 +114,15 @@ func (a *Adapter) onGo(c uci.Command) {
 		a.replies.emit([]string{"info string no move: " + a.game.refused, "bestmove 0000"}, nil)
 		return
 	}
+	if a.game.ok {
+		a.books.policy.asked(a.game.number, len(a.game.cur.Keys)-1)
+	}
 	if ans, ok := a.bookMove(c.Go); ok {
 		if c.Go.Ponder {
 			a.search.state = searchBookPonder
 			a.search.bookAnswer = ans
 			a.log.printf("book answer held until ponderhit or stop")
-			a.startWarm(a.game.engineLine, "the GUI ponders on a book position")
+			a.startWarm(a.game.engineLine, "the GUI ponders on a book position", false)
 			return
 		}
 		a.search.bookAnswer = ans

@@ -195,6 +195,156 @@ func TestBookPonderEngineDiesWarm(t *testing.T) {
 	}
 }
 
+// The engine dies in a warm search: that death does not count toward
+// giving up, so a death in the GUI's next search is restarted as a first
+// one (then its position, which kills the engine twice, gets bestmove
+// 0000 and the session goes on, as without BookPonder); and no warm search
+// goes to that position again.
+func TestBookPonderDeathDoesNotCostTheEngine(t *testing.T) {
+	cfg := warmConfig(t, true)
+	h := startHarness(t, cfg, func(_ int, s *ucitest.Settings) { s.CrashIn = "e2e4" }, nil)
+	h.handshake()
+	if l := h.bestmoveAfter("position startpos", "go wtime 10000 btime 10000"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	if l := h.next(); !strings.HasPrefix(l, "info string the engine died (exit status 3) in a search of its own (BookPonder, position startpos moves e2e4): restarting it; this does not count toward giving up") {
+		t.Errorf("got %q", l)
+	}
+	h.send("isready")
+	h.until("readyok")
+	// The same book move again: no warm search of the position that
+	// killed the engine.
+	if l := h.bestmoveAfter("position startpos", "go wtime 10000 btime 10000"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	h.send("isready")
+	h.until("readyok")
+	if got := searchesSent(h, 1); slices.Contains(got, "go infinite") {
+		t.Fatalf("warm search sent to the restarted engine: %q", got)
+	}
+	// The GUI's own search of a position that kills the engine: restarted
+	// once, then bestmove 0000, and the session goes on.
+	h.send("position startpos moves e2e4 c7c5 g1f3", "go wtime 10000 btime 10000")
+	got := h.until("bestmove")
+	if got[len(got)-1] != "bestmove 0000" || !hasPrefix(got, "info string the engine died twice in a search of this position") {
+		t.Fatalf("got %q", got)
+	}
+	if l := h.bestmoveAfter("position startpos moves d2d4 d7d5", "go wtime 10000 btime 10000"); l != "bestmove a7a6" {
+		t.Fatalf("after: %q", l)
+	}
+}
+
+// Warm searches that keep killing the engine stop for the run after
+// maxPoisons deaths; none of them ends the run.
+func TestBookPonderDeathsTurnWarmSearchesOff(t *testing.T) {
+	h := startHarness(t, warmConfig(t, true), func(n int, s *ucitest.Settings) {
+		if n < maxPoisons {
+			s.CrashOnGo = 1
+		}
+	}, nil)
+	h.handshake()
+	var deaths []string
+	for i, p := range []string{"", " moves e2e4 e7e5", " moves e2e4 e7e5 g1f3 b8c6"} {
+		h.send("position startpos"+p, "go wtime 10000 btime 10000")
+		h.until("bestmove")
+		l := h.next()
+		if !strings.HasPrefix(l, "info string the engine died (exit status 3) in a search of its own") {
+			t.Fatalf("warm search %d: got %q", i+1, l)
+		}
+		deaths = append(deaths, l)
+		h.waitReceived(i+1, "uci")
+	}
+	if !strings.HasSuffix(deaths[2], "BookPonder searches no more in this run") || strings.Contains(deaths[1], "no more") {
+		t.Errorf("deaths: %q", deaths)
+	}
+	if l := h.bestmoveAfter("position startpos", "go wtime 10000 btime 10000"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	if l := h.bestmoveAfter("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6", "go wtime 10000 btime 10000"); l != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+	if got := searchesSent(h, maxPoisons); slices.Contains(got, "go infinite") {
+		t.Fatalf("warm search after %d deaths: %q", maxPoisons, got)
+	}
+}
+
+// Turning the feature off stops the warm search at once: BookPonder (or
+// Book) for any, BookPonderAlways for its own, in the opponent's time; a
+// warm search while the GUI ponders is BookPonder's alone.
+func TestBookPonderOffStopsWarmSearch(t *testing.T) {
+	for _, tc := range []struct{ option, ponder string }{
+		{"BookPonder", ""},
+		{"Book", ""},
+		{"BookPonderAlways", ""},
+		{"BookPonder", "ponder "},
+	} {
+		t.Run(tc.option+"/"+tc.ponder, func(t *testing.T) {
+			h := startHarness(t, warmConfig(t, true), nil, nil)
+			h.handshake()
+			want := []string{"position startpos moves e2e4", "go infinite"}
+			h.send("position startpos", "go "+tc.ponder+"wtime 1000 btime 1000")
+			if tc.ponder != "" {
+				want = []string{"position startpos", "go infinite"}
+			} else {
+				h.until("bestmove")
+			}
+			waitSent(h, 0, want...)
+			if tc.ponder != "" {
+				// Not BookPonderAlways's search: it goes on.
+				h.send("setoption name Polyglot BookPonderAlways value false", "isready")
+				h.until("readyok")
+				h.quiet(20 * time.Millisecond)
+				waitSent(h, 0, want...)
+			}
+			h.send("setoption name Polyglot " + tc.option + " value false")
+			waitSent(h, 0, append(want, "stop")...)
+			if tc.ponder != "" {
+				if l := h.bestmoveAfter("ponderhit"); l != "bestmove e2e4 ponder c7c5" {
+					t.Fatalf("got %q", l)
+				}
+			}
+			// No warm search after it, and one bestmove per go.
+			h.send("position startpos moves e2e4 e7e5", "go wtime 1000 btime 1000")
+			if l := h.until("bestmove"); len(l) == 0 {
+				t.Fatal("no bestmove")
+			}
+			h.send("isready")
+			h.until("readyok")
+			h.quiet(20 * time.Millisecond)
+			got := searchesSent(h, 0)
+			if n := strings.Count(strings.Join(got, "\n"), "go infinite"); n != 1 {
+				t.Fatalf("engine got %q", got)
+			}
+		})
+	}
+}
+
+// The engine dies in the warm search of a position the GUI ponders on:
+// the held book answer still goes out on ponderhit, and the new engine
+// serves the GUI's next search.
+func TestBookPonderDeathWhileTheGUIPonders(t *testing.T) {
+	h := startHarness(t, warmConfig(t, false), func(n int, s *ucitest.Settings) {
+		if n == 0 {
+			s.CrashOnGo = 1
+		}
+	}, nil)
+	h.handshake()
+	h.send("position startpos", "go ponder wtime 1000 btime 1000")
+	if l := h.next(); !strings.HasPrefix(l, "info string the engine died (exit status 3) in a search of its own") {
+		t.Fatalf("got %q", l)
+	}
+	if l := h.bestmoveAfter("ponderhit"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	h.send("isready")
+	if l := h.next(); l != "readyok" {
+		t.Fatalf("got %q", l)
+	}
+	if l := h.bestmoveAfter("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6", "go wtime 1000 btime 1000"); l != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+}
+
 func TestWithMove(t *testing.T) {
 	for _, tc := range [][2]string{
 		{"position startpos", "position startpos moves e2e4"},
@@ -205,5 +355,35 @@ func TestWithMove(t *testing.T) {
 		if got := withMove(tc[0], "e2e4"); got != tc[1] {
 			t.Errorf("withMove(%q) = %q", tc[0], got)
 		}
+	}
+}
+
+// The engine dies in a warm search just as the GUI's search was sent after
+// it: that search is issued again, and if it kills the new engine too,
+// that is its position's first death, restarted as such, not a position
+// that killed the engine twice (bestmove 0000).
+func TestBookPonderDeathWithTheGUISearchSent(t *testing.T) {
+	h := startHarness(t, warmConfig(t, true), func(n int, s *ucitest.Settings) {
+		switch n {
+		case 0:
+			s.CrashIn = "moves e2e4"
+		case 1:
+			s.CrashOnGo = 1
+		}
+	}, nil)
+	h.handshake()
+	// One batch: the book's move, its warm search, then the GUI's search.
+	h.send("position startpos", "go wtime 10000 btime 10000", "position startpos moves d2d4 d7d5", "go wtime 10000 btime 10000")
+	got := h.until("bestmove")
+	if got[len(got)-1] != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", got)
+	}
+	got = h.until("bestmove")
+	if got[len(got)-1] != "bestmove a7a6" {
+		t.Fatalf("the GUI's search: %q", got)
+	}
+	if !hasPrefix(got, "info string the engine died (exit status 3) in a search of its own") ||
+		!hasPrefix(got, "info string the engine died (exit status 3): restarting it") {
+		t.Errorf("deaths not reported: %q", got)
 	}
 }

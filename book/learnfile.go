@@ -2,8 +2,10 @@ package book
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sync"
 )
@@ -18,6 +20,10 @@ type LearnFile struct {
 	path     string
 	writable bool
 }
+
+// ErrBookDeleted is returned (wrapped) by Apply and Preview when the
+// book's path no longer names a file: it was deleted since it was opened.
+var ErrBookDeleted = errors.New("the book was deleted since it was opened")
 
 // OpenLearnFile opens a book for updating its learn fields. It fails when
 // the file cannot be opened for writing, so callers can warn before any
@@ -241,8 +247,12 @@ func (f *LearnFile) lock(exclusive bool) (os.FileInfo, error) {
 			return nil, fmt.Errorf("learn %s: %w", f.path, err)
 		}
 		now, err := os.Stat(f.path)
+		if errors.Is(err, fs.ErrNotExist) {
+			// Updates to the open file would go where nobody reads them.
+			unlockFile(f.f)
+			return nil, fmt.Errorf("learn %s: %w", f.path, ErrBookDeleted)
+		}
 		if err != nil || os.SameFile(st, now) || attempt == 2 {
-			// (A deleted path leaves nothing better than the open file.)
 			return st, nil
 		}
 		unlockFile(f.f)

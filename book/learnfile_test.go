@@ -2,6 +2,7 @@ package book_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
@@ -277,6 +279,40 @@ func TestApplyFollowsAReplacedBook(t *testing.T) {
 	}
 	if got := fixture.LearnAt(fixture.ReadFile(t, path), 0); got != book.MakeLearn(10, 11) {
 		t.Fatalf("the book at the path has %v, want the update on top of 9 games 9 points", got)
+	}
+}
+
+// A book deleted while open for learning: the updates are refused, not
+// written to a file nobody can read again.
+func TestApplyToADeletedBook(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows may refuse to delete an open file")
+	}
+	e := book.Entry{Key: 0x1234, Move: 0x0123, Weight: 5, Learn: book.MakeLearn(1, 1)}
+	path := fixture.WriteEntries(t, []book.Entry{e})
+	f, err := book.OpenLearnFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	for _, run := range []func([]book.LearnUpdate) ([]book.LearnChange, error){f.Apply, f.Preview} {
+		changes, err := run([]book.LearnUpdate{{e.Key, e.Move, book.Win}})
+		if !errors.Is(err, book.ErrBookDeleted) || !strings.Contains(err.Error(), path) || changes != nil {
+			t.Fatalf("got %v, %v; want ErrBookDeleted naming %s", changes, err, path)
+		}
+	}
+	// The same path written again is a book again.
+	if err := os.WriteFile(path, book.AppendEntry(nil, e), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Apply([]book.LearnUpdate{{e.Key, e.Move, book.Win}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := fixture.LearnAt(fixture.ReadFile(t, path), 0); got != book.MakeLearn(2, 3) {
+		t.Fatalf("the new book at the path has %v", got)
 	}
 }
 

@@ -1,6 +1,8 @@
 package learn
 
 import (
+	"errors"
+
 	"github.com/sirupsen/logrus"
 
 	"github.com/polyproxy/polyproxy/book"
@@ -321,19 +323,40 @@ func (s *Session) finishWith(why string, known *Decision) {
 	for _, path := range order {
 		f := s.file(path)
 		if f == nil {
+			// Warned once, when it could not be opened; the log still
+			// accounts for every book move.
+			for _, u := range byBook[path] {
+				s.logf("learn: %s key %s move %s: not learned (the book cannot be written)", path, u.Key, u.Move)
+			}
 			continue
 		}
 		changes, err := f.Apply(byBook[path])
+		notLearned := func(key book.Key, move book.Move) {
+			why := err.Error()
+			if errors.Is(err, book.ErrBookDeleted) {
+				why = book.ErrBookDeleted.Error()
+			}
+			s.warnf("learn: %s key %s move %s: not learned (%s)", path, key, move, why)
+		}
+		if changes == nil && err != nil {
+			// Nothing was looked up (the book is gone, or cannot be
+			// locked): no entry is learned.
+			for _, u := range byBook[path] {
+				notLearned(u.Key, u.Move)
+			}
+		}
 		for _, c := range changes {
-			if c.Found() {
-				s.logf("learn: %s key %s move %s: %s -> %s", path, c.Key, c.Move, c.Before, c.After)
-			} else {
+			switch {
+			case !c.Found():
 				s.warnf("learn: %s key %s move %s: entry no longer in the book, not learned", path, c.Key, c.Move)
+			case c.Results == 0 && err != nil:
+				notLearned(c.Key, c.Move) // a write failed before it
+			default:
+				s.logf("learn: %s key %s move %s: %s -> %s", path, c.Key, c.Move, c.Before, c.After)
 			}
 		}
 		if err != nil {
-			s.warnf("learn: %v", err)
-			continue
+			continue // each book move not learned was reported, with err
 		}
 		if err := f.Sync(); err != nil {
 			s.warnf("learn: sync %s: %v", path, err)

@@ -2,6 +2,8 @@ package learn
 
 import (
 	"fmt"
+	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -292,6 +294,35 @@ func TestSessionLearningSwitchedOff(t *testing.T) {
 	s.Close()
 	if got, want := learned(t, b, l.keys[0], l.moves[0]), book.Learn(entries[0].Learn).Add(book.Win); got != want {
 		t.Fatalf("e2e4: %v, want %v", got, want)
+	}
+}
+
+// A book deleted during the game: its entries are not learned, and the
+// warning says so and why, rather than logging an update of a file that no
+// longer exists.
+func TestSessionDeletedBookIsNotLearned(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows may refuse to delete an open file")
+	}
+	l := playLine(t, startFEN, "e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7")
+	b, _ := bookFor(t, l, 0, 2)
+	s, log := newTestSession()
+	s.SetLearning(learning(true, b.Path()))
+	s.NewGame() // the book is opened for learning here
+	d := &driver{s: s, b: b, l: l, white: true}
+	d.play(0, 7, map[int]bool{0: true, 2: true}, nil)
+	if err := os.Remove(b.Path()); err != nil {
+		t.Fatal(err)
+	}
+	s.NewGame()
+	for _, m := range []book.Move{l.moves[0], l.moves[2]} {
+		want := fmt.Sprintf("move %s: not learned (the book was deleted since it was opened)", m)
+		if !slices.ContainsFunc(log.warn, func(w string) bool { return strings.Contains(w, want) }) {
+			t.Errorf("warnings lack %q: %q", want, log.warn)
+		}
+	}
+	if slices.ContainsFunc(log.info, func(i string) bool { return strings.Contains(i, "->") }) {
+		t.Errorf("an update logged as made: %q", log.info)
 	}
 }
 
