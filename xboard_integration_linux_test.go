@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,7 +21,9 @@ import (
 // Stockfish, with polyproxy as the adapter for both (XBoard's
 // -adapterCommand, PolyGlot's command line) and a book whose moves
 // Stockfish alone never plays (1.Nc3 a6): the PGN shows no forfeit, no
-// illegal move, and both games open from the book. XBoard runs headless
+// illegal move, and both games open from the book. Both adapters learn
+// into that book from the results XBoard sends them: its learn fields end
+// equal to those learn -pgn writes from XBoard's PGN. XBoard runs headless
 // under Xvfb, in a process group of its own that the test ends whatever
 // happens (XBoard stays after the match in -noGUI mode).
 func TestXboardMatch(t *testing.T) {
@@ -47,8 +50,17 @@ func TestXboardMatch(t *testing.T) {
 	if err := book.WriteFile(bookPath, entries); err != nil {
 		t.Fatal(err)
 	}
+	// The same book, to learn into from the PGN afterwards.
+	fromPGN := filepath.Join(dir, "from-pgn.bin")
+	if err := book.WriteFile(fromPGN, entries); err != nil {
+		t.Fatal(err)
+	}
+	original, err := os.ReadFile(fromPGN)
+	if err != nil {
+		t.Fatal(err)
+	}
 	pgnPath := filepath.Join(dir, "games.pgn")
-	adapter := pp + ` -noini -ec "%fcp" -ed "%fd" -pg Book=true -pg BookFile=` + bookPath
+	adapter := pp + ` -noini -ec "%fcp" -ed "%fd" -pg Book=true -pg BookLearn=true -pg BookFile=` + bookPath
 	cmd := exec.Command(xvfbRun, "-a", xboard, "-fcp", sf, "-fUCI", "-scp", sf, "-sUCI",
 		"-adapterCommand", adapter, "-mg", "2", "-tc", "0:05", "-inc", "0.05", "-sgf", pgnPath, "-noGUI")
 	cmd.Dir = dir
@@ -97,6 +109,29 @@ func TestXboardMatch(t *testing.T) {
 			t.Errorf("game %d does not open with the book's 1.Nc3 a6:\n%s", i+1, g)
 		}
 	}
+	player := regexp.MustCompile(`\[White "([^"]*)"\]`).FindStringSubmatch(pgn)
+	if player == nil {
+		t.Fatalf("no White tag:\n%s", pgn)
+	}
+	if out, err := exec.Command(pp, "learn", "-book", fromPGN, "-pgn", pgnPath, "-player", player[1]).CombinedOutput(); err != nil {
+		t.Fatalf("learn -pgn: %v\n%s", err, out)
+	}
+	want, err := os.ReadFile(fromPGN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(want, original) {
+		t.Fatalf("learn -pgn learned nothing from\n%s", pgn)
+	}
+	// The adapters learn when XBoard sends them the result, moments
+	// before or after it prints the final score.
+	var live []byte
+	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+		if live, err = os.ReadFile(bookPath); err == nil && bytes.Equal(live, want) {
+			return
+		}
+	}
+	t.Errorf("learned from the results:\n%x\nlearn -pgn from the PGN:\n%x", live, want)
 }
 
 func lastLineWith(s, sub string) string {
