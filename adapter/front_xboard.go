@@ -572,9 +572,13 @@ func (x *xboardFront) onBestmove(line string) {
 	bm, err := uci.ParseBestMove(line)
 	m, merr := book.ParseMove(bm.Move)
 	if err != nil || merr != nil || bm.Move == "0000" {
-		// No move: the engine is mated or stalemated, or refused.
+		// No move: the engine is mated or stalemated, or could not
+		// search (the position killed it twice): a resignation, rather
+		// than a game left to lose on time.
 		if !x.claimEnd() {
-			x.a.log.printf("the engine gave no move (%s)", line)
+			x.a.notify("the engine gave no move in a game that goes on (%s): resigning", line)
+			x.send("resign")
+			x.over = true
 		}
 		return
 	}

@@ -494,3 +494,16 @@ func TestXboardAnswersWhileThinking(t *testing.T) {
 		t.Errorf("got %q, want the illegal move answered before the engine's move", lines)
 	}
 }
+
+// An engine that gives no move in a game that goes on resigns it, rather
+// than leave it to be lost on time.
+func TestXboardNoMoveResigns(t *testing.T) {
+	h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) { s.BestMove = "0000" }, nil)
+	h.send("xboard", "protover 2")
+	h.until("feature done=1")
+	h.send("new", "usermove e2e4")
+	lines := h.until("resign")
+	if hasPrefix(lines, "move ") {
+		t.Errorf("got %q", lines)
+	}
+}
