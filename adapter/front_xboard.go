@@ -47,10 +47,11 @@ type xboardFront struct {
 	clocksKnown      bool
 	ponderMove       string // the reply to ponder on, after our last move ("": none)
 	searches         []*xbSearch
-	pings            []string // ping numbers waiting for their readyok, in order
-	redrive          bool     // a bestmove came: drive once the core has settled
-	resignRun        int      // our moves in a row with a score at or below -ResignScore
-	lastInfo         uci.Info // the last thinking of the running search, for "."
+	pings            []string   // ping numbers waiting for their readyok, in order
+	redrive          bool       // a bestmove came: drive once the core has settled
+	resignRun        int        // our moves in a row with a score at or below -ResignScore
+	lastScore        *uci.Score // the engine's score for our last move (nil: none, a book move)
+	lastInfo         uci.Info   // the last thinking of the running search, for "."
 	lastInfoSearchOK bool
 }
 
@@ -184,7 +185,7 @@ func (x *xboardFront) command(cmd, arg, line string) {
 		x.resetGame("")
 		x.force, x.engineWhite = false, false
 		x.depth, x.moveTimeMS = 0, 0
-		x.resignRun = 0
+		x.resignRun, x.lastScore = 0, nil
 	case "variant":
 		switch {
 		case arg == "normal":
@@ -282,9 +283,7 @@ func (x *xboardFront) command(cmd, arg, line string) {
 	case "result":
 		x.result(arg)
 	case "draw":
-		// A UCI engine cannot answer a draw offer: declined by saying
-		// nothing, as CECP allows.
-		x.a.log.printf("draw offer: declined (a UCI engine cannot answer it)")
+		x.answerDraw()
 	case "memory", "cores":
 		if n, err := strconv.Atoi(arg); err != nil || n < 1 {
 			x.reply("Error (bad number): " + line)
@@ -589,6 +588,7 @@ func (x *xboardFront) onBestmove(line string) {
 		x.over = true
 		return
 	}
+	x.lastScore = s.bestScore
 	if x.resigns(s) {
 		x.send("resign")
 		x.over = true
@@ -629,20 +629,57 @@ func (x *xboardFront) moveText(m book.Move) string {
 
 // resigns applies Resign, ResignMoves and ResignScore to the score of
 // our move's search.
+// A move with no other legal move is not counted, either way, and with
+// QueenNeverResigns an engine that has a queen plays on.
 func (x *xboardFront) resigns(s *xbSearch) bool {
 	c := x.a.settings
 	if !c.Resign || s.bestScore == nil {
 		x.resignRun = 0
 		return false
 	}
-	sc := s.bestScore
-	lost := (sc.IsMate && sc.Mate < 0) || (!sc.IsMate && sc.CP <= -c.ResignScore)
-	if !lost {
+	pos := &x.board.Pos
+	if len(pos.LegalMoves()) == 1 {
+		return false
+	}
+	if !lostBy(s.bestScore, c.ResignScore) {
 		x.resignRun = 0
 		return false
 	}
 	x.resignRun++
-	return x.resignRun >= c.ResignMoves
+	if c.QueenNeverResigns && hasQueen(pos, pos.WhiteToMove()) {
+		return false
+	}
+	return x.resignRun >= max(c.ResignMoves, 1)
+}
+
+// lostBy reports whether a score says the side that searched is mated or
+// at least margin centipawns down.
+func lostBy(sc *uci.Score, margin int) bool {
+	return (sc.IsMate && sc.Mate <= 0) || (!sc.IsMate && sc.CP <= -margin)
+}
+
+// hasQueen reports whether white (or black) has a queen on pos.
+func hasQueen(pos *board.Position, white bool) bool {
+	q := board.MakePiece(board.Queen, white)
+	for sq := range 64 {
+		if pos.Piece(book.Square(sq)) == q {
+			return true
+		}
+	}
+	return false
+}
+
+// answerDraw accepts a draw offer, with HandleDraws, when the engine's
+// last score is at or below -ContemptScore; otherwise says nothing, which
+// declines it.
+func (x *xboardFront) answerDraw() {
+	c := x.a.settings
+	if c.HandleDraws && x.lastScore != nil && !x.over && lostBy(x.lastScore, c.ContemptScore) {
+		x.a.log.printf("draw offer accepted (HandleDraws: the engine's last score is at or below -%d)", c.ContemptScore)
+		x.send("offer draw")
+		return
+	}
+	x.a.log.printf("draw offer declined (HandleDraws off, or the engine's last score above -ContemptScore)")
 }
 
 // claimEnd claims the game's end when the board shows one, as PolyGlot

@@ -210,14 +210,17 @@ func cecpOption(o uci.Option) string {
 	return ""
 }
 
-// xboardOurOptionLines are our options for a CECP GUI: those of UCI mode
-// and resignation, which only CECP mode does (a UCI GUI resigns for its
-// engine).
+// xboardOurOptionLines are our options for a CECP GUI: those of UCI mode,
+// and resignation and draw offers, which only CECP mode handles (a UCI GUI
+// does both for its engine).
 func xboardOurOptionLines(a *Adapter) []string {
 	c := a.settings
 	return append(ourOptionLines(c),
 		"option name "+ourOptionPrefix+"Resign type check default "+strconv.FormatBool(c.Resign),
-		"option name "+ourOptionPrefix+"ResignMoves type spin default "+strconv.Itoa(c.ResignMoves)+" min 1 max 10000",
-		"option name "+ourOptionPrefix+"ResignScore type spin default "+strconv.Itoa(c.ResignScore)+" min 1 max 10000",
+		"option name "+ourOptionPrefix+"ResignMoves type spin default "+strconv.Itoa(c.ResignMoves)+" min 0 max 10000",
+		"option name "+ourOptionPrefix+"ResignScore type spin default "+strconv.Itoa(c.ResignScore)+" min 0 max 10000",
+		"option name "+ourOptionPrefix+"QueenNeverResigns type check default "+strconv.FormatBool(c.QueenNeverResigns),
+		"option name "+ourOptionPrefix+"HandleDraws type check default "+strconv.FormatBool(c.HandleDraws),
+		"option name "+ourOptionPrefix+"ContemptScore type spin default "+strconv.Itoa(c.ContemptScore)+" min 0 max 10000",
 	)
 }

@@ -58,7 +58,8 @@ func TestXboardFeatures(t *testing.T) {
 		`feature option="Clear Hash -button"`,
 		`feature option="Polyglot Book -check 0"`,
 		`feature option="Polyglot Resign -check 0"`,
-		`feature option="Polyglot ResignScore -spin 600 1 10000"`,
+		`feature option="Polyglot ResignScore -spin 600 0 10000"`,
+		`feature option="Polyglot QueenNeverResigns -check 1"`,
 	} {
 		if !contains(lines, want) {
 			t.Errorf("no %s in\n%s", want, strings.Join(lines, "\n"))
@@ -242,17 +243,48 @@ func TestXboardOptionsAndResources(t *testing.T) {
 }
 
 func TestXboardResigns(t *testing.T) {
-	cfg := testConfig(t, "")
-	cfg.Resign, cfg.ResignMoves, cfg.ResignScore = true, 2, 30
-	h, _ := startXboard(t, cfg, nil)
-	h.send("new", "level 0 1 0", "usermove e2e4")
-	if l := h.until("move "); l[len(l)-1] != "move a7a5" {
-		t.Fatalf("got %q", l)
+	// The fake engine scores -35 every move: two in a row at or below
+	// -30 resign, unless QueenNeverResigns keeps an engine with a queen
+	// playing.
+	for _, queen := range []bool{false, true} {
+		cfg := testConfig(t, "")
+		cfg.Resign, cfg.ResignMoves, cfg.ResignScore, cfg.QueenNeverResigns = true, 2, 30, queen
+		h, _ := startXboard(t, cfg, nil)
+		h.send("new", "level 0 1 0", "usermove e2e4")
+		if l := h.until("move "); l[len(l)-1] != "move a7a5" {
+			t.Fatalf("got %q", l)
+		}
+		h.send("usermove d2d4")
+		var answer string
+		for answer == "" {
+			if l := h.next(); l == "resign" || strings.HasPrefix(l, "move ") {
+				answer = l
+			}
+		}
+		if (answer == "resign") == queen {
+			t.Errorf("QueenNeverResigns %t: got %q", queen, answer)
+		}
 	}
-	h.send("usermove d2d4")
-	lines := h.until("resign")
-	if hasPrefix(lines, "move ") {
-		t.Errorf("moved before resigning: %q", lines)
+}
+
+// HandleDraws accepts a draw offer when the engine's last score is at or
+// below -ContemptScore; otherwise an offer gets no answer (declined).
+func TestXboardDrawOffers(t *testing.T) {
+	for _, c := range []struct {
+		handle   bool
+		contempt int
+		accept   bool
+	}{{false, 30, false}, {true, 30, true}, {true, 40, false}} {
+		cfg := testConfig(t, "")
+		cfg.HandleDraws, cfg.ContemptScore = c.handle, c.contempt
+		h, _ := startXboard(t, cfg, nil)
+		h.send("new", "level 0 1 0", "usermove e2e4")
+		h.until("move ")
+		h.send("draw", "ping 1")
+		lines := h.waitFor("pong 1")
+		if contains(lines, "offer draw") != c.accept {
+			t.Errorf("HandleDraws %t, ContemptScore %d, score -35: got %q", c.handle, c.contempt, lines)
+		}
 	}
 }
 

@@ -114,6 +114,8 @@ Skill Level = 3
 		Resign:              true,
 		ResignMoves:         4,
 		ResignScore:         500,
+		QueenNeverResigns:   true,
+		ContemptScore:       DefaultContemptScore,
 		EngineOptions:       []Option{{"Hash", "16"}, {"Skill Level", "3"}},
 	}
 	if runtime.GOOS == "windows" {
@@ -228,7 +230,7 @@ func TestUnknownKeysAreWarnings(t *testing.T) {
 [PolyGlot]
 EngineCommand = sf
 UCI = true
-QueenNeverResigns = true
+ShowPonder = true
 Frobnicate = 3
 [Other]
 x = 1
@@ -237,7 +239,7 @@ Hash = 1
 `)
 	c := mustLoad(t, ini, "-pg", "Nonsense=1", "-wb", "false")
 	joined := strings.Join(c.Warnings, "\n")
-	for _, want := range []string{"UCI", "QueenNeverResigns", "Frobnicate", "[other]", "before any section", "Nonsense", "OnlyWbOptions"} {
+	for _, want := range []string{"UCI", "ShowPonder", "Frobnicate", "[other]", "before any section", "Nonsense", "OnlyWbOptions"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("no warning mentions %q; warnings:\n%s", want, joined)
 		}
