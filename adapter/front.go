@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/polyproxy/polyproxy/learn"
@@ -74,10 +75,12 @@ func (a *Adapter) corePosition(fen string, moves []string) {
 	if fen != "" {
 		base = "position fen " + fen
 	}
-	if len(moves) == 0 {
-		moves = nil
+	p := &uci.Position{StartPos: fen == "", FEN: fen}
+	if len(moves) > 0 {
+		p.Moves = slices.Clone(moves) // the core keeps them
 	}
-	a.coreCommand(withMoves(base, moves))
+	// Built, not parsed: the front's FEN and moves are already checked.
+	a.onGUICommandInOrder(uci.Command{Kind: uci.CmdPosition, Line: withMoves(base, p.Moves), Position: p})
 }
 
 // coreGo starts a search: goLine is a UCI go line with its limits. Its

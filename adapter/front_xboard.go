@@ -25,9 +25,10 @@ type xboardFront struct {
 	held         []string
 	featuresOwed bool // protover read, its features wait for the handshake
 
-	startFEN string      // the game's start ("": the start position)
-	board    *board.Line // the game as played so far
-	moves    []string    // its moves from startFEN, in UCI form
+	startFEN string         // the game's start ("": the start position)
+	starts   [2]*board.Line // the start position, standard and Chess960, built once
+	board    *board.Line    // the game as played so far
+	moves    []string       // its moves from startFEN, in UCI form
 
 	force       bool // the engine plays neither side
 	engineWhite bool // the side it plays when not in force mode
@@ -315,19 +316,48 @@ func (x *xboardFront) command(cmd, arg, line string) {
 // resetGame starts the board again from fen ("": the start position,
 // which always parses).
 func (x *xboardFront) resetGame(fen string) error {
+	if fen == "" {
+		x.useLine(x.startLine(), false)
+		return nil
+	}
 	l, err := board.NewLineVariant(fen, x.chess960)
 	if err != nil {
 		return err
 	}
+	x.useLine(l, true)
+	return nil
+}
+
+// startLine is a fresh copy of the start position, built once per
+// variant: every new game begins there.
+func (x *xboardFront) startLine() *board.Line {
+	i := 0
+	if x.chess960 {
+		i = 1
+	}
+	if x.starts[i] == nil {
+		l, err := board.NewLineVariant("", x.chess960)
+		if err != nil {
+			panic(err) // the start position always parses
+		}
+		x.starts[i] = l
+	}
+	l := *x.starts[i]
+	l.Keys = append(make([]book.Key, 0, 64), x.starts[i].Keys...)
+	return &l
+}
+
+// useLine starts the game at l: a position of the GUI's (setboard), or
+// the start position.
+func (x *xboardFront) useLine(l *board.Line, fromFEN bool) {
 	x.board = l
 	x.startFEN = ""
-	if fen != "" {
+	if fromFEN {
 		x.startFEN = l.Pos.FEN()
 	}
 	x.moves = x.moves[:0]
 	x.over = false
 	x.ponderMove = ""
-	return nil
 }
 
 // level reads "level MPS BASE INC": BASE in minutes or minutes:seconds,
@@ -746,12 +776,13 @@ func (x *xboardFront) takeBack(n int) {
 
 // setBoard starts the game from a FEN.
 func (x *xboardFront) setBoard(fen string) {
-	if _, err := board.NewLineVariant(fen, x.chess960); err != nil {
+	l, err := board.NewLineVariant(fen, x.chess960)
+	if err != nil {
 		x.reply("tellusererror Illegal position: " + err.Error())
 		return
 	}
 	x.discardSearches()
-	x.resetGame(fen)
+	x.useLine(l, true)
 	if x.analyzing {
 		x.drive() // analysis goes on from there
 	}
