@@ -181,6 +181,10 @@ func (x *xboardFront) command(cmd, arg, line string) {
 		x.sendFeatures()
 	case "new":
 		x.discardSearches()
+		// At once, not with the first search as PolyGlot does: the engine
+		// clears its hash for ucinewgame (Stockfish with a big Hash takes
+		// a good part of a second), better while the GUI sets the game up
+		// than on the first move's clock.
 		x.a.coreNewGame()
 		x.setChess960(false) // new is standard chess until a variant command
 		x.resetGame("")
