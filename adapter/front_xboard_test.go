@@ -539,3 +539,27 @@ func TestXboardNoMoveResigns(t *testing.T) {
 		t.Errorf("got %q", lines)
 	}
 }
+
+// An engine that dies in a search is restarted by the core and searches
+// again: the CECP GUI still gets its move, and the game goes on.
+func TestXboardEngineRestartedMidSearch(t *testing.T) {
+	h := startHarness(t, testConfig(t, ""), func(n int, s *ucitest.Settings) {
+		s.BestMove = ""
+		if n == 0 {
+			s.CrashOnGo = 1
+		}
+	}, nil)
+	h.send("xboard", "protover 2")
+	h.until("feature done=1")
+	h.send("new", "level 0 1 0", "usermove e2e4")
+	if l := h.until("move "); l[len(l)-1] != "move a7a5" {
+		t.Fatalf("got %q", l)
+	}
+	h.send("usermove d2d4")
+	if l := h.until("move "); l[len(l)-1] != "move a5a4" {
+		t.Fatalf("got %q", l)
+	}
+	if got := h.engine(1).Received(); !contains(got, "position startpos moves e2e4 a7a5 d2d4") {
+		t.Errorf("the restarted engine got %q", got)
+	}
+}
