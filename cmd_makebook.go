@@ -178,7 +178,7 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *countsOut != "" {
-		if err := writeFileAtomic(*countsOut, b.WriteCounts); err != nil {
+		if err := book.WriteFileFrom(*countsOut, b.WriteCounts); err != nil {
 			return err
 		}
 	}

@@ -4,10 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
+	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/build"
 	"github.com/polyproxy/polyproxy/book/pgn"
 )
@@ -48,7 +47,7 @@ func runSumCounts(args []string, stdout, stderr io.Writer) error {
 	}
 	defer ins.Close()
 	var st build.SumStats
-	err = writeFileAtomic(*out, func(w io.Writer) error {
+	err = book.WriteFileFrom(*out, func(w io.Writer) error {
 		var err error
 		st, err = build.SumCounts(readers, w)
 		return err
@@ -101,36 +100,4 @@ func (ins pgnInputs) warn(stderr io.Writer, cmd string) {
 			warnf(stderr, cmd, "%s: %s", in.Name, w)
 		}
 	}
-}
-
-// writeFileAtomic writes a file through a temporary one in the same
-// folder, synced and renamed over path, so path never holds half a file.
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err = write(f); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -148,5 +149,42 @@ func TestCountsCLI(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x.counts")); err == nil {
 		t.Error("a failed sum-counts left its output")
+	}
+}
+
+// TestCountsReplacedAsBooksAre: make-book -counts and sum-counts replace
+// their output through the books' writer: a replaced file keeps its mode
+// (a counts file shared by a group stays group-writable), no temporary
+// file is left.
+func TestCountsReplacedAsBooksAre(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("file modes")
+	}
+	dir := t.TempDir()
+	part := filepath.Join(dir, "part.counts")
+	all := filepath.Join(dir, "all.counts")
+	for _, f := range []string{part, all} {
+		if err := os.WriteFile(f, []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(f, 0o664); err != nil { // past the umask
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"make-book", "-q", "-pgn", "testdata/pgn/small.pgn", "-counts", part},
+		{"sum-counts", "-out", all, part},
+	} {
+		if code, _, stderr := runCmd(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, stderr)
+		}
+	}
+	for _, f := range []string{part, all} {
+		if st, err := os.Stat(f); err != nil || st.Mode().Perm() != 0o664 || st.Size() < 20 {
+			t.Errorf("%s: %v, %v; want the new counts with mode 0664", f, st.Mode(), err)
+		}
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(tmp) > 0 {
+		t.Errorf("temporary files left: %v", tmp)
 	}
 }
