@@ -19,7 +19,8 @@ func runSumCounts(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "usage: polyproxy sum-counts -out ALL.counts PART1.counts PART2.counts ...")
 		fmt.Fprintln(stderr, "Adds counts files (make-book -counts) exactly. Give them in the order of the games they")
 		fmt.Fprintln(stderr, "counted: a position's moves keep their order of first appearance, as one build has it.")
-		fmt.Fprintln(stderr, "Files counted with different -max-ply or game filters are refused.")
+		fmt.Fprintln(stderr, "Files counted with different -max-ply or game filters are refused. The games of each variant")
+		fmt.Fprintln(stderr, "(standard, Chess960) add up too, for the book's @PG@ header.")
 		fs.PrintDefaults()
 	}
 	// The inputs are arguments, in order, so that a shell glob or xargs
@@ -56,9 +57,23 @@ func runSumCounts(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%v; nothing written", err)
 	}
 	ins.warn(stderr, "sum-counts")
-	fmt.Fprintf(stderr, "sum-counts: %d files, %d games, %d positions, %d position-moves written to %s in %.2fs\n",
-		fs.NArg(), st.Games, st.Positions, st.Records, *out, time.Since(start).Seconds())
+	fmt.Fprintf(stderr, "sum-counts: %d files, %d games", fs.NArg(), st.Games)
+	if n := chess960Games(st.Variants); n > 0 {
+		fmt.Fprintf(stderr, " (%d Chess960)", n)
+	}
+	fmt.Fprintf(stderr, ", %d positions, %d position-moves written to %s in %.2fs\n",
+		st.Positions, st.Records, *out, time.Since(start).Seconds())
 	return nil
+}
+
+// chess960Games is how many of the games counted were Chess960 games.
+func chess960Games(variants []build.VariantGames) uint64 {
+	for _, v := range variants {
+		if v.Name == book.VariantChess960 {
+			return v.Games
+		}
+	}
+	return 0
 }
 
 // openCounts opens counts files (compressed ones too) and reads their
