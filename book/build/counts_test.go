@@ -74,6 +74,22 @@ func splitGames(data []byte, n int) [][]byte {
 	return parts
 }
 
+// sumOfParts cuts PGN text into n parts at game starts, counts each and
+// adds the counts up: the parts' counts files and their sum.
+func sumOfParts(t *testing.T, data []byte, n int, opt Options) (parts [][]byte, sum []byte, st SumStats) {
+	t.Helper()
+	for _, p := range splitGames(data, n) {
+		c, _ := countsOf(t, p, opt)
+		parts = append(parts, c)
+	}
+	var buf bytes.Buffer
+	st, err := SumCounts(readers(t, parts...), &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return parts, buf.Bytes(), st
+}
+
 // TestCountsShardsMatchOneBuild: games cut into parts, each counted, the
 // counts added up, give the counts file and, under every move rule, the
 // book of one build over all the games (no move reaches 16384 games here).
@@ -90,23 +106,14 @@ func TestCountsShardsMatchOneBuild(t *testing.T) {
 		{MaxPly: 12, MinGame: 1, Uniform: true, Colours: BlackOnly},
 	} {
 		whole, want := countsOf(t, data, opt)
-		var parts [][]byte
-		for _, p := range splitGames(data, 4) {
-			c, _ := countsOf(t, p, opt)
-			parts = append(parts, c)
-		}
-		var sum bytes.Buffer
-		st, err := SumCounts(readers(t, parts...), &sum)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(sum.Bytes(), whole) {
+		parts, sum, st := sumOfParts(t, data, 4, opt)
+		if !bytes.Equal(sum, whole) {
 			t.Errorf("%+v: the sum of 4 parts differs from the whole's counts", opt)
 		}
 		if st.Games != uint64(n) {
 			t.Errorf("sum: %d games, want %d", st.Games, n)
 		}
-		for name, in := range map[string][][]byte{"whole": {whole}, "parts": parts, "sum": {sum.Bytes()}} {
+		for name, in := range map[string][][]byte{"whole": {whole}, "parts": parts, "sum": {sum}} {
 			got, fst, err := FromCounts(readers(t, in...), opt)
 			if err != nil {
 				t.Fatal(err)
@@ -326,20 +333,11 @@ func TestCountsKeepVariants(t *testing.T) {
 	} {
 		opt := Options{MaxPly: 20, MinGame: 1}
 		whole, want := countsOf(t, tc.data, opt)
-		var parts [][]byte
-		for _, p := range splitGames(tc.data, 4) {
-			c, _ := countsOf(t, p, opt)
-			parts = append(parts, c)
-		}
-		var sum bytes.Buffer
-		st, err := SumCounts(readers(t, parts...), &sum)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(sum.Bytes(), whole) {
+		parts, sum, st := sumOfParts(t, tc.data, 4, opt)
+		if !bytes.Equal(sum, whole) {
 			t.Errorf("%s: the sum of 4 parts differs from the whole's counts", tc.name)
 		}
-		if h := readers(t, sum.Bytes())[0].Header(); !reflect.DeepEqual(h.Variants, tc.variants) || !reflect.DeepEqual(st.Variants, tc.variants) {
+		if h := readers(t, sum)[0].Header(); !reflect.DeepEqual(h.Variants, tc.variants) || !reflect.DeepEqual(st.Variants, tc.variants) {
 			t.Errorf("%s: the sum's variants %v (stats %v), want %v", tc.name, h.Variants, st.Variants, tc.variants)
 		}
 		got, fst, err := FromCounts(readers(t, parts...), opt)
