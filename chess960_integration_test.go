@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -13,26 +12,6 @@ import (
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
-
-// shredderFEN is a Chess960 position's FEN with the castling field in
-// Shredder letters, as some GUIs send it.
-func shredderFEN(p *board.Position) string {
-	f := strings.Fields(p.FEN())
-	var c []byte
-	for i := 0; i < 4; i++ {
-		if s, ok := p.CastlingRook(i); ok {
-			letter := byte('A' + s.File())
-			if i >= 2 {
-				letter += 'a' - 'A'
-			}
-			c = append(c, letter)
-		}
-	}
-	if len(c) > 0 {
-		f[2] = string(c)
-	}
-	return strings.Join(f, " ")
-}
 
 // chess960Result is what one game through the proxy gave.
 type chess960Result struct {
@@ -151,27 +130,8 @@ func TestChess960GamesThroughProxy(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	ini := filepath.Join(dir, "polyglot.ini")
-	logPath := filepath.Join(dir, "polyglot.log")
-	if err := os.WriteFile(ini, []byte(fmt.Sprintf(`[PolyGlot]
-EngineCommand = %s
-EngineDir = %s
-Book = true
-BookFile = %s
-BookLearn = true
-Log = true
-LogFile = %s
-[Engine]
-Threads = 1
-Hash = 16
-`, stockfishPath, dir, bin, logPath)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	learner := startProxy(t, nil, ini)
-	opponent := startProc(t, nil, stockfishPath)
+	learner, opponent, logPath := startLearning(t, bin)
 	for _, p := range []*proc{learner, opponent} {
-		p.send("uci")
-		p.until("uciok", 10*time.Second)
 		p.send("setoption name UCI_Chess960 value true")
 	}
 	opponent.send("setoption name Skill Level value 0")
@@ -185,7 +145,7 @@ Hash = 16
 		}
 		fen := start.FEN()
 		if i%2 == 1 {
-			fen = shredderFEN(start)
+			fen = start.ShredderFEN()
 		}
 		r := playChess960Game(t, learner, opponent, i%2 == 0, fen, b)
 		if i%2 == 0 && !r.firstFromBook {

@@ -84,7 +84,7 @@ func (t *treeFlags) output(stdout io.Writer, write func(io.Writer) error) error 
 		}
 		return bw.Flush()
 	}
-	return writeFileAtomic(t.out, write)
+	return book.WriteFileFrom(t.out, write)
 }
 
 func runBookToPGN(args []string, stdout, stderr io.Writer) error {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/pgn"
+	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/randgames"
 )
 
@@ -149,5 +151,27 @@ func TestChess960BookTools(t *testing.T) {
 	}
 	if learned == 0 {
 		t.Fatal("learn wrote no learn field")
+	}
+}
+
+// TestChess960BookEmptyWarned: a Chess960 book whose moves the move rules
+// all left out holds only its header, and is said to be empty, made from
+// the games or from their counts; -from-counts counts the Chess960 games
+// as one run does.
+func TestChess960BookEmptyWarned(t *testing.T) {
+	lichess, _ := writeChess960PGN(t, 20)
+	dir := t.TempDir()
+	counts := filepath.Join(dir, "960.counts")
+	for _, args := range [][]string{
+		{"make-book", "-pgn", lichess, "-bin", filepath.Join(dir, "a.bin"), "-counts", counts, "-min-game", "1000"},
+		{"make-book", "-from-counts", counts, "-bin", filepath.Join(dir, "b.bin"), "-min-game", "1000"},
+	} {
+		code, _, stderr := runCmd(t, args...)
+		if code != 0 || !strings.Contains(stderr, "the book is empty") || !strings.Contains(stderr, "20 Chess960 games") {
+			t.Errorf("%v: exit %d, want a book said to be empty, of 20 Chess960 games\n%s", args, code, stderr)
+		}
+	}
+	if !bytes.Equal(fixture.ReadFile(t, filepath.Join(dir, "a.bin")), fixture.ReadFile(t, filepath.Join(dir, "b.bin"))) {
+		t.Error("the two books differ")
 	}
 }

@@ -48,7 +48,7 @@ func runDumpBook(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		err = dump(stdout)
 	} else {
-		err = writeFileAtomic(*out, dump)
+		err = book.WriteFileFrom(*out, dump)
 	}
 	if err != nil {
 		return err

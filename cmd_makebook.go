@@ -178,7 +178,7 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *countsOut != "" {
-		if err := writeFileAtomic(*countsOut, b.WriteCounts); err != nil {
+		if err := book.WriteFileFrom(*countsOut, b.WriteCounts); err != nil {
 			return err
 		}
 	}
@@ -225,6 +225,9 @@ func makeBookFromCounts(files []string, out string, opt build.Options, stderr io
 	}
 	fmt.Fprintf(stderr, "make-book: %d counts files, %d games, %d positions, %d position-moves, %d entries written to %s in %.2fs\n",
 		len(files), st.Games, st.Positions, st.Records, len(entries), out, time.Since(start).Seconds())
+	if n := chess960Games(st.Variants); n > 0 {
+		fmt.Fprintf(stderr, "make-book: %d Chess960 games (the book's @PG@ header says so)\n", n)
+	}
 	if st.Halved > 0 {
 		fmt.Fprintf(stderr, "make-book: %d positions have a move with 16384 games or more: their totals were halved to fit; there the book can differ from one make-book run over all the games (which halves while reading)\n", st.Halved)
 	}
@@ -234,7 +237,8 @@ func makeBookFromCounts(files []string, out string, opt build.Options, stderr io
 // warnIfEmpty says so when the move rules left out every move: the book
 // is written empty, as PolyGlot writes it, but likely not what was meant.
 func warnIfEmpty(stderr io.Writer, entries []book.Entry) {
-	if len(entries) == 0 {
+	// A @PG@ header's entries (key 0) hold no move.
+	if !slices.ContainsFunc(entries, func(e book.Entry) bool { return e.Key != 0 }) {
 		warnf(stderr, "make-book", "no move passed the move rules (-min-game, -min-score, -min-share, -only-white, -only-black): the book is empty")
 	}
 }

@@ -4,10 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
+	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/build"
 	"github.com/polyproxy/polyproxy/book/pgn"
 )
@@ -20,7 +19,8 @@ func runSumCounts(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "usage: polyproxy sum-counts -out ALL.counts PART1.counts PART2.counts ...")
 		fmt.Fprintln(stderr, "Adds counts files (make-book -counts) exactly. Give them in the order of the games they")
 		fmt.Fprintln(stderr, "counted: a position's moves keep their order of first appearance, as one build has it.")
-		fmt.Fprintln(stderr, "Files counted with different -max-ply or game filters are refused.")
+		fmt.Fprintln(stderr, "Files counted with different -max-ply or game filters are refused. The games of each variant")
+		fmt.Fprintln(stderr, "(standard, Chess960) add up too, for the book's @PG@ header.")
 		fs.PrintDefaults()
 	}
 	// The inputs are arguments, in order, so that a shell glob or xargs
@@ -48,7 +48,7 @@ func runSumCounts(args []string, stdout, stderr io.Writer) error {
 	}
 	defer ins.Close()
 	var st build.SumStats
-	err = writeFileAtomic(*out, func(w io.Writer) error {
+	err = book.WriteFileFrom(*out, func(w io.Writer) error {
 		var err error
 		st, err = build.SumCounts(readers, w)
 		return err
@@ -57,9 +57,23 @@ func runSumCounts(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%v; nothing written", err)
 	}
 	ins.warn(stderr, "sum-counts")
-	fmt.Fprintf(stderr, "sum-counts: %d files, %d games, %d positions, %d position-moves written to %s in %.2fs\n",
-		fs.NArg(), st.Games, st.Positions, st.Records, *out, time.Since(start).Seconds())
+	fmt.Fprintf(stderr, "sum-counts: %d files, %d games", fs.NArg(), st.Games)
+	if n := chess960Games(st.Variants); n > 0 {
+		fmt.Fprintf(stderr, " (%d Chess960)", n)
+	}
+	fmt.Fprintf(stderr, ", %d positions, %d position-moves written to %s in %.2fs\n",
+		st.Positions, st.Records, *out, time.Since(start).Seconds())
 	return nil
+}
+
+// chess960Games is how many of the games counted were Chess960 games.
+func chess960Games(variants []build.VariantGames) uint64 {
+	for _, v := range variants {
+		if v.Name == book.VariantChess960 {
+			return v.Games
+		}
+	}
+	return 0
 }
 
 // openCounts opens counts files (compressed ones too) and reads their
@@ -101,36 +115,4 @@ func (ins pgnInputs) warn(stderr io.Writer, cmd string) {
 			warnf(stderr, cmd, "%s: %s", in.Name, w)
 		}
 	}
-}
-
-// writeFileAtomic writes a file through a temporary one in the same
-// folder, synced and renamed over path, so path never holds half a file.
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	if err = write(f); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

@@ -6,10 +6,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/polyproxy/polyproxy/internal/fixture"
+	"github.com/polyproxy/polyproxy/internal/randgames"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
 
@@ -58,43 +60,64 @@ func readmeRecipe(t *testing.T) string {
 // games cut into four parts by awk, counted by xargs -P 2, the counts
 // added in order, the book made from the sum; it is the same bytes as
 // one make-book over the whole file, and the summed counts are the
-// whole file's.
+// whole file's. On Chess960 games the book's @PG@ header names the
+// variant, as one run's does.
 func TestShardedBuildWithXargs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds polyproxy; skipped with -short")
 	}
 	testenv.Program(t, "xargs", "findutils")
 	testenv.Program(t, "awk", "mawk")
-	dir := t.TempDir()
-	if out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "polyproxy"), ".").CombinedOutput(); err != nil {
+	bin := t.TempDir()
+	if out, err := exec.Command("go", "build", "-o", filepath.Join(bin, "polyproxy"), ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	n := 4000
 	if testenv.RaceEnabled {
 		n = 1000
 	}
-	whole := filepath.Join(dir, "all.pgn")
-	if err := os.WriteFile(whole, fixture.ReadFile(t, bookGamesPGN(t, n)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	want := ourMakeBook(t, whole, filepath.Join(dir, "one.bin"), "-max-ply", "20", "-min-game", "2")
+	for _, kind := range []struct {
+		name     string
+		games    func() []byte
+		chess960 bool
+	}{
+		{"standard", func() []byte { return fixture.ReadFile(t, bookGamesPGN(t, n)) }, false},
+		// Few starts, so that lines repeat and pass -min-game 2.
+		{"chess960", func() []byte {
+			return []byte(randgames.Chess960PGN(randgames.Options{Seed: 5, Games: n, Starts: chess960Starts}))
+		}, true},
+	} {
+		t.Run(kind.name, func(t *testing.T) {
+			dir := t.TempDir()
+			whole := filepath.Join(dir, "all.pgn")
+			if err := os.WriteFile(whole, kind.games(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			want := ourMakeBook(t, whole, filepath.Join(dir, "one.bin"), "-max-ply", "20", "-min-game", "2")
 
-	cmd := exec.Command("bash", "-c", "set -e\n"+readmeRecipe(t))
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("recipe: %v\n%s", err, out)
-	}
-	parts, _ := filepath.Glob(filepath.Join(dir, "part-*.pgn"))
-	if len(parts) != 4 {
-		t.Errorf("%d parts", len(parts))
-	}
-	if got := fixture.ReadFile(t, filepath.Join(dir, "book.bin")); !bytes.Equal(got, want) {
-		t.Errorf("sharded book differs from one run: %s", firstDiff(got, want))
-	}
-	ourMakeBook(t, whole, filepath.Join(dir, "w.bin"), "-max-ply", "20", "-counts", filepath.Join(dir, "whole.counts"))
-	if !bytes.Equal(fixture.ReadFile(t, filepath.Join(dir, "whole.counts")), fixture.ReadFile(t, filepath.Join(dir, "all.counts"))) {
-		t.Error("the parts' counts added up differ from the whole's")
+			cmd := exec.Command("bash", "-c", "set -e\n"+readmeRecipe(t))
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Fatalf("recipe: %v\n%s", err, out)
+			}
+			parts, _ := filepath.Glob(filepath.Join(dir, "part-*.pgn"))
+			if len(parts) != 4 {
+				t.Errorf("%d parts", len(parts))
+			}
+			sharded := filepath.Join(dir, "book.bin")
+			if got := fixture.ReadFile(t, sharded); !bytes.Equal(got, want) {
+				t.Errorf("sharded book differs from one run: %s", firstDiff(got, want))
+			}
+			b := fixture.OpenPath(t, sharded)
+			if h, err := b.Header(); err != nil || (h != nil && h.Chess960()) != kind.chess960 {
+				t.Errorf("sharded book's header %+v, %v; want Chess960 named: %v", h, err, kind.chess960)
+			}
+			ourMakeBook(t, whole, filepath.Join(dir, "w.bin"), "-max-ply", "20", "-counts", filepath.Join(dir, "whole.counts"))
+			if !bytes.Equal(fixture.ReadFile(t, filepath.Join(dir, "whole.counts")), fixture.ReadFile(t, filepath.Join(dir, "all.counts"))) {
+				t.Error("the parts' counts added up differ from the whole's")
+			}
+		})
 	}
 }
 
@@ -148,5 +171,76 @@ func TestCountsCLI(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "x.counts")); err == nil {
 		t.Error("a failed sum-counts left its output")
+	}
+}
+
+// TestCountsReplacedAsBooksAre: make-book -counts and sum-counts replace
+// their output through the books' writer: a replaced file keeps its mode
+// (a counts file shared by a group stays group-writable), no temporary
+// file is left.
+func TestCountsReplacedAsBooksAre(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("file modes")
+	}
+	dir := t.TempDir()
+	part := filepath.Join(dir, "part.counts")
+	all := filepath.Join(dir, "all.counts")
+	for _, f := range []string{part, all} {
+		if err := os.WriteFile(f, []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(f, 0o664); err != nil { // past the umask
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"make-book", "-q", "-pgn", "testdata/pgn/small.pgn", "-counts", part},
+		{"sum-counts", "-out", all, part},
+	} {
+		if code, _, stderr := runCmd(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, stderr)
+		}
+	}
+	for _, f := range []string{part, all} {
+		if st, err := os.Stat(f); err != nil || st.Mode().Perm() != 0o664 || st.Size() < 20 {
+			t.Errorf("%s: %v, %v; want the new counts with mode 0664", f, st.Mode(), err)
+		}
+	}
+	if tmp, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(tmp) > 0 {
+		t.Errorf("temporary files left: %v", tmp)
+	}
+}
+
+// TestCountsVersion1CLI: a counts file of the version before variants
+// (testdata/counts/README.md) still makes the book of its games and adds
+// up with a current one; a version from the future is refused, saying
+// which versions are read.
+func TestCountsVersion1CLI(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join("testdata", "counts", "small-v1.counts")
+	want := ourMakeBook(t, "testdata/pgn/small.pgn", filepath.Join(dir, "one.bin"), "-min-game", "1")
+	from := filepath.Join(dir, "from.bin")
+	if code, _, stderr := runCmd(t, "make-book", "-from-counts", old, "-bin", from, "-min-game", "1"); code != 0 {
+		t.Fatalf("-from-counts version 1: exit %d\n%s", code, stderr)
+	}
+	if got := fixture.ReadFile(t, from); !bytes.Equal(got, want) {
+		t.Errorf("-from-counts version 1 differs from one run: %s", firstDiff(got, want))
+	}
+	current := filepath.Join(dir, "current.counts")
+	if code, _, stderr := runCmd(t, "make-book", "-q", "-pgn", "testdata/pgn/small.pgn", "-counts", current); code != 0 {
+		t.Fatalf("make-book -counts: exit %d\n%s", code, stderr)
+	}
+	if code, _, stderr := runCmd(t, "sum-counts", "-out", filepath.Join(dir, "sum.counts"), old, current); code != 0 || !strings.Contains(stderr, "8 games") {
+		t.Errorf("sum-counts version 1 + 2: exit %d\n%s", code, stderr)
+	}
+	future := filepath.Join(dir, "future.counts")
+	data := fixture.ReadFile(t, current)
+	data[8] = 9 // the version, after the 8-byte magic
+	if err := os.WriteFile(future, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCmd(t, "make-book", "-from-counts", future, "-bin", from)
+	if code == 0 || !strings.Contains(stderr, "counts file version 9; this polyproxy reads versions 1 to 2") {
+		t.Errorf("version 9: exit %d\n%s", code, stderr)
 	}
 }

@@ -162,8 +162,12 @@ func TestLenientFENsWithStockfish(t *testing.T) {
 			t.Fatalf("%s: got %q", fen, got)
 		}
 	}
-	p.send("isready")
-	p.until("readyok", 10*time.Second)
+	// After exit all the proxy wrote to stderr has been read: a death
+	// reported just before the last answer is not missed.
+	p.send("quit")
+	if code := p.waitExit(10 * time.Second); code != 0 {
+		t.Fatalf("exit code %d; stderr %q", code, p.stderr.String())
+	}
 	if s := p.stderr.String(); strings.Contains(s, "died") {
 		t.Fatalf("stderr %q", s)
 	}

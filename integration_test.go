@@ -85,15 +85,38 @@ type proc struct {
 	done   chan struct{}
 }
 
+// lockedBuffer holds a running process's stderr. os/exec copies it in
+// from a pipe in its own goroutine, in no order with the stdout lines: a
+// line the process wrote before a stdout line may arrive after it, so a
+// test waits for it (proc.waitStderr) rather than reading at once.
 type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu    sync.Mutex
+	b     bytes.Buffer
+	wrote chan struct{} // closed by the next Write; nil when nobody waits
 }
 
 func (l *lockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.wrote != nil {
+		close(l.wrote)
+		l.wrote = nil
+	}
 	return l.b.Write(p)
+}
+
+// contains reports whether s is in the buffer and, when not, gives a
+// channel closed by the next Write.
+func (l *lockedBuffer) contains(s string) (bool, <-chan struct{}) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if strings.Contains(l.b.String(), s) {
+		return true, nil
+	}
+	if l.wrote == nil {
+		l.wrote = make(chan struct{})
+	}
+	return false, l.wrote
 }
 
 func (l *lockedBuffer) String() string {
@@ -187,6 +210,32 @@ func (p *proc) until(prefix string, timeout time.Duration) []string {
 		}
 		if strings.HasPrefix(l, "bestmove") {
 			p.t.Fatalf("unexpected %q while waiting for %q", l, prefix)
+		}
+	}
+}
+
+// waitStderr waits until the process's stderr holds each of texts, and
+// fails the test if it does not within timeout, or by the time the
+// process has exited (then all it wrote has been read).
+func (p *proc) waitStderr(timeout time.Duration, texts ...string) {
+	p.t.Helper()
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for _, s := range texts {
+		for {
+			found, wrote := p.stderr.contains(s)
+			if found {
+				break
+			}
+			select {
+			case <-wrote:
+			case <-p.done:
+				if found, _ := p.stderr.contains(s); !found {
+					p.t.Fatalf("stderr lacks %q after exit: %q", s, p.stderr.String())
+				}
+			case <-deadline.C:
+				p.t.Fatalf("stderr lacks %q after %v: %q", s, timeout, p.stderr.String())
+			}
 		}
 	}
 }
@@ -528,9 +577,7 @@ func TestEngineCrashRestart(t *testing.T) {
 	if !died {
 		t.Fatalf("no info string about the crash: %q", got)
 	}
-	if !strings.Contains(p.stderr.String(), "the engine died") {
-		t.Fatalf("stderr %q", p.stderr.String())
-	}
+	p.waitStderr(10*time.Second, "the engine died")
 	// The new engine counts gos from its start: its second go crashes too.
 	p.send("position startpos moves e2e4 e7e5 g1f3 b8c6", "go wtime 1000 btime 1000")
 	if code := p.waitExit(10 * time.Second); code == 0 {
@@ -726,9 +773,7 @@ func TestEngineDeathSeenThroughLingeringChild(t *testing.T) {
 	if got[len(got)-1] != "bestmove 0000" {
 		t.Fatalf("got %q", got)
 	}
-	if !strings.Contains(p.stderr.String(), "the engine died (") || !strings.Contains(p.stderr.String(), "died twice") {
-		t.Fatalf("stderr %q", p.stderr.String())
-	}
+	p.waitStderr(10*time.Second, "the engine died (", "died twice")
 	p.send("isready")
 	p.until("readyok", 10*time.Second)
 	p.send("quit")

@@ -65,6 +65,38 @@ func learnGame(t *testing.T, learner, opponent *proc, learnerWhite bool, fen str
 	return moves
 }
 
+// startLearning starts a learner, polyproxy over Stockfish playing from
+// and learning into bookPath with its log on (set in a polyglot.ini in the
+// book's folder, as a GUI user writes it), and its opponent, Stockfish
+// alone; it returns them after their uci handshake, and the log's path.
+func startLearning(t *testing.T, bookPath string) (learner, opponent *proc, logPath string) {
+	t.Helper()
+	dir := filepath.Dir(bookPath)
+	ini := filepath.Join(dir, "polyglot.ini")
+	logPath = filepath.Join(dir, "polyglot.log")
+	if err := os.WriteFile(ini, []byte(fmt.Sprintf(`[PolyGlot]
+EngineCommand = %s
+EngineDir = %s
+Book = true
+BookFile = %s
+BookLearn = true
+Log = true
+LogFile = %s
+[Engine]
+Threads = 1
+Hash = 16
+`, stockfishPath, dir, bookPath, logPath)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	learner = startProxy(t, nil, ini)
+	opponent = startProc(t, nil, stockfishPath)
+	for _, p := range []*proc{learner, opponent} {
+		p.send("uci")
+		p.until("uciok", 10*time.Second)
+	}
+	return learner, opponent, logPath
+}
+
 func learnFieldOf(t *testing.T, data []byte, key book.Key, move book.Move) (games, points uint16) {
 	t.Helper()
 	i, ok := fixture.FirstMatch(data, key, move)
@@ -108,31 +140,8 @@ func TestLiveLearningAgainstStockfish(t *testing.T) {
 		{Key: lostKey, Move: lost, Weight: 10, Learn: 2<<16 | 3},
 	}
 	bookPath := fixture.WriteEntries(t, entries)
-	dir := filepath.Dir(bookPath)
 	before := fixture.ReadFile(t, bookPath)
-	ini := filepath.Join(dir, "polyglot.ini")
-	logPath := filepath.Join(dir, "polyglot.log")
-	if err := os.WriteFile(ini, []byte(fmt.Sprintf(`[PolyGlot]
-EngineCommand = %s
-EngineDir = %s
-Book = true
-BookFile = %s
-BookLearn = true
-Log = true
-LogFile = %s
-[Engine]
-Threads = 1
-Hash = 16
-`, stockfishPath, dir, bookPath, logPath)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-
-	learner := startProxy(t, nil, ini)
-	opponent := startProc(t, nil, stockfishPath)
-	for _, p := range []*proc{learner, opponent} {
-		p.send("uci")
-		p.until("uciok", 10*time.Second)
-	}
+	learner, opponent, logPath := startLearning(t, bookPath)
 
 	wonMoves := learnGame(t, learner, opponent, true, wonFEN)
 	if wonMoves[0] != "c6b6" {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"io"
 	"os/exec"
 	"regexp"
@@ -25,8 +24,9 @@ func TestRunScriptSpeaksOnlyUCI(t *testing.T) {
 	testenv.Stockfish(t)
 	testenv.GnuchessBook(t)
 	cmd := exec.Command("./scripts/run.sh")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	// Read while the script runs (in the failure messages): locked.
+	stderr := &lockedBuffer{}
+	cmd.Stderr = stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

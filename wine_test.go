@@ -490,12 +490,21 @@ func TestWineBookHeldByAnotherProgram(t *testing.T) {
 	bookPath := w.compileBook(t, dir, "book.bin", foolsMate)
 	before := fixture.ReadFile(t, bookPath)
 	install(t, filepath.Join("testdata", "pgn", "small.pgn"), filepath.Join(dir, "small.pgn"))
+	if out, err := w.run(t, dir, "make-book", "-pgn", "small.pgn", "-counts", "small.counts"); err != nil {
+		t.Fatalf("make-book -counts: %v\n%s", err, out)
+	}
 	holder := w.start(t, dir, nil, w.engine, "-log", "book.bin")
 	holder.sendCRLF("isready")
 	holder.until("readyok", wineTimeout)
-	out, err := w.run(t, dir, "make-book", "-pgn", "small.pgn", "-bin", "book.bin")
-	if err == nil || !strings.Contains(out, "stayed in use by another program") {
-		t.Fatalf("make-book: %v, %q; want a failure saying the book is in use", err, out)
+	// Every tool replaces its output the same way: sum-counts too.
+	for _, tool := range [][]string{
+		{"make-book", "-pgn", "small.pgn", "-bin", "book.bin"},
+		{"sum-counts", "-out", "book.bin", "small.counts"},
+	} {
+		out, err := w.run(t, dir, tool...)
+		if err == nil || !strings.Contains(out, "stayed in use by another program") {
+			t.Fatalf("%s: %v, %q; want a failure saying the book is in use", tool[0], err, out)
+		}
 	}
 	holder.sendCRLF("quit")
 	holder.waitExit(wineTimeout)

@@ -1,13 +1,12 @@
 package book_test
 
 import (
-	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
 // TestChooseChess960 answers in Chess960 from a book with castling stored
@@ -30,17 +29,8 @@ func TestChooseChess960(t *testing.T) {
 	castle, _ := book.ParseMove("e1h1")
 	long, _ := book.ParseMove("e1b1")
 	pawn, _ := book.ParseMove("a2a3") // legal with the inner rook: the key is not the position's
-	path := filepath.Join(t.TempDir(), "960.bin")
 	entries := []book.Entry{{Key: outer.Key(), Move: castle, Weight: 3}, {Key: outer.Key(), Move: long, Weight: 1}, {Key: inner.Key(), Move: castle, Weight: 5}, {Key: inner.Key(), Move: pawn, Weight: 5}}
-	slices.SortStableFunc(entries, book.CompareEntries)
-	if err := book.WriteFile(path, entries); err != nil {
-		t.Fatal(err)
-	}
-	b, err := book.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
+	b := fixture.OpenPath(t, fixture.WriteEntries(t, entries))
 	c := book.NewChooser(book.Options{Mode: book.Best}, 1)
 	ch, ok, why := c.Choose([]*book.Book{b}, outer, nil, nil)
 	if !ok || ch.Move != castle {

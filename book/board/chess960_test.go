@@ -64,6 +64,9 @@ func TestChess960MatchesPythonChess(t *testing.T) {
 			if got, want := strings.Fields(p.FEN())[:3], strings.Fields(c.xfen)[:3]; !slices.Equal(got, want) {
 				t.Fatalf("%s: FEN %s, python-chess %s", fen, p.FEN(), c.xfen)
 			}
+			if got, want := strings.Fields(p.ShredderFEN())[:3], strings.Fields(c.shredder)[:3]; !slices.Equal(got, want) {
+				t.Fatalf("%s: Shredder-FEN %s, python-chess %s", fen, p.ShredderFEN(), c.shredder)
+			}
 			if p.InnerRookCastling() != c.inner {
 				t.Fatalf("%s: inner rook %v, python-chess %v", fen, p.InnerRookCastling(), c.inner)
 			}

@@ -224,7 +224,14 @@ func (p *Position) readPlacement(field string) error {
 // Polyglot key counts it: after a double push with a pawn of the side to
 // move beside the pushed pawn (as Stockfish writes it). Programs that
 // hash any en-passant square (PolyGlot) then find the same book entries.
-func (p *Position) FEN() string {
+func (p *Position) FEN() string { return p.fen(false) }
+
+// ShredderFEN writes the position as FEN does but for the castling field,
+// in Shredder-FEN: every right by its rook's file (HAha in standard
+// chess), as cutechess-cli writes Chess960 positions.
+func (p *Position) ShredderFEN() string { return p.fen(true) }
+
+func (p *Position) fen(shredder bool) string {
 	b := make([]byte, 0, 90)
 	for row := 7; row >= 0; row-- {
 		empty := 0
@@ -259,7 +266,7 @@ func (p *Position) FEN() string {
 		if p.castle&(1<<i) == 0 {
 			continue
 		}
-		if p.chess960 && p.outerRookBeyond(i) { // X-FEN: an inner rook by its file
+		if shredder || p.chess960 && p.outerRookBeyond(i) { // X-FEN: an inner rook by its file
 			c := byte('A' + p.castleRook[i])
 			if i >= 2 {
 				c += 'a' - 'A'

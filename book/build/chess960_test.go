@@ -68,16 +68,7 @@ func TestBuildChess960(t *testing.T) {
 		t.Fatalf("stats %+v", s)
 	}
 	entries := b.Entries()
-	path := filepath.Join(t.TempDir(), "960.bin")
-	if err := book.WriteFile(path, entries); err != nil {
-		t.Fatal(err)
-	}
-	bk, err := book.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer bk.Close()
-	h, err := bk.Header()
+	h, err := fixture.OpenPath(t, fixture.WriteEntries(t, entries)).Header()
 	if err != nil || h == nil || !slices.Equal(h.Variants, []string{book.VariantChess960}) {
 		t.Fatalf("header %+v, %v", h, err)
 	}
@@ -132,16 +123,7 @@ func TestBuildMixedVariants(t *testing.T) {
 		if err := b.AddPGN(strings.NewReader(tc.text), "mixed.pgn"); err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join(t.TempDir(), "b.bin")
-		if err := book.WriteFile(path, b.Entries()); err != nil {
-			t.Fatal(err)
-		}
-		bk, err := book.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, err := bk.Header()
-		bk.Close()
+		h, err := fixture.OpenPath(t, fixture.WriteEntries(t, b.Entries())).Header()
 		switch {
 		case err != nil:
 			t.Fatal(err)
@@ -163,16 +145,7 @@ func TestMergeVariants(t *testing.T) {
 		if err := b.AddPGN(strings.NewReader(text), "x.pgn"); err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join(t.TempDir(), "b.bin")
-		if err := book.WriteFile(path, b.Entries()); err != nil {
-			t.Fatal(err)
-		}
-		bk, err := book.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { bk.Close() })
-		return bk
+		return fixture.OpenPath(t, fixture.WriteEntries(t, b.Entries()))
 	}
 	standard := write(string(fixture.ReadFile(t, filepath.Join(fixture.Testdata, "pgn", "small.pgn"))))
 	c960 := write(chess960Games())
@@ -190,16 +163,7 @@ func TestMergeVariants(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join(t.TempDir(), "m.bin")
-		if err := book.WriteFile(path, entries); err != nil {
-			t.Fatal(err)
-		}
-		m, err := book.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		h, err := m.Header()
-		m.Close()
+		h, err := fixture.OpenPath(t, fixture.WriteEntries(t, entries)).Header()
 		if err != nil || st.Header != tc.header || (h == nil) != (tc.variants == nil) || h != nil && !slices.Equal(h.Variants, tc.variants) {
 			t.Fatalf("header from %q (want %q): %+v, %v", st.Header, tc.header, h, err)
 		}

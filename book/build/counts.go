@@ -9,6 +9,7 @@ import (
 	"hash"
 	"hash/crc32"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -20,14 +21,17 @@ import (
 // and the like), so that files counted from parts of a game collection on
 // several machines add up exactly, and a book can be made from the sum.
 //
-// Layout (version 1); "uvarint" is Go's encoding/binary unsigned varint
+// Layout (version 2); "uvarint" is Go's encoding/binary unsigned varint
 // (7 bits a byte, low first), "u64"/"u16"/"u32" big-endian:
 //
 //	magic     8 bytes "PGCOUNTS"
-//	version   uvarint, 1
+//	version   uvarint, 2
 //	settings  uvarint length + UTF-8 text: what was counted (-max-ply,
 //	          game filters); files are added only when equal
 //	games     uvarint: games counted
+//	variants  uvarint count, then count × { uvarint length + name (as a
+//	          @PG@ header names it: "normal", "fischerandom"), uvarint
+//	          games }: names ascending, games >= 1, adding up to games
 //	groups    one per position, keys strictly ascending:
 //	            moves  uvarint, >= 1
 //	            key    u64 (the Polyglot key)
@@ -41,9 +45,15 @@ import (
 //
 // The end and the checksum make a truncated or damaged file an error, not
 // a smaller book. A reader refuses a version it does not know.
+//
+// The variants let a book made from counts carry the @PG@ header a book
+// made from the games has. Version 1 has no variants; its games are read
+// as standard ones (a book made from them has no header, as before).
 const (
 	countsMagic   = "PGCOUNTS"
-	CountsVersion = 1
+	CountsVersion = 2
+	// oldestCountsVersion is the oldest version a reader reads.
+	oldestCountsVersion = 1
 )
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -52,6 +62,53 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 type CountsHeader struct {
 	Settings string // what was counted: -max-ply and the game filters
 	Games    uint64 // games counted
+	// Variants are the games counted by variant, names ascending, none
+	// with no game: they add up to Games.
+	Variants []VariantGames
+	// Version is the version a reader read; a writer writes CountsVersion.
+	Version int
+}
+
+// VariantGames is how many counted games were of a variant, named as a
+// @PG@ header names it (book.VariantNormal, book.VariantChess960).
+type VariantGames struct {
+	Name  string
+	Games uint64
+}
+
+// variantList turns games by variant name into a header's list: names
+// ascending, variants without games left out.
+func variantList(games map[string]uint64) []VariantGames {
+	var out []VariantGames
+	for _, name := range slices.Sorted(maps.Keys(games)) {
+		if games[name] > 0 {
+			out = append(out, VariantGames{name, games[name]})
+		}
+	}
+	return out
+}
+
+// madeBookHeader is the @PG@ header a book made from games starts with:
+// the variants of its games, the standard game first; none when all are
+// standard, so that such a book stays byte-identical to PolyGlot's, which
+// writes no header.
+func madeBookHeader(variants []VariantGames) []book.Entry {
+	var names []string
+	normal := false
+	for _, v := range variants {
+		if v.Name == book.VariantNormal {
+			normal = true
+		} else {
+			names = append(names, v.Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	if normal {
+		names = append([]string{book.VariantNormal}, names...)
+	}
+	return book.HeaderEntriesFor(names, "made by polyproxy make-book")
 }
 
 // CountMove is one move of a position in a counts file.
@@ -79,16 +136,59 @@ type CountsWriter struct {
 	err             error
 }
 
-// NewCountsWriter writes the header to w.
+// NewCountsWriter writes the header to w (in version CountsVersion, what
+// version h was read in); a header its reader would refuse is the
+// writer's error.
 func NewCountsWriter(w io.Writer, h CountsHeader) *CountsWriter {
 	cw := &CountsWriter{out: w, crc: crc32.New(castagnoli)}
 	cw.w = bufio.NewWriterSize(io.MultiWriter(w, cw.crc), 256<<10)
+	if cw.err = checkVariants(h); cw.err != nil {
+		return cw
+	}
 	b := binary.AppendUvarint([]byte(countsMagic), CountsVersion)
 	b = binary.AppendUvarint(b, uint64(len(h.Settings)))
 	b = append(b, h.Settings...)
 	b = binary.AppendUvarint(b, h.Games)
+	b = binary.AppendUvarint(b, uint64(len(h.Variants)))
+	for _, v := range h.Variants {
+		b = binary.AppendUvarint(b, uint64(len(v.Name)))
+		b = append(b, v.Name...)
+		b = binary.AppendUvarint(b, v.Games)
+	}
 	_, cw.err = cw.w.Write(b)
 	return cw
+}
+
+// Bounds of a header's variant list.
+const (
+	maxVariants    = 16
+	maxVariantName = 32
+)
+
+// checkVariants tells whether h's variant list is as a file holds it:
+// names of lower-case letters and digits (they become header lines),
+// ascending, each with games, adding up to h.Games.
+func checkVariants(h CountsHeader) error {
+	if len(h.Variants) > maxVariants {
+		return fmt.Errorf("counts: %d variants", len(h.Variants))
+	}
+	var games uint64
+	for i, v := range h.Variants {
+		if v.Name == "" || len(v.Name) > maxVariantName || strings.Trim(v.Name, "abcdefghijklmnopqrstuvwxyz0123456789") != "" {
+			return fmt.Errorf("counts: variant name %q", v.Name)
+		}
+		if i > 0 && v.Name <= h.Variants[i-1].Name {
+			return fmt.Errorf("counts: variant %q after %q: names must ascend", v.Name, h.Variants[i-1].Name)
+		}
+		if v.Games == 0 || v.Games > h.Games-games {
+			return fmt.Errorf("counts: the variants' games do not add up to the %d games counted", h.Games)
+		}
+		games += v.Games
+	}
+	if games != h.Games {
+		return fmt.Errorf("counts: the variants' games do not add up to the %d games counted", h.Games)
+	}
+	return nil
 }
 
 // Write adds a position's moves; keys must ascend strictly.
@@ -166,9 +266,10 @@ func NewCountsReader(r io.Reader) (*CountsReader, error) {
 	if err != nil {
 		return nil, cr.bad(err)
 	}
-	if v != CountsVersion {
-		return nil, fmt.Errorf("counts file version %d; this polyproxy reads version %d", v, CountsVersion)
+	if v < oldestCountsVersion || v > CountsVersion {
+		return nil, fmt.Errorf("counts file version %d; this polyproxy reads versions %d to %d (a newer polyproxy wrote it?)", v, oldestCountsVersion, CountsVersion)
 	}
+	cr.header.Version = int(v)
 	n, err := binary.ReadUvarint(cr.r)
 	if err != nil || n > maxSettings {
 		return nil, cr.bad(err)
@@ -181,7 +282,47 @@ func NewCountsReader(r io.Reader) (*CountsReader, error) {
 	if cr.header.Games, err = binary.ReadUvarint(cr.r); err != nil {
 		return nil, cr.bad(err)
 	}
+	if v == 1 {
+		cr.header.Variants = variantList(map[string]uint64{book.VariantNormal: cr.header.Games})
+		return cr, nil
+	}
+	if cr.header.Variants, err = cr.readVariants(); err != nil {
+		return nil, err
+	}
+	if err := checkVariants(cr.header); err != nil {
+		return nil, fmt.Errorf("counts file damaged: %s", strings.TrimPrefix(err.Error(), "counts: "))
+	}
 	return cr, nil
+}
+
+func (cr *CountsReader) readVariants() ([]VariantGames, error) {
+	n, err := binary.ReadUvarint(cr.r)
+	if err != nil {
+		return nil, cr.bad(err)
+	}
+	if n > maxVariants {
+		return nil, fmt.Errorf("counts file damaged: %d variants", n)
+	}
+	var out []VariantGames
+	for range n {
+		size, err := binary.ReadUvarint(cr.r)
+		if err != nil {
+			return nil, cr.bad(err)
+		}
+		if size > maxVariantName {
+			return nil, errors.New("counts file damaged: a variant name too long")
+		}
+		name := make([]byte, size)
+		if _, err := io.ReadFull(cr.r, name); err != nil {
+			return nil, cr.bad(err)
+		}
+		games, err := binary.ReadUvarint(cr.r)
+		if err != nil {
+			return nil, cr.bad(err)
+		}
+		out = append(out, VariantGames{string(name), games})
+	}
+	return out, nil
 }
 
 func (cr *CountsReader) bad(err error) error {
@@ -353,8 +494,7 @@ func (b *Builder) WriteCounts(w io.Writer) error {
 	}
 	// Stable: a position's moves stay in order of first appearance.
 	slices.SortStableFunc(idx, func(x, y int32) int { return cmp.Compare(b.entry(int(x)).key, b.entry(int(y)).key) })
-	games := b.gamesCounted()
-	cw := NewCountsWriter(w, CountsHeader{Settings: b.opt.CountSettings(), Games: uint64(games)})
+	cw := NewCountsWriter(w, CountsHeader{Settings: b.opt.CountSettings(), Games: uint64(b.gamesCounted()), Variants: b.variants()})
 	var g CountGroup
 	for i := 0; i < len(idx); {
 		g.Key, g.Moves = b.entry(int(idx[i])).key, g.Moves[:0]
@@ -372,8 +512,31 @@ func (b *Builder) WriteCounts(w io.Writer) error {
 // SumStats reports what SumCounts did.
 type SumStats struct {
 	Games     uint64 // games counted in all inputs
+	Variants  []VariantGames
 	Positions uint64 // positions written
 	Records   uint64 // (position, move) records written
+}
+
+// addHeaders adds up the inputs' headers: their games, and the games of
+// each variant. Inputs with different settings do not add up.
+func addHeaders(inputs []*CountsReader) (CountsHeader, error) {
+	if len(inputs) == 0 {
+		return CountsHeader{}, errors.New("no counts to add")
+	}
+	sum := CountsHeader{Settings: inputs[0].Header().Settings}
+	variants := map[string]uint64{}
+	for i, in := range inputs {
+		h := in.Header()
+		if h.Settings != sum.Settings {
+			return sum, fmt.Errorf("input %d was counted with %q, input 1 with %q: they do not add up", i+1, h.Settings, sum.Settings)
+		}
+		sum.Games += h.Games
+		for _, v := range h.Variants {
+			variants[v.Name] += v.Games
+		}
+	}
+	sum.Variants = variantList(variants)
+	return sum, nil
 }
 
 // SumCounts adds counts files into one, streaming: the inputs must be in
@@ -381,21 +544,16 @@ type SumStats struct {
 // first), because a position's moves are kept in order of first
 // appearance: the first input's, then the moves the next one adds, and
 // so on, which is the order one build of all the games has. Inputs with
-// different settings are refused.
+// different settings are refused; the variants are united.
 func SumCounts(inputs []*CountsReader, w io.Writer) (SumStats, error) {
 	var st SumStats
-	if len(inputs) == 0 {
-		return st, errors.New("no counts to add")
+	h, err := addHeaders(inputs)
+	if err != nil {
+		return st, err
 	}
-	settings := inputs[0].Header().Settings
-	for i, in := range inputs {
-		if s := in.Header().Settings; s != settings {
-			return st, fmt.Errorf("input %d was counted with %q, input 1 with %q: they do not add up", i+1, s, settings)
-		}
-		st.Games += in.Header().Games
-	}
-	cw := NewCountsWriter(w, CountsHeader{Settings: settings, Games: st.Games})
-	err := mergeCounts(inputs, func(g *CountGroup) error {
+	st.Games, st.Variants = h.Games, h.Variants
+	cw := NewCountsWriter(w, h)
+	err = mergeCounts(inputs, func(g *CountGroup) error {
 		st.Positions++
 		st.Records += uint64(len(g.Moves))
 		return cw.Write(g)
@@ -510,6 +668,7 @@ func (h *countHeap) pop() int {
 // FromCountsStats reports what FromCounts did.
 type FromCountsStats struct {
 	Games     uint64 // games the counts hold
+	Variants  []VariantGames
 	Positions uint64
 	Records   uint64
 	// Halved counts positions where a move has countMax (16384) games or
@@ -528,24 +687,19 @@ type FromCountsStats struct {
 // points (rounding up) until every move has fewer than 16384: the same
 // rule applied to the totals. Only those positions (Halved) can differ
 // from a make-book run over all the games at once: everywhere else the
-// book is the same bytes.
+// book is the same bytes, the @PG@ header naming the games' variants
+// included.
 func FromCounts(inputs []*CountsReader, opt Options) ([]book.Entry, FromCountsStats, error) {
 	var st FromCountsStats
-	for _, in := range inputs {
-		st.Games += in.Header().Games
+	h, err := addHeaders(inputs)
+	if err != nil {
+		return nil, st, err
 	}
-	if len(inputs) > 1 {
-		settings := inputs[0].Header().Settings
-		for i, in := range inputs[1:] {
-			if s := in.Header().Settings; s != settings {
-				return nil, st, fmt.Errorf("input %d was counted with %q, input 1 with %q: they do not add up", i+2, s, settings)
-			}
-		}
-	}
-	var out []book.Entry
+	st.Games, st.Variants = h.Games, h.Variants
+	out := madeBookHeader(h.Variants)
 	type counted struct{ n, sum uint64 }
 	var c []counted
-	err := mergeCounts(inputs, func(g *CountGroup) error {
+	err = mergeCounts(inputs, func(g *CountGroup) error {
 		st.Positions++
 		st.Records += uint64(len(g.Moves))
 		c = c[:0]

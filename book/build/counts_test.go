@@ -5,15 +5,22 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/internal/fixture"
+	"github.com/polyproxy/polyproxy/internal/randgames"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
+
+// oldCounts is a counts file of version 1 (testdata/counts/README.md):
+// testdata/pgn/small.pgn counted with the default settings.
+var oldCounts = filepath.Join(fixture.Testdata, "counts", "small-v1.counts")
 
 // countsOf builds data and returns its counts file and its book.
 func countsOf(t testing.TB, data []byte, opt Options) ([]byte, []book.Entry) {
@@ -67,6 +74,22 @@ func splitGames(data []byte, n int) [][]byte {
 	return parts
 }
 
+// sumOfParts cuts PGN text into n parts at game starts, counts each and
+// adds the counts up: the parts' counts files and their sum.
+func sumOfParts(t *testing.T, data []byte, n int, opt Options) (parts [][]byte, sum []byte, st SumStats) {
+	t.Helper()
+	for _, p := range splitGames(data, n) {
+		c, _ := countsOf(t, p, opt)
+		parts = append(parts, c)
+	}
+	var buf bytes.Buffer
+	st, err := SumCounts(readers(t, parts...), &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return parts, buf.Bytes(), st
+}
+
 // TestCountsShardsMatchOneBuild: games cut into parts, each counted, the
 // counts added up, give the counts file and, under every move rule, the
 // book of one build over all the games (no move reaches 16384 games here).
@@ -83,23 +106,14 @@ func TestCountsShardsMatchOneBuild(t *testing.T) {
 		{MaxPly: 12, MinGame: 1, Uniform: true, Colours: BlackOnly},
 	} {
 		whole, want := countsOf(t, data, opt)
-		var parts [][]byte
-		for _, p := range splitGames(data, 4) {
-			c, _ := countsOf(t, p, opt)
-			parts = append(parts, c)
-		}
-		var sum bytes.Buffer
-		st, err := SumCounts(readers(t, parts...), &sum)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(sum.Bytes(), whole) {
+		parts, sum, st := sumOfParts(t, data, 4, opt)
+		if !bytes.Equal(sum, whole) {
 			t.Errorf("%+v: the sum of 4 parts differs from the whole's counts", opt)
 		}
 		if st.Games != uint64(n) {
 			t.Errorf("sum: %d games, want %d", st.Games, n)
 		}
-		for name, in := range map[string][][]byte{"whole": {whole}, "parts": parts, "sum": {sum.Bytes()}} {
+		for name, in := range map[string][][]byte{"whole": {whole}, "parts": parts, "sum": {sum}} {
 			got, fst, err := FromCounts(readers(t, in...), opt)
 			if err != nil {
 				t.Fatal(err)
@@ -244,10 +258,13 @@ func TestCountsDamage(t *testing.T) {
 	if readAll(append(bytes.Clone(good), 0)) == nil {
 		t.Error("a byte after the end: no error")
 	}
-	newer := bytes.Clone(good)
-	newer[8] = 2
-	if err := readAll(newer); err == nil || !strings.Contains(err.Error(), "version 2") {
-		t.Errorf("version 2: %v", err)
+	for _, v := range []byte{0, CountsVersion + 1} {
+		other := bytes.Clone(good)
+		other[8] = v
+		want := fmt.Sprintf("counts file version %d; this polyproxy reads versions 1 to %d", v, CountsVersion)
+		if err := readAll(other); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("version %d: %v, want %q", v, err, want)
+		}
 	}
 	other, _ := countsOf(t, data, Options{MaxPly: 21, MinGame: 1})
 	if _, err := SumCounts(readers(t, good, other), io.Discard); err == nil || !strings.Contains(err.Error(), "max-ply=21") {
@@ -263,6 +280,9 @@ func TestCountsDamage(t *testing.T) {
 func FuzzCountsReader(f *testing.F) {
 	small, _ := countsOf(f, []byte("[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 1-0\n\n[Result \"0-1\"]\n\n1. e4 c5 0-1\n"), Options{MaxPly: 10, MinGame: 1})
 	f.Add(small)
+	chess960, _ := countsOf(f, []byte(randgames.Chess960PGN(randgames.Options{Seed: 1, Games: 3, MaxPlies: 4})), Options{MaxPly: 6, MinGame: 1})
+	f.Add(chess960)
+	f.Add(fixture.ReadFile(f, oldCounts))
 	f.Add([]byte(countsMagic))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cr, err := NewCountsReader(bytes.NewReader(data))
@@ -286,8 +306,98 @@ func FuzzCountsReader(f *testing.F) {
 		if err := cw.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if !bytes.Equal(buf.Bytes(), data) {
+		// An older version is written back in the current one.
+		if cr.Header().Version == CountsVersion && !bytes.Equal(buf.Bytes(), data) {
 			t.Fatalf("read whole but writes back differently:\n%x\n%x", data, buf.Bytes())
 		}
 	})
+}
+
+// TestCountsKeepVariants: Chess960 games, alone or with standard ones,
+// cut into parts, counted and added up give the counts of one build, with
+// the games of each variant; a book from them has the @PG@ header one
+// build writes (none for standard games alone).
+func TestCountsKeepVariants(t *testing.T) {
+	standard := fixture.ReadFile(t, filepath.Join(fixture.Testdata, "pgn", "random.pgn"))
+	chess960 := []byte(chess960Games())
+	for _, tc := range []struct {
+		name     string
+		data     []byte
+		variants []VariantGames
+		header   []string
+	}{
+		{"chess960", chess960, []VariantGames{{book.VariantChess960, 201}}, []string{book.VariantChess960}},
+		// Cut in four: two parts of standard games, one of both, one of Chess960 games.
+		{"mixed", slices.Concat(standard, []byte("\n"), chess960), []VariantGames{{book.VariantChess960, 201}, {book.VariantNormal, 400}}, []string{book.VariantNormal, book.VariantChess960}},
+		{"standard", standard, []VariantGames{{book.VariantNormal, 400}}, nil},
+	} {
+		opt := Options{MaxPly: 20, MinGame: 1}
+		whole, want := countsOf(t, tc.data, opt)
+		parts, sum, st := sumOfParts(t, tc.data, 4, opt)
+		if !bytes.Equal(sum, whole) {
+			t.Errorf("%s: the sum of 4 parts differs from the whole's counts", tc.name)
+		}
+		if h := readers(t, sum)[0].Header(); !reflect.DeepEqual(h.Variants, tc.variants) || !reflect.DeepEqual(st.Variants, tc.variants) {
+			t.Errorf("%s: the sum's variants %v (stats %v), want %v", tc.name, h.Variants, st.Variants, tc.variants)
+		}
+		got, fst, err := FromCounts(readers(t, parts...), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(fst.Variants, tc.variants) {
+			t.Errorf("%s: from the parts' counts %d entries (variants %v), one build %d", tc.name, len(got), fst.Variants, len(want))
+		}
+		header := book.HeaderEntriesFor(tc.header, "made by polyproxy make-book")
+		if tc.header == nil {
+			header = nil
+		}
+		if len(got) < len(header) || !slices.Equal(got[:len(header)], header) || len(got) > len(header) && got[len(header)].Key == 0 {
+			t.Errorf("%s: the book does not start with the header naming %v", tc.name, tc.header)
+		}
+	}
+}
+
+// TestCountsVersion1: a counts file of version 1 still reads, its games
+// standard ones; it adds up with a current file, and makes the book its
+// games make.
+func TestCountsVersion1(t *testing.T) {
+	old := fixture.ReadFile(t, oldCounts)
+	h := readers(t, old)[0].Header()
+	if h.Version != 1 || h.Games != 4 || !reflect.DeepEqual(h.Variants, []VariantGames{{book.VariantNormal, 4}}) {
+		t.Fatalf("header %+v", h)
+	}
+	games := fixture.ReadFile(t, filepath.Join(fixture.Testdata, "pgn", "small.pgn"))
+	opt := DefaultOptions()
+	opt.MinGame = 1
+	current, want := countsOf(t, games, opt)
+	got, st, err := FromCounts(readers(t, old), opt)
+	if err != nil || !reflect.DeepEqual(got, want) || st.Games != 4 {
+		t.Fatalf("from version 1: %v, %d games, %v; want %v", got, st.Games, err, want)
+	}
+	// Version 1 and version 2 add up to version 2.
+	twice, _ := countsOf(t, slices.Concat(games, []byte("\n"), games), opt)
+	var sum bytes.Buffer
+	if _, err := SumCounts(readers(t, old, current), &sum); err != nil || !bytes.Equal(sum.Bytes(), twice) {
+		t.Fatalf("version 1 + 2: %v; equal to the games counted twice: %v", err, bytes.Equal(sum.Bytes(), twice))
+	}
+}
+
+// TestCountsWriterRefusesBadVariants: a header whose variants its reader
+// would refuse is not written.
+func TestCountsWriterRefusesBadVariants(t *testing.T) {
+	for _, h := range []CountsHeader{
+		{Games: 3, Variants: []VariantGames{{book.VariantNormal, 2}}},
+		{Games: 3, Variants: []VariantGames{{book.VariantNormal, 2}, {book.VariantChess960, 1}}},
+		{Games: 3, Variants: []VariantGames{{"Chess 960", 3}}},
+		{Games: 3, Variants: []VariantGames{{book.VariantNormal, 3}, {"x", 0}}},
+		{Games: 1, Variants: []VariantGames{{"a", 1}, {"b", 1<<64 - 1}}},
+	} {
+		cw := NewCountsWriter(io.Discard, h)
+		if err := cw.Close(); err == nil {
+			t.Errorf("%+v: written", h)
+		}
+	}
+	if err := NewCountsWriter(io.Discard, CountsHeader{}).Close(); err != nil {
+		t.Errorf("no games: %v", err)
+	}
 }

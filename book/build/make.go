@@ -410,16 +410,18 @@ func (b *Builder) Entries() []book.Entry {
 	}
 	// Stable: ties stay in order of first appearance, as in PolyGlot.
 	slices.SortStableFunc(out, book.CompareEntries)
-	if b.stats.Chess960Games > 0 {
-		// A book with Chess960 games says so; one of standard games only
-		// stays byte-identical to PolyGlot's, which writes no header.
-		variants := []string{book.VariantChess960}
-		if b.stats.Chess960Games < b.gamesCounted() {
-			variants = []string{book.VariantNormal, book.VariantChess960}
-		}
-		out = append(book.HeaderEntriesFor(variants, "made by polyproxy make-book"), out...)
+	if h := madeBookHeader(b.variants()); h != nil {
+		out = append(h, out...)
 	}
 	return out
+}
+
+// variants are the games counted by variant.
+func (b *Builder) variants() []VariantGames {
+	return variantList(map[string]uint64{
+		book.VariantNormal:   uint64(b.gamesCounted() - b.stats.Chess960Games),
+		book.VariantChess960: uint64(b.stats.Chess960Games),
+	})
 }
 
 // gamesCounted is the number of games whose plies were counted.

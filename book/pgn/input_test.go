@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
 func gzipBytes(t testing.TB, data []byte) []byte {
@@ -32,19 +34,20 @@ func zstdBytes(t testing.TB, data []byte) []byte {
 	return w.EncodeAll(data, nil)
 }
 
+// smallPGN is testdata's small.pgn, plain and bzip2-compressed (the
+// go:generate step in doc.go).
+func smallPGN(t *testing.T) (plain, bz2 []byte) {
+	t.Helper()
+	dir := filepath.Join(fixture.Testdata, "pgn")
+	return fixture.ReadFile(t, filepath.Join(dir, "small.pgn")), fixture.ReadFile(t, filepath.Join(dir, "small.pgn.bz2"))
+}
+
 // TestOpenCompressed: every format is told by its first bytes, whatever
 // the name, read whole (concatenated gzip members, bzip2 streams and
 // zstd frames too, as parallel compressors write them), with the file's
 // bytes read counted for progress.
 func TestOpenCompressed(t *testing.T) {
-	plain, err := os.ReadFile("../../testdata/pgn/small.pgn")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bz2, err := os.ReadFile("../../testdata/pgn/small.pgn.bz2")
-	if err != nil {
-		t.Fatal(err)
-	}
+	plain, bz2 := smallPGN(t)
 	twice := append(append([]byte{}, plain...), plain...)
 	cases := []struct {
 		name, kind string
@@ -135,14 +138,7 @@ func readAllOf(t testing.TB, data []byte) (got []byte, warnings []string, err er
 // bzip2 do, and a member cut short or with a bad header is an error
 // saying so. zstd refuses any such tail, and says what it is.
 func TestOpenTrailingData(t *testing.T) {
-	plain, err := os.ReadFile("../../testdata/pgn/small.pgn")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bz2, err := os.ReadFile("../../testdata/pgn/small.pgn.bz2")
-	if err != nil {
-		t.Fatal(err)
-	}
+	plain, bz2 := smallPGN(t)
 	gz := gzipBytes(t, plain)
 	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
 	zeros := make([]byte, 1000)

@@ -58,16 +58,7 @@ var chess960Starts = sync.OnceValue(func() map[string]board.Position {
 			panic(err) // the 960 starts are all valid
 		}
 		m[fen] = *p
-		var rights []byte
-		for i := 0; i < 4; i++ {
-			s, _ := p.CastlingRook(i)
-			c := byte('A' + s.File())
-			if i >= 2 {
-				c += 'a' - 'A'
-			}
-			rights = append(rights, c)
-		}
-		m[strings.Replace(fen, " KQkq ", " "+string(rights)+" ", 1)] = *p
+		m[p.ShredderFEN()] = *p
 	}
 	return m
 })

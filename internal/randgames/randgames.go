@@ -67,7 +67,7 @@ func Chess960PGN(o Options) string {
 		switch {
 		case o.Standard:
 		case o.Cutechess:
-			fmt.Fprintf(&sb, "[Variant \"fischerandom\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n", shredderFEN(pos))
+			fmt.Fprintf(&sb, "[Variant \"fischerandom\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n", pos.ShredderFEN())
 		default:
 			fmt.Fprintf(&sb, "[Variant \"Chess960\"]\n[SetUp \"1\"]\n[FEN \"%s\"]\n", fen)
 		}
@@ -116,24 +116,4 @@ func Chess960PGN(o Options) string {
 		fmt.Fprintf(&sb, " %s\n\n", res)
 	}
 	return sb.String()
-}
-
-// shredderFEN is pos's FEN with the castling field in Shredder letters
-// (the rooks' files), as cutechess-cli writes Chess960 FENs.
-func shredderFEN(pos *board.Position) string {
-	f := strings.Fields(pos.FEN())
-	var c []byte
-	for i := 0; i < 4; i++ {
-		if s, ok := pos.CastlingRook(i); ok {
-			letter := byte('A' + s.File())
-			if i >= 2 {
-				letter += 'a' - 'A'
-			}
-			c = append(c, letter)
-		}
-	}
-	if len(c) > 0 {
-		f[2] = string(c)
-	}
-	return strings.Join(f, " ")
 }
