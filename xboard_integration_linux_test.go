@@ -6,7 +6,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -45,20 +44,10 @@ func TestXboardMatch(t *testing.T) {
 		}
 		entries = append(entries, book.Entry{Key: l.Pos.Key(), Move: m, Weight: 10})
 	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].Key < entries[j].Key })
-	bookPath := filepath.Join(dir, "nc3.bin")
-	if err := book.WriteFile(bookPath, entries); err != nil {
-		t.Fatal(err)
-	}
+	bookPath := fixture.WriteEntries(t, entries)
 	// The same book, to learn into from the PGN afterwards.
-	fromPGN := filepath.Join(dir, "from-pgn.bin")
-	if err := book.WriteFile(fromPGN, entries); err != nil {
-		t.Fatal(err)
-	}
-	original, err := os.ReadFile(fromPGN)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fromPGN := fixture.CopyFile(t, bookPath)
+	original := fixture.ReadFile(t, fromPGN)
 	pgnPath := filepath.Join(dir, "games.pgn")
 	adapter := pp + ` -noini -ec "%fcp" -ed "%fd" -pg Book=true -pg BookLearn=true -pg BookFile=` + bookPath
 	cmd := exec.Command(xvfbRun, "-a", xboard, "-fcp", sf, "-fUCI", "-scp", sf, "-sUCI",
@@ -86,11 +75,7 @@ func TestXboardMatch(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	t.Logf("match over after %v: %s", time.Since(start).Round(time.Second), lastLineWith(out.String(), "final score"))
-	data, err := os.ReadFile(pgnPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pgn := string(data)
+	pgn := string(fixture.ReadFile(t, pgnPath))
 	games := strings.Split(pgn, "[Event ")[1:]
 	if len(games) != 2 {
 		t.Fatalf("%d games in the PGN, want 2:\n%s", len(games), pgn)
@@ -116,10 +101,7 @@ func TestXboardMatch(t *testing.T) {
 	if out, err := exec.Command(pp, "learn", "-book", fromPGN, "-pgn", pgnPath, "-player", player[1]).CombinedOutput(); err != nil {
 		t.Fatalf("learn -pgn: %v\n%s", err, out)
 	}
-	want, err := os.ReadFile(fromPGN)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := fixture.ReadFile(t, fromPGN)
 	if bytes.Equal(want, original) {
 		t.Fatalf("learn -pgn learned nothing from\n%s", pgn)
 	}
@@ -127,7 +109,7 @@ func TestXboardMatch(t *testing.T) {
 	// before or after it prints the final score.
 	var live []byte
 	for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
-		if live, err = os.ReadFile(bookPath); err == nil && bytes.Equal(live, want) {
+		if live = fixture.ReadFile(t, bookPath); bytes.Equal(live, want) {
 			return
 		}
 	}

@@ -5,14 +5,13 @@ package adapter
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
@@ -324,14 +323,8 @@ func TestXboardPondersOnTheBookReply(t *testing.T) {
 // those learn -pgn writes for the same game.
 func TestXboardResultLearnsAsLearnPGN(t *testing.T) {
 	src := smallBook(t)
-	data, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	copyBook := filepath.Join(t.TempDir(), "copy.bin")
-	if err := os.WriteFile(copyBook, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	data := fixture.ReadFile(t, src)
+	copyBook := fixture.CopyFile(t, src)
 	cfg := testConfig(t, src)
 	cfg.BookLearn = true
 	session := learn.NewSession(learn.Settings{}, nil)
@@ -375,8 +368,7 @@ func TestXboardResultLearnsAsLearnPGN(t *testing.T) {
 		t.Fatal(err)
 	}
 	lf.Close()
-	live, _ := os.ReadFile(src)
-	want, _ := os.ReadFile(copyBook)
+	live, want := fixture.ReadFile(t, src), fixture.ReadFile(t, copyBook)
 	if bytes.Equal(live, data) {
 		t.Fatal("the result learned nothing")
 	}
