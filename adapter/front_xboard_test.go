@@ -555,3 +555,21 @@ func TestXboardEngineRestartedMidSearch(t *testing.T) {
 		t.Errorf("the restarted engine got %q", got)
 	}
 }
+
+// The book's policies hold in CECP mode as in UCI mode: the core decides.
+// BookMaxMoves 1: the book's 1.e4, then the engine, though the book has
+// 2.Nf3.
+func TestXboardBookPolicies(t *testing.T) {
+	cfg := testConfig(t, smallBook(t))
+	cfg.BookMaxMoves = 1
+	h, _ := startXboard(t, cfg, nil)
+	h.send("new", "level 0 1 0", "go")
+	h.until("move e2e4")
+	h.send("usermove e7e5")
+	if l := h.until("move "); l[len(l)-1] == "move g1f3" {
+		t.Errorf("a second book move: %q", l)
+	}
+	if !hasPrefix(h.engine(0).Received(), "go wtime") {
+		t.Errorf("the engine did not search: %q", h.engine(0).Received())
+	}
+}
