@@ -108,5 +108,5 @@ func (a *Adapter) coreSetOption(name, value string, hasValue bool) {
 
 // coreGameResult tells the learning how the game ended, as the GUI said.
 func (a *Adapter) coreGameResult(o learn.Outcome, why string) {
-	a.observer.later(func(obs GameObserver) { obs.GameResult(o, why) })
+	a.observer.laterNow(func(obs GameObserver) { obs.GameResult(o, why) })
 }

@@ -128,7 +128,7 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 		a.checkBooksOnDisk()
 		// The next position starts a game even if it extends the last one.
 		a.game.ok, a.game.lost, a.game.err, a.game.predicted = false, false, "", nil
-		a.observer.later(GameObserver.NewGame)
+		a.observer.laterNow(GameObserver.NewGame)
 	case uci.CmdPosition:
 		if c.Position == nil {
 			_, err := uci.ParseCommand(c.Line)
