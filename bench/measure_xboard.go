@@ -3,9 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 )
 
 // startXboard starts an adapter as a CECP GUI does (xboard, protover 2)
@@ -117,24 +121,24 @@ func (r *runner) measureXboardBookAnswer() {
 	alternate(r.cfg.rounds, runs)
 }
 
-// measureXboardRelay times an engine move through each adapter in
-// xboard mode, with the fake engine behind it (it answers at once, so
-// what remains is the adapters' cost): go → position and go to the
-// engine, its bestmove back, move to the GUI. And a ping's round trip.
+// measureXboardRelay times the engine's moves through each adapter in
+// xboard mode, as a game goes, book off, with the fake engine behind it:
+// the GUI's usermove → the position and go to the engine, its bestmove
+// back → move. And a ping's round trip between the moves.
 func (r *runner) measureXboardRelay() {
-	const perRound = 100
-	const fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1" // out of the book; the fake engine plays e2e4
+	const movesPerGame, gamesPerRound = 15, 8
 	ads := r.adapters()
 	relay := &result{ID: "xboard-relay", Kind: kindTime,
-		Title:     "X2. xboard mode, relay: go → move round trip through the engine, fake engine",
+		Title:     "X2. xboard mode, relay: usermove → move through the engine, fake engine",
 		Polyproxy: ads[0].side, PolyGlot: ads[1].side,
-		Notes: []string{fmt.Sprintf("Per sample: new, force, setboard (a position out of the book), ping → pong, then go; the sample is go → move, the engine's (the fake engine answers at once, so what remains is the adapter's cost). %d samples per side per round, each round in new processes.", perRound)}}
+		Notes: []string{fmt.Sprintf("%d games per side per round of %d moves each way, book off: the GUI plays the legal move that sorts first and repeats no position, the engine the legal move that sorts first; each sample is the GUI's usermove to the engine's move. The fake engine follows the game with a chess library (its move generation, a few hundred µs, is in both sides' figures); each round in new processes.", gamesPerRound, movesPerGame)}}
 	ping := &result{ID: "xboard-ping", Kind: kindTime,
-		Title:     "X3. xboard mode, ping → pong round trip, fake engine",
+		Title:     "X3. xboard mode, ping → pong round trip between the moves, fake engine",
 		Polyproxy: newSide("polyproxy", r.ppErr), PolyGlot: newSide("PolyGlot", r.pgErr),
-		Notes: []string{"Both answer a ping with nothing owed at once, without the engine; polyproxy sends an isready through the engine first when an answer is still owed (a search), so the pong keeps its place."}}
+		Notes: []string{"A ping after each move of the games of X2, with nothing owed: both adapters answer it themselves."}}
 	defer func() { relay.finish(); r.add(relay); ping.finish(); r.add(ping) }()
-	ini, err := r.writeIni(r.fake, r.cfg.book)
+	// The fake engine as it is in the tests: following the game.
+	ini, err := r.writeIni(append(slices.Clone(r.fake), "-bestmove="), "")
 	if err != nil {
 		failAll(err, relay.Polyproxy, relay.PolyGlot, ping.Polyproxy, ping.PolyGlot)
 		return
@@ -149,30 +153,14 @@ func (r *runner) measureXboardRelay() {
 				return nil, err
 			}
 			defer p.close()
-			samples := make([]float64, 0, perRound)
-			var pings []float64
-			for n := range perRound {
-				if err := p.send("new", "force", "level 0 1 0", "time 6000", "otim 6000", "setboard "+fen); err != nil {
-					return nil, err
-				}
-				t0 := time.Now()
-				if err := roundTrip(p, "ping "+strconv.Itoa(n+2), "pong", answerTimeout); err != nil {
-					return nil, err
-				}
-				pings = append(pings, seconds(time.Since(t0)))
-				t0 = time.Now()
-				if err := p.send("go"); err != nil {
-					return nil, err
-				}
-				l, _, err := p.readUntil("move", answerTimeout)
-				dt := time.Since(t0)
+			var samples, pings []float64
+			n := 1
+			for range gamesPerRound {
+				got, pinged, err := playXboardGame(p, movesPerGame, &n)
 				if err != nil {
 					return nil, err
 				}
-				if wordAt(l, 1) != "e2e4" {
-					return nil, fmt.Errorf("answered %q, not the engine's e2e4", l)
-				}
-				samples = append(samples, seconds(dt))
+				samples, pings = append(samples, got...), append(pings, pinged...)
 			}
 			pingSide.Samples = append(pingSide.Samples, pings...)
 			return samples, nil
@@ -182,6 +170,90 @@ func (r *runner) measureXboardRelay() {
 	for i, s := range []*side{relay.Polyproxy, relay.PolyGlot} {
 		if !s.ok() {
 			[]*side{ping.Polyproxy, ping.PolyGlot}[i].fail(errors.New(s.Error))
+		}
+	}
+}
+
+// playXboardGame plays moves moves as White against the adapter's engine:
+// the legal move that sorts first and repeats no position; each engine
+// move is checked on the GUI's board. n numbers the pings.
+func playXboardGame(p *proc, moves int, n *int) (samples, pings []float64, err error) {
+	if err := p.send("new", "level 0 1 0", "time 6000", "otim 6000"); err != nil {
+		return nil, nil, err
+	}
+	l, err := board.NewLine("")
+	if err != nil {
+		return nil, nil, err
+	}
+	for ply := 0; ply < moves; ply++ {
+		legal := l.Pos.LegalMoves()
+		if len(legal) == 0 {
+			break
+		}
+		// Ours: the legal move that sorts first among those that reach a
+		// new position, so the game does not end in a repetition.
+		var names []string
+		for _, m := range legal {
+			if !l.Seen(l.Pos.KeyAfter(m)) {
+				names = append(names, m.String())
+			}
+		}
+		if len(names) == 0 {
+			break
+		}
+		slices.Sort(names)
+		ours := names[0]
+		m, _ := book.ParseMove(ours)
+		if _, err := l.Play(m); err != nil {
+			return nil, nil, err
+		}
+		if len(l.Pos.LegalMoves()) == 0 {
+			break // the engine has no move: the game is over
+		}
+		t0 := time.Now()
+		if err := p.send("usermove " + ours); err != nil {
+			return nil, nil, err
+		}
+		line, err := readMoveOrEnd(p)
+		dt := time.Since(t0)
+		if err != nil {
+			return nil, nil, err
+		}
+		if line == "" {
+			break // the adapter claimed the game's end
+		}
+		reply, err := book.ParseMove(wordAt(line, 1))
+		if err == nil {
+			_, err = l.Play(reply)
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("ply %d: %q: %v", 2*ply+2, line, err)
+		}
+		samples = append(samples, seconds(dt))
+		*n++
+		t0 = time.Now()
+		if err := roundTrip(p, "ping "+strconv.Itoa(*n), "pong", answerTimeout); err != nil {
+			return nil, nil, err
+		}
+		pings = append(pings, seconds(time.Since(t0)))
+	}
+	return samples, pings, p.send("result * {bench}")
+}
+
+// readMoveOrEnd reads up to the adapter's move ("move X", returned) or
+// its claim of the game's end ("": a result such as 1/2-1/2 {...}).
+func readMoveOrEnd(p *proc) (string, error) {
+	deadline := time.Now().Add(answerTimeout)
+	for {
+		l, err := p.readLine(deadline)
+		if err != nil {
+			return "", fmt.Errorf("waiting for a move: %w", err)
+		}
+		switch w := firstWord(l); {
+		case w == "move":
+			return l, nil
+		case w == "1-0" || w == "0-1" || w == "1/2-1/2" || w == "resign":
+			return "", nil
 		}
 	}
 }
