@@ -11,8 +11,9 @@ import (
 	"github.com/polyproxy/polyproxy/uci"
 )
 
-// runProxy runs polyproxy as a UCI engine: PolyGlot's command line, then
-// the adapter until the GUI quits. stdout carries UCI only; problems go to
+// runProxy runs polyproxy as the GUI's engine: PolyGlot's command line,
+// then the adapter until the GUI quits. stdout carries the GUI's protocol
+// only (UCI, or CECP when the GUI starts with xboard or protover); problems go to
 // stderr (never closed) and the log.
 func runProxy(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	cfg, err := config.Load(args)

@@ -1,9 +1,10 @@
 // Command polyproxy is a UCI engine wrapper with Polyglot opening books.
 //
-//	polyproxy [polyglot.ini] [PolyGlot options]   run as a UCI engine (the proxy)
+//	polyproxy [polyglot.ini] [PolyGlot options]   run as the GUI's engine (the proxy),
+//	                                               speaking UCI or CECP (xboard) as it asks
 //	polyproxy COMMAND [flags]                      a book tool; see "polyproxy help"
 //
-// stdout belongs to the UCI protocol in proxy mode; everything else goes to
+// stdout belongs to the GUI's protocol in proxy mode; everything else goes to
 // stderr or the log. Each command is a cmd_*.go file of this package that
 // returns an error; run turns errors into messages and exit codes, in one
 // place.

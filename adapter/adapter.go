@@ -24,8 +24,11 @@
 //   - The engine link (engineLink, link.go): the running engine, its
 //     handshake, and its restart after a death, when the new engine gets
 //     what the old one had and lost replies are made good.
-//   - The rest is one file per concern: the GUI's lines (gui.go), the
-//     engine's (engine.go), searches (search.go), quit and the end of the
+//   - Two fronts, one per GUI protocol, over one core (front.go): the
+//     GUI's protocol is chosen from its first command; the UCI front
+//     (front_uci.go) passes UCI through, the CECP front
+//     (front_xboard*.go) speaks xboard's protocol and drives the core.
+//   - The rest is one file per concern: the engine's lines (engine.go), searches (search.go), quit and the end of the
 //     GUI's input (end.go), the game followed for the book (game.go), the
 //     books (book.go) and their files changing on disk (bookfiles.go), live
 //     learning's calls, made beside the loop (observer.go), our
@@ -84,6 +87,9 @@ type GameObserver interface {
 	BookMove(b *book.Book, key book.Key, stored book.Move, whiteMoved bool)
 	EngineScore(white bool, cp int, mate int, isMate bool)
 	AfterBestmove(l *board.Line)
+	// GameResult ends the game with the result the GUI gave (CECP's
+	// result command); Unknown ("*"): the game ended undecided.
+	GameResult(o learn.Outcome, why string)
 	Close()
 }
 
@@ -136,6 +142,9 @@ type Adapter struct {
 	game     game          // the position the GUI sent, as far as we follow it
 	books    bookSet       // the open books and the chooser
 	observer observerQueue // live learning, called after each flush
+
+	// xb is the CECP front when the GUI speaks CECP (front.go); nil: UCI.
+	xb *xboardFront
 
 	end ending // the GUI's quit and what is left to do before the run ends
 
@@ -327,7 +336,11 @@ func (a *Adapter) onGUIBatch(lines []string, readErr error) {
 			a.log.printf("reading the GUI: %v", readErr)
 		}
 		a.log.printf("GUI closed its end: quitting")
-		a.onQuitInOrder(uci.Command{Kind: uci.CmdQuit, Line: "quit"})
+		if a.xb != nil {
+			a.xb.onLine("quit") // after its commands that wait
+		} else {
+			a.onQuitInOrder(uci.Command{Kind: uci.CmdQuit, Line: "quit"})
+		}
 	}
 }
 
@@ -382,6 +395,9 @@ func (a *Adapter) onSlowHandshake() {
 func (a *Adapter) afterEvent(failed error) (over bool, err error) {
 	if failed != nil {
 		return true, failed
+	}
+	if a.xb != nil {
+		a.xb.afterEvent() // what the front does once the core has settled
 	}
 	werr := a.gui.out.Flush()
 	a.observer.run() // after the flush: learning never delays an answer

@@ -161,7 +161,12 @@ func (a *Adapter) tracked(continues bool) {
 	}
 	// A copy: the game moves on before the observer runs (after the flush).
 	cur := *g.cur
-	a.observer.later(func(o GameObserver) { o.Position(&cur, continues) })
+	call := func(o GameObserver) { o.Position(&cur, continues) }
+	if continues {
+		a.observer.later(call)
+	} else {
+		a.observer.laterNow(call) // the last game ends: its learning lands now
+	}
 }
 
 // reset sets the game to its base position.

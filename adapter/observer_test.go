@@ -48,7 +48,10 @@ func (r *recorder) EngineScore(white bool, cp int, mate int, isMate bool) {
 }
 
 func (r *recorder) AfterBestmove(l *board.Line) { r.add("after " + l.Pos.FEN()) }
-func (r *recorder) Close()                      { r.add("close") }
+func (r *recorder) GameResult(o learn.Outcome, why string) {
+	r.add("result " + o.String() + " " + why)
+}
+func (r *recorder) Close() { r.add("close") }
 func (r *recorder) UseLog(logf, warnf func(string, ...any)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -168,5 +168,5 @@ func (a *Adapter) tellLearning() {
 	if a.settings.Book {
 		ls.Books = booksInUse(a.settings)
 	}
-	a.observer.later(func(o GameObserver) { o.SetLearning(ls) })
+	a.observer.laterNow(func(o GameObserver) { o.SetLearning(ls) })
 }

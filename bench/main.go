@@ -47,7 +47,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-var allMeasurements = []string{"book", "relay", "startup", "flood", "makebook", "makebook960", "probe"}
+var allMeasurements = []string{"book", "relay", "xboard", "startup", "flood", "makebook", "makebook960", "probe"}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	var cfg config
@@ -103,6 +103,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			r.measureBookAnswer()
 		case "relay":
 			r.measureRelay()
+		case "xboard":
+			r.measureXboard()
 		case "startup":
 			r.measureStartup()
 		case "flood":

@@ -25,6 +25,9 @@ var numericKeys = map[string]struct {
 	"bookmaxmoves":     {0, MaxBookMaxMoves, func(c *Config) uint64 { return uint64(c.BookMaxMoves) }},
 	"bookminweight":    {0, MaxBookMinWeight, func(c *Config) uint64 { return uint64(c.BookMinWeight) }},
 	"bookminline":      {0, MaxBookMinLine, func(c *Config) uint64 { return uint64(c.BookMinLine) }},
+	"resignmoves":      {0, 10000, func(c *Config) uint64 { return uint64(c.ResignMoves) }},
+	"resignscore":      {0, 10000, func(c *Config) uint64 { return uint64(c.ResignScore) }},
+	"contemptscore":    {0, 10000, func(c *Config) uint64 { return uint64(c.ContemptScore) }},
 }
 
 // otherKeys are the keys that take no number: paths, names, booleans,
@@ -33,6 +36,7 @@ var otherKeys = []string{
 	"enginedir", "enginecommand", "enginename", "log", "logfile", "book",
 	"bookfile", "bookfilewhite", "bookfileblack", "bookrandom", "bookmode",
 	"bookavoidrepetition", "booklearn", "booklearnweight", "bookponder", "bookponderalways",
+	"resign", "queenneverresigns", "handledraws",
 }
 
 // hostile are numbers no key takes.

@@ -41,6 +41,9 @@ const (
 	DefaultBookThreshold    = 5 // per mille
 	DefaultLearnResignScore = 1000
 	DefaultLearnResignMoves = 3
+	DefaultResignMoves      = 3   // PolyGlot's
+	DefaultResignScore      = 600 // PolyGlot's
+	DefaultContemptScore    = 30  // PolyGlot's
 	// The book policies' largest values, for the ini and the UCI spins.
 	MaxBookWidth     = 1000
 	MaxBookMaxMoves  = 10000
@@ -99,6 +102,19 @@ type Config struct {
 	// reports a score beyond LearnResignScore for LearnResignMoves moves in a row.
 	LearnResignScore int // centipawns
 	LearnResignMoves int
+	// Resignation in CECP mode, as PolyGlot: with Resign on, polyproxy
+	// resigns once the engine's score was at or below -ResignScore
+	// centipawns (or mated) for ResignMoves of its moves in a row (moves
+	// with no other legal move not counted); with QueenNeverResigns, never
+	// while the engine has a queen.
+	Resign            bool
+	ResignMoves       int
+	ResignScore       int // centipawns
+	QueenNeverResigns bool
+	// Draw offers in CECP mode, as PolyGlot: with HandleDraws on, one is
+	// accepted when the engine's last score is at or below -ContemptScore.
+	HandleDraws   bool
+	ContemptScore int // centipawns
 
 	EngineOptions []Option // [Engine] section and -uci NAME=VALUE, in order; later duplicates (any case) override earlier
 	Warnings      []string // unknown keys etc.: logged, not fatal
@@ -111,15 +127,19 @@ type Option struct{ Name, Value string }
 // resolved against baseDir (which should be absolute).
 func Default(baseDir string) *Config {
 	return &Config{
-		BaseDir:          baseDir,
-		EngineDir:        baseDir,
-		LogFile:          filepath.Join(baseDir, DefaultLogFile),
-		BookFiles:        []string{filepath.Join(baseDir, DefaultBookFile)},
-		BookMode:         book.Weighted,
-		BookDepth:        DefaultBookDepth,
-		BookThreshold:    DefaultBookThreshold,
-		LearnResignScore: DefaultLearnResignScore,
-		LearnResignMoves: DefaultLearnResignMoves,
+		BaseDir:           baseDir,
+		EngineDir:         baseDir,
+		LogFile:           filepath.Join(baseDir, DefaultLogFile),
+		BookFiles:         []string{filepath.Join(baseDir, DefaultBookFile)},
+		BookMode:          book.Weighted,
+		BookDepth:         DefaultBookDepth,
+		BookThreshold:     DefaultBookThreshold,
+		LearnResignScore:  DefaultLearnResignScore,
+		LearnResignMoves:  DefaultLearnResignMoves,
+		ResignMoves:       DefaultResignMoves,
+		ResignScore:       DefaultResignScore,
+		QueenNeverResigns: true,
+		ContemptScore:     DefaultContemptScore,
 	}
 }
 
@@ -522,16 +542,22 @@ func init() {
 			c.BookSeed = n
 			return nil
 		},
-		"booklearn":        boolean(func(c *Config) *bool { return &c.BookLearn }),
-		"booklearnweight":  boolean(func(c *Config) *bool { return &c.BookLearnWeight }),
-		"learnresignscore": integer(func(c *Config) *int { return &c.LearnResignScore }, 1, 100000),
-		"learnresignmoves": integer(func(c *Config) *int { return &c.LearnResignMoves }, 1, 1000),
-		"bookwidth":        integer(func(c *Config) *int { return &c.BookWidth }, 0, MaxBookWidth),
-		"bookmaxmoves":     integer(func(c *Config) *int { return &c.BookMaxMoves }, 0, MaxBookMaxMoves),
-		"bookminweight":    integer(func(c *Config) *int { return &c.BookMinWeight }, 0, MaxBookMinWeight),
-		"bookminline":      integer(func(c *Config) *int { return &c.BookMinLine }, 0, MaxBookMinLine),
-		"bookponder":       boolean(func(c *Config) *bool { return &c.BookPonder }),
-		"bookponderalways": boolean(func(c *Config) *bool { return &c.BookPonderAlways }),
+		"booklearn":         boolean(func(c *Config) *bool { return &c.BookLearn }),
+		"booklearnweight":   boolean(func(c *Config) *bool { return &c.BookLearnWeight }),
+		"learnresignscore":  integer(func(c *Config) *int { return &c.LearnResignScore }, 1, 100000),
+		"learnresignmoves":  integer(func(c *Config) *int { return &c.LearnResignMoves }, 1, 1000),
+		"bookwidth":         integer(func(c *Config) *int { return &c.BookWidth }, 0, MaxBookWidth),
+		"bookmaxmoves":      integer(func(c *Config) *int { return &c.BookMaxMoves }, 0, MaxBookMaxMoves),
+		"bookminweight":     integer(func(c *Config) *int { return &c.BookMinWeight }, 0, MaxBookMinWeight),
+		"bookminline":       integer(func(c *Config) *int { return &c.BookMinLine }, 0, MaxBookMinLine),
+		"bookponder":        boolean(func(c *Config) *bool { return &c.BookPonder }),
+		"bookponderalways":  boolean(func(c *Config) *bool { return &c.BookPonderAlways }),
+		"resign":            boolean(func(c *Config) *bool { return &c.Resign }),
+		"resignmoves":       integer(func(c *Config) *int { return &c.ResignMoves }, 0, 10000),
+		"resignscore":       integer(func(c *Config) *int { return &c.ResignScore }, 0, 10000),
+		"queenneverresigns": boolean(func(c *Config) *bool { return &c.QueenNeverResigns }),
+		"handledraws":       boolean(func(c *Config) *bool { return &c.HandleDraws }),
+		"contemptscore":     integer(func(c *Config) *int { return &c.ContemptScore }, 0, 10000),
 	}
 }
 
@@ -541,8 +567,8 @@ var ignoredPolyGlotKeys = map[string]bool{}
 
 func init() {
 	for _, k := range []string{
-		"UCI", "Resign", "ResignMoves", "ResignScore", "QueenNeverResigns",
-		"HandleDraws", "ContemptScore", "ShowPonder", "ShowTbHits", "ScoreWhite",
+		"UCI",
+		"ShowPonder", "ShowTbHits", "ScoreWhite",
 		"KibitzMove", "KibitzPV", "KibitzCommand", "KibitzDelay", "KibitzInterval",
 		"MateScore", "UseNice", "NiceValue", "Affinity", "STFudge", "OnlyWbOptions",
 		"UCIVersion", "CanPonder", "SyncStop", "PromoteWorkAround", "RepeatPV",

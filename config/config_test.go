@@ -82,6 +82,9 @@ BookLearn = 1
 BookLearnWeight = ON
 LearnResignScore = 700
 LearnResignMoves = 5
+Resign = true
+ResignMoves = 4
+ResignScore = 500
 [Engine]
 Hash = 16
 Skill Level = 3
@@ -108,6 +111,11 @@ Skill Level = 3
 		BookLearnWeight:     true,
 		LearnResignScore:    700,
 		LearnResignMoves:    5,
+		Resign:              true,
+		ResignMoves:         4,
+		ResignScore:         500,
+		QueenNeverResigns:   true,
+		ContemptScore:       DefaultContemptScore,
 		EngineOptions:       []Option{{"Hash", "16"}, {"Skill Level", "3"}},
 	}
 	if runtime.GOOS == "windows" {
@@ -222,7 +230,7 @@ func TestUnknownKeysAreWarnings(t *testing.T) {
 [PolyGlot]
 EngineCommand = sf
 UCI = true
-Resign = true
+ShowPonder = true
 Frobnicate = 3
 [Other]
 x = 1
@@ -231,7 +239,7 @@ Hash = 1
 `)
 	c := mustLoad(t, ini, "-pg", "Nonsense=1", "-wb", "false")
 	joined := strings.Join(c.Warnings, "\n")
-	for _, want := range []string{"UCI", "Resign", "Frobnicate", "[other]", "before any section", "Nonsense", "OnlyWbOptions"} {
+	for _, want := range []string{"UCI", "ShowPonder", "Frobnicate", "[other]", "before any section", "Nonsense", "OnlyWbOptions"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("no warning mentions %q; warnings:\n%s", want, joined)
 		}

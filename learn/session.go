@@ -176,6 +176,21 @@ func (s *Session) AfterBestmove(l *board.Line) {
 	}
 }
 
+// GameResult ends the current game with the result the GUI gave (CECP's
+// result command): it is learned as given, not guessed. Unknown ("*"):
+// the game ended undecided, and is judged as any other end is (its last
+// position, the engine's scores).
+func (s *Session) GameResult(o Outcome, why string) {
+	if s == nil {
+		return
+	}
+	if o == Unknown {
+		s.finish(why)
+		return
+	}
+	s.finishWith(why, &Decision{Outcome: o, Reason: "the GUI's result"})
+}
+
 // Close ends the current game (quit or end of input) and closes the books.
 func (s *Session) Close() {
 	if s == nil {
@@ -257,7 +272,11 @@ func (g *game) repeated() int {
 
 // finish decides the current game's result, learns from it, and starts an
 // empty game.
-func (s *Session) finish(why string) {
+func (s *Session) finish(why string) { s.finishWith(why, nil) }
+
+// finishWith is finish with the result known (known non-nil) or to be
+// decided.
+func (s *Session) finishWith(why string, known *Decision) {
 	g := &s.game
 	if g.pending != nil || g.booked {
 		// A search that never got a position after it (e.g. bestmove
@@ -272,11 +291,16 @@ func (s *Session) finish(why string) {
 		s.logf("learn: game ended (%s): BookLearn is off, %d book move(s) not learned", why, len(g.bookMoves))
 		return
 	}
-	var lastPos *board.Position // nil: no position seen
-	if g.last != nil {
-		lastPos = &g.last.Pos
+	var d Decision
+	if known != nil {
+		d = *known
+	} else {
+		var lastPos *board.Position // nil: no position seen
+		if g.last != nil {
+			lastPos = &g.last.Pos
+		}
+		d = DecidePosition(lastPos, g.repeated())
 	}
-	d := DecidePosition(lastPos, g.repeated())
 	if d.Outcome == Unknown {
 		byScores := DecideScores(g.scores, s.settings.ResignScore, s.settings.ResignMoves)
 		if byScores.Outcome == Unknown {

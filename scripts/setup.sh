@@ -3,10 +3,11 @@
 # something is missing (safe to run again and again). All output goes to stderr.
 #
 #   Debian packages: stockfish, gnuchess-book, polyglot (PolyGlot, for the
-#                    side-by-side tests), bzip2 (compressed make-book inputs),
-#                    gcc + libc6-dev (go test -race needs cgo), wine + wine64 and
-#                    gcc-mingw-w64-x86-64 (the Windows suite runs polyproxy.exe
-#                    under Wine; MinGW builds the stand-in DLL Go needs there)
+#                    side-by-side tests), xboard + xvfb (XBoard plays a match
+#                    headless through polyproxy's CECP front), bzip2 (compressed
+#                    make-book inputs), gcc + libc6-dev (go test -race needs cgo),
+#                    wine + wine64 and gcc-mingw-w64-x86-64 (the Windows suite runs
+#                    polyproxy.exe under Wine; MinGW builds the stand-in DLL Go needs there)
 #   Go:              the official toolchain into /usr/local/go when no go is found
 #                    (older Go 1.21+ fetches the version go.mod asks for by itself)
 #
@@ -28,6 +29,8 @@ missing=()
 [ -x /usr/games/stockfish ] || missing+=(stockfish)
 [ -f /usr/share/games/gnuchess/book.bin ] || missing+=(gnuchess-book)
 [ -x /usr/games/polyglot ] || missing+=(polyglot)
+[ -x /usr/games/xboard ] || missing+=(xboard)
+command -v xvfb-run >/dev/null || missing+=(xvfb xauth)
 command -v bzip2 >/dev/null || missing+=(bzip2)
 command -v gcc >/dev/null || missing+=(gcc libc6-dev)
 command -v wine >/dev/null || missing+=(wine)

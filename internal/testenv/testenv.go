@@ -16,6 +16,8 @@ const (
 	StockfishPath    = "/usr/games/stockfish"
 	PolyGlotPath     = "/usr/games/polyglot"
 	GnuchessBookPath = "/usr/share/games/gnuchess/book.bin"
+	XboardPath       = "/usr/games/xboard"
+	XvfbRunPath      = "/usr/bin/xvfb-run"
 )
 
 // Skip skips the test for a missing prerequisite, or fails it when the
@@ -47,6 +49,11 @@ func PolyGlot(t testing.TB) string { return need(t, PolyGlotPath, "polyglot") }
 // GnuchessBook is the path of the gnuchess book (180,358 entries), a real
 // Polyglot book. Never write to it: copy it first.
 func GnuchessBook(t testing.TB) string { return need(t, GnuchessBookPath, "gnuchess-book") }
+
+// Xboard is the path of XBoard, the CECP GUI, and XvfbRun that of
+// xvfb-run, which gives it a display of its own.
+func Xboard(t testing.TB) string  { return need(t, XboardPath, "xboard") }
+func XvfbRun(t testing.TB) string { return need(t, XvfbRunPath, "xvfb") }
 
 // Program returns the path of a program found on PATH, or skips (fails
 // under CI).

@@ -11,8 +11,11 @@ import (
 
 // guiSide is what we know of the GUI's side of the conversation.
 type guiSide struct {
-	out    *uci.Writer // flushed after each batch the loop handles
-	talked bool        // we answered its "uci": info strings may flow
+	out    guiOutput // flushed after each batch the loop handles
+	talked bool      // we answered its "uci" (or it speaks CECP): info strings may flow
+	// frontChosen: the GUI's first command has chosen its protocol
+	// (front.go).
+	frontChosen bool
 	// queued are its commands waiting for the engine's handshake, or
 	// (heldBySearch) a go waiting for the running search to end and the
 	// commands after it.
@@ -56,6 +59,10 @@ func readGUI(r io.Reader, ch chan<- guiBatch, done <-chan struct{}) {
 func (a *Adapter) onGUILine(line string) {
 	if a.log.on {
 		a.log.traffic("gui>", line)
+	}
+	if a.xb != nil || (!a.gui.frontChosen && a.chooseFront(line)) {
+		a.xb.onLine(line)
+		return
 	}
 	if !a.engine.handshaking && len(a.gui.queued) == 0 && a.game.ok && strings.HasPrefix(line, "position") {
 		// The usual case: the game so far plus a move or two (read at
@@ -121,7 +128,7 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 		a.checkBooksOnDisk()
 		// The next position starts a game even if it extends the last one.
 		a.game.ok, a.game.lost, a.game.err, a.game.predicted = false, false, "", nil
-		a.observer.later(GameObserver.NewGame)
+		a.observer.laterNow(GameObserver.NewGame)
 	case uci.CmdPosition:
 		if c.Position == nil {
 			_, err := uci.ParseCommand(c.Line)
