@@ -5,7 +5,7 @@
 # stdin, so this script can itself be a GUI's engine command.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/setup.sh </dev/null >&2
+./scripts/setup.sh run </dev/null >&2
 command -v go >/dev/null || export PATH="/usr/local/go/bin:$PATH"
 go build -o polyproxy . </dev/null >&2
 exec ./polyproxy polyglot.ini.example "$@"

@@ -11,6 +11,9 @@
 #   Go:              the official toolchain into /usr/local/go when no go is found
 #                    (older Go 1.21+ fetches the version go.mod asks for by itself)
 #
+# `setup.sh run` installs only what running the proxy needs (Stockfish, the
+# gnuchess book, Go): scripts/run.sh has no use for Wine or XBoard.
+#
 # Without apt-get (macOS, other Linux) it says what is missing and goes on:
 # tests that need a missing program skip themselves with a message (and fail
 # when CI is set, so CI never passes by skipping).
@@ -28,14 +31,16 @@ fi
 missing=()
 [ -x /usr/games/stockfish ] || missing+=(stockfish)
 [ -f /usr/share/games/gnuchess/book.bin ] || missing+=(gnuchess-book)
-[ -x /usr/games/polyglot ] || missing+=(polyglot)
-[ -x /usr/games/xboard ] || missing+=(xboard)
-command -v xvfb-run >/dev/null || missing+=(xvfb xauth)
-command -v bzip2 >/dev/null || missing+=(bzip2)
-command -v gcc >/dev/null || missing+=(gcc libc6-dev)
-command -v wine >/dev/null || missing+=(wine)
-command -v wine64 >/dev/null || [ -x /usr/lib/wine/wine64 ] || missing+=(wine64)
-command -v x86_64-w64-mingw32-gcc >/dev/null || missing+=(gcc-mingw-w64-x86-64)
+if [ "${1:-}" != run ]; then
+	[ -x /usr/games/polyglot ] || missing+=(polyglot)
+	[ -x /usr/games/xboard ] || missing+=(xboard)
+	command -v xvfb-run >/dev/null || missing+=(xvfb xauth)
+	command -v bzip2 >/dev/null || missing+=(bzip2)
+	command -v gcc >/dev/null || missing+=(gcc libc6-dev)
+	command -v wine >/dev/null || missing+=(wine)
+	command -v wine64 >/dev/null || [ -x /usr/lib/wine/wine64 ] || missing+=(wine64)
+	command -v x86_64-w64-mingw32-gcc >/dev/null || missing+=(gcc-mingw-w64-x86-64)
+fi
 command -v go >/dev/null || { command -v curl >/dev/null || missing+=(curl ca-certificates); }
 
 if [ ${#missing[@]} -gt 0 ]; then
