@@ -70,7 +70,25 @@ func (g *Game) Chess960() bool { return IsChess960(g.Tag("Variant")) }
 
 // IsChess960 reports a Variant tag's value that names Chess960.
 func IsChess960(variant string) bool {
-	switch strings.ToLower(strings.NewReplacer(" ", "", "-", "").Replace(variant)) {
+	// Every game's Variant tag comes here (twice per game in make-book):
+	// the name is folded in a small array, without allocating, since
+	// building a strings.Replacer per call made make-book 2x slower.
+	var folded [len("fischerrandomchess")]byte
+	n := 0
+	for i := 0; i < len(variant); i++ {
+		c := variant[i]
+		switch {
+		case c == ' ' || c == '-':
+			continue
+		case n == len(folded):
+			return false // longer than any name below
+		case 'A' <= c && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		folded[n] = c
+		n++
+	}
+	switch string(folded[:n]) {
 	case "chess960", "fischerandom", "fischerrandom", "frc", "960", "fischerrandomchess":
 		return true
 	}
