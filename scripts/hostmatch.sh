@@ -59,9 +59,10 @@ fastchess)
 		Threads = 1
 		Move Overhead = $overhead
 	EOF
-	"$bin" -engine name=proxy cmd="$out/polyproxy" args="$out/polyglot.ini" \
+	# fastchess saves its state as config.json in its working folder.
+	(cd "$out" && "$bin" -engine name=proxy cmd="$out/polyproxy" args="$out/polyglot.ini" \
 		-engine name=sf cmd="$engine" option.Hash=16 option.Threads=1 "option.Move Overhead=$overhead" \
-		-each tc="$tc" -rounds $((games / 2)) -games 2 -repeat -recover -pgnout file="$out/games.pgn" -concurrency 1 >"$out/host.out" 2>&1
+		-each tc="$tc" -rounds $((games / 2)) -games 2 -repeat -recover -pgnout file="$out/games.pgn" -concurrency 1 >"$out/host.out" 2>&1)
 	;;
 *)
 	echo "hostmatch: host is cutechess or fastchess, not $host" >&2
