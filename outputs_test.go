@@ -7,21 +7,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-)
 
-// copyFile copies src into dir under name and returns the new path.
-func copyFile(t *testing.T, src, dir, name string) string {
-	t.Helper()
-	data, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, name)
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
+	"github.com/polyproxy/polyproxy/internal/fixture"
+)
 
 // sameFileSpellings returns other names of the existing file path: the
 // same path, one through "sub/..", one relative to the working folder,
@@ -46,7 +34,7 @@ func sameFileSpellings(t *testing.T, path string) map[string]string {
 	if link := filepath.Join(dir, "symlink-"+name); os.Symlink(path, link) == nil {
 		s["symlink"] = link
 	}
-	if linkDir := filepath.Join(dir, "linked-dir"); os.Symlink(dir, linkDir) == nil || exists(linkDir) {
+	if linkDir := filepath.Join(dir, "linked-dir"); os.Symlink(dir, linkDir) == nil {
 		s["linked folder"] = filepath.Join(linkDir, name)
 	}
 	if hard := filepath.Join(dir, "hardlink-"+name); os.Link(path, hard) == nil {
@@ -54,8 +42,6 @@ func sameFileSpellings(t *testing.T, path string) map[string]string {
 	}
 	return s
 }
-
-func exists(path string) bool { _, err := os.Lstat(path); return err == nil }
 
 // writerCases are, for each command, the ways it is run with one input
 // and one output file: args builds the command line. The readers have
@@ -125,8 +111,8 @@ func TestWritersNeverClobberInputs(t *testing.T) {
 	}
 	for name, cases := range writerCases {
 		for i, tc := range cases {
-			dir := t.TempDir()
-			in := copyFile(t, fixtures[tc.input], dir, "input")
+			in := fixture.CopyFile(t, fixtures[tc.input])
+			dir := filepath.Dir(in)
 			want, _ := os.ReadFile(in)
 			for how, out := range sameFileSpellings(t, in) {
 				args := append([]string{name}, tc.args(in, out)...)
@@ -195,8 +181,8 @@ func TestMakeBookOutputsDiffer(t *testing.T) {
 // TestOutputIsStdin: "-pgn -" with standard input redirected from the
 // output file is refused too (make-book -pgn - -bin r.pgn < r.pgn).
 func TestOutputIsStdin(t *testing.T) {
-	dir := t.TempDir()
-	in := copyFile(t, "testdata/pgn/small.pgn", dir, "r.pgn")
+	in := fixture.CopyFile(t, "testdata/pgn/small.pgn") // r.pgn in the messages
+	dir := filepath.Dir(in)
 	want, _ := os.ReadFile(in)
 	f, err := os.Open(in)
 	if err != nil {
@@ -208,7 +194,7 @@ func TestOutputIsStdin(t *testing.T) {
 	defer func() { pgnStdin = saved }()
 	for _, args := range [][]string{
 		{"make-book", "-pgn", "-", "-bin", in},
-		{"make-book", "-pgn", "-", "-counts", filepath.Join(dir, "sub", "..", "r.pgn")},
+		{"make-book", "-pgn", "-", "-counts", filepath.Join(dir, "sub", "..", filepath.Base(in))},
 		{"learn", "-book", in, "-pgn", "-", "-player", "Alpha"},
 	} {
 		os.MkdirAll(filepath.Join(dir, "sub"), 0o755)

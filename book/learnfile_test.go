@@ -254,17 +254,25 @@ func TestApplyToAnUnsortedBook(t *testing.T) {
 	fixture.AssertOnlyLearnChanged(t, data, after, map[int]bool{0: true, 1: true, 2: true, 3: true})
 }
 
-func TestApplyFollowsAReplacedBook(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("Windows may refuse to rename over an open file")
-	}
+// oneEntryLearnBook writes a book of one entry (1 game, 1 point) and opens
+// it for learning until the test ends.
+func oneEntryLearnBook(t *testing.T) (book.Entry, string, *book.LearnFile) {
+	t.Helper()
 	e := book.Entry{Key: 0x1234, Move: 0x0123, Weight: 5, Learn: book.MakeLearn(1, 1)}
 	path := fixture.WriteEntries(t, []book.Entry{e})
 	f, err := book.OpenLearnFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	t.Cleanup(func() { f.Close() })
+	return e, path, f
+}
+
+func TestApplyFollowsAReplacedBook(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("Windows may refuse to rename over an open file")
+	}
+	e, path, f := oneEntryLearnBook(t)
 	// A book writer replaces the file by renaming a new one over it.
 	e.Learn = book.MakeLearn(9, 9)
 	fresh := path + ".new"
@@ -288,13 +296,7 @@ func TestApplyToADeletedBook(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("Windows may refuse to delete an open file")
 	}
-	e := book.Entry{Key: 0x1234, Move: 0x0123, Weight: 5, Learn: book.MakeLearn(1, 1)}
-	path := fixture.WriteEntries(t, []book.Entry{e})
-	f, err := book.OpenLearnFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	e, path, f := oneEntryLearnBook(t)
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
