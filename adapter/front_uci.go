@@ -127,7 +127,8 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 		a.engine.position = "" // an engine may forget its position
 		a.checkBooksOnDisk()
 		// The next position starts a game even if it extends the last one.
-		a.game.ok, a.game.lost, a.game.err, a.game.predicted = false, false, "", nil
+		a.game.forget()
+		a.game.err = ""
 		a.observer.laterNow(GameObserver.NewGame)
 	case uci.CmdPosition:
 		if c.Position == nil {

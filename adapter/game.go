@@ -18,8 +18,8 @@ type game struct {
 	// missing fields filled in), so a position an engine would crash on
 	// never reaches it. "": nothing to send.
 	engineLine   string
-	base         string      // "startpos" or the FEN
-	moves        []string    // the moves of line, all applied when ok
+	base         string      // "startpos" or the FEN; "": no game to continue (forget)
+	moves        []string    // the moves of line, all applied when ok; else the last line followed
 	ok           bool        // cur is the position of line
 	cur          *board.Line // the game so far: rules position, book key, keys seen
 	err          string      // why the position is not tracked (reported once)
@@ -28,10 +28,6 @@ type game struct {
 	start960     *board.Line // the same with Chess960's castling
 	hasMovesWord bool        // line has the "moves" keyword
 	baseFEN      string      // the FEN of base, normalised
-	// lost: line is not followed for a bad move in it, after a line that
-	// continued the game: moves is still the game's last followed line,
-	// which the GUI's next good line may continue.
-	lost bool
 	// predicted is the game after our last book move (predictedMove),
 	// already computed for the ponder reply: when the GUI's next line plays
 	// that move, the game continues from it instead of working it out
@@ -101,7 +97,7 @@ func (a *Adapter) onPosition(c uci.Command) {
 	g.predicted = nil
 	// A new game, a take-back, a jump or a ponder miss: start again from
 	// the base.
-	continues := (g.ok || g.lost) && base == g.base && continuesGame(g.moves, p.Moves)
+	continues := base == g.base && continuesGame(g.moves, p.Moves)
 	if !continues {
 		g.number++
 	}
@@ -155,7 +151,7 @@ func (a *Adapter) tracked(continues bool) {
 	if g.err != "" {
 		a.log.printf("position followed again")
 	}
-	g.ok, g.lost, g.err = true, false, ""
+	g.ok, g.err = true, ""
 	if a.observer.obs == nil {
 		return
 	}
@@ -189,6 +185,11 @@ func (g *game) reset(base string) error {
 	return nil
 }
 
+// forget ends the game followed: the next position begins a new one. base
+// and moves stay set while a bad line leaves the game unfollowed
+// (lostTrack): the GUI's next good line may continue it.
+func (g *game) forget() { g.ok, g.base, g.moves, g.predicted = false, "", nil, nil }
+
 // lostTrack stops using the book until a position can be followed again;
 // the engine still gets the GUI's line unchanged and decides. continues
 // tells whether the bad line continued the game: a good line may then
@@ -196,11 +197,10 @@ func (g *game) reset(base string) error {
 // begins with the next good line.
 func (a *Adapter) lostTrack(err error, continues bool) {
 	g := &a.game
-	g.ok, g.lost = false, continues
+	g.ok, g.predicted = false, nil
 	if !continues {
-		g.moves = nil
+		g.forget()
 	}
-	g.predicted = nil
 	msg := "position not followed, no book until the next good position: " + err.Error()
 	if msg != g.err {
 		g.err = msg
@@ -217,7 +217,7 @@ func (a *Adapter) refusePosition(line, why string) {
 	g := &a.game
 	g.line, g.engineLine = "", ""
 	g.refused = why
-	g.ok, g.lost, g.moves, g.predicted = false, false, nil, nil
+	g.forget()
 	msg := "position not sent to the engine: " + why
 	if msg != g.err {
 		g.err = msg

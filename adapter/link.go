@@ -268,7 +268,7 @@ func (a *Adapter) onPoisonedSearch(status string) {
 	a.search.reissued = false
 	g := &a.game
 	g.line, g.engineLine, g.refused = "", "", why
-	g.ok, g.lost, g.moves, g.predicted = false, false, nil, nil
+	g.forget()
 	a.gui.heldBySearch = false // what waited for that search waits for the new engine's handshake now
 }
 

@@ -119,7 +119,7 @@ func (a *Adapter) noteChess960(name, value string) {
 		return
 	}
 	a.game.chess960 = on
-	a.game.ok, a.game.lost, a.game.predicted = false, false, nil
+	a.game.forget()
 	if on {
 		a.infoString("UCI_Chess960 is on: positions and book moves in Chess960 notation (castling king takes rook) from the next position")
 	} else {

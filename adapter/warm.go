@@ -134,8 +134,7 @@ func withMove(line, move string) string {
 // resetWarm forgets the warm searches of an engine that is gone: a new
 // engine owes none. The positions that killed one are kept.
 func (a *Adapter) resetWarm() {
-	w := &a.books.warm
-	w.running, w.owed, w.line = false, 0, ""
+	a.books.warm = warmSearch{killers: a.books.warm.killers}
 }
 
 // deathInWarmSearch reports whether the engine died owing a warm search's
