@@ -110,9 +110,11 @@ func startTags(start *board.Position) [][2]string {
 	return append(tags, [2]string{"SetUp", "1"}, [2]string{"FEN", start.FEN()})
 }
 
-func pgnEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s)
-}
+// pgnTagEscaper escapes a PGN tag value; built once, as a Replacer per
+// call would be one per game written.
+var pgnTagEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+
+func pgnEscape(s string) string { return pgnTagEscaper.Replace(s) }
 
 type treeWriter struct {
 	b        *book.Book
