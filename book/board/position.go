@@ -176,8 +176,11 @@ func (p *Position) StandardCastling() bool {
 // rank between it and the a- or h-file). The Polyglot key hashes castling
 // rights by side only, as if the outer rook held them, so such a position
 // has no key of its own: books leave it out and nothing answers from them
-// there.
+// there. In standard chess every right's rook is in its corner, so none is.
 func (p *Position) InnerRookCastling() bool {
+	if !p.chess960 {
+		return false
+	}
 	for i := 0; i < 4; i++ {
 		if p.castle&(1<<i) != 0 && p.outerRookBeyond(i) {
 			return true

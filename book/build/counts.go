@@ -88,26 +88,35 @@ func variantList(games map[string]uint64) []VariantGames {
 	return out
 }
 
+// normalFirst orders a header's variant names as make-book and merge
+// write them: the standard game first, the others in their order.
+func normalFirst(names []string) {
+	slices.SortStableFunc(names, func(x, y string) int {
+		switch {
+		case x == y:
+			return 0
+		case x == book.VariantNormal:
+			return -1
+		case y == book.VariantNormal:
+			return 1
+		}
+		return 0
+	})
+}
+
 // madeBookHeader is the @PG@ header a book made from games starts with:
 // the variants of its games, the standard game first; none when all are
 // standard, so that such a book stays byte-identical to PolyGlot's, which
 // writes no header.
 func madeBookHeader(variants []VariantGames) []book.Entry {
 	var names []string
-	normal := false
 	for _, v := range variants {
-		if v.Name == book.VariantNormal {
-			normal = true
-		} else {
-			names = append(names, v.Name)
-		}
+		names = append(names, v.Name)
 	}
-	if len(names) == 0 {
+	if len(names) == 0 || len(names) == 1 && names[0] == book.VariantNormal {
 		return nil
 	}
-	if normal {
-		names = append([]string{book.VariantNormal}, names...)
-	}
+	normalFirst(names)
 	return book.HeaderEntriesFor(names, "made by polyproxy make-book")
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/pgn"
 )
 
 // TreeOptions chooses the part of a book's tree that TreeToPGN and
@@ -80,6 +81,7 @@ type TreeStats struct {
 // the tree does not start from the standard position).
 func TreeToPGN(w io.Writer, b *book.Book, name string, opt TreeOptions) (TreeStats, error) {
 	t := &treeWriter{b: b, opt: opt, w: bufio.NewWriter(w), expanded: map[book.Key]bool{}}
+	t.text.W = t.w
 	start := opt.start()
 	tags := [][2]string{{"Event", "Book tree of " + name}, {"Site", "?"}, {"Date", "????.??.??"}, {"Round", "-"}, {"White", "?"}, {"Black", "?"}, {"Result", "*"}}
 	if opt.Start != nil {
@@ -110,16 +112,18 @@ func startTags(start *board.Position) [][2]string {
 	return append(tags, [2]string{"SetUp", "1"}, [2]string{"FEN", start.FEN()})
 }
 
-func pgnEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s)
-}
+// pgnTagEscaper escapes a PGN tag value; built once, as a Replacer per
+// call would be one per game written.
+var pgnTagEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+
+func pgnEscape(s string) string { return pgnTagEscaper.Replace(s) }
 
 type treeWriter struct {
 	b        *book.Book
 	opt      TreeOptions
 	w        *bufio.Writer
-	col      int
-	open     bool // the next token starts a variation: "(" before it
+	text     pgn.MoveText // over w
+	open     bool         // the next token starts a variation: "(" before it
 	expanded map[book.Key]bool
 	stats    TreeStats
 }
@@ -129,15 +133,7 @@ func (t *treeWriter) token(s string) {
 	if t.open {
 		s, t.open = "("+s, false
 	}
-	if t.col > 0 && t.col+1+len(s) > 79 {
-		t.w.WriteByte('\n')
-		t.col = 0
-	} else if t.col > 0 && s != ")" {
-		t.w.WriteByte(' ')
-		t.col++
-	}
-	t.w.WriteString(s)
-	t.col += len(s)
+	t.text.Add(s, s == ")")
 }
 
 // walk writes the moves of pos and what follows them; number says the
@@ -315,7 +311,7 @@ func WriteLineGame(w io.Writer, event string, round int, start board.Position, l
 		fmt.Fprintf(&sb, "[%s \"%s\"]\n", tg[0], tg[1])
 	}
 	sb.WriteString("\n")
-	col := 0
+	text := pgn.MoveText{W: &sb}
 	pos := start
 	for i, m := range line {
 		tok := pos.SAN(m)
@@ -324,18 +320,10 @@ func WriteLineGame(w io.Writer, event string, round int, start board.Position, l
 		} else if i == 0 {
 			tok = fmt.Sprintf("%d... %s", pos.FullMove(), tok)
 		}
-		if col > 0 && col+1+len(tok) > 79 {
-			sb.WriteString("\n")
-			col = 0
-		} else if col > 0 {
-			sb.WriteString(" ")
-			col++
-		}
-		sb.WriteString(tok)
-		col += len(tok)
+		text.Add(tok, false)
 		pos.Play(m)
 	}
-	if col > 0 {
+	if !text.Empty() {
 		sb.WriteString(" ")
 	}
 	sb.WriteString("*\n\n")

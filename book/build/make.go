@@ -266,7 +266,7 @@ func (p *gameParser) parse(g *pgn.Game, out []ply, source string) ([]ply, gameOu
 		if w && !white || !w && !black {
 			return
 		}
-		if pos.Chess960() && pos.InnerRookCastling() {
+		if pos.InnerRookCastling() {
 			innerRook++
 			return
 		}

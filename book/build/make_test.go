@@ -34,7 +34,7 @@ func TestRandomPGNUpToDate(t *testing.T) {
 		fmt.Fprintf(&sb, "[Event \"random %d\"]\n[Result \"%s\"]\n\n", g+1, res)
 		pos := chess.StartingPosition()
 		plies := 20 + rng.Intn(120)
-		col := 0
+		text := pgn.MoveText{W: &sb}
 		for ply := 0; ply < plies; ply++ {
 			moves := pos.ValidMoves()
 			if len(moves) == 0 {
@@ -58,15 +58,7 @@ func TestRandomPGNUpToDate(t *testing.T) {
 			if ply%2 == 0 {
 				tok = fmt.Sprintf("%d. %s", ply/2+1, tok)
 			}
-			if col+len(tok)+1 > 79 {
-				sb.WriteString("\n")
-				col = 0
-			} else if col > 0 {
-				sb.WriteString(" ")
-				col++
-			}
-			sb.WriteString(tok)
-			col += len(tok)
+			text.Add(tok, false)
 			pos = pos.Update(m)
 		}
 		fmt.Fprintf(&sb, " %s\n\n", res)

@@ -1,7 +1,6 @@
 package build
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/polyproxy/polyproxy/book"
@@ -56,14 +55,18 @@ func Merge(a, b *book.Book, learnOnly bool) ([]book.Entry, MergeStats, error) {
 	out := make([]book.Entry, 0, capacity)
 
 	ha, hb := a.HeaderEntries(), b.HeaderEntries()
+	var merged []string
+	if !learnOnly {
+		merged = mergedVariants(a, b)
+	}
 	switch {
-	case !learnOnly && mergedVariants(a, b) != nil:
+	case merged != nil:
 		st.Header = "in1+in2"
 		h, _ := a.Header()
 		if h == nil {
 			h, _ = b.Header()
 		}
-		out = append(out, book.HeaderEntriesFor(mergedVariants(a, b), h.Comment)...)
+		out = append(out, book.HeaderEntriesFor(merged, h.Comment)...)
 	case ha > 0:
 		st.Header = "in1"
 		for i := 0; i < ha; i++ {
@@ -170,15 +173,6 @@ func mergedVariants(a, b *book.Book) []string {
 	if slices.Equal(all, kept) {
 		return nil
 	}
-	slices.SortStableFunc(all, func(x, y string) int { // normal first, as make-book writes them
-		return cmp.Compare(boolInt(x != book.VariantNormal), boolInt(y != book.VariantNormal))
-	})
+	normalFirst(all)
 	return all
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

@@ -4,6 +4,7 @@
 // make-book and learning read PGN through it: Open takes plain, gzip,
 // bzip2 or zstd files (told by their first bytes) and standard input, and
 // Splitter with NewChunkReader reads one stream in pieces in parallel.
+// MoveText wraps the move text of the games the book tools write.
 package pgn
 
 // The standard library has no bzip2 writer: the bzip2 test file is made

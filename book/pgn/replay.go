@@ -102,7 +102,7 @@ func IsChess960(variant string) bool {
 func (g *Game) Start() (board.Position, error) {
 	v := g.Tag("Variant")
 	chess960 := IsChess960(v)
-	if lv := strings.ToLower(v); !chess960 && lv != "" && lv != "standard" && lv != "chess" && lv != "normal" {
+	if !chess960 && v != "" && !strings.EqualFold(v, "standard") && !strings.EqualFold(v, "chess") && !strings.EqualFold(v, "normal") {
 		return board.Position{}, &Skip{SkipVariant, fmt.Sprintf("Variant %q", v)}
 	}
 	if fen := g.Tag("FEN"); fen != "" && g.Tag("SetUp") != "0" {

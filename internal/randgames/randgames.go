@@ -11,6 +11,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/pgn"
 )
 
 // Options say which games to write.
@@ -73,7 +74,7 @@ func Chess960PGN(o Options) string {
 		}
 		sb.WriteString("\n")
 		plies := 20 + rng.IntN(maxPlies)
-		col := 0
+		text := pgn.MoveText{W: &sb}
 		for ply := 0; ply < plies; ply++ {
 			moves := pos.LegalMoves()
 			if len(moves) == 0 {
@@ -102,15 +103,7 @@ func Chess960PGN(o Options) string {
 			if ply%2 == 0 {
 				tok = fmt.Sprintf("%d. %s", ply/2+1, tok)
 			}
-			if col+len(tok)+1 > 79 {
-				sb.WriteString("\n")
-				col = 0
-			} else if col > 0 {
-				sb.WriteString(" ")
-				col++
-			}
-			sb.WriteString(tok)
-			col += len(tok)
+			text.Add(tok, false)
 			pos.Play(m)
 		}
 		fmt.Fprintf(&sb, " %s\n\n", res)
