@@ -271,3 +271,64 @@ func FuzzABKReader(f *testing.F) {
 		}
 	})
 }
+
+// TestABKLearn counts game results into an ABK book in place: the games,
+// wins and losses of one record of the move (White's view), nothing else
+// in the file, and the reopened book's statistics follow.
+func TestABKLearn(t *testing.T) {
+	recs := []abkRec{
+		0: {move: "e2e4", prio: 9, games: 10, wins: 5, losses: 2, next: 1, sibling: -1},
+		1: {move: "e7e5", prio: 9, games: 10, wins: 5, losses: 2, next: -1, sibling: 2},
+		2: {move: "c7c5", prio: 9, games: 3, wins: 1, losses: 1, next: -1, sibling: -1},
+	}
+	data := abkBytes(t, prioOnly, recs)
+	path := writeRaw(t, "learn.abk", data)
+	start := fixture.Line(t, "", "")
+	afterE4 := fixture.Line(t, "", "e2e4")
+	e4, _ := book.ParseMove("e2e4")
+	c5, _ := book.ParseMove("c7c5")
+	lf, err := book.OpenLearnFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lf.Close()
+	updates := []book.LearnUpdate{
+		{Key: start.Pos.Key(), Move: e4, Result: book.Win},
+		{Key: afterE4.Pos.Key(), Move: c5, Result: book.Win}, // Black won
+		{Key: afterE4.Pos.Key(), Move: c5, Result: book.Draw},
+		{Key: start.Pos.Key(), Move: c5, Result: book.Win}, // not in the book
+	}
+	preview, err := lf.Preview(updates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(readFile(t, path), data) {
+		t.Fatal("Preview wrote")
+	}
+	changes, err := lf.Apply(updates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(changes, preview) || len(changes) != 3 || changes[2].Found() {
+		t.Fatalf("changes %+v, preview %+v", changes, preview)
+	}
+	if c := changes[0]; c.Index != 900 || c.Before != book.MakeLearn(10, 13) || c.After != book.MakeLearn(11, 15) {
+		t.Errorf("e4: %+v", c)
+	}
+	if c := changes[1]; c.Index != 902 || c.Results != 2 || c.Before != book.MakeLearn(3, 3) || c.After != book.MakeLearn(5, 6) {
+		t.Errorf("c5: %+v", c)
+	}
+	got := readFile(t, path)
+	want := slices.Clone(data)
+	for _, r := range []struct {
+		rec                 int
+		games, wins, losses int32
+	}{{900, 11, 6, 2}, {902, 5, 1, 2}} {
+		rec := book.DecodeABKRecord(want[r.rec*book.ABKRecordSize:])
+		rec.Games, rec.Wins, rec.Losses = r.games, r.wins, r.losses
+		rec.Encode(want[r.rec*book.ABKRecordSize:])
+	}
+	if !slices.Equal(got, want) {
+		t.Fatal("the file is not the old one with the two records' statistics counted")
+	}
+}
