@@ -424,3 +424,17 @@ func abkLearn(games, wins, losses int64, white bool) Learn {
 	}
 	return MakeLearn(uint16(games), uint16(points))
 }
+
+// NoChess960 reports a book that has no Chess960 (an ABK book: Arena's
+// format is standard chess from the start position), which is never
+// probed in a Chess960 game.
+func (b *Book) NoChess960() bool { return b.abk != nil }
+
+// NoChess960Reason is why a Chess960 game does not probe such a book.
+const NoChess960Reason = "an ABK book has no Chess960: not probed in a Chess960 game"
+
+// isChess960 reports a position of a Chess960 game (board.Position says).
+func isChess960(pos Position) bool {
+	p, ok := pos.(interface{ Chess960() bool })
+	return ok && p.Chess960()
+}
