@@ -188,3 +188,53 @@ func readFile(t *testing.T, path string) []byte {
 	}
 	return data
 }
+
+// BenchmarkABKOpen opens the gnuchess book written as an ABK book (whole
+// depth): the tree read, replayed and keyed, the weights computed.
+func BenchmarkABKOpen(b *testing.B) {
+	bin, err := book.Open(testenv.GnuchessBook(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer bin.Close()
+	path := filepath.Join(b.TempDir(), "gnuchess.abk")
+	st, err := book.WriteABK(path, bin, book.ABKMaxPly)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(st.Records), "records")
+	b.ResetTimer()
+	for range b.N {
+		abk, err := book.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		abk.Close()
+	}
+}
+
+// BenchmarkABKProbe looks up the start position's moves in the opened ABK
+// book: the same in-memory search as any book.
+func BenchmarkABKProbe(b *testing.B) {
+	bin, err := book.Open(testenv.GnuchessBook(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer bin.Close()
+	path := filepath.Join(b.TempDir(), "gnuchess.abk")
+	if _, err := book.WriteABK(path, bin, book.ABKMaxPly); err != nil {
+		b.Fatal(err)
+	}
+	abk, err := book.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer abk.Close()
+	key := board.StartPosition().Key()
+	b.ResetTimer()
+	for range b.N {
+		if len(abk.Entries(key)) == 0 {
+			b.Fatal("no moves at the start")
+		}
+	}
+}
