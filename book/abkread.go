@@ -192,6 +192,12 @@ func (t *abkTree) walk(visit abkVisit) error {
 				t.problem(prev, "no move: squares %d-%d, promotion %d", rec.From, rec.To, rec.Promo)
 				continue
 			}
+			if white := c.pos.WhiteToMove(); rec.Promo != 0 && (rec.Promo < 0) != white {
+				// Arena writes White's negative: the other sign is a
+				// corrupt record, and DroidFish's reader finds no such move.
+				t.problem(prev, "%s has the promotion code %d, which is the other side's", m, rec.Promo)
+				continue
+			}
 			played, err := c.pos.LegalMove(m)
 			if err != nil {
 				t.problem(prev, "%s is not legal in its position (ply %d): its replies are skipped", m, c.ply+1)
