@@ -47,7 +47,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-var allMeasurements = []string{"book", "relay", "xboard", "startup", "flood", "makebook", "makebook960", "probe"}
+var allMeasurements = []string{"book", "relay", "xboard", "startup", "flood", "makebook", "makebook960", "probe", "abk"}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	var cfg config
@@ -115,6 +115,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			r.measureMakeBook960()
 		case "probe":
 			r.measureProbe()
+		case "abk":
+			r.measureABK()
 		}
 		r.logf("   %s took %v", m, time.Since(t0).Round(time.Millisecond))
 	}
