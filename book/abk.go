@@ -198,8 +198,9 @@ func abkStartMove(r ABKRecord) bool {
 	return false
 }
 
-// abkName reports a file name ending in .abk (any case).
-func abkName(path string) bool { return strings.EqualFold(filepath.Ext(path), ".abk") }
+// IsABKPath reports a file name ending in .abk (any case): the tools
+// write an ABK book to such a name, a Polyglot book to any other.
+func IsABKPath(path string) bool { return strings.EqualFold(filepath.Ext(path), ".abk") }
 
 // ABKError is a corrupt part of an ABK tree: the record where it was met
 // and what is wrong. The rest of the book is still read.
@@ -214,7 +215,7 @@ func (e ABKError) Error() string { return fmt.Sprintf("record %d: %s", e.Record,
 // by its content, or by its name when too short or too damaged to tell (so
 // that the error speaks of ABK).
 func isABKFile(f io.ReaderAt, path string, size int64) (bool, error) {
-	if abkName(path) {
+	if IsABKPath(path) {
 		return true, nil
 	}
 	if size < ABKHeaderSize+ABKRecordSize {

@@ -252,12 +252,6 @@ func FuzzABKReader(f *testing.F) {
 			data = append(data, in[32:]...)
 		}
 		info, entries, err := book.ReadABK(data)
-		if len(data) < book.ABKHeaderSize+book.ABKRecordSize {
-			if err == nil {
-				t.Fatal("no error for a file without records")
-			}
-			return
-		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -330,5 +324,17 @@ func TestABKLearn(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Fatal("the file is not the old one with the two records' statistics counted")
+	}
+}
+
+// TestABKEmpty: the header alone is a book without moves, and a file
+// shorter than the header is no ABK book.
+func TestABKEmpty(t *testing.T) {
+	b := openABKBytes(t, "empty.abk", abkBytes(t, prioOnly, nil))
+	if b.Len() != 0 || len(b.ABK().Problems) != 0 || len(b.Warnings()) != 0 {
+		t.Errorf("empty book: %d entries, %+v, %q", b.Len(), *b.ABK(), b.Warnings())
+	}
+	if _, err := book.Open(writeRaw(t, "short.abk", make([]byte, book.ABKHeaderSize-1))); err == nil || !strings.Contains(err.Error(), "too short") {
+		t.Errorf("a file shorter than the header: %v", err)
 	}
 }

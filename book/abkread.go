@@ -160,6 +160,9 @@ func (t *abkTree) walk(visit abkVisit) error {
 		pos   TreePosition
 		ply   int
 	}
+	if t.records == ABKFirstRecord {
+		return nil // the header alone: a book without moves
+	}
 	seen := make([]bool, t.records)
 	stack := []chain{{ABKFirstRecord, -1, start, 0}}
 	for len(stack) > 0 {
@@ -218,8 +221,8 @@ func (t *abkTree) walk(visit abkVisit) error {
 
 // newABKTree checks the size of an ABK file's bytes.
 func newABKTree(data []byte) (*abkTree, error) {
-	if len(data) < ABKHeaderSize+ABKRecordSize {
-		return nil, fmt.Errorf("ABK book of %d bytes: too short for the header and one move (%d bytes)", len(data), ABKHeaderSize+ABKRecordSize)
+	if len(data) < ABKHeaderSize {
+		return nil, fmt.Errorf("ABK book of %d bytes: too short for its header (%d bytes)", len(data), ABKHeaderSize)
 	}
 	if len(data)/ABKRecordSize > math.MaxInt32 {
 		return nil, fmt.Errorf("ABK book of %d bytes: too many records", len(data))

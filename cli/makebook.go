@@ -60,6 +60,7 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	var pgns stringList
 	fs.Var(&pgns, "pgn", "PGN `file` to read: plain, .gz, .bz2 or .zst (told by content), - for stdin; repeat for several")
 	out := fs.String("bin", "", "book `file` to write (replaced atomically; not an input)")
+	abkOut := fs.String("abk", "", "also (or instead of -bin) write the book as an ABK book, Arena's format, to `file`: the tree of its lines from the start position to -max-ply (replaced atomically; not an input)")
 	countsOut := fs.String("counts", "", "also (or, without -bin, only) write every position-move's full games and points to counts `file` (not an input, not -bin), for sum-counts and -from-counts")
 	var fromCounts stringList
 	fs.Var(&fromCounts, "from-counts", "make the book from counts `file`s instead of PGN (repeat; in the order of the games)")
@@ -84,10 +85,10 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	skipForfeits := fs.Bool("skip-forfeits", false, "drop games lost on time or abandoned (Termination \"Time forfeit\" or \"Abandoned\")")
 	quiet := fs.Bool("q", false, "no progress and no per-game skip messages")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: polyproxy make-book -pgn FILE [-pgn FILE]... [-bin OUT] [-counts OUT] [-max-ply N] [-min-game N]")
+		fmt.Fprintln(stderr, "usage: polyproxy make-book -pgn FILE [-pgn FILE]... [-bin OUT] [-abk OUT] [-counts OUT] [-max-ply N] [-min-game N]")
 		fmt.Fprintln(stderr, "         [-min-score PCT] [-only-white] [-only-black] [-uniform] [-min-share PCT] [-threads N]")
 		fmt.Fprintln(stderr, "         [game filters] [-q]")
-		fmt.Fprintln(stderr, "       polyproxy make-book -from-counts FILE [-from-counts FILE]... -bin OUT [move rules]")
+		fmt.Fprintln(stderr, "       polyproxy make-book -from-counts FILE [-from-counts FILE]... [-bin OUT] [-abk OUT] [move rules]")
 		fmt.Fprintln(stderr, "Weight = 2 per win + 1 per draw from the mover's view (Result tag; missing or * = draw).")
 		fmt.Fprintln(stderr, "Games with an illegal, ambiguous or null move, a bad tag or no result are skipped and counted.")
 		fs.PrintDefaults()
@@ -104,13 +105,13 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 				return usageErrorf("-%s does not go with -from-counts: the counts were made with their settings", name)
 			}
 		}
-		if *out == "" {
-			return usageErrorf("-bin is required")
+		if *out == "" && *abkOut == "" {
+			return usageErrorf("-bin or -abk is required")
 		}
 	case len(pgns) == 0:
 		return usageErrorf("-pgn (or -from-counts) is required")
-	case *out == "" && *countsOut == "":
-		return usageErrorf("-bin or -counts is required")
+	case *out == "" && *abkOut == "" && *countsOut == "":
+		return usageErrorf("-bin, -abk or -counts is required")
 	}
 	var err error
 	if *fromDate != "" {
@@ -147,12 +148,15 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	for _, name := range fromCounts {
 		inputs = append(inputs, fileArg{"-from-counts", name})
 	}
-	if err := checkOutputs(inputs, []fileArg{{"-bin", *out}, {"-counts", *countsOut}}); err != nil {
+	if err := checkOutputs(inputs, []fileArg{{"-bin", *out}, {"-abk", *abkOut}, {"-counts", *countsOut}}); err != nil {
 		return err
+	}
+	if *abkOut != "" && !book.IsABKPath(*abkOut) {
+		return usageErrorf("-abk %s: an ABK book's name ends in .abk (Arena and polyproxy tell the format by it)", *abkOut)
 	}
 
 	if len(fromCounts) > 0 {
-		return makeBookFromCounts(fromCounts, *out, opt, stderr)
+		return makeBookFromCounts(fromCounts, *out, *abkOut, opt, stderr)
 	}
 	opt.Totals = *countsOut != ""
 	start := time.Now()
@@ -183,10 +187,17 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	var entries []book.Entry
-	if *out != "" {
+	if *out != "" || *abkOut != "" {
 		entries = b.Entries()
 		warnIfEmpty(stderr, entries)
+	}
+	if *out != "" {
 		if err := book.WriteFile(*out, entries); err != nil {
+			return err
+		}
+	}
+	if *abkOut != "" {
+		if err := writeBookAs("make-book", *abkOut, entries, opt.MaxPly, stderr); err != nil {
 			return err
 		}
 	}
@@ -204,7 +215,7 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 
 // makeBookFromCounts is make-book -from-counts: the counts added up in
 // the order given, the move rules applied, the book written.
-func makeBookFromCounts(files []string, out string, opt build.Options, stderr io.Writer) error {
+func makeBookFromCounts(files []string, out, abkOut string, opt build.Options, stderr io.Writer) error {
 	start := time.Now()
 	readers, ins, err := openCounts(files)
 	if err != nil {
@@ -220,11 +231,20 @@ func makeBookFromCounts(files []string, out string, opt build.Options, stderr io
 		return fmt.Errorf("the counts hold no move; no book written")
 	}
 	warnIfEmpty(stderr, entries)
-	if err := book.WriteFile(out, entries); err != nil {
-		return err
+	if out != "" {
+		if err := book.WriteFile(out, entries); err != nil {
+			return err
+		}
+	}
+	if abkOut != "" {
+		// The counts were made to their own max ply: the tree goes as
+		// deep as their lines do.
+		if err := writeBookAs("make-book", abkOut, entries, book.ABKMaxPly, stderr); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(stderr, "make-book: %d counts files, %d games, %d positions, %d position-moves, %d entries written to %s in %.2fs\n",
-		len(files), st.Games, st.Positions, st.Records, len(entries), out, time.Since(start).Seconds())
+		len(files), st.Games, st.Positions, st.Records, len(entries), strings.Trim(out+" "+abkOut, " "), time.Since(start).Seconds())
 	if n := chess960Games(st.Variants); n > 0 {
 		fmt.Fprintf(stderr, "make-book: %d Chess960 games (the book's @PG@ header says so)\n", n)
 	}
