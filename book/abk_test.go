@@ -238,3 +238,56 @@ func BenchmarkABKProbe(b *testing.B) {
 		}
 	}
 }
+
+// TestArenaABKThroughPolyglot: a book with Arena's own settings and
+// statistics (testdata/abk/small.abk) through bin and back to ABK keeps
+// every (position, move) and each move's games and points. What Polyglot's
+// learn field has no room for is not kept: the split of the points into
+// wins and draws, and the book's settings (the new book weighs by priority,
+// the priorities made from the weights the old settings gave).
+func TestArenaABKThroughPolyglot(t *testing.T) {
+	src, err := book.Open("testdata/abk/small.abk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "small.bin")
+	if err := book.WriteFile(bin, entriesOf(src)); err != nil {
+		t.Fatal(err)
+	}
+	mid, err := book.Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mid.Close()
+	again := filepath.Join(dir, "again.abk")
+	if _, err := book.WriteABK(again, mid, int(src.ABK().Settings.MaxPly)); err != nil {
+		t.Fatal(err)
+	}
+	back, err := book.Open(again)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer back.Close()
+	type id struct {
+		k book.Key
+		m book.Move
+	}
+	learnOf := func(b *book.Book) map[id]book.Learn {
+		out := map[id]book.Learn{}
+		for _, e := range entriesOf(b) {
+			out[id{e.Key, e.Move}] = e.Learn
+		}
+		return out
+	}
+	want, got := learnOf(src), learnOf(back)
+	if len(want) == 0 || len(got) != len(want) {
+		t.Fatalf("%d moves came back of %d", len(got), len(want))
+	}
+	for k, l := range want {
+		if g, ok := got[k]; !ok || g != l {
+			t.Errorf("%s %s: %v came back as %v (found: %v)", k.k, k.m, l, g, ok)
+		}
+	}
+}
