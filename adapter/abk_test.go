@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/polyproxy/polyproxy/book"
 )
@@ -60,5 +61,41 @@ func TestABKBookAnswers(t *testing.T) {
 	said := "book " + cfg.BookFiles[0] + ": " + book.NoChess960Reason
 	if n := strings.Count(string(data), said); n != 1 {
 		t.Errorf("the log says %q %d times, want once", said, n)
+	}
+}
+
+// TestABKBookWrittenInPlace: an ABK book is held in memory, so one written
+// in place (learning, Arena's editor) is read again at the next
+// ucinewgame, not in the middle of a game.
+func TestABKBookWrittenInPlace(t *testing.T) {
+	path := abkBook(t)
+	h := startHarness(t, testConfig(t, path), nil, nil)
+	h.handshake()
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("before: %q", l)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The root's two moves, e2e4 then d2d4: swap their priorities.
+	e4 := book.DecodeABKRecord(data[book.ABKHeaderSize:])
+	d4 := book.DecodeABKRecord(data[book.ABKHeaderSize+book.ABKRecordSize:])
+	e4.Priority, d4.Priority = d4.Priority, e4.Priority
+	e4.Encode(data[book.ABKHeaderSize:])
+	d4.Encode(data[book.ABKHeaderSize+book.ABKRecordSize:])
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(2 * time.Second)
+	if err := os.Chtimes(path, later, later); err != nil {
+		t.Fatal(err)
+	}
+	if l := h.bestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("in the same game: %q", l)
+	}
+	h.send("ucinewgame")
+	if l := h.bestmoveAfter("position startpos", "go"); !strings.HasPrefix(l, "bestmove d2d4") {
+		t.Fatalf("after ucinewgame: %q", l)
 	}
 }

@@ -257,7 +257,7 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 	}
 	a.books.chooser.Explain(a.log.on) // the reasons are for the log alone
 	choice, ok, reason := a.books.chooser.Choose(a.probed(white), &cur.Pos, cur.Seen, only)
-	if !ok && a.checkBooksOnDisk() {
+	if !ok && a.checkBooksOnDisk(false) {
 		choice, ok, reason = a.books.chooser.Choose(a.probed(white), &cur.Pos, cur.Seen, only)
 	}
 	if !ok {
