@@ -116,9 +116,7 @@ type abkMove struct {
 	white               bool // played by White
 	games, wins, losses int64
 	priority            int8 // the highest of the records
-	ply                 int  // the shallowest
-	record              int32
-	seq                 int // the order first met
+	seq                 int  // the order first met
 }
 
 type abkMoveID struct {
@@ -263,7 +261,7 @@ func ReadABK(data []byte) (*ABKInfo, []Entry, error) {
 		if !ok {
 			i = len(moves)
 			index[id] = i
-			moves = append(moves, abkMove{key: id.key, move: id.move, white: pos.WhiteToMove(), priority: r.Priority, ply: ply, record: rec, seq: i})
+			moves = append(moves, abkMove{key: id.key, move: id.move, white: pos.WhiteToMove(), priority: r.Priority, seq: i})
 		} else {
 			t.info.Merged++
 		}
@@ -272,7 +270,6 @@ func ReadABK(data []byte) (*ABKInfo, []Entry, error) {
 		m.wins += int64(r.Wins)
 		m.losses += int64(r.Losses)
 		m.priority = max(m.priority, r.Priority)
-		m.ply = min(m.ply, ply)
 	})
 	if err != nil {
 		return nil, nil, err
