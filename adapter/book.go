@@ -348,7 +348,7 @@ func (a *Adapter) releaseBookAnswer(played bool) {
 	}
 	// A copy: the game may continue from ans.after before the observer
 	// runs.
-	after := *ans.after
+	after := ans.after.Pos
 	a.replies.emit(ans.lines, func() {
 		if played {
 			a.observer.later(func(o GameObserver) {

@@ -156,8 +156,8 @@ func (a *Adapter) tracked(continues bool) {
 		return
 	}
 	// A copy: the game moves on before the observer runs (after the flush).
-	cur := *g.cur
-	call := func(o GameObserver) { o.Position(&cur, continues) }
+	pos := g.cur.Pos
+	call := func(o GameObserver) { o.Position(&pos, continues) }
 	if continues {
 		a.observer.later(call)
 	} else {
@@ -234,6 +234,18 @@ func (g *game) engineLineFor(c uci.Command) string {
 		return c.Line
 	}
 	return withMoves("position fen "+g.baseFEN, c.Position.Moves)
+}
+
+// engineLineAfter is the engine's line for line, a position line that
+// extends the game's (uci.MovesAfter): the GUI's own line when the engine
+// got the GUI's lines so far (from the start position), without a copy of
+// a line as long as the game; else the engine's line so far with line's
+// new moves.
+func (g *game) engineLineAfter(line string) string {
+	if g.engineLine == g.line { // the same string: no bytes compared
+		return line
+	}
+	return g.engineLine + line[len(g.line):]
 }
 
 // withMoves is a position line: base, then moves (nil: no "moves" word).
