@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/polyproxy/polyproxy/book/board"
 )
 
 func TestEngineLinesXboard(t *testing.T) {
@@ -20,7 +22,7 @@ func TestEngineLinesXboard(t *testing.T) {
 		h.until(want)
 	}
 	step("move e2e4", "new", "hard", "post", "level 40 5 0", "time 30000", "otim 30000", "go")
-	h.waitReceived(0, "go ponder") // on c7c5, the book's reply
+	h.waitReceived(0, "go ponder")                                 // on c7c5, the book's reply
 	step("move g1f3", "time 29000", "otim 29500", "usermove e7e5") // a ponder miss
 	step("move f1b5", "usermove b8c6")
 	step("move ", "usermove a7a6") // the engine's
@@ -99,5 +101,47 @@ func TestEngineLinesUCI(t *testing.T) {
 	}
 	if got := h.engine(0).Received(); !slices.Equal(got, want) {
 		t.Fatalf("the engine received\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A ponder miss (the GUI's real move instead of the one pondered on, and
+// perhaps more) goes on from the position before the pondered move, not
+// by replaying the game from its start, and leaves the game as a replay
+// of the whole line would.
+func TestPonderMissFollowsAsReplay(t *testing.T) {
+	game := liveGame(t, 40)
+	line := func(moves ...string) string { return "position startpos moves " + strings.Join(moves, " ") }
+	a, _ := loopAdapter(t, "", nil)
+	a.onGUILine(line(game[:30]...))
+	cur := a.game.cur
+	l, _ := board.NewLine("startpos")
+	if err := l.PlayMoves(game[:30], 0); err != nil {
+		t.Fatal(err)
+	}
+	var wrong string
+	for _, m := range l.Pos.LegalMoves() {
+		if m.String() != game[30] {
+			wrong = m.String()
+			break
+		}
+	}
+	a.onGUILine(line(append(slices.Clone(game[:30]), wrong)...)) // pondering on wrong
+	a.onGUILine(line(game[:32]...))                              // the real move, and the next
+	if a.game.cur != cur {
+		t.Error("the game was replayed from its start")
+	}
+	fresh, _ := loopAdapter(t, "", nil)
+	fresh.onGUILine(line(game[:32]...))
+	g, f := &a.game, &fresh.game
+	if !g.ok || g.cur.Pos != f.cur.Pos || !slices.Equal(g.cur.Keys, f.cur.Keys) || !slices.Equal(g.moves, f.moves) ||
+		g.line != f.line || g.engineLine != f.engineLine || g.number != f.number {
+		t.Fatalf("after the ponder miss: %s, %d keys, %d moves, game %d; replayed: %s, %d keys, %d moves, game %d",
+			g.cur.Pos.FEN(), len(g.cur.Keys), len(g.moves), g.number, f.cur.Pos.FEN(), len(f.cur.Keys), len(f.moves), f.number)
+	}
+	// A replacement that does not play is read in full, as before: the
+	// game is not followed.
+	a.onGUILine(line(append(slices.Clone(game[:31]), "a1a8")...))
+	if a.game.ok {
+		t.Error("an illegal move followed")
 	}
 }

@@ -79,10 +79,10 @@ func (a *Adapter) onGUILine(line string) {
 	a.onGUICommandInOrder(c)
 }
 
-// extendFollowedGame handles the usual position line at the cost of its
-// new moves: the game so far plus a move or two. It is read at once only
-// when no command waits before it; false: line is not such a line, and
-// nothing was done.
+// extendFollowedGame handles the usual position lines at the cost of
+// their new moves: the game so far plus a move or two, or with its last
+// move replaced (a ponder miss). It is read at once only when no command
+// waits before it; false: line is not such a line, and nothing was done.
 func (a *Adapter) extendFollowedGame(line string) bool {
 	if a.engine.handshaking || len(a.gui.queued) > 0 || !a.game.ok {
 		return false
@@ -90,8 +90,9 @@ func (a *Adapter) extendFollowedGame(line string) bool {
 	moves, ok := uci.MovesAfter(a.game.line, line, a.game.hasMovesWord)
 	if ok {
 		a.extendGame(line, a.game.engineLineAfter(line), moves)
+		return true
 	}
-	return ok
+	return a.replaceLastMoveText(line)
 }
 
 // onGUICommandInOrder handles c now, or after the commands that wait

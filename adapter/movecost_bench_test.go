@@ -180,3 +180,58 @@ func benchmarkMoveCost(b *testing.B, front string, obs GameObserver, game []stri
 		b.Fatalf("game not followed: %s", a.game.err)
 	}
 }
+
+// BenchmarkPonderMiss is a ponder miss through the UCI front, at the same
+// plies of one game as BenchmarkMoveCost, in a game of 10 plies and of
+// 300 before them: the GUI's line with the move pondered on (another than
+// the one played), then its line with the move played and the next.
+func BenchmarkPonderMiss(b *testing.B) {
+	const at, window = 300, 40
+	game := liveGame(b, at+window+2)
+	for _, history := range []int{10, at} {
+		b.Run(fmt.Sprintf("ply=%d", history), func(b *testing.B) {
+			base := at - history
+			l, _ := board.NewLine("startpos")
+			if err := l.PlayMoves(game[:base], 0); err != nil {
+				b.Fatal(err)
+			}
+			prefix := "position fen " + l.Pos.FEN() + " moves"
+			if base == 0 {
+				prefix = "position startpos moves"
+			}
+			// played[k] is the game up to ply k+2; pondered[k] has another
+			// move than game[k+1] at its end.
+			played, pondered := make([]string, len(game)), make([]string, len(game))
+			for k := base; k+2 <= len(game); k++ {
+				played[k] = prefix + " " + strings.Join(game[base:k+2], " ")
+				l.PlayMoves(game[k:k+1], k)
+				for _, m := range l.Pos.LegalMoves() {
+					if m.String() != game[k+1] {
+						pondered[k] = prefix + " " + strings.Join(game[base:k+1], " ") + " " + m.String()
+						break
+					}
+				}
+			}
+			a, _ := loopAdapter(b, "", nil)
+			k := at - 1
+			setUp := func() { a.onGUILine("ucinewgame"); a.onGUILine(played[k-2]) }
+			setUp()
+			b.ResetTimer()
+			for range b.N {
+				if k >= at-1+window {
+					b.StopTimer()
+					k = at - 1
+					setUp()
+					b.StartTimer()
+				}
+				a.onGUILine(pondered[k])
+				a.onGUILine(played[k])
+				k += 2
+			}
+			b.StopTimer()
+			if !a.game.ok || len(a.game.moves) != k-base {
+				b.Fatalf("game not followed (%d moves, want %d): %s", len(a.game.moves), k-base, a.game.err)
+			}
+		})
+	}
+}
