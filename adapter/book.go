@@ -353,7 +353,7 @@ func (a *Adapter) releaseBookAnswer(played bool) {
 		if played {
 			a.observer.later(func(o GameObserver) {
 				o.BookMove(ans.choice.Book, ans.key, ans.choice.Entry.Move, ans.white)
-				o.AfterBestmove(&after)
+				o.AfterBestmove(after)
 			})
 		}
 	})

@@ -180,7 +180,7 @@ func (a *Adapter) onEngineBestMove(line []byte) {
 			m = pos.ToPlayed(m) // as board.Line.Play plays it
 			if _, err := pos.LegalMove(m); err == nil {
 				pos.Play(m)
-				o.AfterBestmove(&pos)
+				o.AfterBestmove(pos)
 			}
 		}
 	})

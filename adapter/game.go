@@ -263,7 +263,7 @@ func (a *Adapter) tracked(continues bool) {
 	}
 	// A copy: the game moves on before the observer runs (after the flush).
 	pos := g.cur.Pos
-	call := func(o GameObserver) { o.Position(&pos, continues) }
+	call := func(o GameObserver) { o.Position(pos, continues) }
 	if continues {
 		a.observer.later(call)
 	} else {

@@ -35,7 +35,7 @@ func (r *recorder) got() []string {
 
 func (r *recorder) NewGame() { r.add("newgame") }
 
-func (r *recorder) Position(p *board.Position, continues bool) {
+func (r *recorder) Position(p board.Position, continues bool) {
 	r.add(fmt.Sprintf("position %s %v", p.FEN(), continues))
 }
 
@@ -47,7 +47,7 @@ func (r *recorder) EngineScore(white bool, cp int, mate int, isMate bool) {
 	r.add(fmt.Sprintf("score %v %d %d %v", white, cp, mate, isMate))
 }
 
-func (r *recorder) AfterBestmove(p *board.Position) { r.add("after " + p.FEN()) }
+func (r *recorder) AfterBestmove(p board.Position) { r.add("after " + p.FEN()) }
 func (r *recorder) GameResult(o learn.Outcome, why string) {
 	r.add("result " + o.String() + " " + why)
 }

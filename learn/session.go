@@ -132,11 +132,10 @@ func (s *Session) NewGame() {
 	s.checkBooks()
 }
 
-// Position records a position the GUI sent (p is copied, the caller may
-// go on playing it). continues=false means it does not extend the current
-// game, which therefore ends first.
-func (s *Session) Position(p *board.Position, continues bool) {
-	if s == nil || p == nil {
+// Position records a position the GUI sent. continues=false means it does
+// not extend the current game, which therefore ends first.
+func (s *Session) Position(p board.Position, continues bool) {
+	if s == nil {
 		return
 	}
 	if !continues {
@@ -146,7 +145,7 @@ func (s *Session) Position(p *board.Position, continues bool) {
 		s.checkedBooks = true
 		s.checkBooks()
 	}
-	s.see(p)
+	s.see(&p)
 }
 
 // BookMove records that polyproxy answered from book b with the entry
@@ -168,16 +167,14 @@ func (s *Session) EngineScore(white bool, cp int, mate int, isMate bool) {
 	s.game.pending = &Score{White: white, CP: cp, Mate: mate, IsMate: isMate}
 }
 
-// AfterBestmove records the position after our own move (p is copied),
-// so that a mate or stalemate we deliver is seen.
-func (s *Session) AfterBestmove(p *board.Position) {
+// AfterBestmove records the position after our own move, so that a mate
+// or stalemate we deliver is seen.
+func (s *Session) AfterBestmove(p board.Position) {
 	if s == nil {
 		return
 	}
 	s.takeScore()
-	if p != nil {
-		s.see(p)
-	}
+	s.see(&p)
 }
 
 // GameResult ends the current game with the result the GUI gave (CECP's
