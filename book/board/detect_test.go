@@ -92,3 +92,33 @@ func TestParseFENDetectVariantStandardGames(t *testing.T) {
 		}
 	}
 }
+
+// FuzzParseFENDetectVariant: any FEN the detection reads is read as
+// ParseFENVariant reads it in the variant detected, and the variant is
+// Chess960 exactly when the Chess960 reading has rights standard chess
+// lacks.
+func FuzzParseFENDetectVariant(f *testing.F) {
+	f.Add(StartFEN)
+	f.Add("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1")
+	f.Add("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1")
+	f.Add("r3k1r1/pppppppp/8/8/8/8/PPPPPPPP/R3K1R1 w KQkq - 0 1")
+	f.Add("rr2k2r/8/8/8/8/8/8/RR2K2R w KBk - 0 1")
+	f.Add("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1")
+	f.Fuzz(func(t *testing.T, fen string) {
+		p, err := ParseFENDetectVariant(fen)
+		if err != nil {
+			return
+		}
+		want, err := ParseFENVariant(fen, p.Chess960())
+		if err != nil {
+			t.Fatalf("%q: detected, then refused: %v", fen, err)
+		}
+		if *p != *want {
+			t.Fatalf("%q: read as %s, ParseFENVariant(%v) reads %s", fen, p.FEN(), p.Chess960(), want.FEN())
+		}
+		as960, _ := ParseFENVariant(fen, true)
+		if p.Chess960() == as960.StandardCastling() {
+			t.Fatalf("%q: Chess960 %v, but the Chess960 reading's rights standard: %v", fen, p.Chess960(), as960.StandardCastling())
+		}
+	})
+}
