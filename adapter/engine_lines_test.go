@@ -106,42 +106,53 @@ func TestEngineLinesUCI(t *testing.T) {
 
 // A ponder miss (the GUI's real move instead of the one pondered on, and
 // perhaps more) goes on from the position before the pondered move, not
-// by replaying the game from its start, and leaves the game as a replay
-// of the whole line would.
+// by replaying the game from its start, and leaves the game, and the
+// engine's line, as a replay of the whole line would: from the start
+// position and from a FEN the engine gets normalised.
 func TestPonderMissFollowsAsReplay(t *testing.T) {
 	game := liveGame(t, 40)
-	line := func(moves ...string) string { return "position startpos moves " + strings.Join(moves, " ") }
-	a, _ := loopAdapter(t, "", nil)
-	a.onGUILine(line(game[:30]...))
-	cur := a.game.cur
-	l, _ := board.NewLine("startpos")
-	if err := l.PlayMoves(game[:30], 0); err != nil {
-		t.Fatal(err)
-	}
-	var wrong string
-	for _, m := range l.Pos.LegalMoves() {
-		if m.String() != game[30] {
-			wrong = m.String()
-			break
+	l4, _ := board.NewLine("startpos")
+	l4.PlayMoves(game[:4], 0)
+	fen := strings.Join(strings.Fields(l4.Pos.FEN())[:4], " ") // no move counters
+	for _, tc := range []struct {
+		prefix string
+		moves  []string
+	}{
+		{"position startpos moves ", game},
+		{"position fen " + fen + " moves ", game[4:]},
+	} {
+		line := func(moves ...string) string { return tc.prefix + strings.Join(moves, " ") }
+		game := tc.moves
+		a, _ := loopAdapter(t, "", nil)
+		a.onGUILine(line(game[:26]...))
+		cur := a.game.cur
+		l := *a.game.cur
+		var wrong string
+		for _, m := range l.Pos.LegalMoves() {
+			if m.String() != game[26] {
+				wrong = m.String()
+				break
+			}
 		}
-	}
-	a.onGUILine(line(append(slices.Clone(game[:30]), wrong)...)) // pondering on wrong
-	a.onGUILine(line(game[:32]...))                              // the real move, and the next
-	if a.game.cur != cur {
-		t.Error("the game was replayed from its start")
-	}
-	fresh, _ := loopAdapter(t, "", nil)
-	fresh.onGUILine(line(game[:32]...))
-	g, f := &a.game, &fresh.game
-	if !g.ok || g.cur.Pos != f.cur.Pos || !slices.Equal(g.cur.Keys, f.cur.Keys) || !slices.Equal(g.moves, f.moves) ||
-		g.line != f.line || g.engineLine != f.engineLine || g.number != f.number {
-		t.Fatalf("after the ponder miss: %s, %d keys, %d moves, game %d; replayed: %s, %d keys, %d moves, game %d",
-			g.cur.Pos.FEN(), len(g.cur.Keys), len(g.moves), g.number, f.cur.Pos.FEN(), len(f.cur.Keys), len(f.moves), f.number)
-	}
-	// A replacement that does not play is read in full, as before: the
-	// game is not followed.
-	a.onGUILine(line(append(slices.Clone(game[:31]), "a1a8")...))
-	if a.game.ok {
-		t.Error("an illegal move followed")
+		a.onGUILine(line(append(slices.Clone(game[:26]), wrong)...)) // pondering on wrong
+		a.onGUILine(line(game[:28]...))                              // the real move, and the next
+		if a.game.cur != cur {
+			t.Errorf("%s: the game was replayed from its start", tc.prefix)
+		}
+		fresh, _ := loopAdapter(t, "", nil)
+		fresh.onGUILine(line(game[:28]...))
+		g, f := &a.game, &fresh.game
+		if !g.ok || g.cur.Pos != f.cur.Pos || !slices.Equal(g.cur.Keys, f.cur.Keys) || !slices.Equal(g.moves, f.moves) ||
+			g.line != f.line || g.engineLine != f.engineLine || g.number != f.number {
+			t.Fatalf("%s: after the ponder miss: %s, %d keys, %d moves, game %d, engine line %q; replayed: %s, %d keys, %d moves, game %d, %q",
+				tc.prefix, g.cur.Pos.FEN(), len(g.cur.Keys), len(g.moves), g.number, g.engineLine,
+				f.cur.Pos.FEN(), len(f.cur.Keys), len(f.moves), f.number, f.engineLine)
+		}
+		// A replacement that does not play is read in full, as before:
+		// the game is not followed.
+		a.onGUILine(line(append(slices.Clone(game[:27]), "a1a8")...))
+		if a.game.ok {
+			t.Errorf("%s: an illegal move followed", tc.prefix)
+		}
 	}
 }

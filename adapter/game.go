@@ -158,11 +158,13 @@ func (a *Adapter) extendGame(line, engineLine string, moves []string) {
 
 // replaceLastMoveText is replaceLastMove for a line read only from where
 // it leaves the game's line (the usual case, as extendFollowedGame): the
-// game's line but its last move, then other moves.
+// game's line but its last move, then other moves. Only when the engine
+// gets the GUI's own lines (a game from the start position): the engine's
+// line for a game from a FEN is written from the moves read in full.
 func (a *Adapter) replaceLastMoveText(line string) bool {
 	g := &a.game
 	n := len(g.moves)
-	if n == 0 || !g.beforeLastOK {
+	if n == 0 || !g.beforeLastOK || g.engineLine != g.line {
 		return false
 	}
 	last := g.moves[n-1]
@@ -171,18 +173,7 @@ func (a *Adapter) replaceLastMoveText(line string) bool {
 		return false
 	}
 	moves, ok := uci.MovesAfter(prev, line, true)
-	if !ok {
-		return false
-	}
-	engineLine := line
-	if g.engineLine != g.line {
-		enginePrev, ok := cutLastMove(g.engineLine, last)
-		if !ok {
-			return false
-		}
-		engineLine = enginePrev + line[len(prev):]
-	}
-	return a.replaceLastMove(line, engineLine, moves)
+	return ok && a.replaceLastMove(line, line, moves)
 }
 
 // cutLastMove is line without its last move, move, and the space before.
