@@ -29,8 +29,8 @@ func WriteFile(path string, entries []Entry) error {
 
 // WriteFileFrom writes the file at path with what write writes: the one
 // way the tools replace a file (a book, counts, a dump, an export). It
-// writes a temporary file in the same directory, syncs it and renames it
-// over path, so path holds either its old content or the whole new file,
+// writes a temporary file in the file's directory, syncs it and renames it
+// over the file, so path holds either its old content or the whole new file,
 // never a half-written one; on any error, write's own returned as it is,
 // the temporary file is removed. On Windows the rename is retried while
 // another program holds path (replaceFile).
