@@ -151,9 +151,6 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	if err := checkOutputs(inputs, []fileArg{{"-bin", *out}, {"-abk", *abkOut}, {"-counts", *countsOut}}); err != nil {
 		return err
 	}
-	if *abkOut != "" && !book.IsABKPath(*abkOut) {
-		return usageErrorf("-abk %s: an ABK book's name ends in .abk (Arena and polyproxy tell the format by it)", *abkOut)
-	}
 
 	if len(fromCounts) > 0 {
 		return makeBookFromCounts(fromCounts, *out, *abkOut, opt, stderr)
@@ -197,7 +194,7 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *abkOut != "" {
-		if err := writeBookAs("make-book", *abkOut, entries, opt.MaxPly, stderr); err != nil {
+		if err := writeABK("make-book", *abkOut, book.FromEntries(*abkOut, entries), opt.MaxPly, stderr); err != nil {
 			return err
 		}
 	}
@@ -239,7 +236,7 @@ func makeBookFromCounts(files []string, out, abkOut string, opt build.Options, s
 	if abkOut != "" {
 		// The counts were made to their own max ply: the tree goes as
 		// deep as their lines do.
-		if err := writeBookAs("make-book", abkOut, entries, book.ABKMaxPly, stderr); err != nil {
+		if err := writeABK("make-book", abkOut, book.FromEntries(abkOut, entries), book.ABKMaxPly, stderr); err != nil {
 			return err
 		}
 	}
