@@ -249,9 +249,11 @@ func ReadABK(data []byte) (*ABKInfo, []Entry, error) {
 		return nil, nil, err
 	}
 	eff := t.info.Settings.Effective()
-	// Sized for every record at once: growing them was half the time.
-	moves := make([]abkMove, 0, t.info.Records)
-	index := make(map[abkMoveID]int, t.info.Records)
+	// Sized for every record at once (growing them was half the time),
+	// up to a million: a big file may be mostly records no line reaches.
+	size := min(t.info.Records, 1<<20)
+	moves := make([]abkMove, 0, size)
+	index := make(map[abkMoveID]int, size)
 	err = t.walk(func(rec int32, r ABKRecord, pos TreePosition, played Move, ply int) {
 		if ply >= int(eff.MaxPly) {
 			return
