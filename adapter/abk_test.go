@@ -58,6 +58,9 @@ func TestABKBookAnswers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !strings.Contains(string(data), "book "+cfg.BookFiles[0]+": ABK book read in ") {
+		t.Error("the log does not say what reading the ABK book cost")
+	}
 	said := "book " + cfg.BookFiles[0] + ": " + book.NoChess960Reason
 	if n := strings.Count(string(data), said); n != 1 {
 		t.Errorf("the log says %q %d times, want once", said, n)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
@@ -165,10 +166,16 @@ func (a *Adapter) openBooks() {
 	byPath := map[string]*book.Book{}
 	for _, path := range booksInUse(a.settings) {
 		a.books.disk = append(a.books.disk, bookOnDisk{path, statBook(path)}) // before: a change after it is seen
+		opening := time.Now()
 		b, err := book.Open(path)
 		if err != nil {
 			a.notify("book %s not used: %v; playing on without it", path, err)
 			continue
+		}
+		if abk := b.ABK(); abk != nil {
+			// Read whole, unlike a mapped book: the log shows what it cost.
+			a.log.printf("book %s: ABK book read in %v (%d records, %d positions, %d moves)",
+				path, time.Since(opening).Round(time.Millisecond), abk.Records, abk.Positions, abk.Moves)
 		}
 		for _, w := range b.Warnings() {
 			a.notify("book %s: %s", path, w)
