@@ -286,13 +286,14 @@ func ReadABK(data []byte) (*ABKInfo, []Entry, error) {
 		return cmp.Compare(x.seq, y.seq)
 	})
 	entries := make([]Entry, 0, len(moves))
+	var weigh abkWeighing
 	for first := 0; first < len(moves); {
 		last := first + 1
 		for last < len(moves) && moves[last].key == moves[first].key {
 			last++
 		}
 		pos := moves[first:last]
-		weights := ABKWeights(abkStats(pos), eff)
+		weights := weigh.weights(weigh.statsOf(pos), eff)
 		n := len(entries)
 		for i, m := range pos {
 			entries = append(entries, Entry{Key: m.key, Move: m.move, Weight: weights[i], Learn: abkLearn(m.games, m.wins, m.losses, m.white)})
@@ -313,21 +314,31 @@ type ABKMoveStats struct {
 	WhiteToMove      bool
 }
 
-func abkStats(moves []abkMove) []ABKMoveStats {
-	out := make([]ABKMoveStats, len(moves))
-	for i, m := range moves {
+// abkWeighing weighs one position after another in the same buffers: a
+// hundred thousand positions made as many allocations each.
+type abkWeighing struct {
+	stats []ABKMoveStats
+	w     []float64
+	parts [][3]float64
+	out   []uint16
+}
+
+func (a *abkWeighing) statsOf(moves []abkMove) []ABKMoveStats {
+	out := a.stats[:0]
+	for _, m := range moves {
 		won, lost := m.wins, m.losses
 		if !m.white {
 			won, lost = lost, won
 		}
-		out[i] = ABKMoveStats{Priority: m.priority, Games: m.games, Won: won, Lost: lost, WhiteToMove: m.white}
+		out = append(out, ABKMoveStats{Priority: m.priority, Games: m.games, Won: won, Lost: lost, WhiteToMove: m.white})
 	}
+	a.stats = out
 	return out
 }
 
-// abkExponent is the power a part of a move's weight is raised to for an
-// importance: 0 leaves the part out, 1 and 2 flatten it, 3 keeps it as it
-// is, each step above sharpens it by a sixth.
+// abkScale raises a part of a move's weight to the power its importance
+// gives: 0 leaves the part out, 1 and 2 flatten it, 3 keeps it as it is,
+// each step above sharpens it by a sixth.
 func abkScale(v float64, importance int32) float64 {
 	var e float64
 	switch importance {
@@ -353,8 +364,17 @@ func abkScale(v float64, importance int32) float64 {
 // offered move weighs 0 they all weigh 1. This is Arena's book setting as
 // DroidFish's reader implements it.
 func ABKFloatWeights(moves []ABKMoveStats, s ABKSettings) []float64 {
-	w := make([]float64, len(moves))
-	var parts [][3]float64
+	var a abkWeighing
+	return a.floatWeights(moves, s)
+}
+
+func (a *abkWeighing) floatWeights(moves []ABKMoveStats, s ABKSettings) []float64 {
+	w := a.w[:0]
+	for range moves {
+		w = append(w, 0)
+	}
+	parts := a.parts[:0]
+	defer func() { a.w, a.parts = w, parts }()
 	var sums [3]float64
 	for i, m := range moves {
 		draws := m.Games - m.Won - m.Lost
@@ -409,19 +429,28 @@ func ABKFloatWeights(moves []ABKMoveStats, s ABKSettings) []float64 {
 // 65535, the others in proportion (at least 1 when above 0), a filtered
 // move 0 (never played, still listed).
 func ABKWeights(moves []ABKMoveStats, s ABKSettings) []uint16 {
-	fw := ABKFloatWeights(moves, s)
+	var a abkWeighing
+	return a.weights(moves, s)
+}
+
+func (a *abkWeighing) weights(moves []ABKMoveStats, s ABKSettings) []uint16 {
+	fw := a.floatWeights(moves, s)
 	var top float64
 	for _, w := range fw {
 		if w > top { // false for NaN
 			top = w
 		}
 	}
-	out := make([]uint16, len(fw))
+	out := a.out[:0]
+	for range fw {
+		out = append(out, 0)
+	}
 	for i, w := range fw {
 		if w > 0 {
 			out[i] = uint16(max(1, math.Round(w/top*65535)))
 		}
 	}
+	a.out = out
 	return out
 }
 
