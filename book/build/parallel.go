@@ -150,7 +150,9 @@ func (b *Builder) addPGNParallel(r io.Reader, source string) error {
 func (b *Builder) addPiece(res *pieceResult) error {
 	before := b.stats.Games
 	b.stats.Games += res.games
-	b.addPlies(res.plies)
+	if err := b.addPlies(res.plies); err != nil {
+		return err
+	}
 	b.stats.Chess960Games += res.chess960Games
 	b.stats.InnerRookPlies += res.innerRookPlies
 	plyBufs.Put(res.plies[:0])
