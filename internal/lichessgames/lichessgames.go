@@ -18,8 +18,8 @@
 package lichessgames
 
 import (
-	"bufio"
 	"io"
+	"runtime"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -69,17 +69,49 @@ var openings = [...]struct{ eco, name string }{
 	{"C60", "Ruy Lopez"}, {"A10", "English Opening"},
 }
 
-// Write writes the games to w.
+// Write writes the games to w, drawing them on all cores (each game has
+// its own seed, so the text is the same).
 func Write(w io.Writer, o Options) error {
-	bw := bufio.NewWriterSize(w, 256<<10)
-	g := generator{}
-	for i := o.First; i < o.First+o.Games; i++ {
-		g.game(o.Seed, i)
-		if _, err := bw.Write(g.out); err != nil {
+	const batch = 256
+	workers := runtime.GOMAXPROCS(0)
+	type part struct {
+		first, games int
+		text         chan []byte
+	}
+	parts := make(chan part, 2*workers)
+	work := make(chan part, 2*workers)
+	quit := make(chan struct{})
+	defer close(quit)
+	go func() {
+		defer close(parts)
+		defer close(work)
+		for i := o.First; i < o.First+o.Games; i += batch {
+			p := part{i, min(batch, o.First+o.Games-i), make(chan []byte, 1)}
+			select {
+			case parts <- p:
+			case <-quit:
+				return
+			}
+			select {
+			case work <- p:
+			case <-quit:
+				return
+			}
+		}
+	}()
+	for range workers {
+		go func() {
+			for p := range work {
+				p.text <- PGN(Options{Seed: o.Seed, First: p.first, Games: p.games})
+			}
+		}()
+	}
+	for p := range parts {
+		if _, err := w.Write(<-p.text); err != nil {
 			return err
 		}
 	}
-	return bw.Flush()
+	return nil
 }
 
 // PGN is the games as one text.
