@@ -127,6 +127,15 @@ func NewBuilder(opt Options) *Builder {
 	return b
 }
 
+// PrepareTemp makes the build's temporary folder now, in Options.TempDir,
+// so that an unusable folder is an error before any game is read (a
+// build that never spills makes none otherwise).
+func (b *Builder) PrepareTemp() error { return b.count.temp.prepare() }
+
+// Close removes the build's temporary files. It may be called from any
+// goroutine, also while the build runs (on a signal): the build then fails.
+func (b *Builder) Close() error { return b.count.temp.remove() }
+
 // Stats reports the counts so far. Positions is exact once the book or
 // the counts have been written; before, it counts the pairs merged so far.
 func (b *Builder) Stats() Stats {
