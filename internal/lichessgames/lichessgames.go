@@ -19,9 +19,9 @@ package lichessgames
 
 import (
 	"io"
-	"runtime"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"strconv"
 
 	"github.com/polyproxy/polyproxy/book"
