@@ -76,7 +76,8 @@ type counter struct {
 	batch, scratch []record
 	batchCap       int
 	agg            []aggEntry
-	aggCap         int // entries the old and the merged aggregate may hold together
+	spare          []aggEntry // the aggregate before the last merge: the next one's room
+	aggCap         int        // entries the aggregate's two buffers may hold together
 	merged         int // distinct pairs written to runs and merged (for Stats)
 	halved         int
 
@@ -115,10 +116,10 @@ func (c *counter) add(plies []ply) error {
 	for _, p := range plies {
 		if len(c.batch) == cap(c.batch) {
 			// The batch grows with the aggregate: merging costs the
-			// aggregate's size, so a batch half its size keeps that cost
+			// aggregate's size, so a batch as big keeps that cost
 			// below the sort's, and few positions (an opening suite's
 			// games) keep both small.
-			if want := min(max(len(c.agg)/2, minBatch), c.batchCap); cap(c.batch) < want {
+			if want := min(max(len(c.agg), minBatch), c.batchCap); cap(c.batch) < want {
 				grown := make([]record, len(c.batch), min(max(2*cap(c.batch), 1<<14), want))
 				copy(grown, c.batch)
 				c.batch = grown
@@ -147,13 +148,23 @@ func (c *counter) flush() error {
 		c.scratch = make([]record, len(c.batch), cap(c.batch))
 	}
 	sortRecords(c.batch, c.scratch[:len(c.batch)], max(c.opt.Threads, 1))
-	fresh := distinctPairs(c.batch)
-	if 2*len(c.agg)+fresh > c.aggCap && len(c.agg) > 0 {
-		if err := c.spill(); err != nil {
-			return err
+	need := len(c.agg) + distinctPairs(c.batch)
+	if cap(c.spare) < need {
+		// The two buffers are reused while they fit (fresh memory costs
+		// a page fault a page); a new one gets room to grow, within
+		// aggCap together with the current one.
+		c.spare = nil
+		if cap(c.agg)+need > c.aggCap && len(c.agg) > 0 {
+			if err := c.spill(); err != nil {
+				return err
+			}
+			need -= len(c.agg)
+			c.agg = nil
 		}
+		c.spare = make([]aggEntry, 0, max(need, min(2*need, c.aggCap-cap(c.agg))))
 	}
-	c.agg = mergeBatch(c.agg, c.batch, fresh)
+	merged := mergeBatch(c.spare[:0], c.agg, c.batch)
+	c.spare, c.agg = c.agg, merged
 	c.batch = c.batch[:0]
 	return nil
 }
@@ -186,10 +197,9 @@ func containsMove(moves []book.Move, m book.Move) bool {
 
 // mergeBatch merges a sorted batch into the aggregate: a key's new
 // records are counted in stream order on top of what the aggregate holds
-// for it, as PolyGlot counts them, halving included. fresh bounds the new
-// pairs.
-func mergeBatch(agg []aggEntry, batch []record, fresh int) []aggEntry {
-	out := make([]aggEntry, 0, len(agg)+fresh)
+// for it, as PolyGlot counts them, halving included. The merged aggregate
+// is appended to out, which must have room for it.
+func mergeBatch(out, agg []aggEntry, batch []record) []aggEntry {
 	i := 0
 	for j := 0; j < len(batch); {
 		k := batch[j].key
@@ -485,11 +495,7 @@ func (c *counter) spill() error {
 	if err == io.EOF {
 		err = w.Close()
 	}
-	if err = c.temp.done(f, cw.n, err); err != nil {
-		return err
-	}
-	c.agg = nil
-	return nil
+	return c.temp.done(f, cw.n, err)
 }
 
 // aggSource reads an aggregate as a counts file's groups (totals).
