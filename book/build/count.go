@@ -78,7 +78,7 @@ type counter struct {
 	agg            []aggEntry
 	spare          []aggEntry // the aggregate before the last merge: the next one's room
 	aggCap         int        // entries the aggregate's two buffers may hold together
-	merged         int // distinct pairs written to runs and merged (for Stats)
+	merged         int        // distinct pairs written to runs and merged (for Stats)
 	halved         int
 
 	temp tempRuns
