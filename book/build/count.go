@@ -364,6 +364,7 @@ type tempRuns struct {
 	bytes   int64
 	writing *os.File // the run being written, closed by remove
 	removed bool
+	stopped atomic.Bool // removed, for the build's loops to read without the lock
 }
 
 // errRemoved: the build's temporary files were removed (Close, a signal).
@@ -435,6 +436,7 @@ func (t *tempRuns) remove() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.removed = true
+	t.stopped.Store(true)
 	if t.writing != nil {
 		t.writing.Close()
 		t.writing = nil
@@ -529,6 +531,9 @@ func (c *counter) finish(fn func(g *CountGroup, moves []aggEntry) error) error {
 	if !c.spilled() {
 		src := aggSource{agg: c.agg}
 		for i := 0; i < len(c.agg); {
+			if c.temp.stopped.Load() {
+				return errRemoved
+			}
 			g, _ := src.Next()
 			if err := fn(g, c.agg[i:i+len(g.Moves)]); err != nil {
 				return err
@@ -557,6 +562,9 @@ func (c *counter) finish(fn func(g *CountGroup, moves []aggEntry) error) error {
 	c.merged, c.halved = 0, 0
 	var moves []aggEntry
 	return mergeCounts(sources, func(g *CountGroup) error {
+		if c.temp.stopped.Load() {
+			return errRemoved
+		}
 		var halved bool
 		moves, halved = countsFromTotals(g, moves[:0])
 		c.merged += len(g.Moves)

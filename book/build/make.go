@@ -43,9 +43,6 @@ type Options struct {
 	// temporary folder if empty) and merges them at the end.
 	Memory  int64
 	TempDir string
-	// Totals is kept for callers of the time when full counts cost
-	// memory; they are always kept now.
-	Totals bool
 }
 
 // DefaultOptions are PolyGlot's defaults.
@@ -82,6 +79,10 @@ type Stats struct {
 	// so far and their size (Options.Memory).
 	Runs      int
 	TempBytes int64
+	// Halved counts, in a build that spilled, the positions where a move
+	// has 16384 games or more: their totals were halved as FromCounts
+	// halves them (known once the book or counts are written).
+	Halved int
 }
 
 // SkippedTotal is the number of skipped games.
@@ -133,7 +134,8 @@ func NewBuilder(opt Options) *Builder {
 func (b *Builder) PrepareTemp() error { return b.count.temp.prepare() }
 
 // Close removes the build's temporary files. It may be called from any
-// goroutine, also while the build runs (on a signal): the build then fails.
+// goroutine, also while the build runs (on a signal): the build then
+// stops with an error at the next game or position.
 func (b *Builder) Close() error { return b.count.temp.remove() }
 
 // Stats reports the counts so far. Positions is exact once the book or
@@ -142,6 +144,7 @@ func (b *Builder) Stats() Stats {
 	s := b.stats
 	s.Positions = b.count.positions()
 	s.Runs, s.TempBytes = b.count.runInfo()
+	s.Halved = b.count.halved
 	s.Skipped = maps.Clone(b.stats.Skipped)
 	s.Filtered = maps.Clone(b.stats.Filtered)
 	return s
@@ -157,6 +160,9 @@ func (b *Builder) AddPGN(r io.Reader, source string) error {
 	}
 	pr := pgn.NewReader(r)
 	for {
+		if b.count.temp.stopped.Load() {
+			return errRemoved
+		}
 		g, err := pr.Next()
 		if err == io.EOF {
 			return nil

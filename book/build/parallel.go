@@ -148,6 +148,9 @@ func (b *Builder) addPGNParallel(r io.Reader, source string) error {
 
 // addPiece adds a parsed piece's games, as AddPGN adds them one by one.
 func (b *Builder) addPiece(res *pieceResult) error {
+	if b.count.temp.stopped.Load() {
+		return errRemoved
+	}
 	before := b.stats.Games
 	b.stats.Games += res.games
 	if err := b.addPlies(res.plies); err != nil {
