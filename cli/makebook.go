@@ -175,7 +175,7 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	if err := b.PrepareTemp(); err != nil {
 		return fmt.Errorf("%v (choose another folder with -tmp); no book written", err)
 	}
-	stop := stopOnSignal(b)
+	stop := stopOnSignal(b, stderr)
 	defer stop.release()
 	details := 0
 	if !*quiet {
@@ -446,8 +446,11 @@ func tempSpaceNeeded(err error, inputSize, consumed int64) error {
 }
 
 // signalStop removes a build's temporary files when make-book is
-// interrupted (Ctrl-C, SIGINT; SIGTERM) and makes the build fail; a build
-// blocked reading standard input is unblocked by closing it.
+// interrupted (Ctrl-C, SIGINT; SIGTERM) and makes the build fail, which
+// then returns at its next game or position. A build blocked reading a
+// pipe that sends nothing cannot notice: after a grace period make-book
+// exits from here (nothing but the removed runs was written by then; the
+// book is written only after the reading).
 type signalStop struct {
 	sigs chan os.Signal
 	done chan struct{}
@@ -456,7 +459,7 @@ type signalStop struct {
 	got  os.Signal
 }
 
-func stopOnSignal(b *build.Builder) *signalStop {
+func stopOnSignal(b *build.Builder, stderr io.Writer) *signalStop {
 	s := &signalStop{sigs: make(chan os.Signal, 1), done: make(chan struct{})}
 	signal.Notify(s.sigs, os.Interrupt, syscall.SIGTERM)
 	go func() {
@@ -466,14 +469,24 @@ func stopOnSignal(b *build.Builder) *signalStop {
 			s.got = sig
 			s.mu.Unlock()
 			b.Close()
-			if f, ok := pgnStdin.(*os.File); ok {
-				f.Close()
+			select {
+			case <-s.done:
+			case <-time.After(signalGrace):
+				var e *exitError
+				errors.As(s.why(errRemovedBySignal), &e)
+				fmt.Fprintf(stderr, "make-book: %v\n", e)
+				os.Exit(e.code)
 			}
 		case <-s.done:
 		}
 	}()
 	return s
 }
+
+// signalGrace is how long an interrupted build has to return by itself.
+const signalGrace = time.Second
+
+var errRemovedBySignal = errors.New("interrupted")
 
 // why turns the error of an interrupted build into one saying so, with
 // the exit code of a process killed by the signal (128 + its number).
