@@ -116,10 +116,10 @@ func (c *counter) add(plies []ply) error {
 	for _, p := range plies {
 		if len(c.batch) == cap(c.batch) {
 			// The batch grows with the aggregate: merging costs the
-			// aggregate's size, so a batch as big keeps that cost
+			// aggregate's size, so a batch half as big keeps that cost
 			// below the sort's, and few positions (an opening suite's
 			// games) keep both small.
-			if want := min(max(len(c.agg), minBatch), c.batchCap); cap(c.batch) < want {
+			if want := min(max(len(c.agg)/2, minBatch), c.batchCap); cap(c.batch) < want {
 				grown := make([]record, len(c.batch), min(max(2*cap(c.batch), 1<<14), want))
 				copy(grown, c.batch)
 				c.batch = grown
@@ -151,8 +151,9 @@ func (c *counter) flush() error {
 	need := len(c.agg) + distinctPairs(c.batch)
 	if cap(c.spare) < need {
 		// The two buffers are reused while they fit (fresh memory costs
-		// a page fault a page); a new one gets room to grow, within
-		// aggCap together with the current one.
+		// a page fault a page): with few positions (an opening suite's
+		// games) they stop growing; a new one gets a little room to
+		// grow, within aggCap together with the current one.
 		c.spare = nil
 		if cap(c.agg)+need > c.aggCap && len(c.agg) > 0 {
 			if err := c.spill(); err != nil {
@@ -161,7 +162,7 @@ func (c *counter) flush() error {
 			need -= len(c.agg)
 			c.agg = nil
 		}
-		c.spare = make([]aggEntry, 0, max(need, min(2*need, c.aggCap-cap(c.agg))))
+		c.spare = make([]aggEntry, 0, max(need, min(need+need/8, c.aggCap-cap(c.agg))))
 	}
 	merged := mergeBatch(c.spare[:0], c.agg, c.batch)
 	c.spare, c.agg = c.agg, merged
