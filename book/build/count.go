@@ -74,12 +74,16 @@ type counter struct {
 	opt            *Options
 	seq            uint64
 	batch, scratch []record
+	sorted         bool // the batch is sorted (finish may come twice)
 	batchCap       int
 	agg            []aggEntry
 	spare          []aggEntry // the aggregate before the last merge: the next one's room
-	aggCap         int        // entries the aggregate's two buffers may hold together
-	merged         int        // distinct pairs written to runs and merged (for Stats)
-	halved         int
+	// The mappings behind batch, scratch, agg and spare (bigSlice).
+	batchMem, scratchMem, aggMem, spareMem []byte
+	aggCap                                 int // entries the aggregate's two buffers may hold together
+	merged                                 int // distinct pairs of the last finish (for Stats)
+	finished                               bool
+	halved                                 int
 
 	temp tempRuns
 }
@@ -99,7 +103,7 @@ func (c *counter) init(opt *Options) {
 func (c *counter) spilled() bool { return len(c.temp.runs) > 0 }
 
 func (c *counter) positions() int {
-	if c.spilled() {
+	if c.spilled() || c.finished {
 		return c.merged
 	}
 	return len(c.agg)
@@ -120,9 +124,10 @@ func (c *counter) add(plies []ply) error {
 			// below the sort's, and few positions (an opening suite's
 			// games) keep both small.
 			if want := min(max(len(c.agg)/2, minBatch), c.batchCap); cap(c.batch) < want {
-				grown := make([]record, len(c.batch), min(max(2*cap(c.batch), 1<<14), want))
-				copy(grown, c.batch)
-				c.batch = grown
+				grown, mem := bigSlice[record](min(max(2*cap(c.batch), 1<<14), want))
+				grown = append(grown, c.batch...)
+				freeBig(c.batchMem)
+				c.batch, c.batchMem = grown, mem
 			} else if err := c.flush(); err != nil {
 				return err
 			}
@@ -134,6 +139,7 @@ func (c *counter) add(plies []ply) error {
 		c.batch = append(c.batch, record{p.key, c.seq<<19 | uint64(p.move)<<3 | w<<2 | uint64(p.points)})
 		c.seq++
 	}
+	c.sorted, c.finished = false, false
 	return nil
 }
 
@@ -143,31 +149,44 @@ func (c *counter) flush() error {
 	if len(c.batch) == 0 {
 		return nil
 	}
-	if cap(c.scratch) < len(c.batch) {
-		c.scratch = nil // the old one is garbage before the new one is made
-		c.scratch = make([]record, len(c.batch), cap(c.batch))
-	}
-	sortRecords(c.batch, c.scratch[:len(c.batch)], max(c.opt.Threads, 1))
+	c.sortBatch()
 	need := len(c.agg) + distinctPairs(c.batch)
 	if cap(c.spare) < need {
 		// The two buffers are reused while they fit (fresh memory costs
 		// a page fault a page): with few positions (an opening suite's
 		// games) they stop growing; a new one gets a little room to
 		// grow, within aggCap together with the current one.
-		c.spare = nil
+		freeBig(c.spareMem)
+		c.spare, c.spareMem = nil, nil
 		if cap(c.agg)+need > c.aggCap && len(c.agg) > 0 {
 			if err := c.spill(); err != nil {
 				return err
 			}
 			need -= len(c.agg)
-			c.agg = nil
+			freeBig(c.aggMem)
+			c.agg, c.aggMem = nil, nil
 		}
-		c.spare = make([]aggEntry, 0, max(need, min(need+need/8, c.aggCap-cap(c.agg))))
+		c.spare, c.spareMem = bigSlice[aggEntry](max(need, min(need+need/8, c.aggCap-cap(c.agg))))
 	}
 	merged := mergeBatch(c.spare[:0], c.agg, c.batch)
 	c.spare, c.agg = c.agg, merged
-	c.batch = c.batch[:0]
+	c.spareMem, c.aggMem = c.aggMem, c.spareMem
+	c.batch, c.sorted = c.batch[:0], false
 	return nil
+}
+
+// sortBatch sorts the batch by key, once.
+func (c *counter) sortBatch() {
+	if c.sorted {
+		return
+	}
+	if cap(c.scratch) < len(c.batch) {
+		freeBig(c.scratchMem)
+		c.scratch, c.scratchMem = nil, nil
+		c.scratch, c.scratchMem = bigSlice[record](cap(c.batch))
+	}
+	sortRecords(c.batch, c.scratch[:len(c.batch)], max(c.opt.Threads, 1))
+	c.sorted = true
 }
 
 // distinctPairs counts the distinct (key, move) pairs of a sorted batch.
@@ -213,31 +232,96 @@ func mergeBatch(out, agg []aggEntry, batch []record) []aggEntry {
 		for ; i < len(agg) && agg[i].key == k; i++ {
 			out = append(out, agg[i])
 		}
-		for ; j < len(batch) && batch[j].key == k; j++ {
-			r := batch[j]
-			m := r.move()
-			x := start
-			for x < len(out) && out[x].move != m {
-				x++
+		out, j = countKey(out, start, batch, j)
+	}
+	return append(out, agg[i:]...)
+}
+
+// mergeGroups is mergeBatch calling fn with each position's merged moves
+// in key order instead of keeping them (valid during the call): the last
+// merge of a build, which needs no room for a merged aggregate.
+func mergeGroups(agg []aggEntry, batch []record, fn func([]aggEntry) error) error {
+	var group []aggEntry
+	i := 0
+	next := func(limit book.Key, all bool) error {
+		for i < len(agg) && (all || agg[i].key < limit) {
+			lo := i
+			for i < len(agg) && agg[i].key == agg[lo].key {
+				i++
 			}
-			if x == len(out) {
-				out = append(out, aggEntry{key: k, move: m, white: r.white()})
+			if err := fn(agg[lo:i]); err != nil {
+				return err
 			}
-			e := &out[x]
-			pts := r.points()
-			e.games++
-			e.points += pts
-			e.n++
-			e.sum += uint16(pts)
-			if e.n >= countMax {
-				for y := start; y < len(out); y++ {
-					out[y].n = (out[y].n + 1) / 2
-					out[y].sum = (out[y].sum + 1) / 2
-				}
+		}
+		return nil
+	}
+	for j := 0; j < len(batch); {
+		k := batch[j].key
+		if err := next(k, false); err != nil {
+			return err
+		}
+		group = group[:0]
+		for ; i < len(agg) && agg[i].key == k; i++ {
+			group = append(group, agg[i])
+		}
+		group, j = countKey(group, 0, batch, j)
+		if err := fn(group); err != nil {
+			return err
+		}
+	}
+	return next(0, true)
+}
+
+// countKey counts the records of batch[j]'s key, from j on, into the
+// key's moves out[start:] (appending new moves), and returns where the
+// next key's records start.
+func countKey(out []aggEntry, start int, batch []record, j int) ([]aggEntry, int) {
+	k := batch[j].key
+	for ; j < len(batch) && batch[j].key == k; j++ {
+		r := batch[j]
+		m := r.move()
+		x := start
+		for x < len(out) && out[x].move != m {
+			x++
+		}
+		if x == len(out) {
+			out = append(out, aggEntry{key: k, move: m, white: r.white()})
+		}
+		e := &out[x]
+		pts := r.points()
+		e.games++
+		e.points += pts
+		e.n++
+		e.sum += uint16(pts)
+		if e.n >= countMax {
+			for y := start; y < len(out); y++ {
+				out[y].n = (out[y].n + 1) / 2
+				out[y].sum = (out[y].sum + 1) / 2
 			}
 		}
 	}
-	return append(out, agg[i:]...)
+	return out, j
+}
+
+// batchSource reads a sorted batch as a counts file's groups (totals).
+type batchSource struct {
+	batch []record
+	j     int
+	moves []aggEntry
+	g     CountGroup
+}
+
+func (s *batchSource) Next() (*CountGroup, error) {
+	if s.j >= len(s.batch) {
+		return nil, io.EOF
+	}
+	s.g.Key = s.batch[s.j].key
+	s.moves, s.j = countKey(s.moves[:0], 0, s.batch, s.j)
+	s.g.Moves = s.g.Moves[:0]
+	for _, e := range s.moves {
+		s.g.Moves = append(s.g.Moves, CountMove{Move: e.move, Games: e.games, Points: e.points, White: e.white})
+	}
+	return &s.g, nil
 }
 
 // sortRecords sorts records by key, stably (a key's records stay in
@@ -526,22 +610,25 @@ func (s *aggSource) Next() (*CountGroup, error) {
 // (PolyGlot's if the build never spilled, the totals halved as
 // FromCounts halves them if it did). It may be called again.
 func (c *counter) finish(fn func(g *CountGroup, moves []aggEntry) error) error {
-	if err := c.flush(); err != nil {
-		return err
-	}
+	c.sortBatch()
 	if !c.spilled() {
-		src := aggSource{agg: c.agg}
-		for i := 0; i < len(c.agg); {
+		var g CountGroup
+		pairs := 0
+		err := mergeGroups(c.agg, c.batch, func(moves []aggEntry) error {
 			if c.temp.stopped.Load() {
 				return errRemoved
 			}
-			g, _ := src.Next()
-			if err := fn(g, c.agg[i:i+len(g.Moves)]); err != nil {
-				return err
+			pairs += len(moves)
+			g.Key, g.Moves = moves[0].key, g.Moves[:0]
+			for _, e := range moves {
+				g.Moves = append(g.Moves, CountMove{Move: e.move, Games: e.games, Points: e.points, White: e.white})
 			}
-			i += len(g.Moves)
+			return fn(&g, moves)
+		})
+		if err == nil {
+			c.merged, c.finished = pairs, true
 		}
-		return nil
+		return err
 	}
 	c.temp.mu.Lock()
 	runs := append([]string(nil), c.temp.runs...)
@@ -559,7 +646,7 @@ func (c *counter) finish(fn func(g *CountGroup, moves []aggEntry) error) error {
 		}
 		sources = append(sources, r)
 	}
-	sources = append(sources, &aggSource{agg: c.agg})
+	sources = append(sources, &aggSource{agg: c.agg}, &batchSource{batch: c.batch})
 	c.merged, c.halved = 0, 0
 	var moves []aggEntry
 	return mergeCounts(sources, func(g *CountGroup) error {
