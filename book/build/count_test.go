@@ -120,8 +120,8 @@ func gamesPGN(first, n int) []byte {
 
 // forceSpills makes a build write a run every few hundred pairs.
 func forceSpills(b *Builder) {
-	b.count.batchCap = 300
-	b.count.aggCap = 1500
+	b.count.batchCap = 200
+	b.count.aggCap = 900
 }
 
 // TestSpilledBuildIsCountsRecipe: a build forced to spill many times makes
@@ -135,8 +135,8 @@ func TestSpilledBuildIsCountsRecipe(t *testing.T) {
 	// The recipe: three parts counted apart, added up.
 	var parts []*CountsReader
 	var partCounts [][]byte
-	var all []byte // the games of the parts, which are the first 400
-	for _, p := range [][2]int{{0, 150}, {150, 100}, {250, 150}} {
+	var all []byte // the games of the parts, which are the first 250
+	for _, p := range [][2]int{{0, 100}, {100, 70}, {170, 80}} {
 		text := gamesPGN(p[0], p[1])
 		all = append(all, text...)
 		b := NewBuilder(opt)

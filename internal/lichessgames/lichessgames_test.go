@@ -13,19 +13,19 @@ import (
 // TestSameBytes: a seed gives the same text, written at once or in
 // parts, by Write on all cores or by PGN.
 func TestSameBytes(t *testing.T) {
-	whole := PGN(Options{Seed: 7, Games: 600})
-	parts := append(PGN(Options{Seed: 7, Games: 250}), PGN(Options{Seed: 7, First: 250, Games: 350})...)
+	whole := PGN(Options{Seed: 7, Games: 300})
+	parts := append(PGN(Options{Seed: 7, Games: 130}), PGN(Options{Seed: 7, First: 130, Games: 170})...)
 	if !bytes.Equal(whole, parts) {
-		t.Fatal("games 0-599 differ from games 0-249 and 250-599")
+		t.Fatal("games 0-299 differ from games 0-129 and 130-299")
 	}
 	var buf bytes.Buffer
-	if err := Write(&buf, Options{Seed: 7, Games: 600}); err != nil {
+	if err := Write(&buf, Options{Seed: 7, Games: 300}); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(whole, buf.Bytes()) {
 		t.Fatal("Write and PGN differ")
 	}
-	if bytes.Equal(whole, PGN(Options{Seed: 8, Games: 600})) {
+	if bytes.Equal(whole, PGN(Options{Seed: 8, Games: 300})) {
 		t.Fatal("another seed gave the same games")
 	}
 }
@@ -34,7 +34,7 @@ func TestSameBytes(t *testing.T) {
 // tags, a clock comment after every move and evals in some games, a mix
 // of results and speeds, openings that repeat and middlegames that do not.
 func TestGamesLookReal(t *testing.T) {
-	const games = 400
+	const games = 200
 	text := PGN(Options{Seed: 1, Games: games})
 	r := pgn.NewReader(bytes.NewReader(text))
 	results, events := map[string]int{}, map[string]int{}
