@@ -78,18 +78,30 @@ type counter struct {
 	batchCap       int
 	agg            []aggEntry
 	spare          []aggEntry // the aggregate before the last merge: the next one's room
-	// The mappings behind batch, scratch, agg and spare (bigSlice).
-	batchMem, scratchMem, aggMem, spareMem []byte
-	aggCap                                 int // entries the aggregate's two buffers may hold together
-	merged                                 int // distinct pairs of the last finish (for Stats)
-	finished                               bool
-	halved                                 int
+	mem            *mappings
+	aggCap         int // entries the aggregate's two buffers may hold together
+	merged         int // distinct pairs of the last finish (for Stats)
+	finished       bool
+	halved         int
 
 	temp tempRuns
 }
 
+// mappings are the system memory behind a counter's batch, scratch, agg
+// and spare (bigSlice), apart from the counter so that a cleanup can
+// release them once the build is garbage.
+type mappings struct{ batch, scratch, agg, spare []byte }
+
+func (m *mappings) free() {
+	for _, mem := range []*[]byte{&m.batch, &m.scratch, &m.agg, &m.spare} {
+		freeBig(*mem)
+		*mem = nil
+	}
+}
+
 func (c *counter) init(opt *Options) {
 	c.opt = opt
+	c.mem = &mappings{}
 	c.temp.dir = opt.TempDir
 	if opt.Memory <= 0 {
 		c.batchCap, c.aggCap = unboundedBatch, int(^uint(0)>>1)
@@ -126,8 +138,8 @@ func (c *counter) add(plies []ply) error {
 			if want := min(max(len(c.agg)/2, minBatch), c.batchCap); cap(c.batch) < want {
 				grown, mem := bigSlice[record](min(max(2*cap(c.batch), 1<<14), want))
 				grown = append(grown, c.batch...)
-				freeBig(c.batchMem)
-				c.batch, c.batchMem = grown, mem
+				freeBig(c.mem.batch)
+				c.batch, c.mem.batch = grown, mem
 			} else if err := c.flush(); err != nil {
 				return err
 			}
@@ -156,21 +168,21 @@ func (c *counter) flush() error {
 		// a page fault a page): with few positions (an opening suite's
 		// games) they stop growing; a new one gets a little room to
 		// grow, within aggCap together with the current one.
-		freeBig(c.spareMem)
-		c.spare, c.spareMem = nil, nil
+		freeBig(c.mem.spare)
+		c.spare, c.mem.spare = nil, nil
 		if cap(c.agg)+need > c.aggCap && len(c.agg) > 0 {
 			if err := c.spill(); err != nil {
 				return err
 			}
 			need -= len(c.agg)
-			freeBig(c.aggMem)
-			c.agg, c.aggMem = nil, nil
+			freeBig(c.mem.agg)
+			c.agg, c.mem.agg = nil, nil
 		}
-		c.spare, c.spareMem = bigSlice[aggEntry](max(need, min(need+need/8, c.aggCap-cap(c.agg))))
+		c.spare, c.mem.spare = bigSlice[aggEntry](max(need, min(need+need/8, c.aggCap-cap(c.agg))))
 	}
 	merged := mergeBatch(c.spare[:0], c.agg, c.batch)
 	c.spare, c.agg = c.agg, merged
-	c.spareMem, c.aggMem = c.aggMem, c.spareMem
+	c.mem.spare, c.mem.agg = c.mem.agg, c.mem.spare
 	c.batch, c.sorted = c.batch[:0], false
 	return nil
 }
@@ -181,9 +193,9 @@ func (c *counter) sortBatch() {
 		return
 	}
 	if cap(c.scratch) < len(c.batch) {
-		freeBig(c.scratchMem)
-		c.scratch, c.scratchMem = nil, nil
-		c.scratch, c.scratchMem = bigSlice[record](cap(c.batch))
+		freeBig(c.mem.scratch)
+		c.scratch, c.mem.scratch = nil, nil
+		c.scratch, c.mem.scratch = bigSlice[record](cap(c.batch))
 	}
 	sortRecords(c.batch, c.scratch[:len(c.batch)], max(c.opt.Threads, 1))
 	c.sorted = true

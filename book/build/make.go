@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"runtime"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
@@ -125,6 +126,7 @@ func NewBuilder(opt Options) *Builder {
 	b := &Builder{opt: opt, stats: Stats{Skipped: map[string]int{}, Filtered: map[string]int{}}}
 	b.count.init(&b.opt)
 	b.parser.opt = &b.opt
+	runtime.AddCleanup(b, (*mappings).free, b.count.mem)
 	return b
 }
 
