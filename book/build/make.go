@@ -267,7 +267,7 @@ func (p *gameParser) parse(g *pgn.Game, out []ply, source string) ([]ply, gameOu
 	}
 	start := len(out)
 	innerRook := 0
-	err := g.ReplayPlies(p.opt.MaxPly, func(pos *board.Position, m book.Move) {
+	record := func(pos *board.Position, m book.Move) {
 		w := pos.WhiteToMove()
 		if w && !white || !w && !black {
 			return
@@ -281,11 +281,17 @@ func (p *gameParser) parse(g *pgn.Game, out []ply, source string) ([]ply, gameOu
 			points = 1 - result
 		}
 		out = append(out, ply{pos.Key(), pos.ToBook(m), w, uint8(points)})
-	})
+	}
+	// The start tells the variant (the Variant tag, or the FEN's castling
+	// rights): read once, for the replay and the count.
+	startPos, err := g.Start()
+	if err == nil {
+		err = g.ReplayPliesFrom(startPos, p.opt.MaxPly, record)
+	}
 	if skip, ok := err.(*pgn.Skip); ok {
 		return out[:start], gameOutcome{skip: &SkippedGame{source, g.Line, skip.Reason, skip.Detail}}
 	}
-	return out, gameOutcome{chess960: g.Chess960(), innerRookPlies: innerRook}
+	return out, gameOutcome{chess960: startPos.Chess960(), innerRookPlies: innerRook}
 }
 
 // Entries filters and sorts the accumulated entries into a book: an entry
