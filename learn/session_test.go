@@ -440,3 +440,23 @@ func TestPlyOfAgreesWithFEN(t *testing.T) {
 		}
 	}
 }
+
+// A position whose move number is far ahead of the game's (a FEN's
+// counters) holds no place for every ply between: the keys start again
+// there, and a repetition after it still counts.
+func TestSessionFarAheadPosition(t *testing.T) {
+	l := playLine(t, startFEN, "e2e4")
+	s, _ := newTestSession()
+	s.Position(l.positions[0].Pos, false)
+	s.AfterBestmove(l.positions[1].Pos)
+	far := playLine(t, "4k3/8/8/8/8/8/8/4K2R w - - 0 1000000", "e1f1", "e8f8", "f1e1", "f8e8", "e1f1", "e8f8", "f1e1", "f8e8")
+	for _, p := range far.positions {
+		s.Position(p.Pos, true)
+	}
+	if n := len(s.game.keys); n > maxPlyGap+1 {
+		t.Fatalf("%d keys held", n)
+	}
+	if got := s.game.repeated(); got != 3 {
+		t.Fatalf("the position after the jump repeated %d times, want 3", got)
+	}
+}
