@@ -7,4 +7,5 @@ package book
 // source (oracle.sh says so and skips otherwise).
 
 //go:generate go run ./testdata/abk/gen -dir testdata/abk
+//go:generate sh testdata/abk/learned.sh
 //go:generate sh testdata/abk/oracle.sh
