@@ -8,5 +8,6 @@ package book
 // (oracle.sh says so and skips otherwise).
 
 //go:generate go run ./testdata/abk/gen -dir testdata/abk
+//go:generate sh testdata/abk/learned.sh
 //go:generate go test -run TestABKWrittenUpToDate -update-abk .
 //go:generate sh testdata/abk/oracle.sh

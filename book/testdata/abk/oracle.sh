@@ -21,7 +21,12 @@ if [ -z "${DROIDFISH:-}" ]; then
 fi
 command -v javac >/dev/null || { echo "oracle.sh: no javac (apt-get install default-jdk-headless)" >&2; exit 1; }
 
-build=${ORACLE_BUILD:-$(mktemp -d)}
+if [ -n "${ORACLE_BUILD:-}" ]; then
+	build=$ORACLE_BUILD
+else
+	build=$(mktemp -d)
+	trap 'rm -rf "$build"' EXIT
+fi
 maxply=${ORACLE_MAX_PLY:-40}
 app=DroidFishApp/src/main/java/org/petero/droidfish
 files="book/AbkBook.java book/BookOptions.java gamelogic/ChessParseError.java gamelogic/Move.java
@@ -31,7 +36,8 @@ gamelogic/MoveGen.java gamelogic/Piece.java gamelogic/Position.java gamelogic/Te
 mkdir -p "$build/src/book" "$build/src/gamelogic" "$build/classes"
 if [ -d "$DROIDFISH/$app" ]; then
 	for f in $files; do cp "$DROIDFISH/$app/$f" "$build/src/$f"; done
-	source=$(git -C "$DROIDFISH" rev-parse HEAD 2>/dev/null || echo "a work tree")
+	source="(a work tree)"
+	if [ -e "$DROIDFISH/.git" ]; then source=$(git -C "$DROIDFISH" rev-parse HEAD); fi
 else
 	for f in $files; do git --git-dir="$DROIDFISH" show "HEAD:$app/$f" >"$build/src/$f"; done
 	source=$(git --git-dir="$DROIDFISH" rev-parse HEAD)

@@ -10,6 +10,7 @@ var makers = map[string]func() []byte{
 	"prio-only.abk":        prioOnly,
 	"filters.abk":          filters,
 	"filters-rounding.abk": filtersRounding,
+	"settings-clamp.abk":   settingsClamp,
 	"promotions.abk":       promotions,
 	"transposition.abk":    transposition,
 	"maxply.abk":           maxPly,
@@ -178,6 +179,22 @@ func filtersRounding() []byte {
 			mv("g8f6", 5, 100, 71, 29),  // 29% for Black
 			mv("d7d5", 5, 100, 70, 30)), // 30% for Black
 		mv("c2c4", 5, 100, 28, 72), // 28%
+	).bytes()
+}
+
+// settingsClamp has every header setting out of its range: negative min
+// games, min won games and Black's min win percent (read as 0), White's
+// min win percent 150 (100), importances 99, -3 and 20 (15, 0, 15), max
+// ply 20000 (9999).
+func settingsClamp() []byte {
+	s := settings{minGames: -5, minWonGames: -1, minWinWhite: 150, minWinBlack: -20,
+		prioImportance: 99, gamesImportance: -3, scoreImportance: 20, maxPly: 20000}
+	return newBook(s,
+		mv("e2e4", 9, 10, 10, 0, // 100%: in
+			mv("e7e5", 5, 10, 10, 0), // Black scored 0%: in, its score part 0
+			mv("c7c5", 3, 10, 4, 4)),
+		mv("d2d4", 9, 10, 9, 0),                        // 95%: out
+		mv("c2c4", 4, 4, 4, 0, mv("e7e5", 0, 1, 1, 0)), // 100%: in
 	).bytes()
 }
 
