@@ -191,6 +191,12 @@ func (a *Adapter) infoString(msg string) {
 		a.gui.notices = append(a.gui.notices, msg)
 		return
 	}
+	if a.xb != nil {
+		// Straight to the GUI as a comment: a notice is no search's
+		// line, and shows whatever search the front is waiting for.
+		a.xb.send("# " + msg)
+		return
+	}
 	a.toGUI("info string " + msg)
 }
 

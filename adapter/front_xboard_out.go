@@ -55,6 +55,9 @@ func (x *xboardFront) fromCore(line []byte) {
 // time in centiseconds, the moves in SAN; an info string becomes a
 // comment.
 func (x *xboardFront) onInfo(line string) {
+	if len(x.searches) > 0 && x.searches[0].discarded {
+		return // of a search whose move is never played: nothing to show
+	}
 	in, err := uci.ParseInfo(line)
 	if err != nil {
 		return
@@ -65,7 +68,7 @@ func (x *xboardFront) onInfo(line string) {
 	}
 	s := x.active()
 	if s == nil || x.searches[0] != s || !in.HasScore || len(in.PV) == 0 {
-		return // another search's (one stopped), or no thinking to show
+		return // no thinking to show
 	}
 	if in.MultiPV > 1 {
 		return // the main line only
