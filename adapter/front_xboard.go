@@ -40,6 +40,8 @@ type xboardFront struct {
 
 	clock            cecpClock
 	ponderMove       string // the reply to ponder on, after our last move ("": none)
+	expected         string // the reply our last move's search expected, for hint ("": none)
+	expectedAt       int    // the number of moves played when it was expected
 	searches         []*xbSearch
 	pings            []string   // ping numbers waiting for their readyok, in order
 	redrive          bool       // a bestmove came: drive once the core has settled
@@ -170,10 +172,14 @@ func (x *xboardFront) afterEvent() {
 func (x *xboardFront) command(cmd, arg, line string) {
 	switch cmd {
 	case "xboard", "accepted", "rejected", "random", "computer", "name", "rating", "ics",
-		"hint", "bk", "nps", "pause", "resume":
+		"nps", "pause", "resume":
 		// Nothing to do: informative, or features we do not offer.
 	case "protover":
 		x.sendFeatures()
+	case "bk":
+		x.showBook()
+	case "hint":
+		x.hint()
 	case "new":
 		x.discardSearches()
 		// At once, not with the first search as PolyGlot does: the engine
@@ -359,7 +365,7 @@ func (x *xboardFront) useLine(l *board.Line, fromFEN bool) {
 	}
 	x.moves = x.moves[:0]
 	x.over = false
-	x.ponderMove = ""
+	x.ponderMove, x.expected = "", ""
 }
 
 // level reads "level MPS BASE INC": BASE in minutes or minutes:seconds,
@@ -604,6 +610,7 @@ func (x *xboardFront) onBestmove(line string) {
 	if x.claimEnd() {
 		return
 	}
+	x.expected, x.expectedAt = bm.Ponder, len(x.moves)
 	if x.hard && bm.Ponder != "" {
 		x.ponderMove = bm.Ponder
 	}
