@@ -67,6 +67,7 @@ type xbSearch struct {
 	discarded  bool        // stopped for good (force, undo, new, a ponder miss): its bestmove is dropped
 	pos        *board.Line // the position searched, for the thinking's moves
 	ponderMove string      // xbPonder: the opponent's move it assumes
+	ponderSAN  string      // xbPonder: that move in SAN, for ShowPonder
 	bestScore  *uci.Score  // its last score, for resignation
 }
 
@@ -539,6 +540,9 @@ func (x *xboardFront) drive() {
 			return
 		}
 		x.startSearch(xbPonder, x.goLine(true), after, move)
+		if played, ok := x.parseMove(move); ok {
+			x.searches[len(x.searches)-1].ponderSAN = x.board.Pos.SAN(played)
+		}
 	}
 }
 

@@ -149,3 +149,27 @@ func TestXboardHint(t *testing.T) {
 		t.Errorf("a hint with nothing to go on: %q", got)
 	}
 }
+
+// ShowPonder: the thinking of a ponder search is shown led by the move it
+// assumes, in parentheses, as PolyGlot shows it; off, not at all.
+func TestXboardShowPonder(t *testing.T) {
+	for _, show := range []bool{true, false} {
+		h := startHarness(t, testConfig(t, smallBook(t)), func(_ int, s *ucitest.Settings) { s.BestMove, s.Flood = "", 1 }, nil)
+		h.send("xboard", "protover 2")
+		if lines := h.until("feature done=1"); !contains(lines, `feature option="Polyglot ShowPonder -check 1"`) {
+			t.Fatalf("no ShowPonder option in %q", lines)
+		}
+		if !show {
+			h.send("option Polyglot ShowPonder=0")
+		}
+		// The book's 1.e4 expects 1...c5: the engine ponders on it.
+		h.send("new", "post", "hard", "level 0 1 0", "go")
+		h.waitFor("move e2e4")
+		h.waitReceived(0, "go ponder")
+		if show {
+			h.waitFor("2 17 0 1000 (c5) e2e4 e7e5 g1f3")
+			continue
+		}
+		h.quiet(300 * time.Millisecond)
+	}
+}

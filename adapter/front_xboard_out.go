@@ -70,6 +70,9 @@ func (x *xboardFront) onInfo(line string) {
 	if s == nil || x.searches[0] != s || !in.HasScore || len(in.PV) == 0 {
 		return // no thinking to show
 	}
+	if s.kind == xbPonder && !x.a.settings.ShowPonder {
+		return
+	}
 	if in.MultiPV > 1 {
 		return // the main line only
 	}
@@ -89,6 +92,10 @@ func (x *xboardFront) onInfo(line string) {
 	var b strings.Builder
 	b.WriteString(strconv.Itoa(in.Depth) + " " + strconv.Itoa(score) + " " +
 		strconv.FormatInt(in.Time/10, 10) + " " + strconv.FormatInt(in.Nodes, 10))
+	if s.kind == xbPonder {
+		// As PolyGlot shows it: the move the search assumes, then its line.
+		b.WriteString(" (" + s.ponderSAN + ")")
+	}
 	b.WriteString(" " + x.pvSAN(s, in.PV))
 	x.send(b.String())
 }
@@ -214,8 +221,8 @@ func cecpOption(o uci.Option) string {
 }
 
 // xboardOurOptionLines are our options for a CECP GUI: those of UCI mode,
-// and resignation and draw offers, which only CECP mode handles (a UCI GUI
-// does both for its engine).
+// and resignation, draw offers and the thinking shown while pondering,
+// which only CECP mode handles (a UCI GUI does them for its engine).
 func xboardOurOptionLines(a *Adapter) []string {
 	c := a.settings
 	return append(ourOptionLines(c),
@@ -225,5 +232,6 @@ func xboardOurOptionLines(a *Adapter) []string {
 		"option name "+ourOptionPrefix+"QueenNeverResigns type check default "+strconv.FormatBool(c.QueenNeverResigns),
 		"option name "+ourOptionPrefix+"HandleDraws type check default "+strconv.FormatBool(c.HandleDraws),
 		"option name "+ourOptionPrefix+"ContemptScore type spin default "+strconv.Itoa(c.ContemptScore)+" min 0 max 10000",
+		"option name "+ourOptionPrefix+"ShowPonder type check default "+strconv.FormatBool(c.ShowPonder),
 	)
 }

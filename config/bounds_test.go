@@ -36,7 +36,7 @@ var otherKeys = []string{
 	"enginedir", "enginecommand", "enginename", "log", "logfile", "book",
 	"bookfile", "bookfilewhite", "bookfileblack", "bookrandom", "bookmode",
 	"bookavoidrepetition", "booklearn", "booklearnweight", "bookponder", "bookponderalways",
-	"resign", "queenneverresigns", "handledraws",
+	"resign", "queenneverresigns", "handledraws", "showponder",
 }
 
 // hostile are numbers no key takes.

@@ -115,6 +115,9 @@ type Config struct {
 	// accepted when the engine's last score is at or below -ContemptScore.
 	HandleDraws   bool
 	ContemptScore int // centipawns
+	// ShowPonder: CECP thinking output while the engine ponders, its line
+	// led by the expected move in parentheses, as PolyGlot (on by default).
+	ShowPonder bool
 
 	EngineOptions []Option // [Engine] section and -uci NAME=VALUE, in order; later duplicates (any case) override earlier
 	Warnings      []string // unknown keys etc.: logged, not fatal
@@ -140,6 +143,7 @@ func Default(baseDir string) *Config {
 		ResignScore:       DefaultResignScore,
 		QueenNeverResigns: true,
 		ContemptScore:     DefaultContemptScore,
+		ShowPonder:        true,
 	}
 }
 
@@ -558,6 +562,7 @@ func init() {
 		"queenneverresigns": boolean(func(c *Config) *bool { return &c.QueenNeverResigns }),
 		"handledraws":       boolean(func(c *Config) *bool { return &c.HandleDraws }),
 		"contemptscore":     integer(func(c *Config) *int { return &c.ContemptScore }, 0, 10000),
+		"showponder":        boolean(func(c *Config) *bool { return &c.ShowPonder }),
 	}
 }
 
@@ -568,7 +573,7 @@ var ignoredPolyGlotKeys = map[string]bool{}
 func init() {
 	for _, k := range []string{
 		"UCI",
-		"ShowPonder", "ShowTbHits", "ScoreWhite",
+		"ShowTbHits", "ScoreWhite",
 		"KibitzMove", "KibitzPV", "KibitzCommand", "KibitzDelay", "KibitzInterval",
 		"MateScore", "UseNice", "NiceValue", "Affinity", "STFudge", "OnlyWbOptions",
 		"UCIVersion", "CanPonder", "SyncStop", "PromoteWorkAround", "RepeatPV",
