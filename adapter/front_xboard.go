@@ -261,7 +261,9 @@ func (x *xboardFront) command(cmd, arg, line string) {
 		x.post = false
 	case "hard":
 		x.hard = true
-		x.drive()
+		if x.force || x.over || x.board.Pos.WhiteToMove() != x.engineWhite {
+			x.drive() // pondering, if a reply is expected: never our move, which waits for go
+		}
 	case "easy":
 		x.hard = false
 		x.discardPonder()

@@ -116,3 +116,13 @@ func TestXboardNoMoveAfterQuit(t *testing.T) {
 		t.Errorf("a move after quit: %q", lines)
 	}
 }
+
+// hard turns pondering on and nothing else: on the engine's turn, the
+// move still waits for go.
+func TestXboardHardStartsNoMove(t *testing.T) {
+	h, _ := startXboard(t, testConfig(t, ""), nil)
+	h.send("new", "setboard rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", "hard", "ping 1")
+	if lines := h.waitFor("pong 1"); hasPrefix(lines, "move ") || hasPrefix(h.engine(0).Received(), "go") {
+		t.Errorf("hard started a search: %q, the engine got %q", lines, h.engine(0).Received())
+	}
+}
