@@ -431,7 +431,7 @@ func (x *xboardFront) parseMove(s string) (book.Move, bool) {
 // userMove handles usermove MOVE.
 func (x *xboardFront) userMove(s string) {
 	m, ok := x.parseMove(s)
-	if !ok || x.over && !x.force {
+	if !ok {
 		x.reply("Illegal move: " + s)
 		return
 	}
