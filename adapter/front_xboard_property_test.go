@@ -669,10 +669,13 @@ func playModelRun(t *testing.T, bookPath string, seed uint64, steps int, ponder 
 // one pong per ping, in order; the engine searches with the limits CECP's
 // clock rules give; the game's end is claimed when the model sees it, and
 // the same moves and claims come with pondering on and off.
-// POLYPROXY_CECP_SEQUENCES sets the number of sequences (CI: 200),
-// POLYPROXY_CECP_SEED the first seed.
+// POLYPROXY_CECP_SEQUENCES sets the number of sequences (200; with
+// -short 40), POLYPROXY_CECP_SEED the first seed.
 func TestXboardAgainstModel(t *testing.T) {
 	n, seed := 200, uint64(1)
+	if testing.Short() {
+		n = 40
+	}
 	if v, err := strconv.Atoi(os.Getenv("POLYPROXY_CECP_SEQUENCES")); err == nil {
 		n = v
 	}
