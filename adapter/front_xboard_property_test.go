@@ -635,16 +635,15 @@ func modelBook(t testing.TB) string {
 	})
 }
 
-// playModelRun plays the sequence seed draws, pondering or not, and
+// playModelRun plays the sequence pick draws, pondering or not, and
 // returns its transcript and the number of ponder hits.
-func playModelRun(t *testing.T, bookPath string, seed uint64, steps int, ponder bool) ([]string, int) {
+func playModelRun(t *testing.T, bookPath string, pick func(int) int, steps int, ponder bool) ([]string, int) {
 	h := startHarness(t, testConfig(t, bookPath), func(_ int, s *ucitest.Settings) {
 		s.BestMove, s.Ponder, s.SearchTime = "", true, time.Hour // a search ends when asked: ?
 	}, nil)
 	h.send("xboard", "protover 2")
 	h.until("feature done=1")
-	rng := rand.New(rand.NewPCG(seed, 0))
-	r := &modelRun{t: t, h: h, m: newCECPModel(), pick: rng.IntN, ponder: ponder}
+	r := &modelRun{t: t, h: h, m: newCECPModel(), pick: pick, ponder: ponder}
 	r.expect(r.exchange("new", r.ponderCommand()), nil, false)
 	for range steps {
 		if !r.step() {
@@ -688,8 +687,8 @@ func TestXboardAgainstModel(t *testing.T) {
 		s := seed + uint64(i)
 		t.Run(strconv.FormatUint(s, 10), func(t *testing.T) {
 			steps := 10 + int(s%50)
-			off, _ := playModelRun(t, bookPath, s, steps, false)
-			on, h := playModelRun(t, bookPath, s, steps, true)
+			off, _ := playModelRun(t, bookPath, rand.New(rand.NewPCG(s, 0)).IntN, steps, false)
+			on, h := playModelRun(t, bookPath, rand.New(rand.NewPCG(s, 0)).IntN, steps, true)
 			hits += h
 			if !slices.Equal(off, on) {
 				t.Errorf("seed %d: pondering off: %q\npondering on: %q", s, off, on)
@@ -704,4 +703,39 @@ func TestXboardAgainstModel(t *testing.T) {
 		})
 	}
 	t.Logf("%d sequences from seed %d, each pondering on and off: %d moves of the engine and %d claims each way, %d ponder hits", n, seed, moves, claims, hits)
+}
+
+// FuzzXboardAgainstModel is TestXboardAgainstModel with the fuzzer's
+// bytes drawing the sequence, for go test -fuzz.
+func FuzzXboardAgainstModel(f *testing.F) {
+	for _, s := range []string{
+		"\x02\x05\x01\x05\x02\x05\x00\x05\x03", // go, then the knights' dance
+		"\x0e\x02\x05\x02\x05\x02\x17",         // hard, go, ponder hits, bk
+		"\x0d\x01\x05\x00\x02\x16\x00\x19",     // setboard a mate, force/go pairs, quit
+		"\x10\x00\x00\x02\x12\x01\x13\x05\x02", // st, new, go, level, time
+	} {
+		f.Add([]byte(s))
+	}
+	bookPath := modelBook(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) > 200 {
+			t.Skip("at most 200 draws")
+		}
+		from := func() func(int) int {
+			i := 0
+			return func(n int) int {
+				if i >= len(data) {
+					return 20 % n // a ping: the sequence ends quietly
+				}
+				i++
+				return int(data[i-1]) % n
+			}
+		}
+		steps := len(data)/2 + 1
+		off, _ := playModelRun(t, bookPath, from(), steps, false)
+		on, _ := playModelRun(t, bookPath, from(), steps, true)
+		if !slices.Equal(off, on) {
+			t.Errorf("pondering off: %q\npondering on: %q", off, on)
+		}
+	})
 }
