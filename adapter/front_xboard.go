@@ -569,7 +569,7 @@ func (x *xboardFront) goLine(ponder bool) string {
 	if ponder {
 		done = (len(x.moves) + 1) / 2
 	}
-	return x.clock.goLine(ponder, x.engineWhite, done)
+	return x.clock.goLine(ponder, x.engineWhite, done, int64(x.a.settings.STFudge))
 }
 
 // onBestmove takes the bestmove of the oldest search owed.

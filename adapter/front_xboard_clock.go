@@ -34,8 +34,9 @@ func (c *cecpClock) newGame() {
 
 // goLine is the UCI go for our move (ponder: on the opponent's time),
 // playing White or Black, done of our moves made since the game's start:
-// st's movetime, else the clocks; sd's depth either way.
-func (c *cecpClock) goLine(ponder, white bool, done int) string {
+// st's time less stFudge as the movetime (st is a bound, movetime the
+// exact time), else the clocks; sd's depth either way.
+func (c *cecpClock) goLine(ponder, white bool, done int, stFudge int64) string {
 	var b strings.Builder
 	b.WriteString("go")
 	if ponder {
@@ -45,7 +46,7 @@ func (c *cecpClock) goLine(ponder, white bool, done int) string {
 		b.WriteString(" depth " + strconv.Itoa(c.depth))
 	}
 	if c.moveTimeMS > 0 {
-		b.WriteString(" movetime " + strconv.FormatInt(c.moveTimeMS, 10))
+		b.WriteString(" movetime " + strconv.FormatInt(max(c.moveTimeMS-stFudge, 1), 10))
 		return b.String()
 	}
 	own, opp := c.timeMS, c.otimMS

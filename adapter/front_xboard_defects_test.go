@@ -64,8 +64,8 @@ func TestXboardNewKeepsMoveTimeAndClearsDepth(t *testing.T) {
 	h, _ := startXboard(t, testConfig(t, ""), nil)
 	h.send("st 1", "sd 3", "new", "go")
 	h.until("move ")
-	if got := lastPrefixed(h.engine(0).Received(), "go"); got != "go movetime 1000" {
-		t.Errorf("after st 1, sd 3, new: %q, want go movetime 1000", got)
+	if got := lastPrefixed(h.engine(0).Received(), "go"); got != "go movetime 980" {
+		t.Errorf("after st 1, sd 3, new: %q, want go movetime 980 (PolyGlot's)", got)
 	}
 }
 
@@ -124,5 +124,15 @@ func TestXboardHardStartsNoMove(t *testing.T) {
 	h.send("new", "setboard rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", "hard", "ping 1")
 	if lines := h.waitFor("pong 1"); hasPrefix(lines, "move ") || hasPrefix(h.engine(0).Received(), "go") {
 		t.Errorf("hard started a search: %q, the engine got %q", lines, h.engine(0).Received())
+	}
+}
+
+// STFudge sets the margin st's bound keeps: none at 0.
+func TestXboardSTFudge(t *testing.T) {
+	h, _ := startXboard(t, testConfig(t, ""), nil)
+	h.send("option Polyglot STFudge=0", "new", "st 1", "go")
+	h.until("move ")
+	if got := lastPrefixed(h.engine(0).Received(), "go"); got != "go movetime 1000" {
+		t.Errorf("STFudge 0, st 1: %q, want go movetime 1000", got)
 	}
 }

@@ -221,8 +221,9 @@ func cecpOption(o uci.Option) string {
 }
 
 // xboardOurOptionLines are our options for a CECP GUI: those of UCI mode,
-// and resignation, draw offers and the thinking shown while pondering,
-// which only CECP mode handles (a UCI GUI does them for its engine).
+// and resignation, draw offers, the thinking shown while pondering and
+// st's margin, which only CECP mode handles (a UCI GUI does them for its
+// engine).
 func xboardOurOptionLines(a *Adapter) []string {
 	c := a.settings
 	return append(ourOptionLines(c),
@@ -233,5 +234,6 @@ func xboardOurOptionLines(a *Adapter) []string {
 		"option name "+ourOptionPrefix+"HandleDraws type check default "+strconv.FormatBool(c.HandleDraws),
 		"option name "+ourOptionPrefix+"ContemptScore type spin default "+strconv.Itoa(c.ContemptScore)+" min 0 max 10000",
 		"option name "+ourOptionPrefix+"ShowPonder type check default "+strconv.FormatBool(c.ShowPonder),
+		"option name "+ourOptionPrefix+"STFudge type spin default "+strconv.Itoa(c.STFudge)+" min 0 max 1000",
 	)
 }

@@ -163,8 +163,8 @@ func (m *cecpModel) enginesTurn() bool {
 }
 
 // goLimits is the UCI search limits for the engine's move by CECP's
-// clock rules: sd's depth; st's time per move while st is in effect
-// (level ends it); else the clocks, the level's base until time and otim
+// clock rules: sd's depth; st's time per move (less STFudge's 20 ms)
+// while st is in effect (level ends it); else the clocks, the level's base until time and otim
 // come, the moves to go in the session (the side to move has made half
 // the game's moves, rounded down).
 func (m *cecpModel) goLimits() string {
@@ -173,7 +173,7 @@ func (m *cecpModel) goLimits() string {
 		s += " depth " + strconv.Itoa(m.sd)
 	}
 	if m.st > 0 {
-		return s + " movetime " + strconv.FormatInt(m.st, 10)
+		return s + " movetime " + strconv.FormatInt(m.st-20, 10)
 	}
 	own, opp := m.base, m.base
 	if m.clocksReceived {

@@ -117,6 +117,7 @@ Skill Level = 3
 		QueenNeverResigns:   true,
 		ContemptScore:       DefaultContemptScore,
 		ShowPonder:          true,
+		STFudge:             DefaultSTFudge,
 		EngineOptions:       []Option{{"Hash", "16"}, {"Skill Level", "3"}},
 	}
 	if runtime.GOOS == "windows" {
