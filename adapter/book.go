@@ -127,7 +127,7 @@ func (a *Adapter) openBooks() {
 			MinWeight:         uint64(a.settings.BookMinWeight),
 		}
 		if a.settings.BookLearnWeight {
-			opts.Weight = learn.Weight // prefer moves that did well (see README, Book learning)
+			opts.Weight = learn.Weight // prefer moves that did well (see docs/learning.md)
 		}
 		a.books.chooser = book.NewChooser(opts, a.settings.BookSeed)
 		a.books.chooseBy = choosing

@@ -2,7 +2,7 @@ package adapter
 
 // Property tests of the rules that count over a game, under every way a
 // GUI changes the game line (take-backs, jumps, the same line again, a
-// ponder miss, ucinewgame), against a model written from the README's
+// ponder miss, ucinewgame), against a model written from the manual's
 // rules; and of the warm engine under option changes made at any moment.
 
 import (
@@ -16,7 +16,7 @@ import (
 	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
-// gameModel is a game as the README defines it, with the book moves of
+// gameModel is a game as the manual defines it, with the book moves of
 // ours it holds (BookMaxMoves) and the calls learning gets.
 type gameModel struct {
 	max     int

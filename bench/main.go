@@ -2,7 +2,7 @@
 // engine, book and machine, and prints one table (medians, p99, the ratio
 // polyproxy/PolyGlot). Run it from the repository root:
 //
-//	go run ./bench [-rounds N] [-json FILE] [-md FILE] [-readme README.md]
+//	go run ./bench [-rounds N] [-json FILE] [-md FILE] [-readme docs/benchmarks.md]
 //
 // Sides are measured alternately, A B A B, so machine drift hits both. A
 // side that cannot be measured (not installed, fails, hangs) shows as n/a

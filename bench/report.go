@@ -224,7 +224,7 @@ const (
 )
 
 // replaceBetweenMarkers puts text between the markers in path, so the
-// README's table is always exactly what the runner printed.
+// manual's table (docs/benchmarks.md) is always exactly what the runner printed.
 func replaceBetweenMarkers(path, text string) error {
 	old, err := os.ReadFile(path)
 	if err != nil {

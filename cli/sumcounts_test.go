@@ -43,7 +43,7 @@ func splitPGN(t *testing.T, path string, n int, dir string) []string {
 // readmeRecipe is the shell block of the README's sharding recipe.
 func readmeRecipe(t *testing.T) string {
 	t.Helper()
-	readme := string(fixture.ReadFile(t, "README.md"))
+	readme := string(fixture.ReadFile(t, "docs/making-books.md"))
 	_, after, ok := strings.Cut(readme, "The whole recipe on one machine")
 	if !ok {
 		t.Fatal("README: no sharding recipe")

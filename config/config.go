@@ -1,7 +1,7 @@
 // Package config reads polyproxy's settings: a PolyGlot-style polyglot.ini
 // and PolyGlot's command line, with PolyGlot's defaults.
 //
-// Compatibility decisions (all documented in README.md):
+// Compatibility decisions (all documented in docs/configuration.md):
 //   - Section and [PolyGlot] key names are case-insensitive; [Engine] keys keep
 //     the user's spelling (the proxy matches them case-insensitively against
 //     the names the engine announces).
@@ -89,7 +89,7 @@ type Config struct {
 	BookSeed            uint64 // 0 = a fresh seed in every process
 	BookLearn           bool
 	BookLearnWeight     bool // prefer moves with better learned results (off by default)
-	// Book policies, all off at 0 / false (see README, Book policies).
+	// Book policies, all off at 0 / false (see docs/book-policies.md).
 	BookWidth     int // choose among the N highest weights
 	BookMaxMoves  int // at most N book moves of ours per game
 	BookMinWeight int // a position whose moves weigh less in all is out of book

@@ -27,7 +27,7 @@ func pipeSize(t *testing.T, f *os.File) int {
 }
 
 // The engine's output pipe is enlarged, so an info flood reaches the relay
-// in big chunks (the throughput figure in the README depends on it).
+// in big chunks (the throughput figure in docs/benchmarks.md depends on it).
 func TestEngineOutputPipeIsEnlarged(t *testing.T) {
 	p, err := StartProcess([]string{"cat"}, t.TempDir(), nil)
 	if err != nil {
