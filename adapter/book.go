@@ -273,7 +273,7 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 		}
 		return nil, false
 	}
-	if why := a.shortLine(choice.Move); why != "" {
+	if why := a.shortLine(cur, choice.Move); why != "" {
 		if a.log.on {
 			a.log.printf("book%s: no (%s; %s)", list, why, reason)
 		}
@@ -329,10 +329,6 @@ func (a *Adapter) noBookReason(g *uci.Go) string {
 		return "book off"
 	case len(a.books.open) == 0:
 		return "no usable book"
-	case a.game.ok && len(a.books.forSide(a.game.cur.Pos.WhiteToMove())) == 0:
-		return "no usable book in " + a.books.listName(a.game.cur.Pos.WhiteToMove())
-	case a.game.ok && len(a.probed(a.game.cur.Pos.WhiteToMove())) == 0:
-		return "no book for Chess960 in " + a.books.listName(a.game.cur.Pos.WhiteToMove()) + " (ABK books have none)"
 	case !a.game.ok:
 		if a.game.err != "" {
 			return "position not followed"
@@ -344,10 +340,99 @@ func (a *Adapter) noBookReason(g *uci.Go) string {
 		return "analysis (UCI_AnalyseMode)"
 	case g.HasMate:
 		return "mate search (go mate)"
-	case a.game.cur.Pos.FullMove() > a.settings.BookDepth:
-		return fmt.Sprintf("beyond BookDepth (move %d > %d)", a.game.cur.Pos.FullMove(), a.settings.BookDepth)
 	}
-	return a.maxMovesReason()
+	return a.noBookAt(a.game.cur)
+}
+
+// noBookAt is why the book may not answer in the game cur whatever the
+// search asked, or "": the book settings, BookDepth, BookMaxMoves.
+func (a *Adapter) noBookAt(cur *board.Line) string {
+	white := cur.Pos.WhiteToMove()
+	switch {
+	case !a.settings.Book:
+		return "book off"
+	case len(a.books.open) == 0:
+		return "no usable book"
+	case len(a.books.forSide(white)) == 0:
+		return "no usable book in " + a.books.listName(white)
+	case len(a.probed(white)) == 0:
+		return "no book for Chess960 in " + a.books.listName(white) + " (ABK books have none)"
+	case cur.Pos.FullMove() > a.settings.BookDepth:
+		return fmt.Sprintf("beyond BookDepth (move %d > %d)", cur.Pos.FullMove(), a.settings.BookDepth)
+	}
+	return a.maxMovesReason(cur)
+}
+
+// bookView is the book decision's view of a position, for a GUI that
+// asks what the book holds (CECP's bk and hint): the book that would
+// answer there and its entries as the chooser judges them (policies,
+// per-side books and Width included), or why the book has no move.
+type bookView struct {
+	book  *book.Book       // nil: no book has an entry here
+	cands []book.Candidate // the book's entries for the position
+	why   string           // why the book would not answer ("": it would)
+}
+
+// viewBook is the book decision's view of the game cur (its last
+// position). It draws no random number and touches no search: asking
+// never changes what the book or the engine plays.
+func (a *Adapter) viewBook(cur *board.Line) bookView {
+	var v bookView
+	if v.why = a.noBookAt(cur); v.why != "" {
+		return v
+	}
+	for _, b := range a.probed(cur.Pos.WhiteToMove()) {
+		cands := a.books.chooser.Candidates(b, &cur.Pos, cur.Seen)
+		if len(cands) > 0 && v.book == nil {
+			v.book, v.cands = b, cands
+		}
+		for _, cd := range cands {
+			if cd.Eligible {
+				v.book, v.cands = b, cands
+				a.markShortLines(cur, &v)
+				return v
+			}
+		}
+	}
+	v.why = "no book has a move it would play here"
+	if v.book == nil {
+		v.why = "not in book"
+	}
+	return v
+}
+
+// markShortLines leaves out the eligible moves BookMinLine refuses.
+func (a *Adapter) markShortLines(cur *board.Line, v *bookView) {
+	eligible := 0
+	for i := range v.cands {
+		cd := &v.cands[i]
+		if !cd.Eligible {
+			continue
+		}
+		if why := a.shortLine(cur, cd.Move); why != "" {
+			cd.Eligible, cd.Why = false, why
+			continue
+		}
+		eligible++
+	}
+	if eligible == 0 {
+		v.why = "every move it would play ends its line too soon (BookMinLine)"
+	}
+}
+
+// likeliest is the eligible move of the highest weight (the first of
+// equals), the one the book plays most often.
+func (v *bookView) likeliest() (book.Move, bool) {
+	best := -1
+	for i, cd := range v.cands {
+		if cd.Eligible && (best < 0 || cd.Weight > v.cands[best].Weight) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return 0, false
+	}
+	return v.cands[best].Move, true
 }
 
 // searchMoves reads the moves the GUI allows with searchmoves. An unreadable

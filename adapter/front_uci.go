@@ -195,11 +195,17 @@ func (a *Adapter) toGUI(line string) {
 	}
 }
 
-// infoString tells the GUI something as "info string", or keeps it until
-// the GUI has said uci.
+// infoString tells the GUI something as "info string" (a CECP GUI: as a
+// comment), or keeps it until the GUI has said uci.
 func (a *Adapter) infoString(msg string) {
 	if !a.gui.talked {
 		a.gui.notices = append(a.gui.notices, msg)
+		return
+	}
+	if a.xb != nil {
+		// Straight to the GUI as a comment: a notice is no search's
+		// line, and is shown whatever search the front is waiting for.
+		a.xb.send("# " + msg)
 		return
 	}
 	a.toGUI("info string " + msg)
@@ -220,7 +226,7 @@ func (a *Adapter) fatalf(format string, args ...any) {
 	fmt.Fprintln(a.opts.Stderr, "polyproxy: "+msg)
 	a.log.printf("fatal: %s", msg)
 	if a.gui.talked {
-		a.toGUI("info string " + msg)
+		a.infoString(msg)
 	}
 }
 

@@ -39,15 +39,10 @@ type xboardFront struct {
 	chess960    bool // variant fischerandom: UCI_Chess960 on, castling as O-O and O-O-O
 	over        bool // the game has ended: no search until new, undo or setboard
 
-	// The time control: level's moves per session, base and increment;
-	// st's time per move; sd's depth; time and otim's clocks.
-	mps              int
-	baseMS, incMS    int64
-	moveTimeMS       int64
-	depth            int
-	timeMS, otimMS   int64
-	clocksKnown      bool
+	clock            cecpClock
 	ponderMove       string // the reply to ponder on, after our last move ("": none)
+	expected         string // the reply our last move's search expected, for hint ("": none)
+	expectedAt       int    // the number of moves played when it was expected
 	searches         []*xbSearch
 	pings            []string   // ping numbers waiting for their readyok, in order
 	redrive          bool       // a bestmove came: drive once the core has settled
@@ -73,6 +68,7 @@ type xbSearch struct {
 	discarded  bool        // stopped for good (force, undo, new, a ponder miss): its bestmove is dropped
 	pos        *board.Line // the position searched, for the thinking's moves
 	ponderMove string      // xbPonder: the opponent's move it assumes
+	ponderSAN  string      // xbPonder: that move in SAN, for ShowPonder
 	bestScore  *uci.Score  // its last score, for resignation
 }
 
@@ -82,7 +78,7 @@ func newXboardFront(a *Adapter, out guiOutput) *xboardFront {
 		panic("adapter: the CECP front needs the GUI's writer")
 	}
 	// Until the GUI sends level: XBoard's default, 40 moves in 5 minutes.
-	x := &xboardFront{a: a, out: w, mps: 40, baseMS: 5 * 60 * 1000}
+	x := &xboardFront{a: a, out: w, clock: cecpClock{mps: 40, baseMS: 5 * 60 * 1000}}
 	x.resetGame("")
 	a.gui.talked = true // notices go out as CECP comments from now on
 	return x
@@ -119,6 +115,8 @@ func (x *xboardFront) onLine(line string) {
 	}
 	cmd, arg := cutWord(line)
 	if cmd == "quit" && len(x.held) == 0 {
+		// The GUI leaves: no search of ours is played or shown any more.
+		x.discardSearches()
 		x.a.onQuitInOrder(uci.Command{Kind: uci.CmdQuit, Line: "quit"})
 		return
 	}
@@ -176,10 +174,14 @@ func (x *xboardFront) afterEvent() {
 func (x *xboardFront) command(cmd, arg, line string) {
 	switch cmd {
 	case "xboard", "accepted", "rejected", "random", "computer", "name", "rating", "ics",
-		"hint", "bk", "nps", "pause", "resume":
+		"nps", "pause", "resume":
 		// Nothing to do: informative, or features we do not offer.
 	case "protover":
 		x.sendFeatures()
+	case "bk":
+		x.showBook()
+	case "hint":
+		x.hint()
 	case "new":
 		x.discardSearches()
 		// At once, not with the first search as PolyGlot does: the engine
@@ -190,18 +192,21 @@ func (x *xboardFront) command(cmd, arg, line string) {
 		x.setChess960(false) // new is standard chess until a variant command
 		x.resetGame("")
 		x.force, x.engineWhite = false, false
-		x.depth, x.moveTimeMS = 0, 0
+		x.clock.newGame()
 		x.resignRun, x.lastScore = 0, nil
+		x.analyseFromHere()
 	case "variant":
 		switch {
 		case arg == "normal":
 			x.discardSearches()
 			x.setChess960(false)
 			x.resetGame("")
+			x.analyseFromHere()
 		case arg == "fischerandom" && x.engineOptionNamed("UCI_Chess960") != "":
 			x.discardSearches()
 			x.setChess960(true)
 			x.resetGame("")
+			x.analyseFromHere()
 		default:
 			x.reply("Error (unsupported variant): " + arg)
 		}
@@ -229,13 +234,13 @@ func (x *xboardFront) command(cmd, arg, line string) {
 		x.level(line, arg)
 	case "st":
 		if ms, ok := secondsToMS(arg); ok && ms > 0 {
-			x.moveTimeMS = ms
+			x.clock.st(ms)
 		} else {
 			x.reply("Error (bad time): " + line)
 		}
 	case "sd":
 		if d, err := strconv.Atoi(arg); err == nil && d > 0 {
-			x.depth = d
+			x.clock.depth = d
 		} else {
 			x.reply("Error (bad depth): " + line)
 		}
@@ -246,18 +251,20 @@ func (x *xboardFront) command(cmd, arg, line string) {
 			return
 		}
 		if cmd == "time" {
-			x.timeMS = cs * 10
+			x.clock.timeMS = cs * 10
 		} else {
-			x.otimMS = cs * 10
+			x.clock.otimMS = cs * 10
 		}
-		x.clocksKnown = true
+		x.clock.known = true
 	case "post":
 		x.post = true
 	case "nopost":
 		x.post = false
 	case "hard":
 		x.hard = true
-		x.drive()
+		if x.force || x.over || x.board.Pos.WhiteToMove() != x.engineWhite {
+			x.drive() // pondering, if a reply is expected: never our move, which waits for go
+		}
 	case "easy":
 		x.hard = false
 		x.discardPonder()
@@ -363,7 +370,7 @@ func (x *xboardFront) useLine(l *board.Line, fromFEN bool) {
 	x.moves = x.moves[:0]
 	x.line.reset(x.startFEN)
 	x.over = false
-	x.ponderMove = ""
+	x.ponderMove, x.expected = "", ""
 }
 
 // level reads "level MPS BASE INC": BASE in minutes or minutes:seconds,
@@ -387,10 +394,7 @@ func (x *xboardFront) level(line, arg string) {
 		bad()
 		return
 	}
-	x.mps = mps
-	x.baseMS = baseMin*60 + baseSec
-	x.incMS = inc
-	x.moveTimeMS = 0
+	x.clock.level(mps, baseMin*60+baseSec, inc)
 }
 
 // Bounds of the clock values the front takes: a year, far beyond any
@@ -429,7 +433,7 @@ func (x *xboardFront) parseMove(s string) (book.Move, bool) {
 // userMove handles usermove MOVE.
 func (x *xboardFront) userMove(s string) {
 	m, ok := x.parseMove(s)
-	if !ok || x.over && !x.force {
+	if !ok {
 		x.reply("Illegal move: " + s)
 		return
 	}
@@ -437,35 +441,34 @@ func (x *xboardFront) userMove(s string) {
 }
 
 // playUserMove plays the opponent's legal move m (as the GUI wrote it:
-// s): a ponder hit goes on as our search; anything else running stops.
+// s). Every move of the GUI's goes through here and its one end check,
+// pondered on or not: a ponder hit goes on as our search unless the move
+// ended the game; anything else running stops.
 func (x *xboardFront) playUserMove(s string, m book.Move) {
 	if x.over && !x.force {
 		x.reply("Illegal move: " + s)
 		return
 	}
 	move := m.String()
-	hit := false
-	if p := x.active(); p != nil {
-		switch {
-		case p.kind == xbPonder && p.ponderMove == move && !x.force:
-			p.kind = xbPlay
-			hit = true
-		case p.kind == xbAnalyze:
-			p.discarded = true
-			x.a.coreStop()
-		default:
-			p.discarded = true
-			x.a.coreStop()
-		}
+	running := x.active()
+	hit := running != nil && running.kind == xbPonder && running.ponderMove == move && !x.force
+	if running != nil && !hit {
+		running.discarded = true
+		x.a.coreStop()
 	}
 	x.ponderMove = ""
 	x.play(m)
-	if hit {
-		x.a.log.printf("ponder hit on %s", move)
-		x.a.corePonderHit()
+	if !x.force && x.claimEnd() {
+		if hit {
+			running.discarded = true
+			x.a.coreStop()
+		}
 		return
 	}
-	if !x.force && x.claimEnd() {
+	if hit {
+		running.kind = xbPlay
+		x.a.log.printf("ponder hit on %s", move)
+		x.a.corePonderHit()
 		return
 	}
 	x.drive()
@@ -493,9 +496,19 @@ func (x *xboardFront) active() *xbSearch {
 // will be dropped.
 func (x *xboardFront) discardSearches() {
 	x.ponderMove = ""
+	x.lastInfoSearchOK = false
 	if s := x.active(); s != nil {
 		s.discarded = true
 		x.a.coreStop()
+	}
+}
+
+// analyseFromHere goes on analysing after a command that set up another
+// board (new, variant, setboard, a take-back): analysis follows the
+// board; a game waits for go.
+func (x *xboardFront) analyseFromHere() {
+	if x.analyzing {
+		x.drive()
 	}
 }
 
@@ -534,6 +547,9 @@ func (x *xboardFront) drive() {
 			return
 		}
 		x.startSearch(xbPonder, x.goLine(true), after, move)
+		if played, ok := x.parseMove(move); ok {
+			x.searches[len(x.searches)-1].ponderSAN = x.board.Pos.SAN(played)
+		}
 	}
 }
 
@@ -548,47 +564,13 @@ func (x *xboardFront) startSearch(kind xbSearchKind, goLine string, pos *board.L
 }
 
 // goLine is the UCI go for our next move (ponder: on the opponent's
-// time): st's movetime, else the clocks; sd's depth either way.
+// time).
 func (x *xboardFront) goLine(ponder bool) string {
-	var b strings.Builder
-	b.WriteString("go")
+	done := len(x.moves) / 2 // our moves since the game's start
 	if ponder {
-		b.WriteString(" ponder")
+		done = (len(x.moves) + 1) / 2
 	}
-	if x.depth > 0 {
-		b.WriteString(" depth " + strconv.Itoa(x.depth))
-	}
-	if x.moveTimeMS > 0 {
-		b.WriteString(" movetime " + strconv.FormatInt(x.moveTimeMS, 10))
-		return b.String()
-	}
-	own, opp := x.timeMS, x.otimMS
-	if !x.clocksKnown {
-		if x.baseMS == 0 && x.incMS == 0 {
-			if x.depth > 0 {
-				return b.String()
-			}
-			return b.String() + " infinite" // no limit at all: the GUI's ? ends it
-		}
-		own, opp = x.baseMS, x.baseMS
-	}
-	w, bl := own, opp
-	if !x.engineWhite {
-		w, bl = opp, own
-	}
-	b.WriteString(" wtime " + strconv.FormatInt(max(w, 1), 10) + " btime " + strconv.FormatInt(max(bl, 1), 10))
-	if x.incMS > 0 {
-		inc := strconv.FormatInt(x.incMS, 10)
-		b.WriteString(" winc " + inc + " binc " + inc)
-	}
-	if x.mps > 0 {
-		done := len(x.moves) / 2 // our moves since the game's start
-		if ponder {
-			done = (len(x.moves) + 1) / 2
-		}
-		b.WriteString(" movestogo " + strconv.Itoa(x.mps-done%x.mps))
-	}
-	return b.String()
+	return x.clock.goLine(ponder, x.engineWhite, done, int64(x.a.settings.STFudge))
 }
 
 // onBestmove takes the bestmove of the oldest search owed.
@@ -635,6 +617,7 @@ func (x *xboardFront) onBestmove(line string) {
 	if x.claimEnd() {
 		return
 	}
+	x.expected, x.expectedAt = bm.Ponder, len(x.moves)
 	if x.hard && bm.Ponder != "" {
 		x.ponderMove = bm.Ponder
 	}
@@ -766,9 +749,7 @@ func (x *xboardFront) takeBack(n int) {
 		m, _ := book.ParseMove(s)
 		x.play(m)
 	}
-	if x.analyzing {
-		x.drive() // analysis goes on from there; a game waits for go
-	}
+	x.analyseFromHere()
 }
 
 // setBoard starts the game from a FEN.
@@ -780,9 +761,7 @@ func (x *xboardFront) setBoard(fen string) {
 	}
 	x.discardSearches()
 	x.useLine(l, true)
-	if x.analyzing {
-		x.drive() // analysis goes on from there
-	}
+	x.analyseFromHere()
 }
 
 // result ends the game as the GUI says: learning gets its result.

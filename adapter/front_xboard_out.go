@@ -55,6 +55,9 @@ func (x *xboardFront) fromCore(line []byte) {
 // time in centiseconds, the moves in SAN; an info string becomes a
 // comment.
 func (x *xboardFront) onInfo(line []byte) {
+	if len(x.searches) > 0 && x.searches[0].discarded {
+		return // of a search whose move is never played: nothing to show
+	}
 	if bytes.HasPrefix(line, []byte("info string")) {
 		if in, err := uci.ParseInfo(string(line)); err == nil {
 			x.send("# " + in.String)
@@ -65,7 +68,10 @@ func (x *xboardFront) onInfo(line []byte) {
 	// (currmove, nodes) have no score.
 	s := x.active()
 	if s == nil || x.searches[0] != s || !uci.HasScore(line) {
-		return // another search's (one stopped), or no thinking to show
+		return // no thinking to show
+	}
+	if s.kind == xbPonder && !x.a.settings.ShowPonder {
+		return
 	}
 	in, err := uci.ParseInfo(string(line))
 	if err != nil || !in.HasScore || len(in.PV) == 0 {
@@ -90,6 +96,10 @@ func (x *xboardFront) onInfo(line []byte) {
 	var b strings.Builder
 	b.WriteString(strconv.Itoa(in.Depth) + " " + strconv.Itoa(score) + " " +
 		strconv.FormatInt(in.Time/10, 10) + " " + strconv.FormatInt(in.Nodes, 10))
+	if s.kind == xbPonder {
+		// As PolyGlot shows it: the move the search assumes, then its line.
+		b.WriteString(" (" + s.ponderSAN + ")")
+	}
 	b.WriteString(" " + x.pvSAN(s, in.PV))
 	x.send(b.String())
 }
@@ -215,8 +225,9 @@ func cecpOption(o uci.Option) string {
 }
 
 // xboardOurOptionLines are our options for a CECP GUI: those of UCI mode,
-// and resignation and draw offers, which only CECP mode handles (a UCI GUI
-// does both for its engine).
+// and resignation, draw offers, the thinking shown while pondering and
+// st's margin, which only CECP mode handles (a UCI GUI does them for its
+// engine).
 func xboardOurOptionLines(a *Adapter) []string {
 	c := a.settings
 	return append(ourOptionLines(c),
@@ -226,5 +237,7 @@ func xboardOurOptionLines(a *Adapter) []string {
 		"option name "+ourOptionPrefix+"QueenNeverResigns type check default "+strconv.FormatBool(c.QueenNeverResigns),
 		"option name "+ourOptionPrefix+"HandleDraws type check default "+strconv.FormatBool(c.HandleDraws),
 		"option name "+ourOptionPrefix+"ContemptScore type spin default "+strconv.Itoa(c.ContemptScore)+" min 0 max 10000",
+		"option name "+ourOptionPrefix+"ShowPonder type check default "+strconv.FormatBool(c.ShowPonder),
+		"option name "+ourOptionPrefix+"STFudge type spin default "+strconv.Itoa(c.STFudge)+" min 0 max 1000",
 	)
 }

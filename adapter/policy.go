@@ -59,29 +59,29 @@ func (p *bookPolicy) count(game int, l *board.Line) int {
 }
 
 // maxMovesReason is why BookMaxMoves keeps the book from answering, or "".
-func (a *Adapter) maxMovesReason() string {
+func (a *Adapter) maxMovesReason(cur *board.Line) string {
 	max := a.settings.BookMaxMoves
 	if max <= 0 {
 		return ""
 	}
-	if n := a.books.policy.count(a.game.number, a.game.cur); n >= max {
+	if n := a.books.policy.count(a.game.number, cur); n >= max {
 		return fmt.Sprintf("BookMaxMoves reached (%d book moves of ours in this game, at most %d)", n, max)
 	}
 	return ""
 }
 
 // shortLine is why BookMinLine keeps the book from playing move in the
-// current position (the book ends too soon after it), or "".
-func (a *Adapter) shortLine(move book.Move) string {
+// last position of the game cur (the book ends too soon after it), or "".
+func (a *Adapter) shortLine(cur *board.Line, move book.Move) string {
 	need := a.settings.BookMinLine
 	if need <= 0 {
 		return ""
 	}
-	after := a.game.cur.Pos
+	after := cur.Pos
 	after.Play(move)
 	w := &a.books.policy.lines
 	w.prepare(a.game.number, a.books.files+"\x02"+a.books.chooseBy, a.books.chooser, a.books.forSide)
-	plies, complete := w.longest(a.game.cur.Keys, &after, need)
+	plies, complete := w.longest(cur.Keys, &after, need)
 	switch {
 	case !complete:
 		a.log.printf("book: the line after %s was not measured to the end within %d positions: taken as long enough", move, lineBudget)

@@ -28,6 +28,7 @@ var numericKeys = map[string]struct {
 	"resignmoves":      {0, 10000, func(c *Config) uint64 { return uint64(c.ResignMoves) }},
 	"resignscore":      {0, 10000, func(c *Config) uint64 { return uint64(c.ResignScore) }},
 	"contemptscore":    {0, 10000, func(c *Config) uint64 { return uint64(c.ContemptScore) }},
+	"stfudge":          {0, 1000, func(c *Config) uint64 { return uint64(c.STFudge) }},
 }
 
 // otherKeys are the keys that take no number: paths, names, booleans,
@@ -36,7 +37,7 @@ var otherKeys = []string{
 	"enginedir", "enginecommand", "enginename", "log", "logfile", "book",
 	"bookfile", "bookfilewhite", "bookfileblack", "bookrandom", "bookmode",
 	"bookavoidrepetition", "booklearn", "booklearnweight", "bookponder", "bookponderalways",
-	"resign", "queenneverresigns", "handledraws",
+	"resign", "queenneverresigns", "handledraws", "showponder",
 }
 
 // hostile are numbers no key takes.

@@ -44,6 +44,7 @@ const (
 	DefaultResignMoves      = 3   // PolyGlot's
 	DefaultResignScore      = 600 // PolyGlot's
 	DefaultContemptScore    = 30  // PolyGlot's
+	DefaultSTFudge          = 20  // PolyGlot's
 	// The book policies' largest values, for the ini and the UCI spins.
 	MaxBookWidth     = 1000
 	MaxBookMaxMoves  = 10000
@@ -115,6 +116,12 @@ type Config struct {
 	// accepted when the engine's last score is at or below -ContemptScore.
 	HandleDraws   bool
 	ContemptScore int // centipawns
+	// ShowPonder: CECP thinking output while the engine ponders, its line
+	// led by the expected move in parentheses, as PolyGlot (on by default).
+	ShowPonder bool
+	// STFudge: CECP's st (an upper bound) reaches the engine as a UCI
+	// movetime (an exact time) this many milliseconds shorter, as PolyGlot.
+	STFudge int
 
 	EngineOptions []Option // [Engine] section and -uci NAME=VALUE, in order; later duplicates (any case) override earlier
 	Warnings      []string // unknown keys etc.: logged, not fatal
@@ -140,6 +147,8 @@ func Default(baseDir string) *Config {
 		ResignScore:       DefaultResignScore,
 		QueenNeverResigns: true,
 		ContemptScore:     DefaultContemptScore,
+		ShowPonder:        true,
+		STFudge:           DefaultSTFudge,
 	}
 }
 
@@ -558,6 +567,8 @@ func init() {
 		"queenneverresigns": boolean(func(c *Config) *bool { return &c.QueenNeverResigns }),
 		"handledraws":       boolean(func(c *Config) *bool { return &c.HandleDraws }),
 		"contemptscore":     integer(func(c *Config) *int { return &c.ContemptScore }, 0, 10000),
+		"showponder":        boolean(func(c *Config) *bool { return &c.ShowPonder }),
+		"stfudge":           integer(func(c *Config) *int { return &c.STFudge }, 0, 1000),
 	}
 }
 
@@ -568,9 +579,9 @@ var ignoredPolyGlotKeys = map[string]bool{}
 func init() {
 	for _, k := range []string{
 		"UCI",
-		"ShowPonder", "ShowTbHits", "ScoreWhite",
+		"ShowTbHits", "ScoreWhite",
 		"KibitzMove", "KibitzPV", "KibitzCommand", "KibitzDelay", "KibitzInterval",
-		"MateScore", "UseNice", "NiceValue", "Affinity", "STFudge", "OnlyWbOptions",
+		"MateScore", "UseNice", "NiceValue", "Affinity", "OnlyWbOptions",
 		"UCIVersion", "CanPonder", "SyncStop", "PromoteWorkAround", "RepeatPV",
 		"Save", "SettingsFile", "SettingsDir", "Chess960", "Fen", "OnlyBook",
 		"WbWorkArounds", "WbWorkArounds2", "WbWorkArounds3", "Debug",

@@ -116,6 +116,8 @@ Skill Level = 3
 		ResignScore:         500,
 		QueenNeverResigns:   true,
 		ContemptScore:       DefaultContemptScore,
+		ShowPonder:          true,
+		STFudge:             DefaultSTFudge,
 		EngineOptions:       []Option{{"Hash", "16"}, {"Skill Level", "3"}},
 	}
 	if runtime.GOOS == "windows" {
@@ -230,7 +232,7 @@ func TestUnknownKeysAreWarnings(t *testing.T) {
 [PolyGlot]
 EngineCommand = sf
 UCI = true
-ShowPonder = true
+ShowTbHits = true
 Frobnicate = 3
 [Other]
 x = 1
@@ -239,7 +241,7 @@ Hash = 1
 `)
 	c := mustLoad(t, ini, "-pg", "Nonsense=1", "-wb", "false")
 	joined := strings.Join(c.Warnings, "\n")
-	for _, want := range []string{"UCI", "ShowPonder", "Frobnicate", "[other]", "before any section", "Nonsense", "OnlyWbOptions"} {
+	for _, want := range []string{"UCI", "ShowTbHits", "Frobnicate", "[other]", "before any section", "Nonsense", "OnlyWbOptions"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("no warning mentions %q; warnings:\n%s", want, joined)
 		}

@@ -38,6 +38,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	str(&s.Author, "author", "id author (default "+DefaultAuthor+")")
 	boolean(&options, "options", true, "announce the default options (false: none)")
 	str(&s.BestMove, "bestmove", "play this move in every search (default: follow the game, play the legal move that sorts first)")
+	boolean(&s.Ponder, "ponder", false, "name the reply that sorts first as the bestmove's ponder move (a followed game only)")
 	num(&s.Score, "score", "score (cp) of the info line before each bestmove")
 	boolean(&s.NoInfo, "no-info", false, "no info line before bestmove")
 	num(&startMs, "start-ms", "wait this many ms before answering uci")

@@ -50,8 +50,12 @@ type Settings struct {
 	// notation ("0000" without one); the game is followed and a bad FEN or
 	// an illegal move is answered with an info string.
 	BestMove string
-	Score    int  // the score (centipawns) of the info line before each bestmove
-	NoInfo   bool // no info line before bestmove
+	// Ponder names, in a followed game, the reply that sorts first after
+	// the move played as the bestmove's ponder move (none when it ends the
+	// game).
+	Ponder bool
+	Score  int  // the score (centipawns) of the info line before each bestmove
+	NoInfo bool // no info line before bestmove
 
 	StartDelay time.Duration // before answering uci
 	ReadyDelay time.Duration // before answering isready; nothing else is read meanwhile
@@ -391,12 +395,26 @@ func play(pos *chess.Position, uci string) *chess.Position {
 	return nil
 }
 
-// bestMove is what a search in the current position plays.
-func (e *engine) bestMove() string {
+// bestMove is what a search in the current position plays, and its
+// ponder move when Settings.Ponder asks for one ("": none).
+func (e *engine) bestMove() (move, ponder string) {
 	if e.s.BestMove != "" {
-		return e.s.BestMove
+		return e.s.BestMove, ""
 	}
-	moves := e.pos.ValidMoves()
+	move = firstMove(e.pos)
+	if move == "0000" || !e.s.Ponder {
+		return move, ""
+	}
+	if reply := firstMove(play(e.pos, move)); reply != "0000" {
+		return move, reply
+	}
+	return move, ""
+}
+
+// firstMove is the legal move of pos that sorts first in UCI notation,
+// "0000" without one.
+func firstMove(pos *chess.Position) string {
+	moves := pos.ValidMoves()
 	if len(moves) == 0 {
 		return "0000"
 	}
@@ -412,7 +430,8 @@ func (e *engine) startSearch(args []string) {
 	wait := slices.Contains(args, "infinite") || slices.Contains(args, "ponder")
 	e.stop, e.done = make(chan struct{}), make(chan struct{})
 	stop, done := e.stop, e.done
-	move, s := e.bestMove(), e.s
+	move, ponder := e.bestMove()
+	s := e.s
 	go func() {
 		defer close(done)
 		e.flood(s.Flood, s.FloodBuffered)
@@ -434,13 +453,17 @@ func (e *engine) startSearch(args []string) {
 			return // ended: a dead engine says nothing
 		}
 		var lines []string
+		pv, best := move, "bestmove "+move
+		if ponder != "" {
+			pv, best = move+" "+ponder, best+" ponder "+ponder
+		}
 		if !s.NoInfo {
-			lines = append(lines, "info depth 1 score cp "+strconv.Itoa(s.Score)+" nodes 1 time 0 pv "+move)
+			lines = append(lines, "info depth 1 score cp "+strconv.Itoa(s.Score)+" nodes 1 time 0 pv "+pv)
 		}
 		if s.Odd {
 			lines = append(lines, "info string 100% sure %d %s", "", " \t  ")
 		}
-		e.out.lines(append(lines, "bestmove "+move)...)
+		e.out.lines(append(lines, best)...)
 	}()
 }
 

@@ -276,3 +276,21 @@ func TestMainFlagsAndEnvironment(t *testing.T) {
 		t.Fatal(envName("crash-on-go"))
 	}
 }
+
+// Ponder names the reply that sorts first, in the info line's pv and the
+// bestmove; a mated side has neither.
+func TestPonderMove(t *testing.T) {
+	s := start(t, Settings{Ponder: true})
+	s.send("position startpos", "go depth 1")
+	if got := s.until("bestmove"); !slices.Equal(got, []string{"info depth 1 score cp 0 nodes 1 time 0 pv a2a3 a7a5", "bestmove a2a3 ponder a7a5"}) {
+		t.Fatalf("got %q", got)
+	}
+	s.send("position startpos moves f2f3 e7e5 g2g4", "go depth 1")
+	if got := s.until("bestmove"); got[len(got)-1] != "bestmove a7a5 ponder a2a3" {
+		t.Fatalf("got %q", got)
+	}
+	s.send("position fen rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", "go depth 1")
+	if got := s.until("bestmove"); got[len(got)-1] != "bestmove 0000" {
+		t.Fatalf("got %q", got)
+	}
+}
