@@ -30,43 +30,10 @@ const (
 	gnuchessBook  = testenv.GnuchessBookPath
 )
 
-var (
-	binDir        string
-	buildOnce     sync.Once
-	polyproxyPath string
-	buildErr      error
-)
-
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "polyproxy-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binDir = dir
 	code := m.Run()
-	testenv.StopWine()
-	os.RemoveAll(dir)
+	testenv.Cleanup()
 	os.Exit(code)
-}
-
-// polyproxyBinary builds the binary once per test run.
-func polyproxyBinary(t testing.TB) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		polyproxyPath = filepath.Join(binDir, "polyproxy")
-		if runtime.GOOS == "windows" {
-			polyproxyPath += ".exe"
-		}
-		out, err := exec.Command("go", "build", "-o", polyproxyPath, ".").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return polyproxyPath
 }
 
 func needStockfishAndBook(t testing.TB) {
@@ -173,7 +140,7 @@ func startCmd(t testing.TB, cmd *exec.Cmd) *proc {
 }
 
 func startProxy(t testing.TB, env []string, args ...string) *proc {
-	return startProc(t, env, polyproxyBinary(t), args...)
+	return startProc(t, env, testenv.Polyproxy(t), args...)
 }
 
 func (p *proc) send(lines ...string) {
@@ -564,7 +531,7 @@ func TestMissingEngineFails(t *testing.T) {
 // A real engine process that crashes mid-game: restarted, the pending go
 // is answered, and a second crash within a minute ends polyproxy.
 func TestEngineCrashRestart(t *testing.T) {
-	fake := fakeEngineBinary(t)
+	fake := testenv.FakeEngine(t)
 	p := startProxy(t, []string{"FAKEENGINE_CRASH_ON_GO=2"}, "-noini", "-ec", fake)
 	p.send("uci", "ucinewgame", "position startpos", "go wtime 1000 btime 1000")
 	p.until("bestmove", 10*time.Second)
@@ -623,7 +590,7 @@ func BenchmarkStartupEngineAlone(b *testing.B) {
 
 func BenchmarkStartupProxy(b *testing.B) {
 	needStockfishAndBook(b)
-	bin := polyproxyBinary(b)
+	bin := testenv.Polyproxy(b)
 	for i := 0; i < b.N; i++ {
 		timeToUCIOK(b, bin, "-noini", "-ec", stockfishPath, "-pg", "Book=true", "-pg", "BookFile="+gnuchessBook)
 	}
@@ -681,8 +648,8 @@ func floodThroughput(b *testing.B, n int, env []string, name string, args ...str
 // The engine writes each line with its own write (Flushed) or in one
 // buffer (Buffered, which stresses the relay).
 func BenchmarkFlood(b *testing.B) {
-	fake := fakeEngineBinary(b)
-	bin := polyproxyBinary(b)
+	fake := testenv.FakeEngine(b)
+	bin := testenv.Polyproxy(b)
 	for _, mode := range []struct {
 		name string
 		env  []string
@@ -728,7 +695,7 @@ func bookRoundTrip(b *testing.B, name string, args ...string) {
 
 func BenchmarkBookRoundTripProxy(b *testing.B) {
 	needStockfishAndBook(b)
-	bookRoundTrip(b, polyproxyBinary(b), "-noini", "-ec", stockfishPath, "-pg", "Book=true", "-pg", "BookFile="+gnuchessBook)
+	bookRoundTrip(b, testenv.Polyproxy(b), "-noini", "-ec", stockfishPath, "-pg", "Book=true", "-pg", "BookFile="+gnuchessBook)
 }
 
 func BenchmarkBookRoundTripPolyGlot(b *testing.B) {
@@ -742,8 +709,8 @@ func BenchmarkBookRoundTripPolyGlot(b *testing.B) {
 // The same with the fake engine, whose own start-up is a few milliseconds:
 // what polyproxy itself adds shows plainly.
 func BenchmarkStartupFake(b *testing.B) {
-	fake := fakeEngineBinary(b)
-	bin := polyproxyBinary(b)
+	fake := testenv.FakeEngine(b)
+	bin := testenv.Polyproxy(b)
 	b.Run("engine", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			timeToUCIOK(b, fake)
@@ -762,7 +729,7 @@ func TestEngineDeathSeenThroughLingeringChild(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("uses a shell wrapper and process groups")
 	}
-	fake := fakeEngineBinary(t)
+	fake := testenv.FakeEngine(t)
 	script := filepath.Join(t.TempDir(), "engine.sh")
 	os.WriteFile(script, []byte("#!/bin/sh\nsleep 600 &\nexec "+fake+"\n"), 0o755)
 	p := startProxy(t, []string{"FAKEENGINE_CRASH_ON_GO=1"}, "-noini", "-ec", script)

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/polyproxy/polyproxy/internal/testenv"
 )
 
 // Process checks for the integration tests (Linux /proc, Unix signals).
@@ -61,7 +63,7 @@ func TestQuitKillsEngineGroup(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("process checks use /proc")
 	}
-	fake := fakeEngineBinary(t)
+	fake := testenv.FakeEngine(t)
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "child.pid")
 	script := filepath.Join(dir, "engine.sh")

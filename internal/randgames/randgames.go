@@ -7,7 +7,10 @@ package randgames
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
+	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
@@ -109,4 +112,28 @@ func Chess960PGN(o Options) string {
 		fmt.Fprintf(&sb, " %s\n\n", res)
 	}
 	return sb.String()
+}
+
+// TestStarts are the Chess960 starts of the tests' games: few, so lines repeat.
+var TestStarts = []int{0, 518, 959, 333}
+
+// WriteChess960PGN writes seeded random Chess960 games from TestStarts in
+// two files for a test, as lichess and cutechess-cli export them, and
+// returns their paths.
+func WriteChess960PGN(t testing.TB, games int) (lichess, cutechess string) {
+	t.Helper()
+	dir := t.TempDir()
+	lichess, cutechess = filepath.Join(dir, "lichess.pgn"), filepath.Join(dir, "cutechess.pgn")
+	for _, f := range []struct {
+		path string
+		o    Options
+	}{
+		{lichess, Options{Seed: 11, Games: games, Starts: TestStarts}},
+		{cutechess, Options{Seed: 12, Games: games / 2, Starts: TestStarts, Cutechess: true}},
+	} {
+		if err := os.WriteFile(f.path, []byte(Chess960PGN(f.o)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return lichess, cutechess
 }

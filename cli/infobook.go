@@ -1,0 +1,111 @@
+package cli
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/build"
+)
+
+type infoBookResult struct {
+	File string `json:"file"`
+	*book.Stats
+	Warnings []string   `json:"warnings"`
+	Lines    *bookLines `json:"lines,omitempty"`
+}
+
+// bookLines are PolyGlot's info-book figures, from walking the lines that
+// dump-book writes for each colour.
+type bookLines struct {
+	White          int `json:"white"`
+	Black          int `json:"black"`
+	WhitePositions int `json:"white_positions"` // book positions on White's lines, White to move
+	BlackPositions int `json:"black_positions"`
+	Isolated       int `json:"isolated"` // book positions on neither
+}
+
+func runInfoBook(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("info-book", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	bin := fs.String("bin", "", "book `file` to read")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
+	lines := fs.Bool("lines", false, "also count the lines and positions dump-book reaches for each colour, and the isolated positions (PolyGlot's info-book figures; walks the whole book twice)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: polyproxy info-book -bin FILE [-json] [-lines]")
+		fmt.Fprintln(stderr, "Reads the whole book once. Problems that do not stop the book from being used are listed as warnings;")
+		fmt.Fprintln(stderr, "the exit code is non-zero only when the file cannot be read.")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args, "bin"); err != nil {
+		return err
+	}
+	b, err := book.Open(*bin)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	s, err := b.Scan()
+	if err != nil {
+		return err
+	}
+	res := infoBookResult{File: *bin, Stats: s, Warnings: s.Warnings()}
+	if res.Warnings == nil {
+		res.Warnings = []string{}
+	}
+	if *lines {
+		white, err := build.Dump(io.Discard, b, *bin, true)
+		if err == nil {
+			var black build.DumpResult
+			black, err = build.Dump(io.Discard, b, *bin, false)
+			res.Lines = &bookLines{White: white.Lines, Black: black.Lines, WhitePositions: white.Positions, BlackPositions: black.Positions,
+				Isolated: s.Positions - white.Positions - black.Positions}
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(res)
+	}
+	w := func(label, format string, a ...any) {
+		fmt.Fprintf(stdout, "%-28s "+format+"\n", append([]any{label + ":"}, a...)...)
+	}
+	w("file", "%s", *bin)
+	w("entries", "%d (%d bytes)", s.Entries, s.Entries*book.EntrySize+s.TrailingBytes)
+	w("positions", "%d", s.Positions)
+	w("moves", "%d", s.Moves)
+	w("most entries per key", "%d", s.MaxPerKey)
+	switch {
+	case s.Header != nil:
+		w("header", "@PG@ version %s, variants %s, %d entries", s.Header.Version, strings.Join(s.Header.Variants, ","), s.Header.Entries)
+		w("header comment", "%q", s.Header.Comment)
+	case s.HeaderError != "":
+		w("header", "none (see warnings)")
+	default:
+		w("header", "none")
+	}
+	avg := 0.0
+	if s.Moves > 0 {
+		avg = float64(s.WeightSum) / float64(s.Moves)
+	}
+	w("weights", "sum %d, max %d, mean %.1f, zero %d", s.WeightSum, s.WeightMax, avg, s.ZeroWeight)
+	w("learn data", "%d entries, %d games, %d points (half points)", s.LearnNonZero, s.LearnGames, s.LearnPoints)
+	if l := res.Lines; l != nil {
+		w("lines for white", "%d", l.White)
+		w("lines for black", "%d", l.Black)
+		w("positions on white's lines", "%d", l.WhitePositions)
+		w("positions on black's lines", "%d", l.BlackPositions)
+		w("isolated positions", "%d", l.Isolated)
+	}
+	if len(res.Warnings) == 0 {
+		w("warnings", "none")
+	}
+	for _, warn := range res.Warnings {
+		fmt.Fprintf(stdout, "warning: %s\n", warn)
+	}
+	return nil
+}

@@ -1,0 +1,324 @@
+package cli
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/build"
+	"github.com/polyproxy/polyproxy/book/pgn"
+)
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// maxSkipDetails bounds the per-game skip messages; the summary counts all.
+const maxSkipDetails = 20
+
+// Bounds of make-book's numeric flags.
+const (
+	// maxThreads: more threads than cores only add pieces in flight
+	// (about 3 × 160 KB a thread) and scheduling; 256 covers the largest
+	// machines and keeps that under about 125 MB. -threads 100000000 took
+	// 5 GB and 100 s before anything was read.
+	maxThreads = 256
+	// maxGamePlies is above the longest possible game (about 17,700
+	// plies under the 75-move rule).
+	maxGamePlies = 1 << 15
+	// maxElo is above any rating a player or engine has.
+	maxElo = 10000
+	// maxBaseTime is a year in seconds: more than any TimeControl's base.
+	maxBaseTime = 366 * 24 * 3600
+)
+
+// listFlag is a repeatable flag whose values may also be comma-separated.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error {
+	for _, x := range strings.Split(v, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			*l = append(*l, x)
+		}
+	}
+	return nil
+}
+
+func runMakeBook(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("make-book", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	opt := build.DefaultOptions()
+	var pgns stringList
+	fs.Var(&pgns, "pgn", "PGN `file` to read: plain, .gz, .bz2 or .zst (told by content), - for stdin; repeat for several")
+	out := fs.String("bin", "", "book `file` to write (replaced atomically; not an input)")
+	countsOut := fs.String("counts", "", "also (or, without -bin, only) write every position-move's full games and points to counts `file` (not an input, not -bin), for sum-counts and -from-counts")
+	var fromCounts stringList
+	fs.Var(&fromCounts, "from-counts", "make the book from counts `file`s instead of PGN (repeat; in the order of the games)")
+	intFlag(fs, &opt.MaxPly, "max-ply", opt.MaxPly, 0, maxGamePlies, "count only the first `N` plies of each game")
+	intFlag(fs, &opt.MinGame, "min-game", opt.MinGame, 0, math.MaxInt32, "keep a move only if played in at least `N` games")
+	floatFlag(fs, &opt.MinScore, "min-score", opt.MinScore, 0, 100, "keep a move only if it scored at least `PCT` percent")
+	// As in PolyGlot, the later of -only-white / -only-black wins.
+	fs.BoolFunc("only-white", "keep only moves of White", func(string) error { opt.Colours = build.WhiteOnly; return nil })
+	fs.BoolFunc("only-black", "keep only moves of Black", func(string) error { opt.Colours = build.BlackOnly; return nil })
+	fs.BoolVar(&opt.Uniform, "uniform", false, "give every kept move weight 1")
+	percentFlag(fs, &opt.MinShare, "min-share", "keep a move only if played in at least `PCT` percent of its position's games")
+	intFlag(fs, &opt.Threads, "threads", min(runtime.GOMAXPROCS(0), maxThreads), 1, maxThreads, "read, parse and replay on `N` threads (the book is the same bytes)")
+	f := &opt.Filter
+	intFlag(fs, &f.MinElo, "min-elo", 0, 0, maxElo, "only games where both WhiteElo and BlackElo are at least `N` (no rating: dropped)")
+	intFlag(fs, &f.MinMoverElo, "min-mover-elo", 0, 0, maxElo, "only the moves of a player whose own rating is at least `N`")
+	fromDate := fs.String("from-date", "", "only games dated `YYYY[.MM[.DD]]` or later (Date tag, else UTCDate)")
+	toDate := fs.String("to-date", "", "only games dated up to `YYYY[.MM[.DD]]` (a partial date: to its end)")
+	fs.Var((*playerList)(&f.Players), "player", "only the moves of player `NAME` (White/Black tag, any case, commas kept: \"Carlsen, Magnus\"); repeat the flag for several")
+	fs.Var((*listFlag)(&f.TimeClasses), "time-control", "only games of these `CLASSES`: "+strings.Join(build.TimeClasses, ",")+" (TimeControl tag)")
+	intFlag(fs, &f.MinBaseTime, "min-base-time", 0, 0, maxBaseTime, "only games with a base time of at least `SECONDS` (TimeControl tag; - passes)")
+	fs.Var((*listFlag)(&f.SkipTerminations), "skip-termination", "drop games whose Termination tag is one of these `VALUES`")
+	skipForfeits := fs.Bool("skip-forfeits", false, "drop games lost on time or abandoned (Termination \"Time forfeit\" or \"Abandoned\")")
+	quiet := fs.Bool("q", false, "no progress and no per-game skip messages")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: polyproxy make-book -pgn FILE [-pgn FILE]... [-bin OUT] [-counts OUT] [-max-ply N] [-min-game N]")
+		fmt.Fprintln(stderr, "         [-min-score PCT] [-only-white] [-only-black] [-uniform] [-min-share PCT] [-threads N]")
+		fmt.Fprintln(stderr, "         [game filters] [-q]")
+		fmt.Fprintln(stderr, "       polyproxy make-book -from-counts FILE [-from-counts FILE]... -bin OUT [move rules]")
+		fmt.Fprintln(stderr, "Weight = 2 per win + 1 per draw from the mover's view (Result tag; missing or * = draw).")
+		fmt.Fprintln(stderr, "Games with an illegal, ambiguous or null move, a bad tag or no result are skipped and counted.")
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	switch {
+	case len(fromCounts) > 0:
+		for _, name := range []string{"pgn", "counts", "max-ply", "threads", "min-elo", "min-mover-elo", "from-date", "to-date", "player", "time-control", "min-base-time", "skip-termination", "skip-forfeits"} {
+			if set[name] {
+				return usageErrorf("-%s does not go with -from-counts: the counts were made with their settings", name)
+			}
+		}
+		if *out == "" {
+			return usageErrorf("-bin is required")
+		}
+	case len(pgns) == 0:
+		return usageErrorf("-pgn (or -from-counts) is required")
+	case *out == "" && *countsOut == "":
+		return usageErrorf("-bin or -counts is required")
+	}
+	var err error
+	if *fromDate != "" {
+		if f.FromDate, err = build.ParseFlagDate(*fromDate, false); err != nil {
+			return usageErrorf("-from-date: %v", err)
+		}
+	}
+	if *toDate != "" {
+		if f.ToDate, err = build.ParseFlagDate(*toDate, true); err != nil {
+			return usageErrorf("-to-date: %v", err)
+		}
+	}
+	for _, c := range f.TimeClasses {
+		if !slices.Contains(build.TimeClasses, strings.ToLower(c)) {
+			return usageErrorf("-time-control: unknown class %q (have %s)", c, strings.Join(build.TimeClasses, ", "))
+		}
+	}
+	if *skipForfeits {
+		f.SkipTerminations = append(f.SkipTerminations, "Time forfeit", "Abandoned")
+	}
+	stdins := 0
+	for _, name := range pgns {
+		if name == "-" {
+			stdins++
+		}
+	}
+	if stdins > 1 {
+		return usageErrorf("-pgn - (standard input) can be given once")
+	}
+	var inputs []fileArg
+	for _, name := range pgns {
+		inputs = append(inputs, fileArg{"-pgn", name})
+	}
+	for _, name := range fromCounts {
+		inputs = append(inputs, fileArg{"-from-counts", name})
+	}
+	if err := checkOutputs(inputs, []fileArg{{"-bin", *out}, {"-counts", *countsOut}}); err != nil {
+		return err
+	}
+
+	if len(fromCounts) > 0 {
+		return makeBookFromCounts(fromCounts, *out, opt, stderr)
+	}
+	opt.Totals = *countsOut != ""
+	start := time.Now()
+	b := build.NewBuilder(opt)
+	details := 0
+	if !*quiet {
+		b.OnSkip = func(s build.SkippedGame) {
+			if details < maxSkipDetails {
+				fmt.Fprintln(stderr, "make-book:", s)
+			} else if details == maxSkipDetails {
+				fmt.Fprintln(stderr, "make-book: (further skipped games are only counted)")
+			}
+			details++
+		}
+	}
+	for _, name := range pgns {
+		if err := addPGNFile(b, name, start, *quiet, stderr); err != nil {
+			return fmt.Errorf("%v; no book written", err)
+		}
+	}
+	s := b.Stats()
+	if err := checkUsable(s); err != nil {
+		return err
+	}
+	if *countsOut != "" {
+		if err := book.WriteFileFrom(*countsOut, b.WriteCounts); err != nil {
+			return err
+		}
+	}
+	var entries []book.Entry
+	if *out != "" {
+		entries = b.Entries()
+		warnIfEmpty(stderr, entries)
+		if err := book.WriteFile(*out, entries); err != nil {
+			return err
+		}
+	}
+	printSummary(stderr, s)
+	fmt.Fprintf(stderr, "make-book: %d plies, %d distinct position-moves", s.Plies, s.Positions)
+	if *out != "" {
+		fmt.Fprintf(stderr, ", %d entries written to %s", len(entries), *out)
+	}
+	if *countsOut != "" {
+		fmt.Fprintf(stderr, ", counts written to %s", *countsOut)
+	}
+	fmt.Fprintf(stderr, " in %.2fs\n", time.Since(start).Seconds())
+	return nil
+}
+
+// makeBookFromCounts is make-book -from-counts: the counts added up in
+// the order given, the move rules applied, the book written.
+func makeBookFromCounts(files []string, out string, opt build.Options, stderr io.Writer) error {
+	start := time.Now()
+	readers, ins, err := openCounts(files)
+	if err != nil {
+		return err
+	}
+	defer ins.Close()
+	entries, st, err := build.FromCounts(readers, opt)
+	if err != nil {
+		return fmt.Errorf("%v; no book written", err)
+	}
+	ins.warn(stderr, "make-book")
+	if st.Records == 0 {
+		return fmt.Errorf("the counts hold no move; no book written")
+	}
+	warnIfEmpty(stderr, entries)
+	if err := book.WriteFile(out, entries); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "make-book: %d counts files, %d games, %d positions, %d position-moves, %d entries written to %s in %.2fs\n",
+		len(files), st.Games, st.Positions, st.Records, len(entries), out, time.Since(start).Seconds())
+	if n := chess960Games(st.Variants); n > 0 {
+		fmt.Fprintf(stderr, "make-book: %d Chess960 games (the book's @PG@ header says so)\n", n)
+	}
+	if st.Halved > 0 {
+		fmt.Fprintf(stderr, "make-book: %d positions have a move with 16384 games or more: their totals were halved to fit; there the book can differ from one make-book run over all the games (which halves while reading)\n", st.Halved)
+	}
+	return nil
+}
+
+// warnIfEmpty says so when the move rules left out every move: the book
+// is written empty, as PolyGlot writes it, but likely not what was meant.
+func warnIfEmpty(stderr io.Writer, entries []book.Entry) {
+	// A @PG@ header's entries (key 0) hold no move.
+	if !slices.ContainsFunc(entries, func(e book.Entry) bool { return e.Key != 0 }) {
+		warnf(stderr, "make-book", "no move passed the move rules (-min-game, -min-score, -min-share, -only-white, -only-black): the book is empty")
+	}
+}
+
+// checkUsable refuses to write a book when no game was counted: most
+// likely the wrong file or filters; an empty book would hide that.
+func checkUsable(s build.Stats) error {
+	switch {
+	case s.Games == s.SkippedTotal():
+		return fmt.Errorf("no usable game in the input (%d read, all skipped); no book written", s.Games)
+	case s.Games == s.SkippedTotal()+s.FilteredTotal():
+		return fmt.Errorf("no game passed the filters (%d read, %d skipped, %d filtered out); no book written", s.Games, s.SkippedTotal(), s.FilteredTotal())
+	}
+	return nil
+}
+
+func printSummary(stderr io.Writer, s build.Stats) {
+	used := s.Games - s.SkippedTotal() - s.FilteredTotal()
+	fmt.Fprintf(stderr, "make-book: %d games read, %d used, %d skipped", s.Games, used, s.SkippedTotal())
+	for _, r := range pgn.SkipReasons {
+		if n := s.Skipped[r]; n > 0 {
+			fmt.Fprintf(stderr, "; %s: %d", r, n)
+		}
+	}
+	if n := s.FilteredTotal(); n > 0 {
+		fmt.Fprintf(stderr, ", %d filtered out", n)
+		for _, r := range build.FilterReasons {
+			if n := s.Filtered[r]; n > 0 {
+				fmt.Fprintf(stderr, "; %s: %d", r, n)
+			}
+		}
+	}
+	fmt.Fprintln(stderr)
+	if s.Chess960Games > 0 {
+		fmt.Fprintf(stderr, "make-book: %d Chess960 games (the book's @PG@ header says so)", s.Chess960Games)
+		if s.InnerRookPlies > 0 {
+			fmt.Fprintf(stderr, "; %d plies left out: a castling right held by an inner rook, which the Polyglot key cannot tell from the outer rook's", s.InnerRookPlies)
+		}
+		fmt.Fprintln(stderr)
+	}
+}
+
+// progressAfter is how long a run must take before it reports progress,
+// and then how often.
+const progressAfter = time.Second
+
+func addPGNFile(b *build.Builder, name string, start time.Time, quiet bool, stderr io.Writer) error {
+	in, err := pgn.Open(name, pgnStdin)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	label := name
+	if name == "-" {
+		label = "standard input"
+	}
+	fileStart, last := time.Now(), time.Now()
+	gamesBefore := b.Stats().Games
+	if !quiet {
+		b.Progress = func(s build.Stats) {
+			now := time.Now()
+			if now.Sub(start) < progressAfter || now.Sub(last) < progressAfter {
+				return
+			}
+			last = now
+			elapsed := now.Sub(fileStart).Seconds()
+			games := s.Games - gamesBefore
+			msg := fmt.Sprintf("make-book: %s: %d games (%.0f/s)", label, games, float64(games)/elapsed)
+			// Of a compressed file, the share of its compressed bytes.
+			if n := in.Consumed(); in.Size > 0 && n > 0 {
+				left := elapsed * float64(in.Size-n) / float64(n)
+				msg += fmt.Sprintf(", %d%%, about %s left", 100*n/in.Size, time.Duration(left*float64(time.Second)).Round(time.Second))
+			}
+			fmt.Fprintln(stderr, msg)
+		}
+	}
+	err = b.AddPGN(in, label)
+	b.Progress = nil
+	if err == nil {
+		pgnInputs{in}.warn(stderr, "make-book")
+	}
+	return err
+}

@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"os"
+
+	"github.com/polyproxy/polyproxy/internal/paths"
+)
+
+// fileArg is a file named on a command line, with the flag that named it
+// (for the message).
+type fileArg struct{ flag, path string }
+
+// checkOutputs refuses, before anything is read or written, an output
+// file that is one of the inputs or another output: writing it would
+// replace an input (a PGN by the book made from it) or lose one of two
+// outputs. The same file is found through another spelling of the path,
+// a symbolic link (to the file or to a folder on the way) or a hard link;
+// "-" is standard input, refused when it is redirected from the output.
+// Empty paths (an output not asked for) are skipped.
+func checkOutputs(inputs, outputs []fileArg) error {
+	for i, out := range outputs {
+		if out.path == "" {
+			continue
+		}
+		for _, in := range inputs {
+			same := false
+			switch in.path {
+			case "":
+			case "-":
+				same = isStdin(out.path)
+			default:
+				same = paths.Same(out.path, in.path)
+			}
+			if same {
+				return usageErrorf("%s %s is the input %s %s: give another output file; nothing written", out.flag, out.path, in.flag, in.path)
+			}
+		}
+		for _, other := range outputs[:i] {
+			if other.path != "" && paths.Same(out.path, other.path) {
+				return usageErrorf("%s %s and %s %s are the same file: give two files; nothing written", other.flag, other.path, out.flag, out.path)
+			}
+		}
+	}
+	return nil
+}
+
+// isStdin tells whether standard input (what "-" reads) is the file at
+// path, as in "make-book -pgn - -bin games.pgn < games.pgn".
+func isStdin(path string) bool {
+	f, ok := pgnStdin.(*os.File)
+	if !ok {
+		return false
+	}
+	in, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	st, err := os.Stat(path)
+	return err == nil && os.SameFile(in, st)
+}

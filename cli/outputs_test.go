@@ -1,0 +1,213 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/polyproxy/polyproxy/internal/fixture"
+)
+
+// sameFileSpellings returns other names of the existing file path: the
+// same path, one through "sub/..", one relative to the working folder,
+// a symbolic link to it, one through a linked folder and a hard link.
+// Links the system refuses are left out.
+func sameFileSpellings(t *testing.T, path string) map[string]string {
+	t.Helper()
+	dir, name := filepath.Split(path)
+	sub := filepath.Join(dir, "sub")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := map[string]string{
+		"same path":  path,
+		"via sub/..": filepath.Join(sub, "..") + string(filepath.Separator) + name,
+	}
+	if cwd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(cwd, path); err == nil {
+			s["relative"] = rel
+		}
+	}
+	if link := filepath.Join(dir, "symlink-"+name); os.Symlink(path, link) == nil {
+		s["symlink"] = link
+	}
+	if linkDir := filepath.Join(dir, "linked-dir"); os.Symlink(dir, linkDir) == nil {
+		s["linked folder"] = filepath.Join(linkDir, name)
+	}
+	if hard := filepath.Join(dir, "hardlink-"+name); os.Link(path, hard) == nil {
+		s["hard link"] = hard
+	}
+	return s
+}
+
+// writerCases are, for each command, the ways it is run with one input
+// and one output file: args builds the command line. The readers have
+// none. Every command must be listed, so a new command is classified.
+var writerCases = map[string][]struct {
+	input string // which fixture the input is
+	args  func(in, out string) []string
+}{
+	"make-book": {
+		{"pgn", func(in, out string) []string { return []string{"-pgn", in, "-bin", out} }},
+		{"pgn", func(in, out string) []string { return []string{"-pgn", in, "-counts", out} }},
+		{"pgn", func(in, out string) []string {
+			return []string{"-pgn", "-", "-pgn", in, "-bin", out + ".other", "-counts", out}
+		}},
+		{"counts", func(in, out string) []string { return []string{"-from-counts", in, "-bin", out} }},
+	},
+	"sum-counts": {
+		{"counts", func(in, out string) []string { return []string{"-out", out, in} }},
+	},
+	"merge-book": {
+		{"book", func(in, out string) []string {
+			return []string{"-in1", in, "-in2", "testdata/book/header.bin", "-out", out}
+		}},
+		{"book", func(in, out string) []string {
+			return []string{"-in1", "testdata/book/header.bin", "-in2", in, "-out", out}
+		}},
+	},
+	"compile-book": {
+		{"txt", func(in, out string) []string { return []string{"-txt", in, "-bin", out} }},
+	},
+	"book-to-pgn": {
+		{"book", func(in, out string) []string { return []string{"-bin", in, "-out", out} }},
+	},
+	"book-to-openings": {
+		{"book", func(in, out string) []string { return []string{"-bin", in, "-out", out} }},
+	},
+	"dump-book": {
+		{"book", func(in, out string) []string { return []string{"-bin", in, "-out", out} }},
+	},
+	// learn writes -book in place: its input -pgn must not be that book.
+	"learn": {
+		{"book", func(in, out string) []string { return []string{"-book", in, "-pgn", out, "-player", "Alpha"} }},
+	},
+	"probe":     nil,
+	"info-book": nil,
+}
+
+// TestWritersNeverClobberInputs: every command that writes refuses an
+// output that is one of its inputs, under every spelling of the same
+// file; the input keeps its bytes and nothing is written. (make-book
+// -pgn r.pgn -bin r.pgn replaced the PGN with the book.)
+func TestWritersNeverClobberInputs(t *testing.T) {
+	for _, c := range commands {
+		if _, ok := writerCases[c.name]; !ok {
+			t.Errorf("command %s is not in writerCases: list how it writes (or nil if it does not)", c.name)
+		}
+	}
+	counts := filepath.Join(t.TempDir(), "small.counts")
+	if code, _, stderr := runCmd(t, "make-book", "-q", "-pgn", "testdata/pgn/small.pgn", "-counts", counts); code != 0 {
+		t.Fatalf("make-book -counts: exit %d\n%s", code, stderr)
+	}
+	fixtures := map[string]string{
+		"pgn":    "testdata/pgn/small.pgn",
+		"counts": counts,
+		"book":   "testdata/learn/book.bin",
+		"txt":    "testdata/txt/small.txt",
+	}
+	for name, cases := range writerCases {
+		for i, tc := range cases {
+			in := fixture.CopyFile(t, fixtures[tc.input])
+			dir := filepath.Dir(in)
+			want, _ := os.ReadFile(in)
+			for how, out := range sameFileSpellings(t, in) {
+				args := append([]string{name}, tc.args(in, out)...)
+				code, _, stderr := runCmd(t, args...)
+				if code != 2 || !strings.Contains(stderr, "nothing written") {
+					t.Errorf("%s case %d, output = input (%s): exit %d, want 2 and \"nothing written\"\n%s", name, i, how, code, stderr)
+				}
+				if got, _ := os.ReadFile(in); !bytes.Equal(got, want) {
+					t.Fatalf("%s case %d, output = input (%s): the input changed", name, i, how)
+				}
+				if how == "symlink" {
+					if fi, err := os.Lstat(out); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+						t.Errorf("%s case %d: the symbolic link was replaced", name, i)
+					}
+				}
+			}
+			leftovers, _ := filepath.Glob(filepath.Join(dir, "*.other"))
+			temps, _ := filepath.Glob(filepath.Join(dir, ".*tmp*"))
+			if len(leftovers)+len(temps) > 0 {
+				t.Errorf("%s case %d: files written: %v %v", name, i, leftovers, temps)
+			}
+		}
+	}
+}
+
+// TestMakeBookOutputsDiffer: -bin X -counts X said both were written,
+// but only the book survived. Two outputs naming one file are refused,
+// existing or not, however spelled.
+func TestMakeBookOutputsDiffer(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	x := filepath.Join(dir, "x")
+	other := filepath.Join(dir, "sub", "..", "x")
+	for _, exist := range []bool{false, true} {
+		if exist {
+			if err := os.WriteFile(x, []byte("keep"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, pair := range [][2]string{{x, x}, {x, other}} {
+			code, _, stderr := runCmd(t, "make-book", "-q", "-pgn", "testdata/pgn/small.pgn", "-bin", pair[0], "-counts", pair[1])
+			if code != 2 || !strings.Contains(stderr, "same file") {
+				t.Errorf("-bin %s -counts %s (existing %v): exit %d, want a usage error\n%s", pair[0], pair[1], exist, code, stderr)
+			}
+			data, err := os.ReadFile(x)
+			if exist && string(data) != "keep" || !exist && err == nil {
+				t.Errorf("-bin %s -counts %s (existing %v): the file was written", pair[0], pair[1], exist)
+			}
+		}
+	}
+	if runtime.GOOS == "windows" {
+		return
+	}
+	// An output through a dangling link names where the link points.
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(filepath.Join(dir, "y"), link); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCmd(t, "make-book", "-q", "-pgn", "testdata/pgn/small.pgn", "-bin", filepath.Join(dir, "y"), "-counts", link); code != 2 {
+		t.Errorf("-counts through a link to -bin: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestOutputIsStdin: "-pgn -" with standard input redirected from the
+// output file is refused too (make-book -pgn - -bin r.pgn < r.pgn).
+func TestOutputIsStdin(t *testing.T) {
+	in := fixture.CopyFile(t, "testdata/pgn/small.pgn") // r.pgn in the messages
+	dir := filepath.Dir(in)
+	want, _ := os.ReadFile(in)
+	f, err := os.Open(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	saved := pgnStdin
+	pgnStdin = f
+	defer func() { pgnStdin = saved }()
+	for _, args := range [][]string{
+		{"make-book", "-pgn", "-", "-bin", in},
+		{"make-book", "-pgn", "-", "-counts", filepath.Join(dir, "sub", "..", filepath.Base(in))},
+		{"learn", "-book", in, "-pgn", "-", "-player", "Alpha"},
+	} {
+		os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
+		code, _, stderr := runCmd(t, args...)
+		if code != 2 || !strings.Contains(stderr, "is the input -pgn -") {
+			t.Errorf("%v < r.pgn: exit %d\n%s", args, code, stderr)
+		}
+		if got, _ := os.ReadFile(in); !bytes.Equal(got, want) {
+			t.Fatalf("%v < r.pgn: the file changed", args)
+		}
+	}
+	// Another file on standard input is fine.
+	if code, _, stderr := runCmd(t, "make-book", "-q", "-pgn", "-", "-bin", filepath.Join(dir, "out.bin"), "-min-game", "1"); code != 0 {
+		t.Errorf("make-book -pgn - < r.pgn -bin out.bin: exit %d\n%s", code, stderr)
+	}
+}
