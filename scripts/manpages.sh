@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# manpages.sh DIR: make the man pages polyproxy(1) and polyglot.ini(5) in DIR
-# (NAME and NAME.gz) from the manual itself, so the two cannot drift:
+# manpages.sh DIR [VERSION]: make the man pages polyproxy(1) and polyglot.ini(5)
+# in DIR (NAME and NAME.gz) from the manual itself, so the two cannot drift:
 # docs/man/*.md are man-page-shaped templates whose directives pull in
 #   <!-- include FILE [HEADING] -->  a docs page (or one section of it, up to
 #                                    the next heading of its level), its
@@ -8,11 +8,14 @@
 #                                    raised to fit, links reduced to their text
 #   <!-- file FILE -->               a file verbatim, as a code block
 #   <!-- commands -->                each command's -h text, from the binary
-# (FILE relative to the template), and go-md2man (pinned below) turns the
+# (FILE relative to the template); @VERSION@ and @DATE@ (the commit's date)
+# in the title line are filled in, and go-md2man (pinned below) turns the
 # result into roff. GoReleaser runs it before the build; CI renders the
 # pages and fails on an empty or broken one (scripts/release-check.sh).
 set -euo pipefail
-out=${1:?usage: manpages.sh DIR}
+out=${1:?usage: manpages.sh DIR [VERSION]}
+version=${2:-$(git describe --tags --always 2>/dev/null || echo devel)}
+date=$(git log -1 --format=%cs 2>/dev/null || date -u +%F)
 cd "$(dirname "$0")/.."
 command -v go >/dev/null || export PATH="/usr/local/go/bin:$PATH"
 md2man=github.com/cpuguy83/go-md2man/v2@v2.0.7
@@ -93,7 +96,7 @@ expand() { # expand TEMPLATE
 mkdir -p "$out"
 for template in docs/man/*.md; do
 	name=$(basename "$template" .md)
-	expand "$template" >"$tmp/$name.md"
+	expand "$template" | sed "1s/@VERSION@/$version/; 1s/@DATE@/$date/" >"$tmp/$name.md"
 	go run "$md2man" -in "$tmp/$name.md" -out "$out/$name"
 	[ -s "$out/$name" ] || { echo "manpages.sh: $name is empty" >&2; exit 1; }
 	gzip -9nc "$out/$name" >"$out/$name.gz"
