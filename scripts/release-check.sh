@@ -151,7 +151,7 @@ for ((ply = 0; ply < 80 && searched < 10; ply++)); do
 	reply=
 	printf 'position startpos%s\ngo movetime 20\n' "${moves:+ moves$moves}" >&"$to_proxy"
 	expect bestmove
-	move=$(tail -1 <<<"$reply" | awk '{ print $2 }')
+	move=$(grep '^bestmove' <<<"$reply" | awk '{ print $2 }')
 	[[ $move =~ ^[a-h][1-8][a-h][1-8][qrbn]?$ ]] || fail "ply $ply: bestmove \"$move\" after${moves}"
 	if grep -q '^info string book move' <<<"$reply"; then ((++book)); else ((++searched)); fi
 	moves+=" $move"
