@@ -81,12 +81,13 @@ type GameObserver interface {
 	// after every setoption of ours; it holds for the calls after it.
 	SetLearning(learn.Settings)
 	NewGame()
-	// Position and AfterBestmove pass the game as a line the observer
-	// may keep (its rules position is built only if the observer asks).
-	Position(l *board.Line, continues bool)
+	// Position and AfterBestmove pass the game's position, a value the
+	// observer may keep, not the game's line: a move costs the same at
+	// any length of game.
+	Position(p board.Position, continues bool)
 	BookMove(b *book.Book, key book.Key, stored book.Move, whiteMoved bool)
 	EngineScore(white bool, cp int, mate int, isMate bool)
-	AfterBestmove(l *board.Line)
+	AfterBestmove(p board.Position)
 	// GameResult ends the game with the result the GUI gave (CECP's
 	// result command); Unknown ("*"): the game ended undecided.
 	GameResult(o learn.Outcome, why string)

@@ -348,12 +348,12 @@ func (a *Adapter) releaseBookAnswer(played bool) {
 	}
 	// A copy: the game may continue from ans.after before the observer
 	// runs.
-	after := *ans.after
+	after := ans.after.Pos
 	a.replies.emit(ans.lines, func() {
 		if played {
 			a.observer.later(func(o GameObserver) {
 				o.BookMove(ans.choice.Book, ans.key, ans.choice.Entry.Move, ans.white)
-				o.AfterBestmove(&after)
+				o.AfterBestmove(after)
 			})
 		}
 	})

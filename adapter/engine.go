@@ -3,6 +3,7 @@ package adapter
 import (
 	"bytes"
 
+	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -161,19 +162,25 @@ func (a *Adapter) onEngineBestMove(line []byte) {
 	if a.observer.obs == nil || !a.game.ok {
 		return
 	}
-	// Worked out after the bestmove is on its way, from a copy of the game
-	// (g.after never writes into the keys it shares with the live game).
-	snapshot := *a.game.cur
-	g := game{cur: &snapshot}
+	// Worked out after the bestmove is on its way, from a copy of the
+	// position (the game's line is not needed: a copy of it would cost
+	// the game's length).
+	pos := a.game.cur.Pos
 	bestmove := string(line)
 	a.observer.later(func(o GameObserver) {
 		// Scores are from the side to move.
 		if in, err := uci.ParseInfo(scoreLine); err == nil && in.HasScore {
-			o.EngineScore(g.pos().WhiteToMove(), in.Score.CP, in.Score.Mate, in.Score.IsMate)
+			o.EngineScore(pos.WhiteToMove(), in.Score.CP, in.Score.Mate, in.Score.IsMate)
 		}
-		if bm, err := uci.ParseBestMove(bestmove); err == nil {
-			if after, ok := g.after(bm.Move); ok {
-				o.AfterBestmove(after)
+		bm, err := uci.ParseBestMove(bestmove)
+		if err != nil {
+			return
+		}
+		if m, err := book.ParseMove(bm.Move); err == nil {
+			m = pos.ToPlayed(m) // as board.Line.Play plays it
+			if _, err := pos.LegalMove(m); err == nil {
+				pos.Play(m)
+				o.AfterBestmove(pos)
 			}
 		}
 	})

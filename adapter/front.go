@@ -1,7 +1,6 @@
 package adapter
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/polyproxy/polyproxy/learn"
@@ -68,19 +67,55 @@ func (a *Adapter) coreCommand(line string) {
 // coreNewGame starts a new game (ucinewgame).
 func (a *Adapter) coreNewGame() { a.coreCommand("ucinewgame") }
 
-// corePosition sets the game: from fen ("": the start position), then
-// moves (UCI form).
-func (a *Adapter) corePosition(fen string, moves []string) {
-	base := "position startpos"
-	if fen != "" {
-		base = "position fen " + fen
+// corePosition sets the game: line is the UCI position line a UCI GUI
+// would send (positionText keeps it). It takes the UCI front's way: a line
+// that extends the game followed costs its new moves only.
+func (a *Adapter) corePosition(line string) {
+	if a.extendFollowedGame(line) {
+		return
 	}
-	p := &uci.Position{StartPos: fen == "", FEN: fen}
-	if len(moves) > 0 {
-		p.Moves = slices.Clone(moves) // the core keeps them
+	a.coreCommand(line)
+}
+
+// positionText is a front's game as a UCI position line, kept up to date
+// move by move: building it again from the moves for every search cost a
+// move the game's length.
+type positionText struct {
+	b        []byte
+	hasMoves bool // the "moves" word is written
+}
+
+// reset starts the line at fen ("": the start position).
+func (t *positionText) reset(fen string) {
+	t.b = append(t.b[:0], "position "...)
+	if fen == "" {
+		t.b = append(t.b, startBase...)
+	} else {
+		t.b = append(append(t.b, "fen "...), fen...)
 	}
-	// Built, not parsed: the front's FEN and moves are already checked.
-	a.onGUICommandInOrder(uci.Command{Kind: uci.CmdPosition, Line: withMoves(base, p.Moves), Position: p})
+	t.hasMoves = false
+}
+
+// add appends a move (UCI form).
+func (t *positionText) add(move string) {
+	if !t.hasMoves {
+		t.b = append(t.b, " moves"...)
+		t.hasMoves = true
+	}
+	t.b = append(append(t.b, ' '), move...)
+}
+
+// line is the position line, with one more move when next is set (the
+// reply a ponder search assumes).
+func (t *positionText) line(next string) string {
+	if next == "" {
+		return string(t.b)
+	}
+	moves := " "
+	if !t.hasMoves {
+		moves = " moves "
+	}
+	return string(t.b) + moves + next
 }
 
 // coreGo starts a search: goLine is a UCI go line with its limits. Its

@@ -64,13 +64,8 @@ func (a *Adapter) onGUILine(line string) {
 		a.xb.onLine(line)
 		return
 	}
-	if !a.engine.handshaking && len(a.gui.queued) == 0 && a.game.ok && strings.HasPrefix(line, "position") {
-		// The usual case: the game so far plus a move or two (read at
-		// once only when no command waits before it).
-		if moves, ok := uci.MovesAfter(a.game.line, line, a.game.hasMovesWord); ok {
-			a.extendGame(line, a.game.engineLine+line[len(a.game.line):], moves)
-			return
-		}
+	if strings.HasPrefix(line, "position") && a.extendFollowedGame(line) {
+		return
 	}
 	c, err := uci.ParseCommand(line)
 	if err != nil {
@@ -82,6 +77,22 @@ func (a *Adapter) onGUILine(line string) {
 		// An unreadable position goes on in order, without its Position.
 	}
 	a.onGUICommandInOrder(c)
+}
+
+// extendFollowedGame handles the usual position lines at the cost of
+// their new moves: the game so far plus a move or two, or with its last
+// move replaced (a ponder miss). It is read at once only when no command
+// waits before it; false: line is not such a line, and nothing was done.
+func (a *Adapter) extendFollowedGame(line string) bool {
+	if a.engine.handshaking || len(a.gui.queued) > 0 || !a.game.ok {
+		return false
+	}
+	moves, ok := uci.MovesAfter(a.game.line, line, a.game.hasMovesWord)
+	if ok {
+		a.extendGame(line, a.game.engineLineAfter(line), moves)
+		return true
+	}
+	return a.replaceLastMoveText(line)
 }
 
 // onGUICommandInOrder handles c now, or after the commands that wait

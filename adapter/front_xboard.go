@@ -29,6 +29,7 @@ type xboardFront struct {
 	starts   [2]*board.Line // the start position, standard and Chess960, built once
 	board    *board.Line    // the game as played so far
 	moves    []string       // its moves from startFEN, in UCI form
+	line     positionText   // startFEN and moves as a UCI position line
 
 	force       bool // the engine plays neither side
 	engineWhite bool // the side it plays when not in force mode
@@ -360,6 +361,7 @@ func (x *xboardFront) useLine(l *board.Line, fromFEN bool) {
 		x.startFEN = l.Pos.FEN()
 	}
 	x.moves = x.moves[:0]
+	x.line.reset(x.startFEN)
 	x.over = false
 	x.ponderMove = ""
 }
@@ -474,6 +476,7 @@ func (x *xboardFront) play(m book.Move) {
 	x.board.Pos.Play(m)
 	x.board.Keys = append(x.board.Keys, x.board.Pos.Key())
 	x.moves = append(x.moves, m.String())
+	x.line.add(x.moves[len(x.moves)-1])
 }
 
 // active is the search the front waits for (not discarded), or nil.
@@ -524,8 +527,10 @@ func (x *xboardFront) drive() {
 		if err != nil {
 			return
 		}
-		after, err := x.board.After(m)
-		if err != nil {
+		// The searched position only (for its thinking's moves): a copy
+		// of the game's keys would cost the game's length.
+		after := &board.Line{Pos: x.board.Pos}
+		if _, err := after.Play(m); err != nil {
 			return
 		}
 		x.startSearch(xbPonder, x.goLine(true), after, move)
@@ -535,11 +540,7 @@ func (x *xboardFront) drive() {
 // startSearch has the core search pos (the board, or the board and the
 // ponder move) with goLine.
 func (x *xboardFront) startSearch(kind xbSearchKind, goLine string, pos *board.Line, ponderMove string) {
-	moves := x.moves
-	if ponderMove != "" {
-		moves = append(moves[:len(moves):len(moves)], ponderMove)
-	}
-	x.a.corePosition(x.startFEN, moves)
+	x.a.corePosition(x.line.line(ponderMove))
 	x.searches = append(x.searches, &xbSearch{kind: kind, pos: pos, ponderMove: ponderMove})
 	x.lastInfoSearchOK = false
 	// A book answer comes back at once, through onBestmove.
@@ -749,15 +750,7 @@ func (x *xboardFront) claimEnd() bool {
 }
 
 // repeated is how often the current position occurred in the game.
-func (x *xboardFront) repeated() int {
-	k, n := x.board.Pos.Key(), 0
-	for _, seen := range x.board.Keys {
-		if seen == k {
-			n++
-		}
-	}
-	return n
-}
+func (x *xboardFront) repeated() int { return x.board.Repetitions() }
 
 // takeBack takes back n moves (undo 1, remove 2).
 func (x *xboardFront) takeBack(n int) {
@@ -798,7 +791,7 @@ func (x *xboardFront) result(arg string) {
 	x.discardSearches()
 	x.over = true
 	// The learning sees the game as it ended, then its result.
-	x.a.corePosition(x.startFEN, x.moves)
+	x.a.corePosition(x.line.line(""))
 	why := "result " + res
 	if c := strings.Trim(strings.TrimSpace(comment), "{}"); c != "" {
 		why += " (" + c + ")"

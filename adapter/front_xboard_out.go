@@ -41,7 +41,7 @@ func (x *xboardFront) fromCore(line []byte) {
 		x.pings = x.pings[1:]
 		x.send("pong " + n)
 	case uci.EngineInfo:
-		x.onInfo(string(line))
+		x.onInfo(line)
 	case uci.EngineID, uci.EngineOption, uci.EngineUCIOK:
 	default:
 		if s := strings.TrimSpace(string(line)); s != "" {
@@ -54,18 +54,22 @@ func (x *xboardFront) fromCore(line []byte) {
 // nodes pv", with the score in centipawns (mate in N: 100000+N) and the
 // time in centiseconds, the moves in SAN; an info string becomes a
 // comment.
-func (x *xboardFront) onInfo(line string) {
-	in, err := uci.ParseInfo(line)
-	if err != nil {
+func (x *xboardFront) onInfo(line []byte) {
+	if bytes.HasPrefix(line, []byte("info string")) {
+		if in, err := uci.ParseInfo(string(line)); err == nil {
+			x.send("# " + in.String)
+		}
 		return
 	}
-	if strings.HasPrefix(line, "info string") {
-		x.send("# " + in.String)
-		return
-	}
+	// Read in full only when it can be shown: many lines of a search
+	// (currmove, nodes) have no score.
 	s := x.active()
-	if s == nil || x.searches[0] != s || !in.HasScore || len(in.PV) == 0 {
+	if s == nil || x.searches[0] != s || !uci.HasScore(line) {
 		return // another search's (one stopped), or no thinking to show
+	}
+	in, err := uci.ParseInfo(string(line))
+	if err != nil || !in.HasScore || len(in.PV) == 0 {
+		return
 	}
 	if in.MultiPV > 1 {
 		return // the main line only

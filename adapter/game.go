@@ -36,6 +36,12 @@ type game struct {
 	predicted       *board.Line
 	predictedMove   string
 	predictedPonder string // the ponder move announced with it
+	// beforeLast is the position before the last move of moves (when
+	// beforeLastOK): a line that replaces that move (a ponder miss: the
+	// GUI's real move instead of the one pondered on) goes on from it
+	// instead of replaying the game from its start.
+	beforeLast   board.Position
+	beforeLastOK bool
 	// poisoned is the engine line of a position that killed the engine
 	// twice: it is not sent to an engine again.
 	poisoned string
@@ -91,6 +97,10 @@ func (a *Adapter) onPosition(c uci.Command) {
 		g.hasMovesWord = p.Moves != nil
 		return
 	}
+	if n := len(g.moves); g.ok && base == g.base && n > 0 && len(p.Moves) >= n && isPrefix(g.moves[:n-1], p.Moves) &&
+		a.replaceLastMove(c.Line, g.engineLineFor(c), p.Moves[n-1:]) {
+		return
+	}
 	g.line, g.engineLine = c.Line, c.Line
 	g.refused = ""
 	g.hasMovesWord = p.Moves != nil
@@ -112,7 +122,7 @@ func (a *Adapter) onPosition(c uci.Command) {
 		a.refusePosition(c.Line, "the engine died twice in a search of this position")
 		return
 	}
-	if err := g.cur.PlayMoves(p.Moves, 0); err != nil {
+	if err := g.playMoves(p.Moves, 0); err != nil {
 		a.lostTrack(err, continues)
 		return
 	}
@@ -131,18 +141,105 @@ func (a *Adapter) extendGame(line, engineLine string, moves []string) {
 	g.hasMovesWord = true
 	followed := len(g.moves)
 	if g.predicted != nil && moves[0] == g.predictedMove {
+		g.beforeLast, g.beforeLastOK = g.cur.Pos, true
 		g.cur = g.predicted
 		g.moves = append(g.moves, moves[0])
 		moves = moves[1:]
 	}
 	g.predicted = nil
-	if err := g.cur.PlayMoves(moves, len(g.moves)); err != nil {
+	if err := g.playMoves(moves, len(g.moves)); err != nil {
 		g.moves = g.moves[:followed] // the GUI's last line that was followed
 		a.lostTrack(err, true)
 		return
 	}
 	g.moves = append(g.moves, moves...)
 	a.tracked(true)
+}
+
+// replaceLastMoveText is replaceLastMove for a line read only from where
+// it leaves the game's line (the usual case, as extendFollowedGame): the
+// game's line but its last move, then other moves. Only when the engine
+// gets the GUI's own lines (a game from the start position): the engine's
+// line for a game from a FEN is written from the moves read in full.
+func (a *Adapter) replaceLastMoveText(line string) bool {
+	g := &a.game
+	n := len(g.moves)
+	if n == 0 || !g.beforeLastOK || g.engineLine != g.line {
+		return false
+	}
+	last := g.moves[n-1]
+	prev, ok := cutLastMove(g.line, last)
+	if !ok {
+		return false
+	}
+	moves, ok := uci.MovesAfter(prev, line, true)
+	return ok && a.replaceLastMove(line, line, moves)
+}
+
+// cutLastMove is line without its last move, move, and the space before.
+func cutLastMove(line, move string) (string, bool) {
+	i := len(line) - len(move) - 1
+	if i < 0 || line[i] != ' ' || line[i+1:] != move {
+		return "", false
+	}
+	return line[:i], true
+}
+
+// replaceLastMove follows a line (engineLine for the engine) that
+// replaces the game's last move with moves[0], and may add more (a ponder
+// miss), from the position before that move: at the cost of its new
+// moves, as a line that extends the game. false: moves[0] is the game's
+// last move, or one of them does not play, or the engine must not get the
+// line; nothing was done, and the line is read in full.
+func (a *Adapter) replaceLastMove(line, engineLine string, moves []string) bool {
+	g := &a.game
+	n := len(g.moves)
+	if !g.beforeLastOK || n == 0 || len(moves) == 0 || moves[0] == g.moves[n-1] {
+		return false
+	}
+	pos := g.beforeLast // the new moves are checked before anything changes
+	for _, s := range moves {
+		m, err := book.ParseMove(s)
+		if err != nil {
+			return false
+		}
+		m = pos.ToPlayed(m)
+		if _, err := pos.LegalMove(m); err != nil {
+			return false
+		}
+		pos.Play(m)
+	}
+	if engineLine == g.poisoned {
+		return false
+	}
+	// Cut in place: the game alone holds its moves and keys (a line made
+	// with After copies the keys before it grows them).
+	g.cur.Pos = g.beforeLast
+	g.cur.Keys = g.cur.Keys[:len(g.cur.Keys)-1]
+	g.moves = g.moves[:n-1]
+	g.beforeLastOK, g.predicted, g.refused = false, nil, ""
+	a.extendGame(line, engineLine, moves)
+	g.hasMovesWord = true
+	return true
+}
+
+// playMoves plays moves (UCI form; the first is move number first+1) on
+// the game, keeping the position before the last of them (beforeLast).
+func (g *game) playMoves(moves []string, first int) error {
+	if len(moves) == 0 {
+		return nil
+	}
+	g.beforeLastOK = false
+	last := len(moves) - 1
+	if err := g.cur.PlayMoves(moves[:last], first); err != nil {
+		return err
+	}
+	before := g.cur.Pos
+	if err := g.cur.PlayMoves(moves[last:], first+last); err != nil {
+		return err
+	}
+	g.beforeLast, g.beforeLastOK = before, true
+	return nil
 }
 
 // tracked reports a successfully followed position.
@@ -156,8 +253,8 @@ func (a *Adapter) tracked(continues bool) {
 		return
 	}
 	// A copy: the game moves on before the observer runs (after the flush).
-	cur := *g.cur
-	call := func(o GameObserver) { o.Position(&cur, continues) }
+	pos := g.cur.Pos
+	call := func(o GameObserver) { o.Position(pos, continues) }
 	if continues {
 		a.observer.later(call)
 	} else {
@@ -167,6 +264,7 @@ func (a *Adapter) tracked(continues bool) {
 
 // reset sets the game to its base position.
 func (g *game) reset(base string) error {
+	g.beforeLastOK = false
 	if base == startBase {
 		start := g.start
 		if g.chess960 {
@@ -188,7 +286,9 @@ func (g *game) reset(base string) error {
 // forget ends the game followed: the next position begins a new one. base
 // and moves stay set while a bad line leaves the game unfollowed
 // (lostTrack): the GUI's next good line may continue it.
-func (g *game) forget() { g.ok, g.base, g.moves, g.predicted = false, "", nil, nil }
+func (g *game) forget() {
+	g.ok, g.base, g.moves, g.predicted, g.beforeLastOK = false, "", nil, nil, false
+}
 
 // lostTrack stops using the book until a position can be followed again;
 // the engine still gets the GUI's line unchanged and decides. continues
@@ -234,6 +334,18 @@ func (g *game) engineLineFor(c uci.Command) string {
 		return c.Line
 	}
 	return withMoves("position fen "+g.baseFEN, c.Position.Moves)
+}
+
+// engineLineAfter is the engine's line for line, a position line that
+// extends the game's (uci.MovesAfter): the GUI's own line when the engine
+// got the GUI's lines so far (from the start position), without a copy of
+// a line as long as the game; else the engine's line so far with line's
+// new moves.
+func (g *game) engineLineAfter(line string) string {
+	if g.engineLine == g.line { // the same string: no bytes compared
+		return line
+	}
+	return g.engineLine + line[len(g.line):]
 }
 
 // withMoves is a position line: base, then moves (nil: no "moves" word).

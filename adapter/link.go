@@ -94,7 +94,15 @@ func (l *engineLink) handshakeDone() (restart bool) {
 }
 
 // rememberSetOption keeps an engine option the GUI set, for a restart.
+// Settings are kept, actions are not: a button (Clear Hash, or one that
+// writes a file or crashes the engine) was pressed for the engine it was
+// sent to, and pressing it again on a new one repeats the action. An
+// option the engine never announced counts as a button when it comes
+// without a value, as a button does.
 func (l *engineLink) rememberSetOption(o uci.SetOption) {
+	if announced, ok := l.option(o.Name); ok && strings.EqualFold(announced.Type, "button") || !ok && !o.HasValue {
+		return
+	}
 	kept := l.guiSetOptions[:0]
 	for _, old := range l.guiSetOptions {
 		if !strings.EqualFold(old.Name, o.Name) {

@@ -112,8 +112,10 @@ func TestPollLoopSpinsOnlyWhenAnswerDue(t *testing.T) {
 	}
 }
 
-// A busy-wait ends within its bound when nothing comes, and at once when
-// something is there.
+// A busy-wait ends after its bound when nothing comes, and at once when
+// something is there. The upper limits are far above the bounds, so a
+// loaded machine's scheduling cannot fail the test, and far below what a
+// wait that ignored its bound (or the data) would take.
 func TestSpinPollBound(t *testing.T) {
 	r, w := osPipe(t)
 	defer w.Close()
@@ -123,7 +125,7 @@ func TestSpinPollBound(t *testing.T) {
 		if n := spinPoll(fds, spinFor); n != 0 {
 			t.Fatalf("spinPoll found %d ready on an empty pipe", n)
 		}
-		if d := time.Since(start); d < spinFor || d > spinFor+20*time.Millisecond {
+		if d := time.Since(start); d < spinFor || d > time.Second {
 			t.Fatalf("a busy-wait of %v took %v", spinFor, d)
 		}
 	}
@@ -132,7 +134,7 @@ func TestSpinPollBound(t *testing.T) {
 	if n := spinPoll(fds, time.Hour); n != 1 {
 		t.Fatalf("spinPoll: %d ready, want 1", n)
 	}
-	if d := time.Since(start); d > 20*time.Millisecond {
+	if d := time.Since(start); d > time.Second {
 		t.Fatalf("spinPoll took %v with data waiting", d)
 	}
 }

@@ -35,8 +35,8 @@ func (r *recorder) got() []string {
 
 func (r *recorder) NewGame() { r.add("newgame") }
 
-func (r *recorder) Position(l *board.Line, continues bool) {
-	r.add(fmt.Sprintf("position %s %v", l.Pos.FEN(), continues))
+func (r *recorder) Position(p board.Position, continues bool) {
+	r.add(fmt.Sprintf("position %s %v", p.FEN(), continues))
 }
 
 func (r *recorder) BookMove(b *book.Book, key book.Key, stored book.Move, whiteMoved bool) {
@@ -47,7 +47,7 @@ func (r *recorder) EngineScore(white bool, cp int, mate int, isMate bool) {
 	r.add(fmt.Sprintf("score %v %d %d %v", white, cp, mate, isMate))
 }
 
-func (r *recorder) AfterBestmove(l *board.Line) { r.add("after " + l.Pos.FEN()) }
+func (r *recorder) AfterBestmove(p board.Position) { r.add("after " + p.FEN()) }
 func (r *recorder) GameResult(o learn.Outcome, why string) {
 	r.add("result " + o.String() + " " + why)
 }

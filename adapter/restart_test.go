@@ -212,3 +212,49 @@ func TestRestartedEngineWithoutName(t *testing.T) {
 		t.Fatalf("got %q", got)
 	}
 }
+
+// A restarted engine gets the settings the GUI gave the dead one, never
+// its actions: a button (Clear Hash, or one that crashes the engine) is
+// pressed once, on the engine it was pressed for. Both fronts.
+func TestRestartReplaysSettingsNotButtons(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		start func(t *testing.T) *harness
+		set   []string // Skill Level 5, Clear Hash, then Crash
+		ready func(h *harness)
+	}{
+		{"uci", func(t *testing.T) *harness {
+			h := startHarness(t, testConfig(t, ""), nil, nil)
+			h.handshake()
+			return h
+		}, []string{"setoption name Skill Level value 5", "setoption name Clear Hash", "setoption name Crash"},
+			func(h *harness) { h.send("isready"); h.until("readyok") }},
+		{"xboard", func(t *testing.T) *harness {
+			h, _ := startXboard(t, testConfig(t, ""), nil)
+			return h
+		}, []string{"option Skill Level=5", "option Clear Hash", "option Crash"},
+			func(h *harness) { h.send("ping 7"); h.waitFor("pong 7") }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := tc.start(t)
+			h.send(tc.set...)
+			h.waitReceived(0, "setoption name Crash")
+			got := h.waitReceived(1, "ucinewgame")
+			if !contains(got, "setoption name Skill Level value 5") {
+				t.Errorf("the setting was not replayed: new engine got %q", got)
+			}
+			for _, l := range got {
+				if strings.HasPrefix(l, "setoption name Clear Hash") || strings.HasPrefix(l, "setoption name Crash") {
+					t.Errorf("a button was pressed again: new engine got %q", got)
+					break
+				}
+			}
+			tc.ready(h)
+			select {
+			case err := <-h.done:
+				t.Fatalf("the run ended: %v", err)
+			default:
+			}
+		})
+	}
+}

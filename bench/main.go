@@ -33,6 +33,9 @@ type config struct {
 	pgnCopies      int
 	chess960Games  int
 	pgnLargeCopies int
+	lichessGames   int
+	boundedGames   int
+	boundedMemory  string
 	probeEntries   int
 	workdir        string
 	jsonOut        string
@@ -47,7 +50,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-var allMeasurements = []string{"book", "relay", "xboard", "startup", "flood", "makebook", "makebook960", "probe"}
+var allMeasurements = []string{"book", "relay", "xboard", "startup", "flood", "makebook", "makebook960", "makebooklichess", "makebookbounded", "probe"}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	var cfg config
@@ -64,6 +67,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.pgnCopies, "pgn-copies", 4, "make-book also runs on this many copies of -pgn concatenated, to show growth")
 	fs.IntVar(&cfg.pgnLargeCopies, "pgn-large-copies", 30, "and on this many copies (30: 1,041,000 games, a database's size; 0 skips it), also zstd-compressed")
 	fs.IntVar(&cfg.chess960Games, "chess960-games", 34_700, "make-book on this many random Chess960 games beside as many random standard games")
+	fs.IntVar(&cfg.lichessGames, "lichess-games", 300_000, "make-book on this many generated lichess-style games (internal/lichessgames), streamed through stdin, beside PolyGlot")
+	fs.IntVar(&cfg.boundedGames, "bounded-games", 3_000_000, "make-book -memory on this many generated games streamed through stdin as they are drawn, against the counts recipe")
+	fs.StringVar(&cfg.boundedMemory, "bounded-memory", "256M", "the -memory of the bounded make-book run")
 	fs.IntVar(&cfg.probeEntries, "probe-entries", 10_000_000, "entries in the generated book for the probe measurements")
 	fs.StringVar(&cfg.workdir, "workdir", filepath.Join("bench", "out"), "scratch folder: built binaries, ini files, generated books")
 	fs.StringVar(&cfg.jsonOut, "json", "", "also write all results, with samples, as JSON to this file")
@@ -113,6 +119,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			r.measureMakeBook()
 		case "makebook960":
 			r.measureMakeBook960()
+		case "makebooklichess":
+			r.measureMakeBookLichess()
+		case "makebookbounded":
+			r.measureMakeBookBounded()
 		case "probe":
 			r.measureProbe()
 		}

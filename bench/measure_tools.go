@@ -226,6 +226,11 @@ func zstdFile(src, dst string) error {
 // and wrote out (PolyGlot's make-book exits 0 without a book when it gives
 // up on a PGN).
 func (r *runner) runTool(argv []string, out string) (time.Duration, int64, error) {
+	return r.runToolInput(argv, out, nil)
+}
+
+// runToolInput is runTool with stdin (nil: none) as the tool's input.
+func (r *runner) runToolInput(argv []string, out string, stdin io.Reader) (time.Duration, int64, error) {
 	os.Remove(out)
 	name := filepath.Base(argv[0]) + " " + argv[1]
 	var timeOut string
@@ -240,6 +245,7 @@ func (r *runner) runTool(argv []string, out string) (time.Duration, int64, error
 	errs := &tailBuffer{max: 4096}
 	cmd.Stderr = errs
 	cmd.Stdout = io.Discard
+	cmd.Stdin = stdin
 	t0 := time.Now()
 	err := cmd.Run()
 	wall := time.Since(t0)

@@ -29,23 +29,32 @@ func WriteFile(path string, entries []Entry) error {
 
 // WriteFileFrom writes the file at path with what write writes: the one
 // way the tools replace a file (a book, counts, a dump, an export). It
-// writes a temporary file in the same directory, syncs it and renames it
-// over path, so path holds either its old content or the whole new file,
+// writes a temporary file in the file's directory, syncs it and renames it
+// over the file, so path holds either its old content or the whole new file,
 // never a half-written one; on any error, write's own returned as it is,
 // the temporary file is removed. On Windows the rename is retried while
 // another program holds path (replaceFile).
 //
 // A new file gets mode 0644; a replaced one keeps its mode (a book shared
-// for learning may be group-writable).
+// for learning may be group-writable). A symbolic link at path is written
+// through, as PolyGlot does: its target is replaced (created when the
+// link dangles) and the link kept, so current.bin -> v7.bin still names
+// the book just written.
 func WriteFileFrom(path string, write func(io.Writer) error) (err error) {
+	target, err := linkTarget(path)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
 	mode := os.FileMode(0o644)
-	if st, serr := os.Stat(path); serr == nil {
+	if st, serr := os.Stat(target); serr == nil {
 		if !st.Mode().IsRegular() {
 			return fmt.Errorf("write %s: not a regular file", path)
 		}
 		mode = st.Mode().Perm()
 	}
-	dir, base := filepath.Split(path)
+	// The temporary file goes beside the target: a rename stays within
+	// one file system only there.
+	dir, base := filepath.Split(target)
 	if dir == "" {
 		dir = "."
 	}
@@ -73,8 +82,40 @@ func WriteFileFrom(path string, write func(io.Writer) error) (err error) {
 	if err = f.Close(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	if err = replaceFile(tmp, path); err != nil {
+	if err = replaceFile(tmp, target); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
+}
+
+// maxLinks bounds the symbolic links followed to a file (a loop of links
+// must end in an error, as the system's own limit makes open fail).
+const maxLinks = 40
+
+// linkTarget is the file a path names once symbolic links at its last
+// element are followed (path itself when it is no link, or does not
+// exist). A link's target that does not exist yet is where the file is
+// to be created. A relative target is read from the folder the link
+// really is in: "../v7.bin" in a linked folder leads beside the folder
+// linked to, not beside the link to it.
+func linkTarget(path string) (string, error) {
+	for range maxLinks {
+		st, err := os.Lstat(path)
+		if err != nil || st.Mode()&os.ModeSymlink == 0 {
+			return path, nil
+		}
+		to, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(to) {
+			dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+			if err != nil {
+				return "", err
+			}
+			to = filepath.Join(dir, to)
+		}
+		path = to
+	}
+	return "", fmt.Errorf("more than %d symbolic links in a row", maxLinks)
 }

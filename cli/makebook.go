@@ -1,13 +1,20 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
@@ -72,6 +79,9 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&opt.Uniform, "uniform", false, "give every kept move weight 1")
 	percentFlag(fs, &opt.MinShare, "min-share", "keep a move only if played in at least `PCT` percent of its position's games")
 	intFlag(fs, &opt.Threads, "threads", min(runtime.GOMAXPROCS(0), maxThreads), 1, maxThreads, "read, parse and replay on `N` threads (the book is the same bytes)")
+	memory := sizeFlag{defaultMemory}
+	fs.Var(&memory, "memory", "keep the whole run under about `SIZE` (e.g. 512M, 4G): beyond it the counts go to sorted runs in -tmp, merged at the end")
+	fs.StringVar(&opt.TempDir, "tmp", "", "`folder` for the sorted runs when the counts outgrow -memory (default: the system's temporary folder)")
 	f := &opt.Filter
 	intFlag(fs, &f.MinElo, "min-elo", 0, 0, maxElo, "only games where both WhiteElo and BlackElo are at least `N` (no rating: dropped)")
 	intFlag(fs, &f.MinMoverElo, "min-mover-elo", 0, 0, maxElo, "only the moves of a player whose own rating is at least `N`")
@@ -86,10 +96,13 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: polyproxy make-book -pgn FILE [-pgn FILE]... [-bin OUT] [-counts OUT] [-max-ply N] [-min-game N]")
 		fmt.Fprintln(stderr, "         [-min-score PCT] [-only-white] [-only-black] [-uniform] [-min-share PCT] [-threads N]")
-		fmt.Fprintln(stderr, "         [game filters] [-q]")
+		fmt.Fprintln(stderr, "         [-memory SIZE] [-tmp DIR] [game filters] [-q]")
 		fmt.Fprintln(stderr, "       polyproxy make-book -from-counts FILE [-from-counts FILE]... -bin OUT [move rules]")
 		fmt.Fprintln(stderr, "Weight = 2 per win + 1 per draw from the mover's view (Result tag; missing or * = draw).")
 		fmt.Fprintln(stderr, "Games with an illegal, ambiguous or null move, a bad tag or no result are skipped and counted.")
+		fmt.Fprintln(stderr, "Any number of games fits in -memory: when the counts outgrow it they go to sorted runs in -tmp")
+		fmt.Fprintln(stderr, "(removed at the end, on error and on Ctrl-C), and the book is then the counts recipe's (-counts")
+		fmt.Fprintln(stderr, "on parts, sum-counts, -from-counts), which differs from PolyGlot's only where a move passes 16384 games.")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args); err != nil {
@@ -99,7 +112,7 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch {
 	case len(fromCounts) > 0:
-		for _, name := range []string{"pgn", "counts", "max-ply", "threads", "min-elo", "min-mover-elo", "from-date", "to-date", "player", "time-control", "min-base-time", "skip-termination", "skip-forfeits"} {
+		for _, name := range []string{"pgn", "counts", "max-ply", "threads", "memory", "tmp", "min-elo", "min-mover-elo", "from-date", "to-date", "player", "time-control", "min-base-time", "skip-termination", "skip-forfeits"} {
 			if set[name] {
 				return usageErrorf("-%s does not go with -from-counts: the counts were made with their settings", name)
 			}
@@ -154,9 +167,16 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	if len(fromCounts) > 0 {
 		return makeBookFromCounts(fromCounts, *out, opt, stderr)
 	}
-	opt.Totals = *countsOut != ""
+	opt.Memory = memory.bytes
+	debug.SetMemoryLimit(opt.Memory)
 	start := time.Now()
 	b := build.NewBuilder(opt)
+	defer b.Close()
+	if err := b.PrepareTemp(); err != nil {
+		return fmt.Errorf("%v (choose another folder with -tmp); no book written", err)
+	}
+	stop := stopOnSignal(b, stderr)
+	defer stop.release()
 	details := 0
 	if !*quiet {
 		b.OnSkip = func(s build.SkippedGame) {
@@ -168,37 +188,54 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 			details++
 		}
 	}
+	var inputSize, consumed int64 // of the inputs read, for a full disk's estimate
 	for _, name := range pgns {
-		if err := addPGNFile(b, name, start, *quiet, stderr); err != nil {
-			return fmt.Errorf("%v; no book written", err)
+		err := addPGNFile(b, name, start, *quiet, stderr, &inputSize, &consumed)
+		if err = stop.why(err); err != nil {
+			return fmt.Errorf("%v; no book written", tempSpaceNeeded(err, inputSize, consumed))
 		}
 	}
 	s := b.Stats()
 	if err := checkUsable(s); err != nil {
 		return err
 	}
+	if s.Runs > 0 && !*quiet {
+		fmt.Fprintf(stderr, "make-book: merging %d sorted runs (%s in %s)\n", s.Runs, megabytes(s.TempBytes), tempFolder(opt.TempDir))
+	}
 	if *countsOut != "" {
-		if err := book.WriteFileFrom(*countsOut, b.WriteCounts); err != nil {
+		if err := stop.why(book.WriteFileFrom(*countsOut, b.WriteCounts)); err != nil {
 			return err
 		}
 	}
-	var entries []book.Entry
+	moves := 0
 	if *out != "" {
-		entries = b.Entries()
-		warnIfEmpty(stderr, entries)
-		if err := book.WriteFile(*out, entries); err != nil {
+		err := book.WriteFileFrom(*out, func(w io.Writer) (err error) {
+			moves, err = b.WriteBook(w)
+			return err
+		})
+		if err = stop.why(err); err != nil {
 			return err
 		}
+		if moves == 0 {
+			warnEmpty(stderr)
+		}
 	}
+	s = b.Stats()
 	printSummary(stderr, s)
 	fmt.Fprintf(stderr, "make-book: %d plies, %d distinct position-moves", s.Plies, s.Positions)
 	if *out != "" {
-		fmt.Fprintf(stderr, ", %d entries written to %s", len(entries), *out)
+		fmt.Fprintf(stderr, ", %d entries written to %s", moves, *out)
 	}
 	if *countsOut != "" {
 		fmt.Fprintf(stderr, ", counts written to %s", *countsOut)
 	}
 	fmt.Fprintf(stderr, " in %.2fs\n", time.Since(start).Seconds())
+	if s.Runs > 0 {
+		fmt.Fprintf(stderr, "make-book: the counts outgrew -memory %s: counted in %d sorted runs (%s of temporary files, removed); the book is the counts recipe's\n", memory.String(), s.Runs, megabytes(s.TempBytes))
+		if s.Halved > 0 {
+			fmt.Fprintf(stderr, "make-book: %d positions have a move with 16384 games or more: their totals were halved to fit; there the book can differ from PolyGlot's (which halves while reading)\n", s.Halved)
+		}
+	}
 	return nil
 }
 
@@ -239,8 +276,12 @@ func makeBookFromCounts(files []string, out string, opt build.Options, stderr io
 func warnIfEmpty(stderr io.Writer, entries []book.Entry) {
 	// A @PG@ header's entries (key 0) hold no move.
 	if !slices.ContainsFunc(entries, func(e book.Entry) bool { return e.Key != 0 }) {
-		warnf(stderr, "make-book", "no move passed the move rules (-min-game, -min-score, -min-share, -only-white, -only-black): the book is empty")
+		warnEmpty(stderr)
 	}
+}
+
+func warnEmpty(stderr io.Writer) {
+	warnf(stderr, "make-book", "no move passed the move rules (-min-game, -min-score, -min-share, -only-white, -only-black): the book is empty")
 }
 
 // checkUsable refuses to write a book when no game was counted: most
@@ -285,12 +326,14 @@ func printSummary(stderr io.Writer, s build.Stats) {
 // and then how often.
 const progressAfter = time.Second
 
-func addPGNFile(b *build.Builder, name string, start time.Time, quiet bool, stderr io.Writer) error {
+func addPGNFile(b *build.Builder, name string, start time.Time, quiet bool, stderr io.Writer, inputSize, consumed *int64) error {
 	in, err := pgn.Open(name, pgnStdin)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
+	*inputSize += in.Size
+	defer func() { *consumed += in.Consumed() }()
 	label := name
 	if name == "-" {
 		label = "standard input"
@@ -306,11 +349,14 @@ func addPGNFile(b *build.Builder, name string, start time.Time, quiet bool, stde
 			last = now
 			elapsed := now.Sub(fileStart).Seconds()
 			games := s.Games - gamesBefore
-			msg := fmt.Sprintf("make-book: %s: %d games (%.0f/s)", label, games, float64(games)/elapsed)
+			msg := fmt.Sprintf("make-book: reading %s: %d games (%.0f/s)", label, games, float64(games)/elapsed)
 			// Of a compressed file, the share of its compressed bytes.
 			if n := in.Consumed(); in.Size > 0 && n > 0 {
 				left := elapsed * float64(in.Size-n) / float64(n)
 				msg += fmt.Sprintf(", %d%%, about %s left", 100*n/in.Size, time.Duration(left*float64(time.Second)).Round(time.Second))
+			}
+			if s.Runs > 0 {
+				msg += fmt.Sprintf("; %d sorted runs, %s of temporary files", s.Runs, megabytes(s.TempBytes))
 			}
 			fmt.Fprintln(stderr, msg)
 		}
@@ -321,4 +367,146 @@ func addPGNFile(b *build.Builder, name string, start time.Time, quiet bool, stde
 		pgnInputs{in}.warn(stderr, "make-book")
 	}
 	return err
+}
+
+// defaultMemory is -memory's default: room for about 25 million distinct
+// position-moves before the counts go to temporary files, and within an
+// ordinary machine's memory.
+const defaultMemory = 1 << 30
+
+// sizeFlag is a byte size flag: 512M, 4G, 1.5G, 300000000 (K, M, G, T are
+// powers of 1024; a trailing B or iB is allowed).
+type sizeFlag struct{ bytes int64 }
+
+func (f *sizeFlag) String() string { return formatSize(f.bytes) }
+
+func (f *sizeFlag) Set(v string) error {
+	n, err := parseSize(v)
+	if err != nil {
+		return err
+	}
+	if n < build.MinMemory {
+		return fmt.Errorf("%s is too little: at least %s", v, formatSize(build.MinMemory))
+	}
+	f.bytes = n
+	return nil
+}
+
+func parseSize(v string) (int64, error) {
+	s := strings.ToUpper(strings.TrimSpace(v))
+	s = strings.TrimSuffix(strings.TrimSuffix(s, "B"), "I")
+	mult := int64(1)
+	if s != "" {
+		if i := strings.IndexByte("KMGT", s[len(s)-1]); i >= 0 {
+			mult = 1 << (10 * (i + 1))
+			s = s[:len(s)-1]
+		}
+	}
+	x, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || x <= 0 || x*float64(mult) > 1<<50 {
+		return 0, fmt.Errorf("bad size %q (want e.g. 512M or 4G)", v)
+	}
+	return int64(x * float64(mult)), nil
+}
+
+func formatSize(n int64) string {
+	for _, u := range []struct {
+		unit string
+		size int64
+	}{{"T", 1 << 40}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}} {
+		if n >= u.size && n%u.size == 0 {
+			return fmt.Sprintf("%d%s", n/u.size, u.unit)
+		}
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+func megabytes(n int64) string { return fmt.Sprintf("%.0f MB", float64(n)/(1<<20)) }
+
+func tempFolder(dir string) string {
+	if dir == "" {
+		return os.TempDir()
+	}
+	return dir
+}
+
+// tempSpaceNeeded adds to a failure to write the sorted runs (a full disk)
+// how much space the whole input needs there, from what the runs took for
+// the part read, when the input's size is known.
+func tempSpaceNeeded(err error, inputSize, consumed int64) error {
+	var te *build.TempError
+	if !errors.As(err, &te) || te.Written == 0 {
+		return err
+	}
+	if inputSize > 0 && consumed > 0 {
+		return fmt.Errorf("%w; the whole input needs about %s there: free some, or choose another folder with -tmp", err,
+			megabytes(int64(float64(te.Written)*float64(inputSize)/float64(consumed))))
+	}
+	return fmt.Errorf("%w; the rest of the input needs more: free some space, or choose another folder with -tmp", err)
+}
+
+// signalStop removes a build's temporary files when make-book is
+// interrupted (Ctrl-C, SIGINT; SIGTERM) and makes the build fail, which
+// then returns at its next game or position. A build blocked reading a
+// pipe that sends nothing cannot notice: after a grace period make-book
+// exits from here (nothing but the removed runs was written by then; the
+// book is written only after the reading).
+type signalStop struct {
+	sigs chan os.Signal
+	done chan struct{}
+	once sync.Once
+	mu   sync.Mutex
+	got  os.Signal
+}
+
+func stopOnSignal(b *build.Builder, stderr io.Writer) *signalStop {
+	s := &signalStop{sigs: make(chan os.Signal, 1), done: make(chan struct{})}
+	signal.Notify(s.sigs, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case sig := <-s.sigs:
+			s.mu.Lock()
+			s.got = sig
+			s.mu.Unlock()
+			b.Close()
+			select {
+			case <-s.done:
+			case <-time.After(signalGrace):
+				var e *exitError
+				errors.As(s.why(errRemovedBySignal), &e)
+				fmt.Fprintf(stderr, "make-book: %v\n", e)
+				os.Exit(e.code)
+			}
+		case <-s.done:
+		}
+	}()
+	return s
+}
+
+// signalGrace is how long an interrupted build has to return by itself.
+const signalGrace = time.Second
+
+var errRemovedBySignal = errors.New("interrupted")
+
+// why turns the error of an interrupted build into one saying so, with
+// the exit code of a process killed by the signal (128 + its number).
+func (s *signalStop) why(err error) error {
+	s.mu.Lock()
+	sig := s.got
+	s.mu.Unlock()
+	if sig == nil || err == nil {
+		return err
+	}
+	code := 130
+	if n, ok := sig.(syscall.Signal); ok {
+		code = 128 + int(n)
+	}
+	return &exitError{code: code, err: fmt.Errorf("stopped by %v: temporary files removed; no book written", sig)}
+}
+
+func (s *signalStop) release() {
+	s.once.Do(func() {
+		signal.Stop(s.sigs)
+		close(s.done)
+	})
 }

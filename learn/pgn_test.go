@@ -224,3 +224,38 @@ func FuzzFromPGN(f *testing.F) {
 		}
 	})
 }
+
+// A Chess960 game without a Variant tag (as cutechess-cli writes them) is
+// learned as Chess960: its FEN's castling rights say so, and its castling
+// finds the book's entry instead of making the game illegal.
+func TestLearnFromPGNChess960WithoutVariant(t *testing.T) {
+	const fen = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1"
+	pos, err := board.ParseFENVariant(fen, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []book.Entry
+	for _, san := range []string{"O-O", "O-O-O", "Kh1"} {
+		m, err := board.ParseSAN(pos, san)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries = append(entries, book.Entry{Key: pos.Key(), Move: pos.ToBook(m), Weight: 10})
+		pos.Play(m)
+	}
+	b := fixture.OpenPath(t, fixture.WriteEntries(t, entries))
+	text := "[White \"Alpha\"]\n[Black \"Beta\"]\n[Result \"1-0\"]\n[SetUp \"1\"]\n[FEN \"" + fen + "\"]\n\n1. O-O O-O-O 2. Kh1 1-0\n"
+	var skipped []SkippedGame
+	updates, st, err := FromPGN(strings.NewReader(text), b, "Alpha", func(s SkippedGame) { skipped = append(skipped, s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Learned != 1 || len(skipped) != 0 || len(updates) != 2 {
+		t.Fatalf("stats %+v, skipped %v, updates %v", st, skipped, updates)
+	}
+	for i, want := range []book.Entry{entries[0], entries[2]} {
+		if u := updates[i]; u.Key != want.Key || u.Move != want.Move || u.Result != book.Win {
+			t.Errorf("update %d: %+v, want %v %v win", i, u, want.Key, want.Move)
+		}
+	}
+}

@@ -49,14 +49,18 @@ type playedBookMove struct {
 
 type game struct {
 	bookMoves []playedBookMove
-	last      *board.Line // our own copy
+	last      board.Position // the last position seen (our own copy), when seen
+	seen      bool
 	// keys identifies every position seen (by its Polyglot key: placement,
-	// side to move, castling and a capturable en-passant file) by ply, so
-	// that a position sent again (a repeated "position" command, a ponder
-	// miss, a take-back) replaces rather than counts twice.
-	keys    map[int]book.Key
-	lastPly int
-	scores  []Score // engine scores of its consecutive moves since the last book move
+	// side to move, castling and a capturable en-passant file) by ply from
+	// firstPly (0: a ply not seen), so that a position sent again (a
+	// repeated "position" command, a ponder miss, a take-back) replaces
+	// rather than counts twice. A slice, not a map: going back costs what
+	// it takes back, not the game's length.
+	keys     []book.Key
+	firstPly int
+	lastPly  int
+	scores   []Score // engine scores of its consecutive moves since the last book move
 	// scorePlies[i] is the ply of the position scores[i] was searched in.
 	scorePlies []int
 	pending    *Score // reported for the search whose bestmove has not come yet
@@ -128,11 +132,10 @@ func (s *Session) NewGame() {
 	s.checkBooks()
 }
 
-// Position records a position the GUI sent (l is copied, the caller may
-// go on playing it). continues=false means it does not extend the current
-// game, which therefore ends first.
-func (s *Session) Position(l *board.Line, continues bool) {
-	if s == nil || l == nil {
+// Position records a position the GUI sent. continues=false means it does
+// not extend the current game, which therefore ends first.
+func (s *Session) Position(p board.Position, continues bool) {
+	if s == nil {
 		return
 	}
 	if !continues {
@@ -142,7 +145,7 @@ func (s *Session) Position(l *board.Line, continues bool) {
 		s.checkedBooks = true
 		s.checkBooks()
 	}
-	s.see(l)
+	s.see(&p)
 }
 
 // BookMove records that polyproxy answered from book b with the entry
@@ -164,16 +167,14 @@ func (s *Session) EngineScore(white bool, cp int, mate int, isMate bool) {
 	s.game.pending = &Score{White: white, CP: cp, Mate: mate, IsMate: isMate}
 }
 
-// AfterBestmove records the position after our own move (l is copied),
-// so that a mate or stalemate we deliver is seen.
-func (s *Session) AfterBestmove(l *board.Line) {
+// AfterBestmove records the position after our own move, so that a mate
+// or stalemate we deliver is seen.
+func (s *Session) AfterBestmove(p board.Position) {
 	if s == nil {
 		return
 	}
 	s.takeScore()
-	if l != nil {
-		s.see(l)
-	}
+	s.see(&p)
 }
 
 // GameResult ends the current game with the result the GUI gave (CECP's
@@ -229,15 +230,13 @@ func plyOf(p *board.Position) int {
 	return ply
 }
 
-// see records a position. The rules library's view of it is built only
-// if the game ends with book moves to learn (it costs 10-25 us a ply).
-func (s *Session) see(l *board.Line) {
+// see records a position, at a cost that does not grow with the game. The
+// rules library's view of it is built only if the game ends with book
+// moves to learn (it costs 10-25 us a ply).
+func (s *Session) see(p *board.Position) {
 	g := &s.game
-	if g.keys == nil {
-		g.keys = map[int]book.Key{}
-	}
-	ply, id := plyOf(&l.Pos), l.Pos.Key()
-	if g.last != nil && ply <= g.lastPly {
+	ply, id := plyOf(p), p.Key()
+	if g.seen && ply <= g.lastPly {
 		// Back to an earlier point (a take-back, a ponder miss): what was
 		// played from there on is not part of the game any more.
 		for len(g.bookMoves) > 0 && g.bookMoves[len(g.bookMoves)-1].ply >= ply {
@@ -246,22 +245,33 @@ func (s *Session) see(l *board.Line) {
 		for len(g.scores) > 0 && g.scorePlies[len(g.scorePlies)-1] >= ply {
 			g.scores, g.scorePlies = g.scores[:len(g.scores)-1], g.scorePlies[:len(g.scorePlies)-1]
 		}
-		for p := range g.keys {
-			if p > ply {
-				delete(g.keys, p)
-			}
+		if ply < g.firstPly {
+			g.keys = g.keys[:0] // before every position seen: none of them stays
+		} else {
+			g.keys = g.keys[:ply-g.firstPly]
 		}
 	}
-	g.keys[ply] = id
-	last := *l
-	g.last, g.lastPly = &last, ply
+	if len(g.keys) == 0 || ply-g.firstPly-len(g.keys) > maxPlyGap {
+		// The first position, or one that claims to be far ahead (a FEN's
+		// move number): no position before it can repeat it.
+		g.keys, g.firstPly = g.keys[:0], ply
+	}
+	for len(g.keys) < ply-g.firstPly {
+		g.keys = append(g.keys, 0) // plies not seen (a jump forward)
+	}
+	g.keys = append(g.keys, id)
+	g.last, g.lastPly, g.seen = *p, ply, true
 }
 
+// maxPlyGap bounds the plies not seen that keys holds places for.
+const maxPlyGap = 512
+
+// repeated is how often the last position seen occurred.
 func (g *game) repeated() int {
-	if g.last == nil {
+	if !g.seen {
 		return 0
 	}
-	k, n := g.keys[g.lastPly], 0
+	k, n := g.keys[g.lastPly-g.firstPly], 0
 	for _, v := range g.keys {
 		if v == k {
 			n++
@@ -296,8 +306,8 @@ func (s *Session) finishWith(why string, known *Decision) {
 		d = *known
 	} else {
 		var lastPos *board.Position // nil: no position seen
-		if g.last != nil {
-			lastPos = &g.last.Pos
+		if g.seen {
+			lastPos = &g.last
 		}
 		d = DecidePosition(lastPos, g.repeated())
 	}

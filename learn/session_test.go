@@ -119,13 +119,13 @@ func (d *driver) play(from, to int, bookPlies map[int]bool, scores map[int]Score
 		if !ours {
 			continue
 		}
-		d.s.Position(d.l.positions[p], p > 0)
+		d.s.Position(d.l.positions[p].Pos, p > 0)
 		if bookPlies[p] {
 			d.s.BookMove(d.b, d.l.keys[p], d.l.moves[p], d.white)
 		} else if sc, ok := scores[p]; ok {
 			d.s.EngineScore(sc.White, sc.CP, sc.Mate, sc.IsMate)
 		}
-		d.s.AfterBestmove(d.l.positions[p+1])
+		d.s.AfterBestmove(d.l.positions[p+1].Pos)
 	}
 }
 
@@ -210,7 +210,7 @@ func TestSessionResignThreshold(t *testing.T) {
 			s, log := newTestSession()
 			d := &driver{s: s, b: b, l: l, white: true}
 			d.play(0, 8, map[int]bool{0: true}, c.scores)
-			s.Position(l.positions[8], true)
+			s.Position(l.positions[8].Pos, true)
 			s.NewGame()
 			if got := learned(t, b, l.keys[0], l.moves[0]); got != c.want {
 				t.Errorf("e2e4: %v, want %v", got, c.want)
@@ -233,7 +233,7 @@ func TestSessionRepetition(t *testing.T) {
 	s, _ := newTestSession()
 	d := &driver{s: s, b: b, l: l, white: true}
 	d.play(0, 8, map[int]bool{0: true}, map[int]Score{2: {White: true, CP: 10}, 4: {White: true, CP: 0}, 6: {White: true, CP: 0}})
-	s.Position(l.positions[8], true) // the start position, a third time
+	s.Position(l.positions[8].Pos, true) // the start position, a third time
 	s.NewGame()
 	if got, want := learned(t, b, l.keys[0], l.moves[0]), book.Learn(entries[0].Learn).Add(book.Draw); got != want {
 		t.Errorf("Nf3: %v, want %v", got, want)
@@ -245,11 +245,11 @@ func TestSessionResentPositionIsNoRepetition(t *testing.T) {
 	b, _ := bookFor(t, l, 0)
 	before := fixture.ReadFile(t, b.Path())
 	s, _ := newTestSession()
-	s.Position(l.positions[0], false)
+	s.Position(l.positions[0].Pos, false)
 	s.BookMove(b, l.keys[0], l.moves[0], true)
-	s.AfterBestmove(l.positions[1])
+	s.AfterBestmove(l.positions[1].Pos)
 	for i := 0; i < 3; i++ { // the GUI sends the same position again and again
-		s.Position(l.positions[2], true)
+		s.Position(l.positions[2].Pos, true)
 	}
 	s.Close()
 	if string(before) != string(fixture.ReadFile(t, b.Path())) {
@@ -263,7 +263,7 @@ func TestSessionNewPositionEndsTheGame(t *testing.T) {
 	s, _ := newTestSession()
 	d := &driver{s: s, b: b, l: l, white: true}
 	d.play(0, 7, map[int]bool{0: true}, nil)
-	s.Position(l.positions[0], false) // the next game, without ucinewgame
+	s.Position(l.positions[0].Pos, false) // the next game, without ucinewgame
 	want := book.Learn(entries[0].Learn).Add(book.Win)
 	if got := learned(t, b, l.keys[0], l.moves[0]); got != want {
 		t.Fatalf("e2e4 after the game: %v, want %v", got, want)
@@ -349,10 +349,10 @@ func TestNilSession(t *testing.T) {
 	var s *Session
 	l := playLine(t, startFEN, "e2e4")
 	s.NewGame()
-	s.Position(l.positions[0], false)
+	s.Position(l.positions[0].Pos, false)
 	s.BookMove(nil, l.keys[0], l.moves[0], true)
 	s.EngineScore(true, 1, 0, false)
-	s.AfterBestmove(l.positions[1])
+	s.AfterBestmove(l.positions[1].Pos)
 	s.UseLog(nil, nil)
 	s.SetLearning(learning(true))
 	s.Close()
@@ -367,16 +367,16 @@ func TestSessionTakeBackForgetsBookMove(t *testing.T) {
 	d.play(0, 3, map[int]bool{0: true, 2: true}, nil) // e4 and Bc4 from the book
 	// The GUI takes Bc4 back; the game goes on with Nf3 (engine) and is
 	// then won: only e4 was played in it.
-	s.Position(l.positions[2], true)
+	s.Position(l.positions[2].Pos, true)
 	s.EngineScore(true, 30, 0, false)
-	s.AfterBestmove(alt.positions[3])
-	s.Position(l.positions[6], false) // (ends the game undecided)
+	s.AfterBestmove(alt.positions[3].Pos)
+	s.Position(l.positions[6].Pos, false) // (ends the game undecided)
 	if got := learned(t, b, l.keys[2], l.moves[2]); got != book.Learn(book.MakeLearn(2, 1)) {
 		t.Fatalf("taken-back Bc4: %v", got)
 	}
 	s.NewGame()
 	d.play(0, 3, map[int]bool{0: true, 2: true}, nil)
-	s.Position(l.positions[2], true) // take back Bc4 again
+	s.Position(l.positions[2].Pos, true) // take back Bc4 again
 	d.play(2, 7, nil, map[int]Score{2: {White: true, CP: 40}, 4: {White: true, CP: 500}, 6: {White: true, Mate: 1, IsMate: true}})
 	s.Close()
 	// This time Bc4 was played again by the engine (not from the book) and
@@ -398,10 +398,10 @@ func TestSessionPonderMissDropsItsScore(t *testing.T) {
 	d.play(0, 5, map[int]bool{0: true}, map[int]Score{2: {White: true, CP: 1500}, 4: {White: true, CP: 1500}})
 	// Pondering on 3...Nf6 (a miss): its search scores 1500 too, but the
 	// GUI then sends the real 3...a6 and the game ends.
-	s.Position(guess.positions[6], true)
+	s.Position(guess.positions[6].Pos, true)
 	s.EngineScore(true, 1500, 0, false)
-	s.AfterBestmove(guess.positions[7])
-	s.Position(l.positions[6], true)
+	s.AfterBestmove(guess.positions[7].Pos)
+	s.Position(l.positions[6].Pos, true)
 	s.NewGame()
 	if got := learned(t, b, l.keys[0], l.moves[0]); got != book.MakeLearn(1, 0) {
 		t.Errorf("e4 learned %v from a ponder search's score", got)
@@ -421,9 +421,9 @@ func BenchmarkSessionMove(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		p := (i % 5) * 2
-		s.Position(l.positions[p], p != 0)
+		s.Position(l.positions[p].Pos, p != 0)
 		s.EngineScore(true, 20, 0, false)
-		s.AfterBestmove(l.positions[p+1])
+		s.AfterBestmove(l.positions[p+1].Pos)
 	}
 }
 
@@ -438,5 +438,25 @@ func TestPlyOfAgreesWithFEN(t *testing.T) {
 		if got := plyOf(&line.Pos); got != want || got != 72+i {
 			t.Errorf("%s: ply %d, want %d", f, got, want)
 		}
+	}
+}
+
+// A position whose move number is far ahead of the game's (a FEN's
+// counters) holds no place for every ply between: the keys start again
+// there, and a repetition after it still counts.
+func TestSessionFarAheadPosition(t *testing.T) {
+	l := playLine(t, startFEN, "e2e4")
+	s, _ := newTestSession()
+	s.Position(l.positions[0].Pos, false)
+	s.AfterBestmove(l.positions[1].Pos)
+	far := playLine(t, "4k3/8/8/8/8/8/8/4K2R w - - 0 1000000", "e1f1", "e8f8", "f1e1", "f8e8", "e1f1", "e8f8", "f1e1", "f8e8")
+	for _, p := range far.positions {
+		s.Position(p.Pos, true)
+	}
+	if n := len(s.game.keys); n > maxPlyGap+1 {
+		t.Fatalf("%d keys held", n)
+	}
+	if got := s.game.repeated(); got != 3 {
+		t.Fatalf("the position after the jump repeated %d times, want 3", got)
 	}
 }

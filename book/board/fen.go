@@ -91,11 +91,31 @@ func ParseFENVariant(fen string, chess960 bool) (*Position, error) {
 }
 
 // Chess960FEN reports a FEN whose castling rights only Chess960 has (a
-// king off the e-file, a rook off its corner): read as standard chess,
-// they would be lost. Tools that take a FEN read such a one as Chess960.
+// king off the e-file, a rook off its corner, in any castling style):
+// read as standard chess, they would be lost. Tools that take a FEN
+// without being told its variant read such a one as Chess960
+// (ParseFENDetectVariant).
 func Chess960FEN(fen string) bool {
+	p, err := ParseFENDetectVariant(fen)
+	return err == nil && p.Chess960()
+}
+
+// ParseFENDetectVariant reads a FEN whose variant nobody named (a PGN
+// without a Variant tag, probe -fen): as Chess960 when its castling rights
+// only Chess960 has, else as standard chess, as python-chess does. The
+// one detection of Chess960 from a FEN; it costs one reading of the FEN.
+func ParseFENDetectVariant(fen string) (*Position, error) {
 	p, err := ParseFENVariant(fen, true)
-	return err == nil && !p.StandardCastling()
+	if err != nil || !p.StandardCastling() {
+		return p, err
+	}
+	// Every right held is a standard one, so the Chess960 reading holds
+	// the rights and en-passant square the standard one would: only the
+	// rules change (and the files of rights not held, which standard
+	// chess keeps at h, a, h, a).
+	p.chess960 = false
+	p.castleRook = standardRookFiles
+	return p, nil
 }
 
 // readCastling reads a standard castling field: KQkq, or HAha for them.

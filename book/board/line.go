@@ -72,3 +72,18 @@ func (l *Line) After(m book.Move) (*Line, error) {
 
 // Seen reports whether k is the key of a position reached so far.
 func (l *Line) Seen(k book.Key) bool { return slices.Contains(l.Keys, k) }
+
+// Repetitions is how often the current position occurred in the line,
+// this time included. Only the positions since the last capture or pawn
+// move can be the same (the fifty-move clock counts them), so the cost
+// does not grow with the game's length.
+func (l *Line) Repetitions() int {
+	keys := l.Keys[max(len(l.Keys)-1-l.Pos.HalfmoveClock(), 0):]
+	k, n := l.Pos.Key(), 0
+	for _, seen := range keys {
+		if seen == k {
+			n++
+		}
+	}
+	return n
+}

@@ -106,6 +106,44 @@ func TestBuildChess960(t *testing.T) {
 	}
 }
 
+// TestBuildChess960WithoutVariant: Chess960 games that name no variant
+// (cutechess-cli's from a Chess960 opening file) are read as Chess960
+// from their FEN's castling rights: the book, and its header, are those of
+// the same games tagged Chess960. Before, most were skipped as illegal and
+// the rest went in under standard chess's keys, castling rights lost.
+func TestBuildChess960WithoutVariant(t *testing.T) {
+	starts := []int{0, 959, 333} // each with castling only Chess960 has
+	tagged := randgames.Chess960PGN(randgames.Options{Seed: 9, Games: 60, Starts: starts}) +
+		randgames.Chess960PGN(randgames.Options{Seed: 10, Games: 60, Starts: starts, Cutechess: true}) +
+		innerRookGame
+	var untagged strings.Builder
+	for line := range strings.Lines(tagged) {
+		if !strings.HasPrefix(line, "[Variant ") {
+			untagged.WriteString(line)
+		}
+	}
+	if strings.Contains(untagged.String(), "Variant") {
+		t.Fatal("a Variant tag left")
+	}
+	opt := DefaultOptions()
+	opt.MinGame = 1
+	build := func(text string) ([]book.Entry, Stats) {
+		b := NewBuilder(opt)
+		if err := b.AddPGN(strings.NewReader(text), "960.pgn"); err != nil {
+			t.Fatal(err)
+		}
+		return b.Entries(), b.Stats()
+	}
+	want, wantStats := build(tagged)
+	got, stats := build(untagged.String())
+	if stats.SkippedTotal() != 0 || stats.Chess960Games != 121 || stats.Plies != wantStats.Plies || stats.InnerRookPlies != wantStats.InnerRookPlies {
+		t.Fatalf("stats %+v, tagged %+v", stats, wantStats)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("%d entries, %d from the tagged games", len(got), len(want))
+	}
+}
+
 // TestBuildMixedVariants: standard and Chess960 games give a book whose
 // header names both; standard games alone give no header (as PolyGlot).
 func TestBuildMixedVariants(t *testing.T) {

@@ -2,7 +2,6 @@ package build
 
 import (
 	"bufio"
-	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -491,29 +490,13 @@ func (o *Options) CountSettings() string {
 	return strings.Join(parts, " ")
 }
 
-// WriteCounts writes what the build counted as a counts file (needs
-// Options.Totals): every (position, move) with its full games and points.
+// WriteCounts writes what the build counted as a counts file: every
+// (position, move) with its full games and points.
 func (b *Builder) WriteCounts(w io.Writer) error {
-	if b.totals == nil && b.count > 0 {
-		return errors.New("counts: the build did not keep totals")
-	}
-	idx := make([]int32, b.count)
-	for i := range idx {
-		idx[i] = int32(i)
-	}
-	// Stable: a position's moves stay in order of first appearance.
-	slices.SortStableFunc(idx, func(x, y int32) int { return cmp.Compare(b.entry(int(x)).key, b.entry(int(y)).key) })
 	cw := NewCountsWriter(w, CountsHeader{Settings: b.opt.CountSettings(), Games: uint64(b.gamesCounted()), Variants: b.variants()})
-	var g CountGroup
-	for i := 0; i < len(idx); {
-		g.Key, g.Moves = b.entry(int(idx[i])).key, g.Moves[:0]
-		for ; i < len(idx) && b.entry(int(idx[i])).key == g.Key; i++ {
-			e, t := b.entry(int(idx[i])), &b.totals[idx[i]>>chunkBits][idx[i]&(1<<chunkBits-1)]
-			g.Moves = append(g.Moves, CountMove{Move: e.move, Games: t.games, Points: t.points, White: e.white})
-		}
-		if err := cw.Write(&g); err != nil {
-			return err
-		}
+	err := b.count.finish(func(g *CountGroup, _ []aggEntry) error { return cw.Write(g) })
+	if err != nil {
+		return err
 	}
 	return cw.Close()
 }
@@ -562,7 +545,7 @@ func SumCounts(inputs []*CountsReader, w io.Writer) (SumStats, error) {
 	}
 	st.Games, st.Variants = h.Games, h.Variants
 	cw := NewCountsWriter(w, h)
-	err = mergeCounts(inputs, func(g *CountGroup) error {
+	err = mergeCounts(sourcesOf(inputs), func(g *CountGroup) error {
 		st.Positions++
 		st.Records += uint64(len(g.Moves))
 		return cw.Write(g)
@@ -573,9 +556,23 @@ func SumCounts(inputs []*CountsReader, w io.Writer) (SumStats, error) {
 	return st, cw.Close()
 }
 
+// groupSource gives a counts file's groups in key order: a CountsReader,
+// or a build's own counts in memory.
+type groupSource interface {
+	Next() (*CountGroup, error)
+}
+
+func sourcesOf(inputs []*CountsReader) []groupSource {
+	out := make([]groupSource, len(inputs))
+	for i, in := range inputs {
+		out[i] = in
+	}
+	return out
+}
+
 // mergeCounts calls fn with each position of the inputs added up, in key
 // order (a k-way merge, so memory holds one position per input).
-func mergeCounts(inputs []*CountsReader, fn func(*CountGroup) error) error {
+func mergeCounts(inputs []groupSource, fn func(*CountGroup) error) error {
 	heads := make([]*CountGroup, len(inputs))
 	advance := func(i int) error {
 		g, err := inputs[i].Next()
@@ -706,44 +703,64 @@ func FromCounts(inputs []*CountsReader, opt Options) ([]book.Entry, FromCountsSt
 	}
 	st.Games, st.Variants = h.Games, h.Variants
 	out := madeBookHeader(h.Variants)
-	type counted struct{ n, sum uint64 }
-	var c []counted
-	err = mergeCounts(inputs, func(g *CountGroup) error {
+	var counted []aggEntry
+	err = mergeCounts(sourcesOf(inputs), func(g *CountGroup) error {
 		st.Positions++
 		st.Records += uint64(len(g.Moves))
-		c = c[:0]
-		most := uint64(0)
-		for _, m := range g.Moves {
-			c = append(c, counted{m.Games, m.Points})
-			most = max(most, m.Games)
-		}
-		if most >= countMax {
+		var halved bool
+		if counted, halved = countsFromTotals(g, counted[:0]); halved {
 			st.Halved++
-			for most >= countMax {
-				most = 0
-				for i := range c {
-					c[i] = counted{(c[i].n + 1) / 2, (c[i].sum + 1) / 2}
-					most = max(most, c[i].n)
-				}
-			}
 		}
-		total := uint64(0)
-		for _, x := range c {
-			total += x.n
-		}
-		start := len(out)
-		for i, m := range g.Moves {
-			if !keepEntry(&opt, c[i].n, c[i].sum, m.White) || !keepShare(&opt, c[i].n, total) {
-				continue
-			}
-			w := uint16(c[i].sum) // below 2 × 16384
-			if opt.Uniform {
-				w = 1
-			}
-			out = append(out, book.Entry{Key: g.Key, Move: m.Move, Weight: w})
-		}
-		slices.SortStableFunc(out[start:], book.CompareEntries)
+		out = groupEntries(&opt, counted, out)
 		return nil
 	})
 	return out, st, err
+}
+
+// countsFromTotals turns a position's totals into the counts its book
+// entries are made from: for a position where some move has countMax
+// games or more, all its moves' games and points halved (rounding up)
+// until every move has fewer, as FromCounts documents.
+func countsFromTotals(g *CountGroup, out []aggEntry) ([]aggEntry, bool) {
+	most := uint64(0)
+	for _, m := range g.Moves {
+		most = max(most, m.Games)
+	}
+	halvings := 0
+	for ; most >= countMax; halvings++ {
+		most = (most + 1) / 2
+	}
+	for _, m := range g.Moves {
+		n, sum := m.Games, m.Points
+		for range halvings {
+			n, sum = (n+1)/2, (sum+1)/2
+		}
+		out = append(out, aggEntry{key: g.Key, games: m.Games, points: m.Points, move: m.Move, n: uint16(n), sum: uint16(sum), white: m.White})
+	}
+	return out, halvings > 0
+}
+
+// groupEntries appends a position's book entries to out: its moves that
+// pass the move rules (MinGame, MinScore, MinShare, Colours), weight the
+// points (1 with Uniform), highest weight first, ties in order of first
+// appearance.
+func groupEntries(opt *Options, moves []aggEntry, out []book.Entry) []book.Entry {
+	total := uint64(0)
+	for i := range moves {
+		total += uint64(moves[i].n)
+	}
+	start := len(out)
+	for i := range moves {
+		e := &moves[i]
+		if !keepEntry(opt, uint64(e.n), uint64(e.sum), e.white) || !keepShare(opt, uint64(e.n), total) {
+			continue
+		}
+		w := e.sum
+		if opt.Uniform {
+			w = 1
+		}
+		out = append(out, book.Entry{Key: e.key, Move: e.move, Weight: w})
+	}
+	slices.SortStableFunc(out[start:], book.CompareEntries)
+	return out
 }

@@ -25,7 +25,6 @@ var oldCounts = filepath.Join(fixture.Testdata, "counts", "small-v1.counts")
 // countsOf builds data and returns its counts file and its book.
 func countsOf(t testing.TB, data []byte, opt Options) ([]byte, []book.Entry) {
 	t.Helper()
-	opt.Totals = true
 	b := NewBuilder(opt)
 	if err := b.AddPGN(bytes.NewReader(data), "x.pgn"); err != nil {
 		t.Fatal(err)

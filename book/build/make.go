@@ -1,10 +1,11 @@
 package build
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"maps"
-	"slices"
+	"runtime"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
@@ -37,9 +38,12 @@ type Options struct {
 	// Threads reads, parses and replays on this many goroutines; 0 or 1
 	// reads on the calling one. The book is the same bytes either way.
 	Threads int
-	// Totals also keeps every entry's full games and points (no halving),
-	// for Counts.
-	Totals bool
+	// Memory bounds the build's memory in bytes, roughly (the counting,
+	// the pieces in flight, the merge); 0 is no bound. A build that needs
+	// more writes sorted runs to temporary files in TempDir (the system's
+	// temporary folder if empty) and merges them at the end.
+	Memory  int64
+	TempDir string
 }
 
 // DefaultOptions are PolyGlot's defaults.
@@ -72,6 +76,14 @@ type Stats struct {
 	// position from the one with the outer rook's right.
 	InnerRookPlies int
 	Positions      int // distinct (position, move) pairs seen
+	// Runs and TempBytes are the sorted runs written to temporary files
+	// so far and their size (Options.Memory).
+	Runs      int
+	TempBytes int64
+	// Halved counts, in a build that spilled, the positions where a move
+	// has 16384 games or more: their totals were halved as FromCounts
+	// halves them (known once the book or counts are written).
+	Halved int
 }
 
 // SkippedTotal is the number of skipped games.
@@ -91,40 +103,15 @@ func sum(m map[string]int) int {
 // countMax is where PolyGlot halves a position's counts so they fit.
 const countMax = 16384
 
-// buildEntry accumulates one (position, move): n games, sum points (2 per
-// win, 1 per draw, from the mover's view). 16 bytes, so a build's memory is
-// about 16 bytes per distinct pair plus the hash table's 8-16.
-type buildEntry struct {
-	key   book.Key
-	move  book.Move // stored form (castling king-to-rook)
-	n     uint16
-	sum   uint16
-	white bool
-}
-
-// total is an entry's full count, never halved (Options.Totals).
-type total struct{ games, points uint64 }
-
 // Builder accumulates games into book entries the way PolyGlot's make-book
-// does, so that for any PGN PolyGlot accepts the book is byte-identical.
-// Entries are kept in order of first appearance (the final sort is stable).
+// does, so that for any PGN PolyGlot accepts the book is byte-identical,
+// in memory bounded by Options.Memory (see the note on counting in
+// count.go): a build that outgrows it keeps its counts in temporary files
+// and makes the counts recipe's book instead. Close removes those files.
 type Builder struct {
-	opt Options
-	// entries in order of first appearance, in fixed-size chunks: growing
-	// never copies them or leaves the old array to the garbage collector,
-	// which keeps peak memory near the live data (PolyGlot's own peak on
-	// the reference PGN is ~10 MB; ours must stay under twice that).
-	chunks [][]buildEntry
-	totals [][]total // parallel to chunks with Options.Totals
-	count  int
-	// table is an open-addressing hash on the key alone (linear probing):
-	// all moves of one key lie on one probe run, which is what halving
-	// needs. A slot holds the entry's index+1 (0 = empty) in its low 32
-	// bits and the move and 16 bits of the key above, so a probe compares
-	// without reading the entry. A map[struct{Key;Move}] would cost more
-	// memory and give no way to visit a key's moves.
-	table []uint64
+	opt   Options
 	stats Stats
+	count counter
 
 	// Progress, if set, is called every 1024 games read.
 	Progress func(Stats)
@@ -136,15 +123,30 @@ type Builder struct {
 
 // NewBuilder starts an empty build.
 func NewBuilder(opt Options) *Builder {
-	b := &Builder{opt: opt, stats: Stats{Skipped: map[string]int{}, Filtered: map[string]int{}}, table: make([]uint64, 1<<12)}
+	b := &Builder{opt: opt, stats: Stats{Skipped: map[string]int{}, Filtered: map[string]int{}}}
+	b.count.init(&b.opt)
 	b.parser.opt = &b.opt
+	runtime.AddCleanup(b, (*mappings).free, b.count.mem)
 	return b
 }
 
-// Stats reports the counts so far.
+// PrepareTemp makes the build's temporary folder now, in Options.TempDir,
+// so that an unusable folder is an error before any game is read (a
+// build that never spills makes none otherwise).
+func (b *Builder) PrepareTemp() error { return b.count.temp.prepare() }
+
+// Close removes the build's temporary files. It may be called from any
+// goroutine, also while the build runs (on a signal): the build then
+// stops with an error at the next game or position.
+func (b *Builder) Close() error { return b.count.temp.remove() }
+
+// Stats reports the counts so far. Positions is exact once the book or
+// the counts have been written; before, it counts the pairs merged so far.
 func (b *Builder) Stats() Stats {
 	s := b.stats
-	s.Positions = b.count
+	s.Positions = b.count.positions()
+	s.Runs, s.TempBytes = b.count.runInfo()
+	s.Halved = b.count.halved
 	s.Skipped = maps.Clone(b.stats.Skipped)
 	s.Filtered = maps.Clone(b.stats.Filtered)
 	return s
@@ -160,6 +162,9 @@ func (b *Builder) AddPGN(r io.Reader, source string) error {
 	}
 	pr := pgn.NewReader(r)
 	for {
+		if b.count.temp.stopped.Load() {
+			return errRemoved
+		}
 		g, err := pr.Next()
 		if err == io.EOF {
 			return nil
@@ -173,7 +178,9 @@ func (b *Builder) AddPGN(r io.Reader, source string) error {
 		} else {
 			var out gameOutcome
 			b.parser.plies, out = b.parser.parse(g, b.parser.plies[:0], source)
-			b.addOutcome(out, b.parser.plies)
+			if err := b.addOutcome(out, b.parser.plies); err != nil {
+				return err
+			}
 		}
 		if b.Progress != nil && b.stats.Games%1024 == 0 {
 			b.Progress(b.Stats())
@@ -189,26 +196,25 @@ func (b *Builder) skip(s SkippedGame) {
 }
 
 // addOutcome adds one read game's plies, or counts why it gave none.
-func (b *Builder) addOutcome(out gameOutcome, plies []ply) {
+func (b *Builder) addOutcome(out gameOutcome, plies []ply) error {
 	switch {
 	case out.skip != nil:
 		b.skip(*out.skip)
 	case out.filtered != "":
 		b.stats.Filtered[out.filtered]++
 	default:
-		b.addPlies(plies)
 		b.stats.InnerRookPlies += out.innerRookPlies
 		if out.chess960 {
 			b.stats.Chess960Games++
 		}
+		return b.addPlies(plies)
 	}
+	return nil
 }
 
-func (b *Builder) addPlies(plies []ply) {
-	for _, p := range plies {
-		b.add(p.key, p.move, p.white, int(p.points))
-	}
+func (b *Builder) addPlies(plies []ply) error {
 	b.stats.Plies += len(plies)
+	return b.count.add(plies)
 }
 
 // ply is one counted move of a game: the position's key, the move in
@@ -261,7 +267,7 @@ func (p *gameParser) parse(g *pgn.Game, out []ply, source string) ([]ply, gameOu
 	}
 	start := len(out)
 	innerRook := 0
-	err := g.ReplayPlies(p.opt.MaxPly, func(pos *board.Position, m book.Move) {
+	record := func(pos *board.Position, m book.Move) {
 		w := pos.WhiteToMove()
 		if w && !white || !w && !black {
 			return
@@ -275,98 +281,17 @@ func (p *gameParser) parse(g *pgn.Game, out []ply, source string) ([]ply, gameOu
 			points = 1 - result
 		}
 		out = append(out, ply{pos.Key(), pos.ToBook(m), w, uint8(points)})
-	})
+	}
+	// The start tells the variant (the Variant tag, or the FEN's castling
+	// rights): read once, for the replay and the count.
+	startPos, err := g.Start()
+	if err == nil {
+		err = g.ReplayPliesFrom(startPos, p.opt.MaxPly, record)
+	}
 	if skip, ok := err.(*pgn.Skip); ok {
 		return out[:start], gameOutcome{skip: &SkippedGame{source, g.Line, skip.Reason, skip.Detail}}
 	}
-	return out, gameOutcome{chess960: g.Chess960(), innerRookPlies: innerRook}
-}
-
-const chunkBits = 12
-
-// entry returns the entry with index i (0-based, order of first appearance).
-func (b *Builder) entry(i int) *buildEntry { return &b.chunks[i>>chunkBits][i&(1<<chunkBits-1)] }
-
-func (b *Builder) slot(k book.Key) int { return int(uint64(k)>>20) & (len(b.table) - 1) }
-
-// tag is what a table slot holds besides the index: the move and the
-// key's low 16 bits (the slot comes from higher bits).
-func tag(k book.Key, m book.Move) uint64 { return uint64(m)<<32 | uint64(uint16(k))<<48 }
-
-const tagMask = uint64(0xffffffff00000000)
-
-// add counts one game for (key, move).
-func (b *Builder) add(k book.Key, m book.Move, white bool, points int) {
-	mask := len(b.table) - 1
-	t := tag(k, m)
-	i := b.slot(k)
-	for {
-		w := b.table[i]
-		if w == 0 {
-			break
-		}
-		if w&tagMask == t {
-			idx := int(uint32(w)) - 1
-			if e := b.entry(idx); e.key == k {
-				b.tally(e, idx, points)
-				return
-			}
-		}
-		i = (i + 1) & mask
-	}
-	if b.count&(1<<chunkBits-1) == 0 {
-		b.chunks = append(b.chunks, make([]buildEntry, 1<<chunkBits))
-		if b.opt.Totals {
-			b.totals = append(b.totals, make([]total, 1<<chunkBits))
-		}
-	}
-	idx := b.count
-	e := b.entry(idx)
-	*e = buildEntry{key: k, move: m, white: white}
-	b.count++
-	b.table[i] = t | uint64(b.count)
-	if 4*b.count > 3*len(b.table) {
-		b.grow()
-	}
-	b.tally(e, idx, points)
-}
-
-func (b *Builder) tally(e *buildEntry, idx, points int) {
-	if b.totals != nil {
-		t := &b.totals[idx>>chunkBits][idx&(1<<chunkBits-1)]
-		t.games++
-		t.points += uint64(points)
-	}
-	e.n++
-	e.sum += uint16(points)
-	if e.n >= countMax {
-		b.halve(e.key)
-	}
-}
-
-// halve halves the counts of every move of key k, rounding up, as
-// PolyGlot does when one of them reaches countMax.
-func (b *Builder) halve(k book.Key) {
-	mask := len(b.table) - 1
-	for i := b.slot(k); b.table[i] != 0; i = (i + 1) & mask {
-		if e := b.entry(int(uint32(b.table[i])) - 1); e.key == k {
-			e.n = (e.n + 1) / 2
-			e.sum = (e.sum + 1) / 2
-		}
-	}
-}
-
-func (b *Builder) grow() {
-	b.table = make([]uint64, 2*len(b.table))
-	mask := len(b.table) - 1
-	for idx := 0; idx < b.count; idx++ {
-		e := b.entry(idx)
-		i := b.slot(e.key)
-		for b.table[i] != 0 {
-			i = (i + 1) & mask
-		}
-		b.table[i] = tag(e.key, e.move) | uint64(idx+1)
-	}
+	return out, gameOutcome{chess960: startPos.Chess960(), innerRookPlies: innerRook}
 }
 
 // Entries filters and sorts the accumulated entries into a book: an entry
@@ -374,46 +299,54 @@ func (b *Builder) grow() {
 // (points/games/2) of at least MinScore percent, the wanted side to move,
 // at least MinShare percent of its position's games, and a weight > 0.
 // Weight = points (1 with Uniform), learn = 0. Order: key ascending,
-// weight descending, ties in order of first appearance.
+// weight descending, ties in order of first appearance. WriteBook writes
+// the same entries without holding them.
 func (b *Builder) Entries() []book.Entry {
-	var positionGames map[book.Key]int
-	if b.opt.MinShare > 0 {
-		positionGames = make(map[book.Key]int)
-		for i := 0; i < b.count; i++ {
-			e := b.entry(i)
-			positionGames[e.key] += int(e.n)
-		}
-	}
-	keep := func(e *buildEntry) bool {
-		if !keepEntry(&b.opt, uint64(e.n), uint64(e.sum), e.white) {
-			return false
-		}
-		return positionGames == nil || keepShare(&b.opt, uint64(e.n), uint64(positionGames[e.key]))
-	}
-	kept := 0
-	for i := 0; i < b.count; i++ {
-		if keep(b.entry(i)) {
-			kept++
-		}
-	}
-	out := make([]book.Entry, 0, kept)
-	for i := 0; i < b.count; i++ {
-		e := b.entry(i)
-		if !keep(e) {
-			continue
-		}
-		w := e.sum
-		if b.opt.Uniform {
-			w = 1
-		}
-		out = append(out, book.Entry{Key: e.key, Move: e.move, Weight: w})
-	}
-	// Stable: ties stay in order of first appearance, as in PolyGlot.
-	slices.SortStableFunc(out, book.CompareEntries)
-	if h := madeBookHeader(b.variants()); h != nil {
-		out = append(h, out...)
+	var out []book.Entry
+	if _, err := b.eachEntry(func(e book.Entry) error { out = append(out, e); return nil }); err != nil {
+		panic(err) // only a spilled build reads files; Entries is for small ones
 	}
 	return out
+}
+
+// WriteBook writes the book Entries holds to w, streaming, and returns
+// the number of moves written (the @PG@ header's entries left out).
+func (b *Builder) WriteBook(w io.Writer) (moves int, err error) {
+	bw := bufio.NewWriterSize(w, 256<<10)
+	var buf [book.EntrySize]byte
+	moves, err = b.eachEntry(func(e book.Entry) error {
+		e.Encode(buf[:])
+		_, err := bw.Write(buf[:])
+		return err
+	})
+	if err != nil {
+		return moves, err
+	}
+	return moves, bw.Flush()
+}
+
+// eachEntry calls fn with the book's entries in order: the @PG@ header
+// first, then by key. A build that never spilled replays PolyGlot's
+// counting exactly; a spilled one makes the book FromCounts makes from
+// the same games' counts.
+func (b *Builder) eachEntry(fn func(book.Entry) error) (moves int, err error) {
+	for _, e := range madeBookHeader(b.variants()) {
+		if err := fn(e); err != nil {
+			return 0, err
+		}
+	}
+	var entries []book.Entry
+	err = b.count.finish(func(_ *CountGroup, counted []aggEntry) error {
+		entries = groupEntries(&b.opt, counted, entries[:0])
+		for _, e := range entries {
+			moves++
+			if err := fn(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return moves, err
 }
 
 // variants are the games counted by variant.

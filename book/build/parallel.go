@@ -148,9 +148,14 @@ func (b *Builder) addPGNParallel(r io.Reader, source string) error {
 
 // addPiece adds a parsed piece's games, as AddPGN adds them one by one.
 func (b *Builder) addPiece(res *pieceResult) error {
+	if b.count.temp.stopped.Load() {
+		return errRemoved
+	}
 	before := b.stats.Games
 	b.stats.Games += res.games
-	b.addPlies(res.plies)
+	if err := b.addPlies(res.plies); err != nil {
+		return err
+	}
 	b.stats.Chess960Games += res.chess960Games
 	b.stats.InnerRookPlies += res.innerRookPlies
 	plyBufs.Put(res.plies[:0])

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 )
 
@@ -39,6 +40,14 @@ func TestStartVariants(t *testing.T) {
 		{"chess960", "", true, false},                        // the standard start, Chess960's castling
 		{"Chess960", start959 + " b Cc e3 3 7", true, false}, // not a start: read from the FEN
 		{"crazyhouse", start959 + " w KQkq - 0 1", false, true},
+		// No variant named (cutechess-cli's Chess960 games): the FEN's
+		// castling rights tell, in any style, as python-chess reads them.
+		{"", start959 + " w KQkq - 0 1", true, false},
+		{"", start959 + " w CAca - 0 1", true, false},
+		{"", "r3k1r1/pppppppp/8/8/8/8/PPPPPPPP/R3K1R1 w KQkq - 0 1", true, false}, // K: the rook on g1
+		{"Standard", start959 + " w CAca - 0 1", true, false},
+		{"", start959 + " w - - 0 1", false, false}, // no rights: nothing only Chess960 has
+		{"", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1", false, false},
 	} {
 		text := "[Result \"*\"]\n"
 		if tc.variant != "" {
@@ -70,5 +79,28 @@ func TestStartVariants(t *testing.T) {
 		if p.Key() != q.Key() || p.FEN() != q.FEN() {
 			t.Errorf("%q %q: start %s, want %s", tc.variant, tc.fen, p.FEN(), q.FEN())
 		}
+	}
+}
+
+// A Chess960 game without a Variant tag replays in Chess960: its castling
+// (king b1, rooks a1 and h1) is legal, as king takes rook, where standard
+// chess would have dropped the rights and skipped the game as illegal.
+func TestReplayChess960WithoutVariant(t *testing.T) {
+	text := "[Result \"1-0\"]\n[SetUp \"1\"]\n[FEN \"rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1\"]\n\n1. O-O O-O-O 2. Kh1 1-0\n"
+	g, err := NewReader(strings.NewReader(text)).Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves []string
+	if err := g.Replay(func(pos *board.Position, m book.Move) {
+		if !pos.Chess960() {
+			t.Fatalf("%s read as standard chess", pos.FEN())
+		}
+		moves = append(moves, m.String())
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(moves, " "); got != "b1h1 b8a8 g1h1" {
+		t.Fatalf("played %s", got)
 	}
 }

@@ -48,7 +48,7 @@ type Reader struct {
 	// the piece is read as the reader of the whole stream would read that
 	// line.
 	chunk bool
-	text  *bytes.Reader // a chunk reader's text
+	text  []byte // a chunk reader's text not yet read: its lines are sliced from it, not copied
 	torn  bool
 }
 
@@ -143,17 +143,10 @@ func NewChunkReader(text []byte, firstLine int, last bool) *Reader {
 // keeping its buffers: a goroutine reading piece after piece allocates
 // nothing once they have grown.
 func (r *Reader) ResetChunk(text []byte, firstLine int, last bool) {
-	if r.text == nil {
-		r.text = bytes.NewReader(text)
-	} else {
-		r.text.Reset(text)
+	if text == nil {
+		text = []byte{} // nil marks a stream reader
 	}
-	if r.br == nil {
-		r.br = bufio.NewReaderSize(r.text, 64<<10)
-	} else {
-		r.br.Reset(r.text)
-	}
-	*r = Reader{br: r.br, text: r.text, long: r.long[:0], game: r.game, lineNo: firstLine - 1, chunk: !last}
+	*r = Reader{text: text, game: r.game, lineNo: firstLine - 1, chunk: !last}
 }
 
 // Torn reports, once Next has returned io.EOF, that the piece ended where
@@ -181,7 +174,13 @@ func (r *Reader) nextLine() bool {
 		return false
 	}
 	r.prevTag, r.prevBlank = r.curTag, r.blank
-	line, err := r.br.ReadSlice('\n')
+	var line []byte
+	var err error
+	if r.text != nil {
+		line, err = r.textLine()
+	} else {
+		line, err = r.br.ReadSlice('\n')
+	}
 	if err == bufio.ErrBufferFull {
 		r.long = append(r.long[:0], line...)
 		for err == bufio.ErrBufferFull {
@@ -219,6 +218,23 @@ func (r *Reader) nextLine() bool {
 		r.pos = len(line) // an escape line: ignored as a whole
 	}
 	return true
+}
+
+// textLine is the next line of a chunk reader's text, as ReadSlice
+// would return it.
+func (r *Reader) textLine() ([]byte, error) {
+	i := bytes.IndexByte(r.text, '\n')
+	if i < 0 {
+		line := r.text
+		r.text = r.text[len(line):]
+		return line, io.EOF
+	}
+	if i >= maxLine {
+		return nil, fmt.Errorf("PGN line %d is longer than %d bytes", r.lineNo+1, maxLine)
+	}
+	line := r.text[:i+1]
+	r.text = r.text[i+1:]
+	return line, nil
 }
 
 // looksLikeTag reports a line such as [Event "x"] (nothing else on it).

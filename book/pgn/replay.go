@@ -63,10 +63,26 @@ var chess960Starts = sync.OnceValue(func() map[string]board.Position {
 	return m
 })
 
-// Chess960 reports a game whose Variant tag names Chess960: lichess writes
-// "Chess960", cutechess-cli "fischerandom", others "Fischer Random",
-// "Chess 960", "FRC" or "960".
-func (g *Game) Chess960() bool { return IsChess960(g.Tag("Variant")) }
+// Chess960 reports a Chess960 game: its Variant tag names Chess960
+// (lichess writes "Chess960", cutechess-cli "fischerandom", others
+// "Fischer Random", "Chess 960", "FRC" or "960"), or it names no variant
+// (or standard chess) and its FEN's castling rights only Chess960 has, as
+// in cutechess-cli's games from Chess960 openings, which carry no Variant
+// tag (board.Chess960FEN: the one detection, as python-chess reads them).
+func (g *Game) Chess960() bool {
+	v := g.Tag("Variant")
+	if IsChess960(v) {
+		return true
+	}
+	fen := g.Tag("FEN")
+	return fen != "" && g.Tag("SetUp") != "0" && isStandard(v) && board.Chess960FEN(fen)
+}
+
+// isStandard reports a Variant tag's value that names standard chess, or
+// no variant.
+func isStandard(variant string) bool {
+	return variant == "" || strings.EqualFold(variant, "standard") || strings.EqualFold(variant, "chess") || strings.EqualFold(variant, "normal")
+}
 
 // IsChess960 reports a Variant tag's value that names Chess960.
 func IsChess960(variant string) bool {
@@ -96,22 +112,28 @@ func IsChess960(variant string) bool {
 }
 
 // Start is the position the game starts from: its FEN tag (unless SetUp is
-// "0") or the standard start, in Chess960 when the Variant tag says so
-// (its FEN's castling field in any style: KQkq, Shredder, X-FEN). A
-// Variant other than standard chess or Chess960 or a bad FEN is a *Skip.
+// "0") or the standard start, in Chess960 when the game is a Chess960 one
+// (Chess960: the Variant tag says so, or the FEN's castling rights do; its
+// castling field in any style: KQkq, Shredder, X-FEN). A Variant other
+// than standard chess or Chess960 or a bad FEN is a *Skip.
 func (g *Game) Start() (board.Position, error) {
 	v := g.Tag("Variant")
 	chess960 := IsChess960(v)
-	if !chess960 && v != "" && !strings.EqualFold(v, "standard") && !strings.EqualFold(v, "chess") && !strings.EqualFold(v, "normal") {
+	if !chess960 && !isStandard(v) {
 		return board.Position{}, &Skip{SkipVariant, fmt.Sprintf("Variant %q", v)}
 	}
 	if fen := g.Tag("FEN"); fen != "" && g.Tag("SetUp") != "0" {
+		var p *board.Position
+		var err error
 		if chess960 {
-			if p, ok := chess960Starts()[fen]; ok {
-				return p, nil
+			if start, ok := chess960Starts()[fen]; ok {
+				return start, nil
 			}
+			p, err = board.ParseFENVariant(fen, true)
+		} else {
+			// No variant named: the FEN's castling rights tell.
+			p, err = board.ParseFENDetectVariant(fen)
 		}
-		p, err := board.ParseFENVariant(fen, chess960)
 		if err != nil {
 			return board.Position{}, &Skip{SkipBadFEN, err.Error()}
 		}
@@ -129,17 +151,19 @@ func (g *Game) Start() (board.Position, error) {
 // that does not resolve stops it with a *Skip naming the ply; fn has seen
 // the moves before it.
 func (g *Game) Replay(fn func(pos *board.Position, m book.Move)) error {
-	return g.ReplayPlies(len(g.moves), fn)
-}
-
-// ReplayPlies is Replay of the first n plies only: later moves are not
-// read at all (as PolyGlot's make-book, which reads no move past its
-// -max-ply).
-func (g *Game) ReplayPlies(n int, fn func(pos *board.Position, m book.Move)) error {
-	pos, err := g.Start()
+	start, err := g.Start()
 	if err != nil {
 		return err
 	}
+	return g.ReplayPliesFrom(start, len(g.moves), fn)
+}
+
+// ReplayPliesFrom is Replay of the first n plies only, from start (the
+// game's Start, which the caller also reads, as make-book does for the
+// variant): later moves are not read at all (as PolyGlot's make-book,
+// which reads no move past its -max-ply).
+func (g *Game) ReplayPliesFrom(start board.Position, n int, fn func(pos *board.Position, m book.Move)) error {
+	pos := start
 	for ply := range min(n, len(g.moves)) {
 		m, err := board.ParseSAN(&pos, g.Move(ply))
 		if err != nil {

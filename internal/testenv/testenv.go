@@ -65,3 +65,12 @@ func Program(t testing.TB, name, pkg string) string {
 	}
 	return p
 }
+
+// Symlink makes link a symbolic link to target, or skips (fails under CI)
+// where the system refuses (Windows without the right to make links).
+func Symlink(t testing.TB, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		Skip(t, "cannot make a symbolic link here: %v", err)
+	}
+}
