@@ -14,12 +14,17 @@
 # .ci/run calls it after the tests; it needs root (or sudo) for dpkg, and
 # what scripts/setup.sh installs. Everything it makes is under dist/,
 # build/ and a temporary folder it removes.
+# `release-check.sh warm` only builds GoReleaser (its first build compiles
+# it: minutes of CPU), which .ci/run starts at low priority beside the tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v go >/dev/null || export PATH="/usr/local/go/bin:$PATH"
 export DEBIAN_FRONTEND=noninteractive
 
 goreleaser=github.com/goreleaser/goreleaser/v2@v2.15.1
+if [ "${1:-}" = warm ]; then
+	exec go run "$goreleaser" --version >/dev/null
+fi
 fail() { echo "release-check: $*" >&2; exit 1; }
 step() { echo "== release-check: $* ($((SECONDS - start)) s)"; }
 start=$SECONDS
