@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
@@ -50,6 +51,7 @@ type bookSet struct {
 	chooser            *book.Chooser
 	chooseBy           string     // the settings the chooser was made from
 	policy             bookPolicy // what the book policies remember of the game
+	saidNoChess960     bool       // the log has said that Chess960 games skip the ABK books
 	warm               warmSearch // the engine searching while the book answers
 }
 
@@ -64,6 +66,26 @@ func (s *bookSet) forSide(white bool) []*book.Book {
 		return s.black
 	}
 	return s.any
+}
+
+// probed is the books probed for the side to move in this game: those for
+// the side, less the ABK books in a Chess960 game (Arena's format has no
+// Chess960), which the log says once.
+func (a *Adapter) probed(white bool) []*book.Book {
+	books := a.books.forSide(white)
+	if !a.game.chess960 || !slices.ContainsFunc(books, (*book.Book).NoChess960) {
+		return books
+	}
+	var kept []*book.Book
+	for _, b := range books {
+		if !b.NoChess960() {
+			kept = append(kept, b)
+		} else if !a.books.saidNoChess960 {
+			a.log.printf("book %s: %s", b.Path(), book.NoChess960Reason)
+		}
+	}
+	a.books.saidNoChess960 = true
+	return kept
 }
 
 // listName is the setting the books for a side come from, for the log.
@@ -144,10 +166,16 @@ func (a *Adapter) openBooks() {
 	byPath := map[string]*book.Book{}
 	for _, path := range booksInUse(a.settings) {
 		a.books.disk = append(a.books.disk, bookOnDisk{path, statBook(path)}) // before: a change after it is seen
+		opening := time.Now()
 		b, err := book.Open(path)
 		if err != nil {
 			a.notify("book %s not used: %v; playing on without it", path, err)
 			continue
+		}
+		if abk := b.ABK(); abk != nil {
+			// Read whole, unlike a mapped book: the log shows what it cost.
+			a.log.printf("book %s: ABK book read in %v (%d records, %d positions, %d moves)",
+				path, time.Since(opening).Round(time.Millisecond), abk.Records, abk.Positions, abk.Moves)
 		}
 		for _, w := range b.Warnings() {
 			a.notify("book %s: %s", path, w)
@@ -213,6 +241,7 @@ func (s *bookSet) close() {
 	s.open, s.disk, s.any, s.white, s.black, s.unverified = nil, nil, nil, nil, nil, nil
 	s.whiteSet, s.blackSet = false, false
 	s.files = ""
+	s.saidNoChess960 = false
 }
 
 // bookMove decides whether the book answers this go, and with what. Every
@@ -234,9 +263,9 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 		list = " (" + a.books.listName(white) + ")"
 	}
 	a.books.chooser.Explain(a.log.on) // the reasons are for the log alone
-	choice, ok, reason := a.books.chooser.Choose(a.books.forSide(white), &cur.Pos, cur.Seen, only)
-	if !ok && a.checkBooksOnDisk() {
-		choice, ok, reason = a.books.chooser.Choose(a.books.forSide(white), &cur.Pos, cur.Seen, only)
+	choice, ok, reason := a.books.chooser.Choose(a.probed(white), &cur.Pos, cur.Seen, only)
+	if !ok && a.checkBooksOnDisk(false) {
+		choice, ok, reason = a.books.chooser.Choose(a.probed(white), &cur.Pos, cur.Seen, only)
 	}
 	if !ok {
 		if a.log.on {
@@ -265,7 +294,7 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 			return nil, false
 		}
 		ponder = ""
-		if reply, ok := a.books.chooser.BestReply(a.books.forSide(after.Pos.WhiteToMove()), &after.Pos); ok {
+		if reply, ok := a.books.chooser.BestReply(a.probed(after.Pos.WhiteToMove()), &after.Pos); ok {
 			ponder = reply.String()
 		}
 	}
@@ -302,6 +331,8 @@ func (a *Adapter) noBookReason(g *uci.Go) string {
 		return "no usable book"
 	case a.game.ok && len(a.books.forSide(a.game.cur.Pos.WhiteToMove())) == 0:
 		return "no usable book in " + a.books.listName(a.game.cur.Pos.WhiteToMove())
+	case a.game.ok && len(a.probed(a.game.cur.Pos.WhiteToMove())) == 0:
+		return "no book for Chess960 in " + a.books.listName(a.game.cur.Pos.WhiteToMove()) + " (ABK books have none)"
 	case !a.game.ok:
 		if a.game.err != "" {
 			return "position not followed"

@@ -51,14 +51,21 @@ func bookChange(was, now os.FileInfo) string {
 
 // checkBooksOnDisk reopens the books when a book file changed on disk, or
 // an open book found its file shrunk under it; it reports whether it did.
-func (a *Adapter) checkBooksOnDisk() bool {
+// Between games it also reopens an ABK book written since it was read
+// (learning, or Arena editing it): it is held in memory, so nothing written
+// in place reaches it, and reading it again takes a while (a second for a
+// big book), which is for between games, not for a move's time.
+func (a *Adapter) checkBooksOnDisk(betweenGames bool) bool {
 	if !a.settings.Book {
 		return false
 	}
 	why := map[string]string{}
 	for _, d := range a.books.disk {
-		if w := bookChange(d.info, statBook(d.path)); w != "" {
+		now := statBook(d.path)
+		if w := bookChange(d.info, now); w != "" {
 			why[d.path] = w
+		} else if betweenGames && now != nil && !now.ModTime().Equal(d.info.ModTime()) && a.heldInMemory(d.path) {
+			why[d.path] = "the ABK book was written since it was read"
 		}
 	}
 	for _, b := range a.books.open {
@@ -71,6 +78,11 @@ func (a *Adapter) checkBooksOnDisk() bool {
 	}
 	a.reopenBooks(func(path string) string { return why[path] })
 	return true
+}
+
+// heldInMemory reports a book read whole when opened (an ABK book).
+func (a *Adapter) heldInMemory(path string) bool {
+	return slices.ContainsFunc(a.books.open, func(b *book.Book) bool { return b.Path() == path && b.ABK() != nil })
 }
 
 // reopenBooks closes and opens the configured books again. why says, for

@@ -136,7 +136,7 @@ func (a *Adapter) onGUICommand(c uci.Command) {
 	case uci.CmdUCINewGame:
 		a.toEngine(c.Line)
 		a.engine.position = "" // an engine may forget its position
-		a.checkBooksOnDisk()
+		a.checkBooksOnDisk(true)
 		// The next position starts a game even if it extends the last one.
 		a.game.forget()
 		a.game.err = ""

@@ -50,7 +50,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-var allMeasurements = []string{"book", "relay", "xboard", "startup", "flood", "makebook", "makebook960", "makebooklichess", "makebookbounded", "probe"}
+var allMeasurements = []string{"book", "relay", "xboard", "startup", "flood", "makebook", "makebook960", "makebooklichess", "makebookbounded", "probe", "abk"}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	var cfg config
@@ -125,6 +125,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			r.measureMakeBookBounded()
 		case "probe":
 			r.measureProbe()
+		case "abk":
+			r.measureABK()
 		}
 		r.logf("   %s took %v", m, time.Since(t0).Round(time.Millisecond))
 	}

@@ -214,7 +214,7 @@ func (c *Chooser) Candidates(b *Book, pos Position, seen func(Key) bool) []Candi
 // not the moves we would pick.
 func (c *Chooser) candidates(buf []Candidate, b *Book, pos Position, seen func(Key) bool, only []Move, explain, choosing bool) []Candidate {
 	cands := buf[:0]
-	if NoKeyReason(pos) != "" {
+	if NoKeyReason(pos) != "" || b.NoChess960() && isChess960(pos) {
 		return cands
 	}
 	var total uint64
@@ -341,6 +341,10 @@ func (c *Chooser) Choose(books []*Book, pos Position, seen func(Key) bool, only 
 			continue
 		}
 		if !ok {
+			if b.NoChess960() && isChess960(pos) {
+				why = append(why, b.Path()+": "+NoChess960Reason)
+				continue
+			}
 			if err := b.Err(); err != nil {
 				why = append(why, err.Error())
 			} else {

@@ -19,6 +19,7 @@ type LearnFile struct {
 	f        *os.File   // nil between batches where open files block replacing
 	path     string
 	writable bool
+	abk      bool // an ABK book: the games, wins and losses of its records are counted into
 }
 
 // ErrBookDeleted is returned (wrapped) by Apply and Preview when the
@@ -56,7 +57,12 @@ func newFile(f *os.File, path string, writable bool) (*LearnFile, error) {
 		f.Close()
 		return nil, fmt.Errorf("open book %s: not a regular file", path)
 	}
-	lf := &LearnFile{f: f, path: path, writable: writable}
+	abk, err := isABKFile(f, path, st.Size())
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("open book %s: %w", path, err)
+	}
+	lf := &LearnFile{f: f, path: path, writable: writable, abk: abk}
 	lf.release()
 	return lf, nil
 }
@@ -184,6 +190,9 @@ func (f *LearnFile) run(updates []LearnUpdate, write bool) (changes []LearnChang
 			err = fmt.Errorf("learn %s: unlock: %w", f.path, uerr)
 		}
 	}()
+	if f.abk {
+		return f.runABK(updates, changes, groups, st.Size(), write)
+	}
 	view, err := mapLocked(f.f, f.path, st.Size())
 	if err != nil {
 		return nil, fmt.Errorf("learn %s: %w", f.path, err)

@@ -20,6 +20,7 @@ type Book struct {
 	data     []byte   // the whole-entry part of the mapping
 	mapping  []byte
 	warnings []string
+	abk      *ABKInfo // what reading found, for a book opened from an ABK file
 
 	// unsorted is set once Verify finds keys out of order: from then on
 	// lookups scan the whole file, because a binary search would silently
@@ -79,6 +80,10 @@ func (b *Book) Err() error {
 
 // Open maps a book file. A size that is not a multiple of 16 is accepted
 // with a warning (the tail is ignored, as PolyGlot does).
+//
+// An ABK book (Arena's format, told by its content or its .abk name) is
+// read whole instead and held in memory as the Polyglot book it amounts
+// to (see ReadABK), so every tool and policy works on it unchanged.
 func Open(path string) (*Book, error) {
 	// Check the kind of file first: opening a FIFO would block.
 	if st, err := os.Stat(path); err != nil {
@@ -101,6 +106,13 @@ func Open(path string) (*Book, error) {
 	if int64(int(size)) != size {
 		f.Close()
 		return nil, fmt.Errorf("open book %s: %d bytes is too large to map on this platform", path, size)
+	}
+	if abk, err := isABKFile(f, path, size); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("open book %s: %w", path, err)
+	} else if abk {
+		defer f.Close()
+		return openABK(path, f, size)
 	}
 	b := &Book{path: path}
 	if openFilesBlockReplace {

@@ -34,6 +34,7 @@ var commands = []command{
 	{"dump-book", "write a book's lines for one colour as text (PolyGlot's dump-book)", runDumpBook},
 	{"make-book", "build a book from PGN games (PolyGlot's make-book, same bytes)", runMakeBook},
 	{"sum-counts", "add counts files (make-book -counts) made from parts of a game collection", runSumCounts},
+	{"convert-book", "convert a book between Polyglot and ABK (Arena's format), or a counts file into either", runConvertBook},
 	{"merge-book", "merge two books (PolyGlot's merge-book; weights saturate, learn counts add)", runMergeBook},
 	{"book-to-pgn", "write a book's tree as one PGN game with variations (shares, weights, learn counts)", runBookToPGN},
 	{"book-to-openings", "write the positions of a book's tree as an EPD or PGN opening suite (fastchess, cutechess-cli)", runBookToOpenings},

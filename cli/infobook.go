@@ -14,8 +14,9 @@ import (
 type infoBookResult struct {
 	File string `json:"file"`
 	*book.Stats
-	Warnings []string   `json:"warnings"`
-	Lines    *bookLines `json:"lines,omitempty"`
+	ABK      *book.ABKInfo `json:"abk,omitempty"` // for an ABK book (Arena's format)
+	Warnings []string      `json:"warnings"`
+	Lines    *bookLines    `json:"lines,omitempty"`
 }
 
 // bookLines are PolyGlot's info-book figures, from walking the lines that
@@ -52,7 +53,15 @@ func runInfoBook(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res := infoBookResult{File: *bin, Stats: s, Warnings: s.Warnings()}
+	res := infoBookResult{File: *bin, Stats: s, Warnings: s.Warnings(), ABK: b.ABK()}
+	if a := res.ABK; a != nil {
+		if a.TrailingBytes != 0 {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("ABK size is not a whole number of 28-byte records: the last %d byte(s) are ignored", a.TrailingBytes))
+		}
+		for _, p := range a.Problems {
+			res.Warnings = append(res.Warnings, "ABK tree: "+p.Error()+"; the rest of the book is used")
+		}
+	}
 	if res.Warnings == nil {
 		res.Warnings = []string{}
 	}
@@ -75,7 +84,23 @@ func runInfoBook(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%-28s "+format+"\n", append([]any{label + ":"}, a...)...)
 	}
 	w("file", "%s", *bin)
-	w("entries", "%d (%d bytes)", s.Entries, s.Entries*book.EntrySize+s.TrailingBytes)
+	if a := res.ABK; a != nil {
+		e := a.Settings.Effective()
+		w("format", "ABK (Arena's book), read as the Polyglot book below")
+		w("ABK records", "%d after the header: %d on the tree, %d of them deleted; %d unreached", a.Records, a.Reached, a.Deleted, a.Unreached)
+		w("ABK depth", "%d plies; %d moves met again under another move order (merged)", a.Depth, a.Merged)
+		w("ABK filters", "min games %d, min won games %d, min win %% %d (White) %d (Black)", e.MinGames, e.MinWonGames, e.MinWinPercentWhite, e.MinWinPercentBlack)
+		w("ABK importances", "priority %d, games %d, score %d", e.PriorityImportance, e.GamesImportance, e.ScoreImportance)
+		w("ABK max ply", "%d", e.MaxPly)
+		if e != a.Settings {
+			st := a.Settings
+			w("ABK settings as stored", "%d %d %d %d, %d %d %d, %d (out of range, or the filters are off with every importance 0)",
+				st.MinGames, st.MinWonGames, st.MinWinPercentWhite, st.MinWinPercentBlack, st.PriorityImportance, st.GamesImportance, st.ScoreImportance, st.MaxPly)
+		}
+		w("entries", "%d (the tree's positions and moves to its max ply)", s.Entries)
+	} else {
+		w("entries", "%d (%d bytes)", s.Entries, s.Entries*book.EntrySize+s.TrailingBytes)
+	}
 	w("positions", "%d", s.Positions)
 	w("moves", "%d", s.Moves)
 	w("most entries per key", "%d", s.MaxPerKey)

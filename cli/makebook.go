@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -67,6 +68,7 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	var pgns stringList
 	fs.Var(&pgns, "pgn", "PGN `file` to read: plain, .gz, .bz2 or .zst (told by content), - for stdin; repeat for several")
 	out := fs.String("bin", "", "book `file` to write (replaced atomically; not an input)")
+	abkOut := fs.String("abk", "", "also (or instead of -bin) write the book as an ABK book, Arena's format, to `file`: the tree of its lines from the start position to -max-ply (replaced atomically; not an input)")
 	countsOut := fs.String("counts", "", "also (or, without -bin, only) write every position-move's full games and points to counts `file` (not an input, not -bin), for sum-counts and -from-counts")
 	var fromCounts stringList
 	fs.Var(&fromCounts, "from-counts", "make the book from counts `file`s instead of PGN (repeat; in the order of the games)")
@@ -94,10 +96,10 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	skipForfeits := fs.Bool("skip-forfeits", false, "drop games lost on time or abandoned (Termination \"Time forfeit\" or \"Abandoned\")")
 	quiet := fs.Bool("q", false, "no progress and no per-game skip messages")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: polyproxy make-book -pgn FILE [-pgn FILE]... [-bin OUT] [-counts OUT] [-max-ply N] [-min-game N]")
+		fmt.Fprintln(stderr, "usage: polyproxy make-book -pgn FILE [-pgn FILE]... [-bin OUT] [-abk OUT] [-counts OUT] [-max-ply N] [-min-game N]")
 		fmt.Fprintln(stderr, "         [-min-score PCT] [-only-white] [-only-black] [-uniform] [-min-share PCT] [-threads N]")
 		fmt.Fprintln(stderr, "         [-memory SIZE] [-tmp DIR] [game filters] [-q]")
-		fmt.Fprintln(stderr, "       polyproxy make-book -from-counts FILE [-from-counts FILE]... -bin OUT [move rules]")
+		fmt.Fprintln(stderr, "       polyproxy make-book -from-counts FILE [-from-counts FILE]... [-bin OUT] [-abk OUT] [move rules]")
 		fmt.Fprintln(stderr, "Weight = 2 per win + 1 per draw from the mover's view (Result tag; missing or * = draw).")
 		fmt.Fprintln(stderr, "Games with an illegal, ambiguous or null move, a bad tag or no result are skipped and counted.")
 		fmt.Fprintln(stderr, "Any number of games fits in -memory: when the counts outgrow it they go to sorted runs in -tmp")
@@ -117,13 +119,13 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 				return usageErrorf("-%s does not go with -from-counts: the counts were made with their settings", name)
 			}
 		}
-		if *out == "" {
-			return usageErrorf("-bin is required")
+		if *out == "" && *abkOut == "" {
+			return usageErrorf("-bin or -abk is required")
 		}
 	case len(pgns) == 0:
 		return usageErrorf("-pgn (or -from-counts) is required")
-	case *out == "" && *countsOut == "":
-		return usageErrorf("-bin or -counts is required")
+	case *out == "" && *abkOut == "" && *countsOut == "":
+		return usageErrorf("-bin, -abk or -counts is required")
 	}
 	var err error
 	if *fromDate != "" {
@@ -160,12 +162,12 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	for _, name := range fromCounts {
 		inputs = append(inputs, fileArg{"-from-counts", name})
 	}
-	if err := checkOutputs(inputs, []fileArg{{"-bin", *out}, {"-counts", *countsOut}}); err != nil {
+	if err := checkOutputs(inputs, []fileArg{{"-bin", *out}, {"-abk", *abkOut}, {"-counts", *countsOut}}); err != nil {
 		return err
 	}
 
 	if len(fromCounts) > 0 {
-		return makeBookFromCounts(fromCounts, *out, opt, stderr)
+		return makeBookFromCounts(fromCounts, *out, *abkOut, opt, stderr)
 	}
 	opt.Memory = memory.bytes
 	debug.SetMemoryLimit(opt.Memory)
@@ -220,6 +222,11 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 			warnEmpty(stderr)
 		}
 	}
+	if *abkOut != "" {
+		if err := stop.why(makeBookABK(b, *out, *abkOut, opt.MaxPly, stderr)); err != nil {
+			return err
+		}
+	}
 	s = b.Stats()
 	printSummary(stderr, s)
 	fmt.Fprintf(stderr, "make-book: %d plies, %d distinct position-moves", s.Plies, s.Positions)
@@ -239,9 +246,38 @@ func runMakeBook(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// makeBookABK writes the book b made as an ABK book: from the Polyglot
+// book just written to bin, or, without one, from the book's entries
+// gathered in memory (an ABK tree is made from the whole table anyway).
+func makeBookABK(b *build.Builder, bin, abk string, maxPly int, stderr io.Writer) error {
+	var src *book.Book
+	if bin != "" {
+		var err error
+		if src, err = book.Open(bin); err != nil {
+			return err
+		}
+	} else {
+		var buf bytes.Buffer
+		moves, err := b.WriteBook(&buf)
+		if err != nil {
+			return err
+		}
+		if moves == 0 {
+			warnEmpty(stderr)
+		}
+		entries := make([]book.Entry, buf.Len()/book.EntrySize)
+		for i := range entries {
+			entries[i] = book.DecodeEntry(buf.Bytes()[i*book.EntrySize:])
+		}
+		src = book.FromEntries(abk, entries)
+	}
+	defer src.Close()
+	return writeABK("make-book", abk, src, maxPly, stderr)
+}
+
 // makeBookFromCounts is make-book -from-counts: the counts added up in
 // the order given, the move rules applied, the book written.
-func makeBookFromCounts(files []string, out string, opt build.Options, stderr io.Writer) error {
+func makeBookFromCounts(files []string, out, abkOut string, opt build.Options, stderr io.Writer) error {
 	start := time.Now()
 	readers, ins, err := openCounts(files)
 	if err != nil {
@@ -257,11 +293,20 @@ func makeBookFromCounts(files []string, out string, opt build.Options, stderr io
 		return fmt.Errorf("the counts hold no move; no book written")
 	}
 	warnIfEmpty(stderr, entries)
-	if err := book.WriteFile(out, entries); err != nil {
-		return err
+	if out != "" {
+		if err := book.WriteFile(out, entries); err != nil {
+			return err
+		}
+	}
+	if abkOut != "" {
+		// The counts were made to their own max ply: the tree goes as
+		// deep as their lines do.
+		if err := writeABK("make-book", abkOut, book.FromEntries(abkOut, entries), book.ABKMaxPly, stderr); err != nil {
+			return err
+		}
 	}
 	fmt.Fprintf(stderr, "make-book: %d counts files, %d games, %d positions, %d position-moves, %d entries written to %s in %.2fs\n",
-		len(files), st.Games, st.Positions, st.Records, len(entries), out, time.Since(start).Seconds())
+		len(files), st.Games, st.Positions, st.Records, len(entries), strings.Trim(out+" "+abkOut, " "), time.Since(start).Seconds())
 	if n := chess960Games(st.Variants); n > 0 {
 		fmt.Fprintf(stderr, "make-book: %d Chess960 games (the book's @PG@ header says so)\n", n)
 	}

@@ -15,13 +15,15 @@ func runMergeBook(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	in1 := fs.String("in1", "", "first book `file` (its order and header win)")
 	in2 := fs.String("in2", "", "second book `file`")
-	out := fs.String("out", "", "book `file` to write (replaced atomically; not an input)")
+	out := fs.String("out", "", "book `file` to write: ABK (Arena's format) for a .abk name, else Polyglot (replaced atomically; not an input)")
 	learnOnly := fs.Bool("learn-only", false, "output in1 unchanged except that in2's learn counts are added to the same entries")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: polyproxy merge-book -in1 A -in2 B -out C [-learn-only]")
 		fmt.Fprintln(stderr, "A key in one book is copied; for a key in both, A's moves in A's order with B's weight")
 		fmt.Fprintln(stderr, "added (capped at 65535), then B's other moves. Learn fields add as counters (games,")
 		fmt.Fprintln(stderr, "points; both halved if a sum overflows). Header entries: A's, else B's; a new one when their variant lists differ.")
+		fmt.Fprintln(stderr, "Either book may be ABK (Arena's format, read as the Polyglot book it amounts to); a .abk -out writes")
+		fmt.Fprintln(stderr, "the merged book as an ABK tree from the start position.")
 		fs.PrintDefaults()
 	}
 	if err := parseFlags(fs, args, "in1", "in2", "out"); err != nil {
@@ -50,7 +52,7 @@ func runMergeBook(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%v; nothing written", err)
 	}
-	if err := book.WriteFile(*out, entries); err != nil {
+	if err := writeBookAs("merge-book", *out, entries, book.ABKMaxPly, stderr); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "merge-book: %d + %d entries -> %d written to %s in %.2fs; %d moves in both",

@@ -57,6 +57,12 @@ var writerCases = map[string][]struct {
 			return []string{"-pgn", "-", "-pgn", in, "-bin", out + ".other", "-counts", out}
 		}},
 		{"counts", func(in, out string) []string { return []string{"-from-counts", in, "-bin", out} }},
+		{"pgn", func(in, out string) []string { return []string{"-pgn", in, "-abk", out} }},
+		{"counts", func(in, out string) []string { return []string{"-from-counts", in, "-abk", out} }},
+	},
+	"convert-book": {
+		{"book", func(in, out string) []string { return []string{"-in", in, "-out", out} }},
+		{"counts", func(in, out string) []string { return []string{"-in", in, "-out", out} }},
 	},
 	"sum-counts": {
 		{"counts", func(in, out string) []string { return []string{"-out", out, in} }},

@@ -49,7 +49,7 @@ import (
 // made from the games has. Version 1 has no variants; its games are read
 // as standard ones (a book made from them has no header, as before).
 const (
-	countsMagic   = "PGCOUNTS"
+	CountsMagic   = "PGCOUNTS" // the first bytes of a counts file
 	CountsVersion = 2
 	// oldestCountsVersion is the oldest version a reader reads.
 	oldestCountsVersion = 1
@@ -153,7 +153,7 @@ func NewCountsWriter(w io.Writer, h CountsHeader) *CountsWriter {
 	if cw.err = checkVariants(h); cw.err != nil {
 		return cw
 	}
-	b := binary.AppendUvarint([]byte(countsMagic), CountsVersion)
+	b := binary.AppendUvarint([]byte(CountsMagic), CountsVersion)
 	b = binary.AppendUvarint(b, uint64(len(h.Settings)))
 	b = append(b, h.Settings...)
 	b = binary.AppendUvarint(b, h.Games)
@@ -266,8 +266,8 @@ const maxSettings = 1 << 16
 // NewCountsReader reads and checks the header.
 func NewCountsReader(r io.Reader) (*CountsReader, error) {
 	cr := &CountsReader{r: &crcReader{br: bufio.NewReaderSize(r, 256<<10), crc: crc32.New(castagnoli)}}
-	magic := make([]byte, len(countsMagic))
-	if _, err := io.ReadFull(cr.r, magic); err != nil || string(magic) != countsMagic {
+	magic := make([]byte, len(CountsMagic))
+	if _, err := io.ReadFull(cr.r, magic); err != nil || string(magic) != CountsMagic {
 		return nil, errors.New("not a counts file (make-book -counts writes them)")
 	}
 	v, err := binary.ReadUvarint(cr.r)

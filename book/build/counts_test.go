@@ -282,7 +282,7 @@ func FuzzCountsReader(f *testing.F) {
 	chess960, _ := countsOf(f, []byte(randgames.Chess960PGN(randgames.Options{Seed: 1, Games: 3, MaxPlies: 4})), Options{MaxPly: 6, MinGame: 1})
 	f.Add(chess960)
 	f.Add(fixture.ReadFile(f, oldCounts))
-	f.Add([]byte(countsMagic))
+	f.Add([]byte(CountsMagic))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		cr, err := NewCountsReader(bytes.NewReader(data))
 		if err != nil {

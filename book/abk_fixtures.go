@@ -1,0 +1,12 @@
+package book
+
+// The ABK test books in testdata/abk and what DroidFish's ABK reader offers
+// on them (testdata/abk/README.md): our generator writes the hand-made
+// books, polyproxy's own ABK writer the written-*.abk ones. The oracle
+// tables need DroidFish's source and a JDK, which CI has not, so they are
+// kept in the repository and remade only when DROIDFISH names the source
+// (oracle.sh says so and skips otherwise).
+
+//go:generate go run ./testdata/abk/gen -dir testdata/abk
+//go:generate go test -run TestABKWrittenUpToDate -update-abk .
+//go:generate sh testdata/abk/oracle.sh

@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/polyproxy/polyproxy/book"
+)
+
+// openBook opens a book for a test.
+func openBook(t *testing.T, path string) *book.Book {
+	t.Helper()
+	b, err := book.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+func entriesIn(b *book.Book) map[[2]uint64]book.Entry {
+	m := map[[2]uint64]book.Entry{}
+	for i := 0; i < b.Len(); i++ {
+		e := b.Entry(i)
+		m[[2]uint64{uint64(e.Key), uint64(e.Move)}] = e
+	}
+	return m
+}
+
+// TestConvertBook: bin -> abk -> bin keeps the book's moves reachable
+// from the start; the output's name picks the format; an output that is
+// the input is refused.
+func TestConvertBook(t *testing.T) {
+	dir := t.TempDir()
+	src, _ := learnFixtureCopy(t)
+	abk, back := filepath.Join(dir, "learn.abk"), filepath.Join(dir, "back.bin")
+	if code, _, errs := runCmd(t, "convert-book", "-in", src, "-out", abk); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCmd(t, "convert-book", "-in", abk, "-out", back); code != 0 || !strings.Contains(errs, "Polyglot book "+back) {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if openBook(t, abk).ABK() == nil || openBook(t, back).ABK() != nil {
+		t.Fatal("formats not as the names say")
+	}
+	was, got := entriesIn(openBook(t, src)), entriesIn(openBook(t, back))
+	if len(got) == 0 {
+		t.Fatal("nothing came back")
+	}
+	for id := range got {
+		if _, ok := was[id]; !ok {
+			t.Errorf("entry %x came back from nowhere", id)
+		}
+	}
+	code, _, errs := runCmd(t, "convert-book", "-in", abk, "-out", abk)
+	if code != 2 || !strings.Contains(errs, "is the input") {
+		t.Errorf("converting over the input: exit %d: %s", code, errs)
+	}
+}
+
+// TestABKOutputs: make-book -abk (from PGN and from counts), merge-book
+// into a .abk, and info-book's ABK figures.
+func TestABKOutputs(t *testing.T) {
+	dir := t.TempDir()
+	bin, abk := filepath.Join(dir, "r.bin"), filepath.Join(dir, "r.abk")
+	if code, _, errs := runCmd(t, "make-book", "-pgn", "testdata/pgn/random.pgn", "-bin", bin, "-abk", abk, "-max-ply", "8", "-min-game", "1", "-q"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	// The ABK book holds the bin book's moves on the tree (not those
+	// under a move make-book left out, a move that scored nothing).
+	made, fromABK := entriesIn(openBook(t, bin)), entriesIn(openBook(t, abk))
+	for id := range fromABK {
+		if _, ok := made[id]; !ok {
+			t.Fatalf("the ABK book has %x, the bin book not", id)
+		}
+	}
+	if len(fromABK) < len(made)/2 {
+		t.Errorf("make-book: %d entries, its ABK book only %d", len(made), len(fromABK))
+	}
+	// -abk says the format: any name will do.
+	other := filepath.Join(dir, "r.book")
+	if code, _, errs := runCmd(t, "make-book", "-pgn", "testdata/pgn/random.pgn", "-abk", other, "-max-ply", "8", "-min-game", "1", "-q"); code != 0 {
+		t.Errorf("-abk r.book: exit %d: %s", code, errs)
+	} else if string(readAll(t, other)) != string(readAll(t, abk)) {
+		t.Error("-abk r.book is not the ABK book -abk r.abk is")
+	}
+	counts, fromCounts := filepath.Join(dir, "small-v1.abk"), filepath.Join(dir, "c.abk")
+	if code, _, errs := runCmd(t, "make-book", "-from-counts", "testdata/counts/small-v1.counts", "-abk", fromCounts); code != 0 {
+		t.Fatalf("make-book -from-counts -abk: exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCmd(t, "convert-book", "-in", "testdata/counts/small-v1.counts", "-out", counts); code != 0 {
+		t.Fatalf("convert-book counts: exit %d: %s", code, errs)
+	}
+	if a, b := readAll(t, counts), readAll(t, fromCounts); string(a) != string(b) {
+		t.Error("convert-book and make-book -from-counts made different ABK books of the same counts")
+	}
+	merged := filepath.Join(dir, "m.abk")
+	if code, _, errs := runCmd(t, "merge-book", "-in1", abk, "-in2", bin, "-out", merged); code != 0 {
+		t.Fatalf("merge-book: exit %d: %s", code, errs)
+	}
+	m := openBook(t, merged)
+	if m.ABK() == nil || len(entriesIn(m)) != len(fromABK) {
+		t.Errorf("merged ABK book: %d entries, want %d", len(entriesIn(m)), len(fromABK))
+	}
+	code, out, errs := runCmd(t, "info-book", "-bin", merged, "-json")
+	if code != 0 {
+		t.Fatalf("info-book: exit %d: %s", code, errs)
+	}
+	var info struct {
+		ABK *book.ABKInfo `json:"abk"`
+	}
+	if err := json.Unmarshal([]byte(out), &info); err != nil || info.ABK == nil || info.ABK.Records == 0 || info.ABK.Settings.MaxPly != book.ABKMaxPly {
+		t.Errorf("info-book -json: %v %s", err, out)
+	}
+}
+
+func readAll(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// TestLearnIntoABK: learn -pgn counts the same results into an ABK book as
+// into the Polyglot book it was made from, for every move on the tree.
+func TestLearnIntoABK(t *testing.T) {
+	bin, _ := learnFixtureCopy(t)
+	abk := filepath.Join(t.TempDir(), "book.abk")
+	if code, _, errs := runCmd(t, "convert-book", "-in", bin, "-out", abk); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	abkBefore := entriesIn(openBook(t, abk))
+	binBefore := entriesIn(openBook(t, bin))
+	for _, path := range []string{bin, abk} {
+		if code, _, errs := runLearnCmd(t, "-book", path, "-pgn", "testdata/learn/games.pgn", "-player", "Alpha"); code != 0 {
+			t.Fatalf("%s: exit %d: %s", path, code, errs)
+		}
+	}
+	binAfter, abkAfter := entriesIn(openBook(t, bin)), entriesIn(openBook(t, abk))
+	learned := 0
+	for id, was := range abkBefore {
+		now := abkAfter[id]
+		dg, dp := int(now.Learn.Games())-int(was.Learn.Games()), int(now.Learn.Points())-int(was.Learn.Points())
+		bg := int(binAfter[id].Learn.Games()) - int(binBefore[id].Learn.Games())
+		bp := int(binAfter[id].Learn.Points()) - int(binBefore[id].Learn.Points())
+		if dg != bg || dp != bp {
+			t.Errorf("%x: the ABK book learned %d games %d points, the bin book %d games %d points", id, dg, dp, bg, bp)
+		}
+		learned += dg
+	}
+	if learned == 0 {
+		t.Fatal("nothing learned into the ABK book")
+	}
+}
