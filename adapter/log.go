@@ -10,6 +10,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/internal/version"
 )
 
 // lineFormatter writes "15:04:05.000 message": one line per event, as
@@ -85,6 +86,6 @@ func (a *Adapter) applyLogConfig() {
 	}
 	if l != nil {
 		a.log = logger{l: l, on: true, file: c}
-		a.log.printf("polyproxy log started %s", time.Now().Format(time.RFC3339))
+		a.log.printf("%s: log started %s", version.Get(), time.Now().Format(time.RFC3339)) // the version, as PolyGlot starts its log
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/polyproxy/polyproxy/internal/version"
 )
 
 func TestLogRecordsTrafficAndDecisions(t *testing.T) {
@@ -29,6 +31,7 @@ func TestLogRecordsTrafficAndDecisions(t *testing.T) {
 	}
 	log := string(data)
 	for _, want := range []string{
+		version.Get().String() + ": log started ",
 		">engine uci", "engine> uciok", "gui> uci", ">gui uciok", "gui> position startpos",
 		"book: " + cfg.BookFiles[0] + ": e2e4 chosen (best, weight 300 of 400, 75.0%)",
 		">gui bestmove e2e4 ponder c7c5",

@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/internal/version"
 )
 
 // command is a book tool run as "polyproxy NAME flags...".
@@ -49,6 +50,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "help", "-h", "-help", "--help":
 			usage(stderr)
 			return 0
+		case "version", "-version", "--version":
+			return exitCode(stderr, "version", runVersion(args[1:], stdout, stderr))
 		}
 		for _, c := range commands {
 			if c.name == args[0] {
@@ -59,9 +62,12 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitCode(stderr, "polyproxy", runProxy(args, stdin, stdout, stderr))
 }
 
+// usage starts with the version, as PolyGlot's help starts with its own.
 func usage(w io.Writer) {
+	fmt.Fprintln(w, version.Get())
 	fmt.Fprintln(w, "usage: "+config.Usage)
 	fmt.Fprintln(w, "       polyproxy COMMAND [flags]   (COMMAND -h for its flags)")
+	fmt.Fprintln(w, "       polyproxy version           (also -version, --version)")
 	fmt.Fprintln(w, "\nCommands:")
 	width := 0
 	for _, c := range commands {
