@@ -10,7 +10,7 @@
 #   scripts/hostmatch.sh cutechess PATH/cutechess-cli [uci|xboard] [GAMES] [TC]
 #   scripts/hostmatch.sh fastchess PATH/fastchess [uci] [GAMES] [TC]
 #
-# Defaults: uci, 100 games, tc 2+0.05. Everything goes to a new folder under
+# Defaults: uci, 100 games, tc 2+0.05, the gnuchess book (BOOK=PATH names another, .bin or .abk). Everything goes to a new folder under
 # ${TMPDIR:-/tmp}, named at the end. fastchess ends a game on the opponent's
 # last move without sending it to the engine, so live learning can miss
 # games there (the log says "result unknown"); the learn check is reported,
@@ -23,16 +23,17 @@ proto=${3:-uci}
 games=${4:-100}
 tc=${5:-2+0.05}
 engine=/usr/games/stockfish
-gnubook=/usr/share/games/gnuchess/book.bin
-[ -x "$engine" ] && [ -f "$gnubook" ] || { echo "hostmatch: needs stockfish and gnuchess-book (scripts/setup.sh)" >&2; exit 2; }
+gnubook=${BOOK:-/usr/share/games/gnuchess/book.bin}
+[ -x "$engine" ] && [ -f "$gnubook" ] || { echo "hostmatch: needs stockfish and gnuchess-book (scripts/setup.sh), or BOOK naming a book" >&2; exit 2; }
+ext=${gnubook##*.} # bin or abk: the copies keep the format's name
 
 out=$(mktemp -d "${TMPDIR:-/tmp}/hostmatch.XXXXXX")
 go build -o "$out/polyproxy" .
-cp "$gnubook" "$out/book.bin"
+cp "$gnubook" "$out/book.$ext"
 # Both sides get the same Move Overhead, so a loaded machine costs both alike.
 overhead=40
 proxyargs=(-noini -ec "$engine" -log true -lf "$out/proxy.log"
-	-pg Book=true -pg BookFile="$out/book.bin" -pg BookLearn=true
+	-pg Book=true -pg BookFile="$out/book.$ext" -pg BookLearn=true
 	-uci Hash=16 -uci Threads=1 -uci "Move Overhead=$overhead")
 
 case $host in
@@ -50,7 +51,7 @@ fastchess)
 		[PolyGlot]
 		EngineCommand = $engine
 		Book = true
-		BookFile = $out/book.bin
+		BookFile = $out/book.$ext
 		BookLearn = true
 		Log = true
 		LogFile = $out/proxy.log
@@ -72,9 +73,9 @@ esac
 
 played=$(grep -c '^\[Result "' "$out/games.pgn" || true)
 bad=$(grep -ciE 'loses on time|forfeit|illegal|disconnect|stalls|crash' "$out/games.pgn" || true)
-cp "$gnubook" "$out/learned.bin"
-"$out/polyproxy" learn -book "$out/learned.bin" -pgn "$out/games.pgn" -player proxy >"$out/learn.out" 2>&1
-differ=$(cmp -l "$out/learned.bin" "$out/book.bin" | wc -l || true)
+cp "$gnubook" "$out/learned.$ext"
+"$out/polyproxy" learn -book "$out/learned.$ext" -pgn "$out/games.pgn" -player proxy >"$out/learn.out" 2>&1
+differ=$(cmp -l "$out/learned.$ext" "$out/book.$ext" | wc -l || true)
 echo "hostmatch: $host $proto, $played games, $bad forfeits/time losses/illegal moves; live learning vs learn -pgn: $differ bytes differ; files in $out"
 [ "$played" = "$games" ] && [ "$bad" = 0 ] || exit 1
 [ "$host" = fastchess ] || [ "$differ" = 0 ] || exit 1
