@@ -1,12 +1,15 @@
 package main
 
 import (
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
 
@@ -39,5 +42,82 @@ func TestABKBookAnswers(t *testing.T) {
 	p.send("quit")
 	if code := p.waitExit(5 * time.Second); code != 0 {
 		t.Fatalf("exit %d", code)
+	}
+}
+
+// TestLiveLearningIntoABK: through the built binary, a proxy with BookLearn
+// plays Black from an ABK book against a proxy playing White from a copy,
+// the fool's mate all from the books (the learner's last book move mates);
+// the live-learned book is the one "polyproxy learn -pgn" makes of the
+// game, and only Black's two records changed (Black's win, a loss in
+// White's view: games and losses counted).
+func TestLiveLearningIntoABK(t *testing.T) {
+	testenv.Stockfish(t)
+	line := []string{"f2f3", "e7e5", "g2g4", "d8h4"}
+	var entries []book.Entry
+	for i, s := range line {
+		l := fixture.Line(t, "", strings.Join(line[:i], " "))
+		m, err := book.ParseMove(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries = append(entries, book.Entry{Key: l.Pos.Key(), Move: m, Weight: 10, Learn: book.MakeLearn(4, 4)})
+	}
+	dir := t.TempDir()
+	abk := filepath.Join(dir, "fool.abk")
+	if _, err := book.WriteABK(abk, book.FromEntries("fool", entries), 10); err != nil {
+		t.Fatal(err)
+	}
+	before := fixture.ReadFile(t, abk)
+	byHand := filepath.Join(t.TempDir(), "byhand.abk")
+	theirs := filepath.Join(t.TempDir(), "theirs.abk")
+	for _, p := range []string{byHand, theirs} {
+		if err := os.WriteFile(p, before, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	learner, _, logPath := startLearning(t, abk)
+	opponent := startProxy(t, nil, "-noini", "-ec", stockfishPath, "-pg", "Book=true", "-pg", "BookFile="+theirs)
+	opponent.send("uci")
+	opponent.until("uciok", 10*time.Second)
+	moves := learnGame(t, learner, opponent, false, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+	if strings.Join(moves, " ") != strings.Join(line, " ") {
+		t.Fatalf("the game left the books: %v", moves)
+	}
+	learner.send("ucinewgame", "isready")
+	learner.until("readyok", 10*time.Second)
+	var log []byte
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		log, _ = os.ReadFile(logPath)
+		if strings.Count(string(log), "learn: "+abk+" key") >= 2 {
+			break
+		}
+	}
+	live := fixture.ReadFile(t, abk)
+	pgn := filepath.Join(t.TempDir(), "game.pgn")
+	if err := os.WriteFile(pgn, []byte("[White \"other\"]\n[Black \"learner\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(testenv.Polyproxy(t), "learn", "-book", byHand, "-pgn", pgn, "-player", "learner").CombinedOutput(); err != nil {
+		t.Fatalf("learn -pgn: %v: %s", err, out)
+	}
+	if string(live) != string(fixture.ReadFile(t, byHand)) {
+		t.Errorf("the live-learned book differs from learn -pgn's\nlog:\n%s", log)
+	}
+	changed := 0
+	for rec := book.ABKFirstRecord; (rec+1)*book.ABKRecordSize <= len(live); rec++ {
+		was, now := book.DecodeABKRecord(before[rec*book.ABKRecordSize:]), book.DecodeABKRecord(live[rec*book.ABKRecordSize:])
+		if was == now {
+			continue
+		}
+		changed++
+		want := was
+		want.Games, want.Losses = was.Games+1, was.Losses+1
+		if now != want || rec-book.ABKFirstRecord > 3 || (rec-book.ABKFirstRecord)%2 != 1 {
+			t.Errorf("record %d: %+v, was %+v", rec, now, was)
+		}
+	}
+	if changed != 2 {
+		t.Errorf("%d records changed, want Black's 2\nlog:\n%s", changed, log)
 	}
 }
