@@ -38,6 +38,10 @@ type xboardFront struct {
 	analyzing   bool
 	chess960    bool // variant fischerandom: UCI_Chess960 on, castling as O-O and O-O-O
 	over        bool // the game has ended: no search until new, undo or setboard
+	// drawClaimed marks an end that is only our claim of a draw the rules
+	// let a player claim (repetition, fifty moves): a GUI that sends go
+	// after it plays on (python-chess's clients do), and gets a move.
+	drawClaimed bool
 
 	clock            cecpClock
 	ponderMove       string // the reply to ponder on, after our last move ("": none)
@@ -215,6 +219,9 @@ func (x *xboardFront) command(cmd, arg, line string) {
 		x.force = true
 	case "go":
 		x.discardPonder()
+		if x.drawClaimed {
+			x.over, x.drawClaimed = false, false
+		}
 		x.force = false
 		x.engineWhite = x.board.Pos.WhiteToMove()
 		x.drive()
@@ -369,7 +376,7 @@ func (x *xboardFront) useLine(l *board.Line, fromFEN bool) {
 	}
 	x.moves = x.moves[:0]
 	x.line.reset(x.startFEN)
-	x.over = false
+	x.over, x.drawClaimed = false, false
 	x.ponderMove, x.expected = "", ""
 }
 
@@ -722,6 +729,7 @@ func (x *xboardFront) claimEnd() bool {
 		case x.repeated() >= 3:
 			claim = "1/2-1/2 {Draw by repetition}"
 		}
+		x.drawClaimed = claim != ""
 	}
 	if claim == "" {
 		return false
@@ -768,7 +776,7 @@ func (x *xboardFront) setBoard(fen string) {
 func (x *xboardFront) result(arg string) {
 	res, comment := cutWord(arg)
 	x.discardSearches()
-	x.over = true
+	x.over, x.drawClaimed = true, false
 	// The learning sees the game as it ended, then its result.
 	x.a.corePosition(x.line.line(""))
 	why := "result " + res

@@ -136,3 +136,23 @@ func TestXboardSTFudge(t *testing.T) {
 		t.Errorf("STFudge 0, st 1: %q, want go movetime 1000", got)
 	}
 }
+
+// A GUI that plays past our claim of a draw by repetition (python-chess's
+// XBoard client asks for the next move, as threefold is a draw only when
+// claimed) gets a move for go, never silence; after the GUI's own result,
+// go still starts nothing.
+func TestXboardGoAfterOurDrawClaimPlaysOn(t *testing.T) {
+	h, _ := startXboard(t, testConfig(t, knightDanceBook(t)), nil)
+	h.send("new", "force", "st 1")
+	h.send("usermove g1f3", "usermove g8f6", "usermove f3g1", "usermove f6g8",
+		"usermove g1f3", "usermove g8f6", "usermove f3g1")
+	h.send("go")
+	// The book's f6g8 repeats the start a third time: the move and the claim.
+	h.waitFor("1/2-1/2 {Draw by repetition}")
+	h.send("force", "go")
+	h.waitFor("move g1f3")
+	h.send("force", "result 1/2-1/2 {Draw by repetition}", "go", "ping 1")
+	if lines := h.waitFor("pong 1"); hasPrefix(lines, "move ") {
+		t.Errorf("a move after the GUI's result: %q", lines)
+	}
+}

@@ -28,6 +28,7 @@ type cecpModel struct {
 	keys     []string // the positions of the game, for repetitions
 
 	force, engineWhite, over, analyzing bool
+	drawClaimed                         bool // over by our claim of a repetition or fifty-move draw: go plays on
 
 	// The clock: level's moves per session, base and increment (ms), st's
 	// time per move, sd's depth, time and otim's clocks.
@@ -55,7 +56,7 @@ func (m *cecpModel) setup(fen string) bool {
 			return false
 		}
 	}
-	m.startFEN, m.pos, m.moves, m.over = fen, pos, nil, false
+	m.startFEN, m.pos, m.moves, m.over, m.drawClaimed = fen, pos, nil, false, false
 	m.keys = []string{positionKey(pos)}
 	return true
 }
@@ -134,6 +135,21 @@ func (m *cecpModel) end() string {
 		return "1/2-1/2 {Draw by repetition}"
 	}
 	return ""
+}
+
+// claimed records our claim of the game's end: a draw that a player
+// claims (repetition, fifty moves) leaves the game to go on if the GUI
+// asks for a move.
+func (m *cecpModel) claimed(claim string) {
+	m.over = true
+	m.drawClaimed = strings.Contains(claim, "{Draw by repetition}") || strings.Contains(claim, "{Fifty move rule}")
+}
+
+// playOnPastDrawClaim is go after our claim of a draw: the game goes on.
+func (m *cecpModel) playOnPastDrawClaim() {
+	if m.drawClaimed {
+		m.over, m.drawClaimed = false, false
+	}
 }
 
 // deadPosition: no pawn, rook or queen, and at most one minor piece, or
@@ -320,7 +336,7 @@ func (r *modelRun) expect(got, want []string, searched bool) {
 				r.fail("after move %s got %q, want the claim %q", s, got, claim)
 			}
 			i++
-			r.m.over = true
+			r.m.claimed(claim)
 			r.out = append(r.out, claim)
 			continue
 		}
@@ -425,7 +441,7 @@ func (r *modelRun) afterSearch(got []string) {
 		got = append(got, r.exchange("?")...)
 		claim := r.m.end()
 		r.expect(got, []string{claim}, false)
-		r.m.over = true
+		r.m.claimed(claim)
 		r.out = append(r.out, claim)
 		return
 	}
@@ -458,6 +474,7 @@ func (r *modelRun) step() bool {
 	case 2, 3:
 		got := r.exchange("go")
 		m.force, m.engineWhite = false, m.pos.Turn() == chess.White
+		m.playOnPastDrawClaim()
 		if m.over || m.analyzing {
 			r.expect(got, nil, false)
 			return true
@@ -480,7 +497,7 @@ func (r *modelRun) step() bool {
 		if !m.force {
 			if claim := m.end(); claim != "" {
 				r.expect(got, []string{claim}, false)
-				m.over = true
+				m.claimed(claim)
 				r.out = append(r.out, claim)
 				return true
 			}
@@ -558,7 +575,7 @@ func (r *modelRun) step() bool {
 		r.expect(r.exchange("ping "+strconv.Itoa(r.pings)), nil, false)
 	case 21:
 		r.expect(r.exchange("result 1/2-1/2 {Game drawn by agreement}"), nil, false)
-		m.over = true
+		m.over, m.drawClaimed = true, false
 	case 22:
 		// A GUI's pair sent at once: a search asked for, then stopped for
 		// good by force, result or new before it could end: no move but
@@ -566,6 +583,7 @@ func (r *modelRun) step() bool {
 		then := []string{"force", "result 0-1 {Black resigns}", "new"}[r.pick(3)]
 		got := r.exchange("go", then)
 		m.force, m.engineWhite = false, m.pos.Turn() == chess.White
+		m.playOnPastDrawClaim()
 		var want []string
 		if !m.over && !m.analyzing && r.book {
 			want = []string{"move"}
@@ -577,7 +595,7 @@ func (r *modelRun) step() bool {
 		case "new":
 			m.newGame()
 		default:
-			m.over = true
+			m.over, m.drawClaimed = true, false
 		}
 	case 23:
 		// bk: lines starting with a space, an empty line at the end.
