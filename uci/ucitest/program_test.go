@@ -68,22 +68,7 @@ func (s *fakeSession) send(lines ...string) {
 // until reads lines up to and including the first one starting with prefix.
 func (s *fakeSession) until(prefix string) []string {
 	s.t.Helper()
-	var got []string
-	timeout := time.After(10 * time.Second)
-	for {
-		select {
-		case l, ok := <-s.lines:
-			if !ok {
-				s.t.Fatalf("engine exited before %q; got %q", prefix, got)
-			}
-			got = append(got, l)
-			if strings.HasPrefix(l, prefix) {
-				return got
-			}
-		case <-timeout:
-			s.t.Fatalf("no %q within 10 s; got %q", prefix, got)
-		}
-	}
+	return untilLine(s.t, s.lines, prefix, 10*time.Second)
 }
 
 func TestFakeEngineProtocolAndLog(t *testing.T) {

@@ -44,20 +44,28 @@ func (s *session) send(lines ...string) {
 // until reads lines up to and including the first one starting with prefix.
 func (s *session) until(prefix string) []string {
 	s.t.Helper()
+	return untilLine(s.t, s.lines, prefix, 5*time.Second)
+}
+
+// untilLine reads lines up to and including the first one starting with
+// prefix, failing the test when they end or time runs out first: the one
+// wait of the in-process sessions and the program's.
+func untilLine(t testing.TB, lines <-chan string, prefix string, timeout time.Duration) []string {
+	t.Helper()
 	var got []string
-	timeout := time.After(5 * time.Second)
+	deadline := time.After(timeout)
 	for {
 		select {
-		case l, ok := <-s.lines:
+		case l, ok := <-lines:
 			if !ok {
-				s.t.Fatalf("output closed before %q; got %q", prefix, got)
+				t.Fatalf("output closed before %q; got %q", prefix, got)
 			}
 			got = append(got, l)
 			if strings.HasPrefix(l, prefix) {
 				return got
 			}
-		case <-timeout:
-			s.t.Fatalf("no %q within 5 s; got %q", prefix, got)
+		case <-deadline:
+			t.Fatalf("no %q within %v; got %q", prefix, timeout, got)
 		}
 	}
 }
