@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -20,7 +21,10 @@ type Process struct {
 	// Go's poller, for a caller that polls and reads it itself; else -1.
 	stdoutFD int
 
-	mu      sync.Mutex // guards writes to stdin
+	mu sync.Mutex // guards writes to stdin
+	// quitBy is Quit's deadline in Unix nanoseconds, 0 before Quit: a write
+	// that starts or is already blocked when Quit begins gives up by then.
+	quitBy  atomic.Int64
 	exited  chan struct{}
 	waitErr error
 }
@@ -93,6 +97,11 @@ func (p *Process) writeLine(s string, deadline time.Time) error {
 	buf := make([]byte, 0, len(s)+1)
 	buf = append(append(buf, s...), '\n')
 	p.stdin.SetWriteDeadline(deadline)
+	// Read Quit's deadline after setting ours: either Quit stored it first
+	// and we apply it here, or Quit sets it on the file after us.
+	if q := p.quitBy.Load(); q != 0 && q < deadline.UnixNano() {
+		p.stdin.SetWriteDeadline(time.Unix(0, q))
+	}
 	_, err := p.stdin.Write(buf)
 	return err
 }
@@ -121,6 +130,7 @@ func (p *Process) Quit(grace time.Duration) {
 	// An engine that stopped reading must not hang us on a full pipe; a
 	// write already blocked gives up at this deadline too.
 	deadline := time.Now().Add(grace)
+	p.quitBy.Store(deadline.UnixNano())
 	p.stdin.SetWriteDeadline(deadline)
 	p.writeLine("quit", deadline)
 	p.mu.Lock()
