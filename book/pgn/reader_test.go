@@ -2,11 +2,14 @@ package pgn
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/polyproxy/polyproxy/internal/lichessgames"
 )
 
 // readAllPGN reads every game, keeping syntax errors in order.
@@ -253,4 +256,74 @@ func moves(g *Game) string {
 		out = append(out, string(g.Move(i)))
 	}
 	return strings.Join(out, " ")
+}
+
+// TestPGNReaderMoveLimit: with MoveLimit, every game, result, tag and
+// syntax error is what the reader without it gives, and the moves are the
+// first MoveLimit of its; a syntax error past the limit still breaks the
+// game.
+func TestPGNReaderMoveLimit(t *testing.T) {
+	texts := []string{
+		string(lichessgames.PGN(lichessgames.Options{Seed: 5, Games: 40})),
+		`[Event "late error"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 ] Nf6 1-0
+
+[Event "late variation and comment"]
+
+1. d4 d5 2. c4 e6 3. Nc3 (3. Nf3 Nf6 {a comment (with) a paren}) 3... Nf6 $1 4. Bg5!? Be7 1/2-1/2
+
+[Event "late unclosed variation"]
+
+1. c4 e5 2. Nc3 Nf6 3. g3 (3. Nf3 Nc6 *
+`,
+	}
+	for _, text := range texts {
+		for _, limit := range []int{1, 3, 5, 30} {
+			got, want := readListing(text, limit, 1<<30), readListing(text, 0, limit)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("MoveLimit %d:\n got %q\nwant %q", limit, got, want)
+			}
+		}
+	}
+	if got := readListing(texts[1], 3, 1<<30); len(got) != 3 || !strings.HasPrefix(got[0], "error: PGN line 3") || !strings.HasPrefix(got[2], "error:") {
+		t.Fatalf("the errors past the limit were not reported: %q", got)
+	}
+}
+
+// readListing lists the games and errors a reader with MoveLimit limit
+// reads from text, each game with at most show of its moves.
+func readListing(text string, limit, show int) (out []string) {
+	r := NewReader(strings.NewReader(text))
+	r.MoveLimit = limit
+	for {
+		g, err := r.Next()
+		if err == io.EOF {
+			return out
+		}
+		if err != nil {
+			out = append(out, "error: "+err.Error())
+			continue
+		}
+		var moves []string
+		for i := range min(g.NumMoves(), show) {
+			moves = append(moves, string(g.Move(i)))
+		}
+		out = append(out, fmt.Sprintf("%d %s %s %q", g.Line, g.Tag("Event"), g.Result, moves))
+	}
+}
+
+// FuzzPGNReaderMoveLimit: on any input a reader with MoveLimit reads
+// what one without it reads, moves cut at the limit.
+func FuzzPGNReaderMoveLimit(f *testing.F) {
+	f.Add([]byte("[Event \"x\"]\n\n1. e4 e5 {c} (1... c5) 2. Nf3 $1 Nc6 ] 1-0\n"), 2)
+	f.Add([]byte("1. d4 d5 2. c4 (2. Nf3 *\n\n[A \"b\"]\n1. e4 *"), 1)
+	f.Fuzz(func(t *testing.T, data []byte, limit int) {
+		if limit < 1 || limit > 1000 {
+			return
+		}
+		if got, want := readListing(string(data), limit, 1<<30), readListing(string(data), 0, limit); !reflect.DeepEqual(got, want) {
+			t.Fatalf("MoveLimit %d:\n got %q\nwant %q", limit, got, want)
+		}
+	})
 }
