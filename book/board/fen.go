@@ -50,6 +50,9 @@ func ParseFENVariant(fen string, chess960 bool) (*Position, error) {
 	if err := p.readPlacement(fields[0]); err != nil {
 		return bad("%v", err)
 	}
+	for s, pc := range p.board {
+		p.placed(pc, book.Square(s))
+	}
 	switch fields[1] {
 	case "w", "W":
 		p.whiteToMove = true
@@ -82,11 +85,12 @@ func ParseFENVariant(fen string, chess960 bool) (*Position, error) {
 			}
 		}
 	}
-	if attacked(&p.board, kingSquare(&p.board, !p.whiteToMove), p.whiteToMove) {
+	if attacked(&p.board, p.kingSquare(!p.whiteToMove), p.whiteToMove) {
 		return bad("the side not to move is in check")
 	}
 	p.castle &= p.castleRightsOnBoard()
 	p.key = p.computeKey()
+	p.check = p.InCheck()
 	return p, nil
 }
 
@@ -149,7 +153,7 @@ func (p *Position) readCastling960(field string) {
 		if !white {
 			row = 7
 		}
-		ks := kingSquare(&p.board, white)
+		ks := p.kingSquare(white)
 		if ks == 64 || ks.Row() != row {
 			continue
 		}

@@ -99,7 +99,7 @@ func (p *Position) pawnMoves(from book.Square, out []book.Move) []book.Move {
 
 // InCheck reports whether the side to move is in check.
 func (p *Position) InCheck() bool {
-	ks := kingSquare(&p.board, p.whiteToMove)
+	ks := p.kingSquare(p.whiteToMove)
 	return ks != 64 && attacked(&p.board, ks, !p.whiteToMove)
 }
 

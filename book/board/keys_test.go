@@ -122,7 +122,9 @@ func TestKeyAfterLeavesPositionAlone(t *testing.T) {
 }
 
 // Play must never panic, whatever move code it is given, and keep the
-// incremental key equal to the key from scratch.
+// incremental key equal to the key from scratch, and the kings' squares
+// equal to where the board has them (a king captured by an illegal move
+// included).
 func TestPlayAnyMoveCode(t *testing.T) {
 	fens := []string{StartFEN, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", "4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1"}
 	for _, fen := range fens {
@@ -136,6 +138,7 @@ func TestPlayAnyMoveCode(t *testing.T) {
 			if p.Key() != p.ComputeKey() {
 				t.Fatalf("%s: move %s: incremental %s != scratch %s", fen, book.Move(code), p.Key(), p.ComputeKey())
 			}
+			checkKings(t, &p)
 		}
 	}
 }
@@ -165,6 +168,10 @@ func FuzzFENMovesKey(f *testing.F) {
 			if got, want := l.Pos.Key(), l.Pos.ComputeKey(); got != want {
 				t.Fatalf("%s after %s: incremental %s, scratch %s", fen, s, got, want)
 			}
+			if l.Pos.check != l.Pos.InCheck() {
+				t.Fatalf("%s after %s: in check %v, kept from the move %v", fen, s, l.Pos.InCheck(), l.Pos.check)
+			}
+			checkKings(t, &l.Pos)
 			opt, err := chess.FEN(l.Pos.FEN())
 			if err != nil {
 				t.Fatalf("%s after %s: notnil refuses %s: %v", fen, s, l.Pos.FEN(), err)
@@ -174,4 +181,21 @@ func FuzzFENMovesKey(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkKings fails unless the kings Position keeps track of stand where
+// a search of the board finds them (64: none).
+func checkKings(t testing.TB, p *Position) {
+	t.Helper()
+	for _, white := range []bool{true, false} {
+		want := book.Square(64)
+		for s, pc := range p.board {
+			if pc == MakePiece(King, white) {
+				want = book.Square(s)
+			}
+		}
+		if got := p.kingSquare(white); got != want {
+			t.Fatalf("%s: the white=%v king is kept on %d, the board has it on %d", p.FEN(), white, got, want)
+		}
+	}
 }

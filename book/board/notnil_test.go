@@ -89,8 +89,8 @@ func TestGenerationMatchesNotnil(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("%s: legal moves %v, notnil %v", cp, got, want)
 		}
-		if p.InCheck() != last.HasTag(chess.Check) {
-			t.Fatalf("%s: in check %v, notnil %v", cp, p.InCheck(), last.HasTag(chess.Check))
+		if p.InCheck() != last.HasTag(chess.Check) || p.check != p.InCheck() {
+			t.Fatalf("%s: in check %v (kept from the move: %v), notnil %v", cp, p.InCheck(), p.check, last.HasTag(chess.Check))
 		}
 		if fen := p.FEN(); fen != cp.String() && !sameBut(fen, cp.String(), 3) {
 			t.Fatalf("FEN %s, notnil %s", fen, cp)
@@ -101,6 +101,7 @@ func TestGenerationMatchesNotnil(t *testing.T) {
 			}
 		}
 		checkStatus(t, p, cp.String())
+		checkKings(t, p)
 	})
 	if plies < 4000 {
 		t.Errorf("only %d plies", plies)

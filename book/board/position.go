@@ -84,6 +84,13 @@ func pieceKey(p Piece, s book.Square) book.Key { return book.PieceKey(int(p-1), 
 type Position struct {
 	board       [64]Piece
 	whiteToMove bool
+	// kingAt is each side's king square plus one ([1] White's), 0 for
+	// none: the legality test of every move needs it.
+	kingAt [2]uint8
+	// check: the side to move is in check. Play keeps it from the move
+	// (direct and discovered checks), which is right after a legal move;
+	// after an illegal one nothing is promised, as for legality itself.
+	check bool
 	// chess960 makes castling Chess960's: any king and rook files, moves
 	// only as king takes own rook (e1h1, b1a1), the FEN's castling field
 	// in X-FEN. In standard chess castling is the king's two-square move
@@ -124,7 +131,7 @@ func (p *Position) castleRightsOnBoard() uint8 {
 		row := rightRow(i)
 		kingFile := 4
 		if p.chess960 {
-			ks := kingSquare(&p.board, white)
+			ks := p.kingSquare(white)
 			if ks == 64 || ks.Row() != row {
 				continue
 			}
@@ -366,6 +373,7 @@ func (p *Position) Play(m book.Move) {
 	white := p.whiteToMove
 	newDoublePush := int8(-1)
 	p.halfmoveClock++
+	simple := false // one piece moved, perhaps capturing on its target
 
 	if kingTo, rookFrom, rookTo, ok := p.isCastle(m); ok {
 		rook := p.board[rookFrom]
@@ -374,14 +382,18 @@ func (p *Position) Play(m book.Move) {
 		for _, s := range [2]book.Square{kingTo, rookTo} {
 			if q := p.board[s]; q != NoPiece { // only in an illegal "castling"
 				k ^= pieceKey(q, s)
+				p.lost(q)
 			}
 		}
 		k ^= pieceKey(pc, kingTo) ^ pieceKey(rook, rookTo)
 		p.board[kingTo], p.board[rookTo] = pc, rook
+		p.placed(pc, kingTo)
 	} else if pc != NoPiece && from != to {
+		simple = true
 		if captured := p.board[to]; captured != NoPiece {
 			k ^= pieceKey(captured, to)
 			p.halfmoveClock = 0
+			p.lost(captured)
 		}
 		placed := pc
 		if pc.Type() == Pawn {
@@ -390,6 +402,7 @@ func (p *Position) Play(m book.Move) {
 			switch {
 			case from.File() != to.File() && p.board[to] == NoPiece && p.board[victim].is(Pawn, !white):
 				// En passant: the captured pawn stands beside the from-square.
+				simple = false
 				k ^= pieceKey(p.board[victim], victim)
 				p.board[victim] = NoPiece
 			case to.Row()-from.Row() == 2 || from.Row()-to.Row() == 2:
@@ -401,6 +414,7 @@ func (p *Position) Play(m book.Move) {
 		}
 		k ^= pieceKey(pc, from) ^ pieceKey(placed, to)
 		p.board[from], p.board[to] = NoPiece, placed
+		p.placed(placed, to)
 	}
 
 	if p.castle != 0 {
@@ -421,6 +435,87 @@ func (p *Position) Play(m book.Move) {
 		k ^= book.EnPassantKey(f)
 	}
 	p.key = k
+	p.check = p.givesCheck(from, to, simple)
+}
+
+// givesCheck reports whether the move from-to just played attacks the
+// king of the side now to move: by the piece on its target square or by a
+// slider of the mover that it uncovered. A move that was not an ordinary
+// one (simple: a castling or an en passant capture, which move or take a
+// second piece, or no move at all) looks at every attack.
+func (p *Position) givesCheck(from, to book.Square, simple bool) bool {
+	mover := !p.whiteToMove
+	ks := p.kingSquare(p.whiteToMove)
+	if ks == 64 {
+		return false
+	}
+	placed := p.board[to]
+	if !simple || placed == NoPiece || placed.White() != mover {
+		return attacked(&p.board, ks, mover)
+	}
+	switch placed.Type() {
+	case Pawn:
+		row := to.Row() + 1
+		if !mover {
+			row = to.Row() - 1
+		}
+		if ks.Row() == row && (ks.File()-to.File() == 1 || to.File()-ks.File() == 1) {
+			return true
+		}
+	case Knight:
+		for _, t := range knightJumps[ks] {
+			if t == to {
+				return true
+			}
+		}
+	case King:
+		for _, t := range kingSteps[ks] {
+			if t == to {
+				return true
+			}
+		}
+	default:
+		if d := lineDir[ks][to]; d >= 0 && sliderOn(placed, d, mover) && firstOn(&p.board, ks, d) == to {
+			return true
+		}
+	}
+	if d := lineDir[ks][from]; d >= 0 {
+		if s := firstOn(&p.board, ks, d); s != 64 && sliderOn(p.board[s], d, mover) {
+			return true
+		}
+	}
+	return false
+}
+
+// placed keeps kingAt when pc, a king, lands on s.
+func (p *Position) placed(pc Piece, s book.Square) {
+	if pc.Type() == King {
+		p.kingAt[kingIndex(pc.White())] = uint8(s) + 1
+	}
+}
+
+// lost keeps kingAt when pc leaves the board: only a king captured by an
+// illegal move, which Play makes as given.
+func (p *Position) lost(pc Piece) {
+	if pc.Type() == King {
+		p.kingAt[kingIndex(pc.White())] = 0
+	}
+}
+
+// kingSquare is where the king of colour white stands, or 64 when there
+// is none (the zero Position).
+func (p *Position) kingSquare(white bool) book.Square {
+	if k := p.kingAt[kingIndex(white)]; k != 0 {
+		return book.Square(k - 1)
+	}
+	return 64
+}
+
+func kingIndex(white bool) int {
+	if white {
+		return 1
+	}
+	return 0
 }
 
 // standardRightsKept[s] is the set of rights that survive a move from or

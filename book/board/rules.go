@@ -25,6 +25,8 @@ var (
 	// rays[s][d] lists the squares from s outward in direction d; 0-3 are
 	// orthogonal (rook) directions, 4-7 diagonal (bishop) ones.
 	rays [64][8][]book.Square
+	// lineDir[s][t] is the direction d with t on rays[s][d], or -1.
+	lineDir [64][64]int8
 	// tableSquares holds every list above: they are slices of it, so
 	// building them allocates nothing (548 allocations at start-up, which
 	// every run of the proxy paid before its first line).
@@ -77,7 +79,38 @@ func init() {
 			}
 			rays[s][i] = list(start)
 		}
+		for t := range lineDir[s] {
+			lineDir[s][t] = -1
+		}
+		for d := range rays[s] {
+			for _, t := range rays[s][d] {
+				lineDir[s][t] = int8(d)
+			}
+		}
 	}
+}
+
+// sliderOn reports whether pc is a slider of colour white that moves
+// along direction d: a rook or queen on 0-3, a bishop or queen on 4-7.
+func sliderOn(pc Piece, d int8, white bool) bool {
+	if pc == MakePiece(Queen, white) {
+		return true
+	}
+	if d < 4 {
+		return pc == MakePiece(Rook, white)
+	}
+	return pc == MakePiece(Bishop, white)
+}
+
+// firstOn is the first occupied square from s outward in direction d, or
+// 64 when there is none.
+func firstOn(b *[64]Piece, s book.Square, d int8) book.Square {
+	for _, t := range rays[s][d] {
+		if b[t] != NoPiece {
+			return t
+		}
+	}
+	return 64
 }
 
 // attacked reports whether a piece of colour byWhite attacks s on board b.
@@ -127,31 +160,34 @@ func attacked(b *[64]Piece, s book.Square, byWhite bool) bool {
 	return false
 }
 
-// kingSquare is where the king of colour white stands on b, or 64 when
-// there is none.
-func kingSquare(b *[64]Piece, white bool) book.Square {
-	king := MakePiece(King, white)
-	for s := range b {
-		if b[s] == king {
-			return book.Square(s)
-		}
-	}
-	return 64
-}
-
 // leavesKingSafe reports whether the side to move, playing the ordinary
 // (non-castling) move from-to, does not leave its own king attacked.
 // enPassant marks a pawn capture whose victim stands beside the from-square.
 func (p *Position) leavesKingSafe(from, to book.Square, enPassant bool) bool {
+	pc := p.board[from]
+	if !enPassant && !p.check && pc.Type() != King {
+		// Not in check, so only a pin can make the move illegal: the
+		// piece on the line from the king to an enemy slider, nothing
+		// between, and leaving the line. Most moves need no attack test.
+		ks := p.kingSquare(p.whiteToMove)
+		if ks == 64 {
+			return true
+		}
+		d := lineDir[ks][from]
+		if d < 0 || lineDir[ks][to] == d || firstOn(&p.board, ks, d) != from {
+			return true
+		}
+		behind := firstOn(&p.board, from, d)
+		return behind == 64 || !sliderOn(p.board[behind], d, !p.whiteToMove)
+	}
 	b := p.board
-	pc := b[from]
 	b[to], b[from] = pc, NoPiece
 	if enPassant {
 		b[book.NewSquare(to.File(), from.Row())] = NoPiece
 	}
-	ks := to // a king move: no search
+	ks := to // a king move
 	if pc != MakePiece(King, p.whiteToMove) {
-		ks = kingSquare(&b, p.whiteToMove)
+		ks = p.kingSquare(p.whiteToMove)
 	}
 	if ks == 64 {
 		return true // no king (a composed position): nothing to expose
@@ -190,7 +226,7 @@ func (p *Position) castleMove(long bool) (book.Move, error) {
 		return 0, fmt.Errorf("%w: %s without the castling right", ErrIllegalMove, name)
 	}
 	row := rightRow(i)
-	kingFrom := kingSquare(&p.board, white)
+	kingFrom := p.kingSquare(white)
 	rookFrom := book.NewSquare(int(p.castleRook[i]), row)
 	if kingFrom == 64 || kingFrom.Row() != row || !p.board[rookFrom].is(Rook, white) {
 		return 0, fmt.Errorf("%w: %s without the king or rook at home", ErrIllegalMove, name)

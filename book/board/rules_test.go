@@ -3,6 +3,7 @@ package board
 import (
 	"errors"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 
@@ -376,4 +377,68 @@ func FuzzParseSAN(f *testing.F) {
 		}
 		t.Fatalf("%s: ParseSAN(%q) = %v, which notnil does not list as legal", fen, san, m)
 	})
+}
+
+// TestCheckKeptFromTheMove: the check Play keeps from each kind of move
+// (direct, discovered, double, by a promotion, a castling's rook, an en
+// passant capture that opens a rank or a diagonal, a king stepping off a
+// line) is the check the board shows, and the legal moves that follow
+// from it (a pinned piece, an en passant capture that would expose the
+// king) are notnil's.
+func TestCheckKeptFromTheMove(t *testing.T) {
+	for _, tc := range []struct {
+		fen, moves string
+		check      bool // after the last move
+	}{
+		{"4k3/8/8/8/8/8/4B3/4R1K1 w - - 0 1", "e2b5", true},      // double check
+		{"4k3/8/8/8/8/8/4N3/4R1K1 w - - 0 1", "e2c3", true},      // discovered
+		{"4k3/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", false},        // the rook lands on f1
+		{"5k2/8/8/8/8/8/8/4K2R w K - 0 1", "e1g1", true},         // the castled rook checks
+		{"3k4/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8q", true},       // a promotion checks along the rank
+		{"3k4/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8n", false},      // a knight on b8 does not reach d8
+		{"8/8/2k5/8/1P6/8/8/4K3 w - - 0 1", "b4b5", true},        // a pawn checks
+		{"k7/8/8/KPp4r/8/8/8/8 w - c6 0 1", "", false},           // en passant would expose the king
+		{"8/8/8/1k1pP2R/8/8/8/4K3 w - d6 0 1", "e5d6", true},     // en passant opens the rank
+		{"8/8/3k4/8/1pP5/8/8/5B1K b - c3 0 1", "b4c3", false},    // en passant opens a diagonal, not to the king
+		{"7k/8/8/8/1pP5/8/8/5B1K b - c3 0 1", "b4c3", false},     // nor here
+		{"4k3/8/8/8/8/8/4K3/4R3 w - - 0 1", "e2d2", true},        // the king steps off the file
+		{"4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1", "", false},         // a pinned knight cannot move
+		{"4k3/4r3/8/8/8/8/4R3/4K3 w - - 0 1", "e2e5 e7e5", true}, // a pinned rook moves along the pin; taken with check
+		{"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "f1b5", true},
+		{"rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2", "f1b5 c7c6 b5c6 b8c6", false},
+		{"4k3/8/8/8/8/8/3p4/6K1 b - - 0 1", "d2d1q", true}, // a promotion checks along the rank
+		{"4k3/8/8/8/8/8/3p4/6K1 b - - 0 1", "d2d1n", false},
+	} {
+		l, err := NewLine(tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range append([]string{""}, strings.Fields(tc.moves)...) {
+			if s != "" {
+				m, err := book.ParseMove(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := l.Play(m); err != nil {
+					t.Fatalf("%s: %s: %v", tc.fen, s, err)
+				}
+			}
+			if l.Pos.check != l.Pos.InCheck() {
+				t.Fatalf("%s after %q: check kept %v, the board shows %v", tc.fen, s, l.Pos.check, l.Pos.InCheck())
+			}
+			opt, err := chess.FEN(l.Pos.FEN())
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, want := l.Pos.LegalMoves(), notnilMoves(chess.NewGame(opt).Position())
+			slices.Sort(got)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Fatalf("%s after %q: legal moves %v, notnil %v", tc.fen, s, got, want)
+			}
+		}
+		if l.Pos.check != tc.check {
+			t.Errorf("%s after %s: check %v, want %v", tc.fen, tc.moves, l.Pos.check, tc.check)
+		}
+	}
 }
