@@ -372,7 +372,7 @@ func printSummary(stderr io.Writer, s build.Stats) {
 const progressAfter = time.Second
 
 func addPGNFile(b *build.Builder, name string, start time.Time, quiet bool, stderr io.Writer, inputSize, consumed *int64) error {
-	in, err := pgn.Open(name, pgnStdin)
+	in, err := openInput(name)
 	if err != nil {
 		return err
 	}

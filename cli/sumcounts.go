@@ -82,7 +82,7 @@ func openCounts(files []string) ([]*build.CountsReader, pgnInputs, error) {
 	var ins pgnInputs
 	var readers []*build.CountsReader
 	for _, name := range files {
-		in, err := pgn.Open(name, pgnStdin)
+		in, err := openInput(name)
 		if err != nil {
 			ins.Close()
 			return nil, nil, err

@@ -52,9 +52,10 @@ type aggEntry struct {
 
 // Memory shares. reserveMemory is what a build needs besides its counts:
 // the pieces in flight, the goroutines, the output's and the runs' buffers,
-// the runtime. Of the rest a quarter goes to the batch and its sort's
-// scratch (32 bytes a record), the others to the aggregate, which needs
-// room for the old one and the merged one (32 bytes an entry each).
+// the runtime. Of the rest a quarter goes to the batch being filled, the
+// one being merged and the sort's scratch (48 bytes a record), the others
+// to the aggregate, which needs room for the old one and the merged one
+// (32 bytes an entry each).
 const (
 	reserveMemory = 40 << 20
 	minCountMem   = 8 << 20
@@ -62,41 +63,58 @@ const (
 	// Options.Memory, minBatch the smallest batch that is merged.
 	unboundedBatch = 16 << 20
 	minBatch       = 256 << 10
-	recordBytes    = 2 * 16
+	recordBytes    = 3 * 16
 	aggBytes       = 32
 )
 
 // MinMemory is the smallest Options.Memory a build accepts.
 const MinMemory = reserveMemory + minCountMem
 
-// counter holds a build's counts.
+// counter holds a build's counts. With more than one thread a full batch
+// is sorted and merged on a goroutine of its own while the next one
+// fills: the merges (a tenth of a second each on a large aggregate) no
+// longer hold up the readers, which waited for them with their pieces
+// done. The merge owns scratch, agg, spare and the temporary runs until
+// wait collects it.
 type counter struct {
-	opt            *Options
-	seq            uint64
-	batch, scratch []record
-	sorted         bool // the batch is sorted (finish may come twice)
-	batchCap       int
-	agg            []aggEntry
-	spare          []aggEntry // the aggregate before the last merge: the next one's room
-	mem            *mappings
-	aggCap         int // entries the aggregate's two buffers may hold together
-	merged         int // distinct pairs of the last finish (for Stats)
-	finished       bool
-	halved         int
+	opt          *Options
+	seq          uint64
+	batch        []record
+	sorted       bool     // the batch is sorted (finish may come twice)
+	full         []record // the batch the running merge counts, or the last one
+	merging      chan error
+	scratch      []record
+	batchCap     int
+	batchLimit   int // the batch is merged at this length
+	batchReserve int // the batches' and scratch's reservation (bigSlice)
+	agg          []aggEntry
+	spare        []aggEntry // the aggregate before the last merge: the next one's room
+	aggLen       int        // len(agg) when the last merge was collected, for Stats
+	mem          *mappings
+	aggCap       int // entries the aggregate's two buffers may hold together
+	merged       int // distinct pairs of the last finish (for Stats)
+	finished     bool
+	halved       int
 
 	temp tempRuns
 }
 
 // mappings are the system memory behind a counter's batch, scratch, agg
 // and spare (bigSlice), apart from the counter so that a cleanup can
-// release them once the build is garbage.
-type mappings struct{ batch, scratch, agg, spare []byte }
+// release them once the build is garbage. A mapping costs memory only
+// where it was written: aggTouched and spareTouched are the most entries
+// agg's and spare's mappings have held, what counts against the bound.
+type mappings struct {
+	batch, full, scratch, agg, spare []byte
+	aggTouched, spareTouched         int
+}
 
 func (m *mappings) free() {
-	for _, mem := range []*[]byte{&m.batch, &m.scratch, &m.agg, &m.spare} {
+	for _, mem := range []*[]byte{&m.batch, &m.full, &m.scratch, &m.agg, &m.spare} {
 		freeBig(*mem)
 		*mem = nil
 	}
+	m.aggTouched, m.spareTouched = 0, 0
 }
 
 func (c *counter) init(opt *Options) {
@@ -105,20 +123,29 @@ func (c *counter) init(opt *Options) {
 	c.temp.dir = opt.TempDir
 	if opt.Memory <= 0 {
 		c.batchCap, c.aggCap = unboundedBatch, int(^uint(0)>>1)
-		return
+	} else {
+		avail := max(opt.Memory-reserveMemory, minCountMem)
+		c.batchCap = int(avail / 4 / recordBytes)
+		c.aggCap = int((avail - int64(c.batchCap)*recordBytes) / aggBytes)
 	}
-	avail := max(opt.Memory-reserveMemory, minCountMem)
-	c.batchCap = int(avail / 4 / recordBytes)
-	c.aggCap = int((avail - int64(c.batchCap)*recordBytes) / aggBytes)
+	c.batchReserve = c.batchCap
+	c.setBatchLimit()
+}
+
+// setBatchLimit sizes the next batch by the aggregate: merging costs the
+// aggregate's size, so a batch half as big keeps that cost below the
+// sort's, and few positions (an opening suite's games) keep both small.
+func (c *counter) setBatchLimit() {
+	c.batchLimit = min(max(len(c.agg)/2, minBatch), c.batchCap)
 }
 
 func (c *counter) spilled() bool { return len(c.temp.runs) > 0 }
 
 func (c *counter) positions() int {
-	if c.spilled() || c.finished {
+	if runs, _ := c.runInfo(); runs > 0 || c.finished {
 		return c.merged
 	}
-	return len(c.agg)
+	return c.aggLen
 }
 
 func (c *counter) runInfo() (int, int64) {
@@ -130,19 +157,16 @@ func (c *counter) runInfo() (int, int64) {
 // add appends a game's plies (or a piece's) to the batch.
 func (c *counter) add(plies []ply) error {
 	for _, p := range plies {
-		if len(c.batch) == cap(c.batch) {
-			// The batch grows with the aggregate: merging costs the
-			// aggregate's size, so a batch half as big keeps that cost
-			// below the sort's, and few positions (an opening suite's
-			// games) keep both small.
-			if want := min(max(len(c.agg)/2, minBatch), c.batchCap); cap(c.batch) < want {
-				grown, mem := bigSlice[record](min(max(2*cap(c.batch), 1<<14), want))
-				grown = append(grown, c.batch...)
-				freeBig(c.mem.batch)
-				c.batch, c.mem.batch = grown, mem
-			} else if err := c.flush(); err != nil {
+		if len(c.batch) >= c.batchLimit {
+			if err := c.flush(); err != nil {
 				return err
 			}
+		}
+		if len(c.batch) == cap(c.batch) {
+			grown, mem := bigSlice[record](min(max(2*cap(c.batch), 1<<14), c.batchLimit), c.batchReserve)
+			grown = append(grown, c.batch...)
+			freeBig(c.mem.batch)
+			c.batch, c.mem.batch = grown, mem
 		}
 		w := uint64(0)
 		if p.white {
@@ -155,50 +179,93 @@ func (c *counter) add(plies []ply) error {
 	return nil
 }
 
-// flush sorts the batch and merges it into the aggregate, first writing
-// the aggregate to a run if the merged one might not fit.
+// flush hands the batch to a merge, on a goroutine of its own with more
+// than one thread, once the one before it is done; an error of either
+// comes back here or from the next wait.
 func (c *counter) flush() error {
+	if err := c.wait(); err != nil {
+		return err
+	}
 	if len(c.batch) == 0 {
 		return nil
 	}
-	c.sortBatch()
-	need := len(c.agg) + distinctPairs(c.batch)
-	if cap(c.spare) < need {
-		// The two buffers are reused while they fit (fresh memory costs
-		// a page fault a page): with few positions (an opening suite's
-		// games) they stop growing; a new one gets a little room to
-		// grow, within aggCap together with the current one.
-		freeBig(c.mem.spare)
-		c.spare, c.mem.spare = nil, nil
-		if cap(c.agg)+need > c.aggCap && len(c.agg) > 0 {
-			if err := c.spill(); err != nil {
-				return err
-			}
-			need -= len(c.agg)
-			freeBig(c.mem.agg)
-			c.agg, c.mem.agg = nil, nil
-		}
-		c.spare, c.mem.spare = bigSlice[aggEntry](max(need, min(need+need/8, c.aggCap-cap(c.agg))))
+	c.setBatchLimit()
+	c.batch, c.full = c.full[:0], c.batch
+	c.mem.batch, c.mem.full = c.mem.full, c.mem.batch
+	c.sorted = false
+	if c.opt.Threads <= 1 {
+		err := c.merge(c.full)
+		c.aggLen = len(c.agg)
+		return err
 	}
-	merged := mergeBatch(c.spare[:0], c.agg, c.batch)
-	c.spare, c.agg = c.agg, merged
-	c.mem.spare, c.mem.agg = c.mem.agg, c.mem.spare
-	c.batch, c.sorted = c.batch[:0], false
+	c.merging = make(chan error, 1)
+	go func(full []record) { c.merging <- c.merge(full) }(c.full)
 	return nil
 }
 
-// sortBatch sorts the batch by key, once.
-func (c *counter) sortBatch() {
-	if c.sorted {
-		return
+// wait collects the running merge, if any.
+func (c *counter) wait() error {
+	if c.merging == nil {
+		return nil
 	}
-	if cap(c.scratch) < len(c.batch) {
+	err := <-c.merging
+	c.merging = nil
+	c.aggLen = len(c.agg)
+	return err
+}
+
+// merge sorts a batch and merges it into the aggregate, first writing
+// the aggregate to a run if the merged one might not fit.
+func (c *counter) merge(batch []record) error {
+	c.sortRecords(batch)
+	need := len(c.agg) + distinctPairs(batch)
+	// The merged aggregate goes to spare: the two buffers are reused
+	// while they fit (fresh memory costs a page fault a page): with few
+	// positions (an opening suite's games) they stop growing. Together
+	// they hold at most aggCap entries' pages, or the aggregate goes to a
+	// run first.
+	spareTouched := need
+	if cap(c.spare) >= need {
+		spareTouched = max(need, c.mem.spareTouched)
+	}
+	if c.mem.aggTouched+spareTouched > c.aggCap && len(c.agg) > 0 {
+		if err := c.spill(); err != nil {
+			return err
+		}
+		need -= len(c.agg)
+		freeBig(c.mem.agg)
+		c.agg, c.mem.agg, c.mem.aggTouched = nil, nil, 0
+	}
+	if cap(c.spare) < need {
+		freeBig(c.mem.spare)
+		c.spare, c.mem.spare = nil, nil
+		c.spare, c.mem.spare = bigSlice[aggEntry](need, min(4*need, c.aggCap-c.mem.aggTouched))
+		c.mem.spareTouched = 0
+	}
+	merged := mergeBatch(c.spare[:0], c.agg, batch)
+	c.mem.spareTouched = max(c.mem.spareTouched, len(merged))
+	c.spare, c.agg = c.agg, merged
+	c.mem.spare, c.mem.agg = c.mem.agg, c.mem.spare
+	c.mem.spareTouched, c.mem.aggTouched = c.mem.aggTouched, c.mem.spareTouched
+	return nil
+}
+
+// sortBatch sorts the batch by key, once (finish, with no merge running).
+func (c *counter) sortBatch() {
+	if !c.sorted {
+		c.sortRecords(c.batch)
+		c.sorted = true
+	}
+}
+
+// sortRecords sorts a batch by key with the counter's scratch.
+func (c *counter) sortRecords(batch []record) {
+	if cap(c.scratch) < len(batch) {
 		freeBig(c.mem.scratch)
 		c.scratch, c.mem.scratch = nil, nil
-		c.scratch, c.mem.scratch = bigSlice[record](cap(c.batch))
+		c.scratch, c.mem.scratch = bigSlice[record](len(batch), c.batchReserve)
 	}
-	sortRecords(c.batch, c.scratch[:len(c.batch)], max(c.opt.Threads, 1))
-	c.sorted = true
+	sortRecords(batch, c.scratch[:len(batch)], max(c.opt.Threads, 1))
 }
 
 // distinctPairs counts the distinct (key, move) pairs of a sorted batch.
@@ -622,6 +689,9 @@ func (s *aggSource) Next() (*CountGroup, error) {
 // (PolyGlot's if the build never spilled, the totals halved as
 // FromCounts halves them if it did). It may be called again.
 func (c *counter) finish(fn func(g *CountGroup, moves []aggEntry) error) error {
+	if err := c.wait(); err != nil {
+		return err
+	}
 	c.sortBatch()
 	if !c.spilled() {
 		var g CountGroup

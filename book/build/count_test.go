@@ -31,6 +31,7 @@ func TestCountMatchesPolyGlotModel(t *testing.T) {
 		var c counter
 		c.init(&opt)
 		c.batchCap = batch
+		c.setBatchLimit()
 		model := map[book.Key][]modelMove{}
 		keys := []book.Key{5, 1 << 60, 1<<60 + 1, 0xfedcba9876543210}
 		var plies []ply
@@ -122,6 +123,7 @@ func gamesPGN(first, n int) []byte {
 func forceSpills(b *Builder) {
 	b.count.batchCap = 200
 	b.count.aggCap = 900
+	b.count.setBatchLimit()
 }
 
 // TestSpilledBuildIsCountsRecipe: a build forced to spill many times makes
