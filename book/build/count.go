@@ -54,8 +54,7 @@ type aggEntry struct {
 // the pieces in flight, the goroutines, the output's and the runs' buffers,
 // the runtime. Of the rest a quarter goes to the batch being filled, the
 // one being merged and the sort's scratch (48 bytes a record), the others
-// to the aggregate, which needs room for the old one and the merged one
-// (32 bytes an entry each).
+// to the aggregate (32 bytes an entry), which is merged in place.
 const (
 	reserveMemory = 40 << 20
 	minCountMem   = 8 << 20
@@ -74,7 +73,7 @@ const MinMemory = reserveMemory + minCountMem
 // is sorted and merged on a goroutine of its own while the next one
 // fills: the merges (a tenth of a second each on a large aggregate) no
 // longer hold up the readers, which waited for them with their pieces
-// done. The merge owns scratch, agg, spare and the temporary runs until
+// done. The merge owns scratch, agg, buf and the temporary runs until
 // wait collects it.
 type counter struct {
 	opt          *Options
@@ -85,13 +84,15 @@ type counter struct {
 	merging      chan error
 	scratch      []record
 	batchCap     int
-	batchLimit   int // the batch is merged at this length
-	batchReserve int // the batches' and scratch's reservation (bigSlice)
-	agg          []aggEntry
-	spare        []aggEntry // the aggregate before the last merge: the next one's room
-	aggLen       int        // len(agg) when the last merge was collected, for Stats
+	batchLimit   int        // the batch is merged at this length
+	batchReserve int        // the batches' and scratch's reservation (bigSlice)
+	agg          []aggEntry // buf[aggStart:aggStart+len(agg)]
+	buf          []aggEntry // the aggregate's buffer, its length all of its reservation
+	aggStart     int
+	aggLen       int // len(agg) when the last merge was collected, for Stats
+	group        []aggEntry
 	mem          *mappings
-	aggCap       int // entries the aggregate's two buffers may hold together
+	aggCap       int // entries the aggregate's buffer may hold
 	merged       int // distinct pairs of the last finish (for Stats)
 	finished     bool
 	halved       int
@@ -99,22 +100,22 @@ type counter struct {
 	temp tempRuns
 }
 
-// mappings are the system memory behind a counter's batch, scratch, agg
-// and spare (bigSlice), apart from the counter so that a cleanup can
+// mappings are the system memory behind a counter's batches, scratch and
+// aggregate (bigSlice), apart from the counter so that a cleanup can
 // release them once the build is garbage. A mapping costs memory only
-// where it was written: aggTouched and spareTouched are the most entries
-// agg's and spare's mappings have held, what counts against the bound.
+// where it was written: bufTouched is how many of buf's entries have
+// been, what counts against the bound.
 type mappings struct {
-	batch, full, scratch, agg, spare []byte
-	aggTouched, spareTouched         int
+	batch, full, scratch, buf []byte
+	bufTouched                int
 }
 
 func (m *mappings) free() {
-	for _, mem := range []*[]byte{&m.batch, &m.full, &m.scratch, &m.agg, &m.spare} {
+	for _, mem := range []*[]byte{&m.batch, &m.full, &m.scratch, &m.buf} {
 		freeBig(*mem)
 		*mem = nil
 	}
-	m.aggTouched, m.spareTouched = 0, 0
+	m.bufTouched = 0
 }
 
 func (c *counter) init(opt *Options) {
@@ -214,39 +215,50 @@ func (c *counter) wait() error {
 	return err
 }
 
-// merge sorts a batch and merges it into the aggregate, first writing
-// the aggregate to a run if the merged one might not fit.
+// merge sorts a batch and merges it into the aggregate, in place, first
+// writing the aggregate to a run if the merged one might not fit.
+//
+// The aggregate grows into its buffer's free room from one end or the
+// other: merging from the back, the merged entries end at the end of the
+// room, each written after the entries it may overwrite were read; when
+// the room before the aggregate can hold every new pair, the next merge
+// writes from the front. One buffer instead of an old and a new one halves
+// the memory the aggregate touches, each page of which the system must
+// clear once (a fifth of a build's time on a virtual machine).
 func (c *counter) merge(batch []record) error {
 	c.sortRecords(batch)
-	need := len(c.agg) + distinctPairs(batch)
-	// The merged aggregate goes to spare: the two buffers are reused
-	// while they fit (fresh memory costs a page fault a page): with few
-	// positions (an opening suite's games) they stop growing. Together
-	// they hold at most aggCap entries' pages, or the aggregate goes to a
-	// run first.
-	spareTouched := need
-	if cap(c.spare) >= need {
-		spareTouched = max(need, c.mem.spareTouched)
-	}
-	if c.mem.aggTouched+spareTouched > c.aggCap && len(c.agg) > 0 {
+	fresh := distinctPairs(batch) // at most this many new pairs
+	if c.aggStart < fresh && c.aggStart+len(c.agg)+fresh > c.aggCap && len(c.agg) > 0 {
 		if err := c.spill(); err != nil {
 			return err
 		}
-		need -= len(c.agg)
-		freeBig(c.mem.agg)
-		c.agg, c.mem.agg, c.mem.aggTouched = nil, nil, 0
+		c.agg, c.aggStart = c.buf[:0], 0
 	}
-	if cap(c.spare) < need {
-		freeBig(c.mem.spare)
-		c.spare, c.mem.spare = nil, nil
-		c.spare, c.mem.spare = bigSlice[aggEntry](need, min(4*need, c.aggCap-c.mem.aggTouched))
-		c.mem.spareTouched = 0
+	if c.aggStart >= fresh {
+		c.agg = mergeForward(c.buf, c.aggStart, len(c.agg), batch)
+		c.aggStart = 0
+		return nil
 	}
-	merged := mergeBatch(c.spare[:0], c.agg, batch)
-	c.mem.spareTouched = max(c.mem.spareTouched, len(merged))
-	c.spare, c.agg = c.agg, merged
-	c.mem.spare, c.mem.agg = c.mem.agg, c.mem.spare
-	c.mem.spareTouched, c.mem.aggTouched = c.mem.aggTouched, c.mem.spareTouched
+	end := max(c.mem.bufTouched, c.aggStart+len(c.agg)+fresh)
+	if end > len(c.buf) {
+		// Beyond the reservation: a new buffer (the first merge; without
+		// Options.Memory, one that needs four times its predecessor's).
+		reserve := c.aggCap
+		if c.opt.Memory <= 0 {
+			reserve = 4 * end
+		}
+		buf, mem := bigSlice[aggEntry](end, reserve)
+		buf = buf[:cap(buf)]
+		copy(buf, c.agg)
+		freeBig(c.mem.buf)
+		c.buf, c.mem.buf = buf, mem
+		c.mem.bufTouched = len(c.agg)
+		c.agg, c.aggStart = buf[:len(c.agg)], 0
+		end = max(c.mem.bufTouched, len(c.agg)+fresh)
+	}
+	c.mem.bufTouched = end
+	c.agg, c.group = mergeBackward(c.buf, c.aggStart, len(c.agg), end, batch, c.group)
+	c.aggStart = end - len(c.agg)
 	return nil
 }
 
@@ -294,11 +306,13 @@ func containsMove(moves []book.Move, m book.Move) bool {
 	return false
 }
 
-// mergeBatch merges a sorted batch into the aggregate: a key's new
-// records are counted in stream order on top of what the aggregate holds
-// for it, as PolyGlot counts them, halving included. The merged aggregate
-// is appended to out, which must have room for it.
-func mergeBatch(out, agg []aggEntry, batch []record) []aggEntry {
+// mergeForward merges a sorted batch into the aggregate buf[from:from+n]
+// and returns the merged one, which starts at buf[0]: a key's new records
+// are counted in stream order on top of what the aggregate holds for it,
+// as PolyGlot counts them, halving included. from must be at least the
+// number of new pairs, so that no entry is written before it is read.
+func mergeForward(buf []aggEntry, from, n int, batch []record) []aggEntry {
+	agg, out := buf[from:from+n], buf[:0]
 	i := 0
 	for j := 0; j < len(batch); {
 		k := batch[j].key
@@ -314,6 +328,38 @@ func mergeBatch(out, agg []aggEntry, batch []record) []aggEntry {
 		out, j = countKey(out, start, batch, j)
 	}
 	return append(out, agg[i:]...)
+}
+
+// mergeBackward is mergeForward from the last key down: the merged
+// aggregate ends at buf[end], which must leave room after start+n for every
+// new pair. group is scratch for one position's moves, returned for reuse.
+func mergeBackward(buf []aggEntry, start, n, end int, batch []record, group []aggEntry) ([]aggEntry, []aggEntry) {
+	i, w := start+n, end // unread entries end at i; the merged ones start at w
+	for j := len(batch); j > 0; {
+		k := batch[j-1].key
+		lo := i
+		for lo > start && buf[lo-1].key > k {
+			lo--
+		}
+		w -= i - lo
+		copy(buf[w:], buf[lo:i])
+		i = lo
+		for lo > start && buf[lo-1].key == k {
+			lo--
+		}
+		jlo := j - 1
+		for jlo > 0 && batch[jlo-1].key == k {
+			jlo--
+		}
+		group = append(group[:0], buf[lo:i]...)
+		group, _ = countKey(group, 0, batch, jlo)
+		w -= len(group)
+		copy(buf[w:], group)
+		i, j = lo, jlo
+	}
+	w -= i - start
+	copy(buf[w:], buf[start:i])
+	return buf[w:end], group
 }
 
 // mergeGroups is mergeBatch calling fn with each position's merged moves

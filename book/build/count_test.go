@@ -122,7 +122,7 @@ func gamesPGN(first, n int) []byte {
 // forceSpills makes a build write a run every few hundred pairs.
 func forceSpills(b *Builder) {
 	b.count.batchCap = 200
-	b.count.aggCap = 900
+	b.count.aggCap = 450
 	b.count.setBatchLimit()
 }
 
