@@ -61,7 +61,7 @@ const (
 	// unboundedBatch is the largest batch of a build without
 	// Options.Memory, minBatch the smallest batch that is merged.
 	unboundedBatch = 16 << 20
-	minBatch       = 256 << 10
+	minBatch       = 64 << 10
 	recordBytes    = 3 * 16
 	aggBytes       = 32
 )
