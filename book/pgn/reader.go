@@ -326,10 +326,54 @@ func (r *Reader) next(g *Game) error {
 			}
 			continue
 		}
-		c := r.cur[r.pos]
+		// Blanks, moves, move numbers and comments closed on their line
+		// make most of the move text: they are read here with the line and
+		// the position in locals, the rest below.
+		cur, pos := r.cur, r.pos
+	scan:
+		for pos < len(cur) {
+			switch byteClasses[cur[pos]] {
+			case classSpace:
+				pos++
+			case classComment:
+				k := bytes.IndexByte(cur[pos+1:], '}')
+				if k < 0 {
+					break scan
+				}
+				pos += k + 2
+			case classToken:
+				start()
+				inMoves = true
+				end := pos + 1
+				for end < len(cur) && byteClasses[cur[end]] == classToken {
+					end++
+				}
+				tok := cur[pos:end]
+				pos = end
+				if res := resultToken(tok); res != "" {
+					if depth == 0 {
+						r.pos = pos
+						g.Result = res
+						return nil
+					}
+					continue
+				}
+				if depth > 0 || r.MoveLimit > 0 && len(g.moves) >= r.MoveLimit {
+					continue
+				}
+				if tok = moveToken(tok); len(tok) > 0 {
+					g.moves = append(g.moves, g.add(tok))
+				}
+			default:
+				break scan
+			}
+		}
+		r.pos = pos
+		if pos >= len(cur) {
+			continue
+		}
+		c := cur[pos]
 		switch byteClasses[c] {
-		case classSpace:
-			r.pos++
 		case classComment:
 			inComment, commentLine = true, r.lineNo
 			r.pos++
@@ -364,28 +408,6 @@ func (r *Reader) next(g *Game) error {
 			}
 		case classUnexpected:
 			return r.syntaxError(g, fmt.Sprintf("unexpected %q", c))
-		default:
-			start()
-			inMoves = true
-			end := r.pos + 1
-			for end < len(r.cur) && byteClasses[r.cur[end]] == classToken {
-				end++
-			}
-			tok := r.cur[r.pos:end]
-			r.pos = end
-			if res := resultToken(tok); res != "" {
-				if depth == 0 {
-					g.Result = res
-					return nil
-				}
-				continue
-			}
-			if depth > 0 || r.MoveLimit > 0 && len(g.moves) >= r.MoveLimit {
-				continue
-			}
-			if tok = moveToken(tok); len(tok) > 0 {
-				g.moves = append(g.moves, g.add(tok))
-			}
 		}
 	}
 }
