@@ -461,12 +461,7 @@ func sortRecords(r, scratch []record, threads int) {
 	for _, x := range r {
 		count[x.key>>56]++
 	}
-	var next [256]int
-	sum := 0
-	for d, n := range count {
-		next[d] = sum
-		sum += n
-	}
+	next := starts(&count)
 	bounds := next
 	for _, x := range r {
 		d := x.key >> 56
@@ -524,12 +519,7 @@ func radixSort(a, b []record, shift uint, toA bool) {
 	for _, x := range a {
 		count[byte(x.key>>shift)]++
 	}
-	var next [256]int
-	sum := 0
-	for d, n := range count {
-		next[d] = sum
-		sum += n
-	}
+	next := starts(&count)
 	bounds := next
 	for _, x := range a {
 		d := byte(x.key >> shift)
@@ -548,6 +538,17 @@ func radixSort(a, b []record, shift uint, toA bool) {
 			radixSort(b[lo:lo+n], a[lo:lo+n], shift-8, !toA)
 		}
 	}
+}
+
+// starts is where each bucket of a radix pass begins: the sums of the
+// counts before it.
+func starts(count *[256]int) (start [256]int) {
+	sum := 0
+	for d, n := range count {
+		start[d] = sum
+		sum += n
+	}
+	return start
 }
 
 // insertionSort sorts a few records by key, stably.
