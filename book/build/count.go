@@ -252,9 +252,8 @@ func (c *counter) merge(batch []record) error {
 		copy(buf, c.agg)
 		freeBig(c.mem.buf)
 		c.buf, c.mem.buf = buf, mem
-		c.mem.bufTouched = len(c.agg)
 		c.agg, c.aggStart = buf[:len(c.agg)], 0
-		end = max(c.mem.bufTouched, len(c.agg)+fresh)
+		end = len(c.agg) + fresh
 	}
 	c.mem.bufTouched = end
 	c.agg, c.group = mergeBackward(c.buf, c.aggStart, len(c.agg), end, batch, c.group)
@@ -362,7 +361,7 @@ func mergeBackward(buf []aggEntry, start, n, end int, batch []record, group []ag
 	return buf[w:end], group
 }
 
-// mergeGroups is mergeBatch calling fn with each position's merged moves
+// mergeGroups is mergeForward calling fn with each position's merged moves
 // in key order instead of keeping them (valid during the call): the last
 // merge of a build, which needs no room for a merged aggregate.
 func mergeGroups(agg []aggEntry, batch []record, fn func([]aggEntry) error) error {

@@ -254,7 +254,7 @@ func isSpace(c byte) bool { return byteClasses[c] == classSpace }
 
 // The classes of bytes in move text: what next does on meeting one. A
 // table, since next looks at every byte of the move text that is not in a
-// comment (a third of make-book's time on lichess's games went there).
+// comment (a quarter of make-book's time on lichess's games went there).
 const (
 	classToken        = iota // part of a move, a move number or a result
 	classSpace               // ends a token
