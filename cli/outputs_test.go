@@ -105,16 +105,7 @@ func TestWritersNeverClobberInputs(t *testing.T) {
 			t.Errorf("command %s is not in writerCases: list how it writes (or nil if it does not)", c.name)
 		}
 	}
-	counts := filepath.Join(t.TempDir(), "small.counts")
-	if code, _, stderr := runCmd(t, "make-book", "-q", "-pgn", "testdata/pgn/small.pgn", "-counts", counts); code != 0 {
-		t.Fatalf("make-book -counts: exit %d\n%s", code, stderr)
-	}
-	fixtures := map[string]string{
-		"pgn":    "testdata/pgn/small.pgn",
-		"counts": counts,
-		"book":   "testdata/learn/book.bin",
-		"txt":    "testdata/txt/small.txt",
-	}
+	fixtures := writerFixtures(t)
 	for name, cases := range writerCases {
 		for i, tc := range cases {
 			in := fixture.CopyFile(t, fixtures[tc.input])
@@ -215,5 +206,21 @@ func TestOutputIsStdin(t *testing.T) {
 	// Another file on standard input is fine.
 	if code, _, stderr := runCmd(t, "make-book", "-q", "-pgn", "-", "-bin", filepath.Join(dir, "out.bin"), "-min-game", "1"); code != 0 {
 		t.Errorf("make-book -pgn - < r.pgn -bin out.bin: exit %d\n%s", code, stderr)
+	}
+}
+
+// writerFixtures are the inputs writerCases name, by kind: a PGN, a
+// counts file made from it, a book and a text book.
+func writerFixtures(t *testing.T) map[string]string {
+	t.Helper()
+	counts := filepath.Join(t.TempDir(), "small.counts")
+	if code, _, stderr := runCmd(t, "make-book", "-q", "-pgn", "testdata/pgn/small.pgn", "-counts", counts); code != 0 {
+		t.Fatalf("make-book -counts: exit %d\n%s", code, stderr)
+	}
+	return map[string]string{
+		"pgn":    "testdata/pgn/small.pgn",
+		"counts": counts,
+		"book":   "testdata/learn/book.bin",
+		"txt":    "testdata/txt/small.txt",
 	}
 }

@@ -17,16 +17,7 @@ import (
 // PolyGlot does; learn writes its book in place through the link.
 // (make-book turned the link into a file and left v7.bin as it was.)
 func TestWritersWriteThroughSymlinks(t *testing.T) {
-	counts := filepath.Join(t.TempDir(), "small.counts")
-	if code, _, stderr := runCmd(t, "make-book", "-q", "-pgn", "testdata/pgn/small.pgn", "-counts", counts); code != 0 {
-		t.Fatalf("make-book -counts: exit %d\n%s", code, stderr)
-	}
-	fixtures := map[string]string{
-		"pgn":    "testdata/pgn/small.pgn",
-		"counts": counts,
-		"book":   "testdata/learn/book.bin",
-		"txt":    "testdata/txt/small.txt",
-	}
+	fixtures := writerFixtures(t)
 	// link makes dir/current.out -> v7.out, v7.out holding old bytes.
 	link := func(t *testing.T, dir string, old []byte) (linkPath, target string) {
 		target = filepath.Join(dir, "v7.out")
