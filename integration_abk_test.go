@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
@@ -57,7 +58,7 @@ func TestLiveLearningIntoABK(t *testing.T) {
 	var entries []book.Entry
 	for i, s := range line {
 		l := fixture.Line(t, "", strings.Join(line[:i], " "))
-		m, err := book.ParseMove(s)
+		m, err := board.ParseMove(s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -63,7 +63,7 @@ func playChess960Game(t *testing.T, learner, opponent *proc, learnerWhite bool, 
 		mover.send(cmd, goCmd)
 		out := mover.until("bestmove", 20*time.Second)
 		move := strings.Fields(out[len(out)-1])[1]
-		m, err := book.ParseMove(move)
+		m, err := board.ParseMove(move)
 		if err != nil {
 			t.Fatalf("%s: bestmove %q after %v", fen, move, moves)
 		}

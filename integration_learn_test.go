@@ -97,7 +97,7 @@ Hash = 16
 	return learner, opponent, logPath
 }
 
-func learnFieldOf(t *testing.T, data []byte, key book.Key, move book.Move) (games, points uint16) {
+func learnFieldOf(t *testing.T, data []byte, key board.Key, move board.Move) (games, points uint16) {
 	t.Helper()
 	i, ok := fixture.FirstMatch(data, key, move)
 	if !ok {
@@ -119,15 +119,15 @@ func TestLiveLearningAgainstStockfish(t *testing.T) {
 	// and is mated some moves later; the learner never sees the final
 	// position, only its engine's mate scores.
 	const lostFEN = "8/8/8/4k3/8/8/8/3QK3 b - - 0 1"
-	key := func(fen string) book.Key {
+	key := func(fen string) board.Key {
 		p, err := board.ParseFEN(fen)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return p.Key()
 	}
-	mv := func(s string) book.Move {
-		m, err := book.ParseMove(s)
+	mv := func(s string) board.Move {
+		m, err := board.ParseMove(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,7 +192,7 @@ func TestLearningIntoADeletedBookBinary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e4, _ := book.ParseMove("e2e4")
+	e4, _ := board.ParseMove("e2e4")
 	bookPath := fixture.WriteEntries(t, []book.Entry{{Key: start.Key(), Move: e4, Weight: 10}})
 	logPath := filepath.Join(filepath.Dir(bookPath), "polyglot.log")
 	p := startProxy(t, nil, "-noini", "-ec", testenv.FakeEngine(t), "-pg", "Book=true", "-pg", "BookFile="+bookPath,

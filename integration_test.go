@@ -271,7 +271,7 @@ func playGame(t *testing.T, white, black *gameSide, h habits, bookDepth int) str
 		return "position startpos moves " + strings.Join(moves, " ")
 	}
 	play := func(m string) {
-		bm, err := book.ParseMove(m)
+		bm, err := board.ParseMove(m)
 		if err != nil {
 			t.Fatalf("after %v: bad move %q: %v", moves, m, err)
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 	"github.com/polyproxy/polyproxy/uci"
@@ -389,7 +390,7 @@ func TestWineTwoProxiesLearnIntoOneBook(t *testing.T) {
 	data := fixture.ReadFile(t, bookPath)
 	line := fixture.Line(t, "", foolsMate)
 	for ply, s := range strings.Fields(foolsMate) {
-		m, err := book.ParseMove(s)
+		m, err := board.ParseMove(s)
 		if err != nil {
 			t.Fatal(err)
 		}

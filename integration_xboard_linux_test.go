@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
@@ -38,7 +39,7 @@ func TestXboardMatch(t *testing.T) {
 	var entries []book.Entry
 	for _, e := range []struct{ moves, move string }{{"", "b1c3"}, {"b1c3", "a7a6"}} {
 		l := fixture.Line(t, "", e.moves)
-		m, err := book.ParseMove(e.move)
+		m, err := board.ParseMove(e.move)
 		if err != nil {
 			t.Fatal(err)
 		}

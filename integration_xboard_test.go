@@ -59,7 +59,7 @@ func TestXboardGameWithStockfish(t *testing.T) {
 		if claim != "" {
 			break
 		}
-		mv, err := book.ParseMove(m)
+		mv, err := board.ParseMove(m)
 		if err == nil {
 			_, err = l.Play(mv)
 		}
@@ -78,7 +78,7 @@ func TestXboardGameWithStockfish(t *testing.T) {
 		slices.Sort(names)
 		pings++
 		p.send("time 500", "otim 500", "usermove "+names[0], "ping "+strconv.Itoa(pings))
-		mv, _ = book.ParseMove(names[0])
+		mv, _ = board.ParseMove(names[0])
 		if _, err := l.Play(mv); err != nil {
 			t.Fatal(err)
 		}
@@ -154,7 +154,7 @@ func TestXboardBookWindowWithStockfish(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e4, err := book.ParseMove("e2e4")
+	e4, err := board.ParseMove("e2e4")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,7 +85,7 @@ type GameObserver interface {
 	// observer may keep, not the game's line: a move costs the same at
 	// any length of game.
 	Position(p board.Position, continues bool)
-	BookMove(b *book.Book, key book.Key, stored book.Move, whiteMoved bool)
+	BookMove(b *book.Book, key board.Key, stored board.Move, whiteMoved bool)
 	EngineScore(white bool, cp int, mate int, isMate bool)
 	AfterBestmove(p board.Position)
 	// GameResult ends the game with the result the GUI gave (CECP's

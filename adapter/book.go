@@ -23,9 +23,9 @@ type bookAnswer struct {
 	forLine string // the position line it answers
 	lines   []string
 	choice  book.Choice
-	key     book.Key // the position the move was chosen for
-	white   bool     // White made the book move
-	ply     int      // of the position it was chosen for, counted from the game's start
+	key     board.Key // the position the move was chosen for
+	white   bool      // White made the book move
+	ply     int       // of the position it was chosen for, counted from the game's start
 	after   *board.Line
 }
 
@@ -254,7 +254,7 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 	}
 	cur := a.game.cur
 	white := cur.Pos.WhiteToMove()
-	var only []book.Move
+	var only []board.Move
 	if len(g.SearchMoves) > 0 {
 		only = searchMoves(g.SearchMoves)
 	}
@@ -422,7 +422,7 @@ func (a *Adapter) markShortLines(cur *board.Line, v *bookView) {
 
 // likeliest is the eligible move of the highest weight (the first of
 // equals), the one the book plays most often.
-func (v *bookView) likeliest() (book.Move, bool) {
+func (v *bookView) likeliest() (board.Move, bool) {
 	best := -1
 	for i, cd := range v.cands {
 		if cd.Eligible && (best < 0 || cd.Weight > v.cands[best].Weight) {
@@ -437,10 +437,10 @@ func (v *bookView) likeliest() (book.Move, bool) {
 
 // searchMoves reads the moves the GUI allows with searchmoves. An unreadable
 // one is skipped; when none is readable the book has no allowed move.
-func searchMoves(moves []string) []book.Move {
-	out := make([]book.Move, 0, len(moves))
+func searchMoves(moves []string) []board.Move {
+	out := make([]board.Move, 0, len(moves))
 	for _, s := range moves {
-		if m, err := book.ParseMove(s); err == nil {
+		if m, err := board.ParseMove(s); err == nil {
 			out = append(out, m)
 		}
 	}

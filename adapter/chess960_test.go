@@ -36,8 +36,8 @@ func chess960Book(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	long, _ := book.ParseMove("b1a1")
-	short, _ := book.ParseMove("b1h1")
+	long, _ := board.ParseMove("b1a1")
+	short, _ := board.ParseMove("b1h1")
 	es = append(es, book.Entry{Key: p.Key(), Move: long, Weight: 20}, book.Entry{Key: p.Key(), Move: short, Weight: 5})
 	slices.SortStableFunc(es, book.CompareEntries)
 	path = filepath.Join(t.TempDir(), "960.bin")

@@ -3,7 +3,7 @@ package adapter
 import (
 	"bytes"
 
-	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -176,7 +176,7 @@ func (a *Adapter) onEngineBestMove(line []byte) {
 		if err != nil {
 			return
 		}
-		if m, err := book.ParseMove(bm.Move); err == nil {
+		if m, err := board.ParseMove(bm.Move); err == nil {
 			m = pos.ToPlayed(m) // as board.Line.Play plays it
 			if _, err := pos.LegalMove(m); err == nil {
 				pos.Play(m)

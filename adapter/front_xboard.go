@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
@@ -362,7 +361,7 @@ func (x *xboardFront) startLine() *board.Line {
 		x.starts[i] = l
 	}
 	l := *x.starts[i]
-	l.Keys = append(make([]book.Key, 0, 64), x.starts[i].Keys...)
+	l.Keys = append(make([]board.Key, 0, 64), x.starts[i].Keys...)
 	return &l
 }
 
@@ -423,9 +422,9 @@ func secondsToMS(s string) (int64, bool) {
 
 // parseMove reads a move in coordinate form (e2e4, e7e8q) or, from GUIs
 // that send it anyway, SAN; ok when it is legal here.
-func (x *xboardFront) parseMove(s string) (book.Move, bool) {
+func (x *xboardFront) parseMove(s string) (board.Move, bool) {
 	pos := &x.board.Pos
-	if m, err := book.ParseMove(strings.ToLower(s)); err == nil {
+	if m, err := board.ParseMove(strings.ToLower(s)); err == nil {
 		if played, err := pos.LegalMove(pos.ToPlayed(m)); err == nil {
 			return played, true
 		}
@@ -451,7 +450,7 @@ func (x *xboardFront) userMove(s string) {
 // s). Every move of the GUI's goes through here and its one end check,
 // pondered on or not: a ponder hit goes on as our search unless the move
 // ended the game; anything else running stops.
-func (x *xboardFront) playUserMove(s string, m book.Move) {
+func (x *xboardFront) playUserMove(s string, m board.Move) {
 	if x.over && !x.force {
 		x.reply("Illegal move: " + s)
 		return
@@ -482,7 +481,7 @@ func (x *xboardFront) playUserMove(s string, m book.Move) {
 }
 
 // play plays a legal move on the front's board.
-func (x *xboardFront) play(m book.Move) {
+func (x *xboardFront) play(m board.Move) {
 	x.board.Pos.Play(m)
 	x.board.Keys = append(x.board.Keys, x.board.Pos.Key())
 	x.moves = append(x.moves, m.String())
@@ -543,7 +542,7 @@ func (x *xboardFront) drive() {
 	case x.hard && x.ponderMove != "":
 		move := x.ponderMove
 		x.ponderMove = ""
-		m, err := book.ParseMove(move)
+		m, err := board.ParseMove(move)
 		if err != nil {
 			return
 		}
@@ -593,7 +592,7 @@ func (x *xboardFront) onBestmove(line string) {
 	}
 	x.redrive = true
 	bm, err := uci.ParseBestMove(line)
-	m, merr := book.ParseMove(bm.Move)
+	m, merr := board.ParseMove(bm.Move)
 	if err != nil || merr != nil || bm.Move == "0000" {
 		// No move: the engine is mated or stalemated, or could not
 		// search (the position killed it twice): a resignation, rather
@@ -643,7 +642,7 @@ func (x *xboardFront) setChess960(on bool) {
 // moveText is our move m as CECP writes it: in coordinates, but castling
 // in Chess960 as O-O or O-O-O (the king takes its rook in UCI, which a
 // CECP GUI would read as a capture).
-func (x *xboardFront) moveText(m book.Move) string {
+func (x *xboardFront) moveText(m board.Move) string {
 	if x.chess960 {
 		if san := x.board.Pos.SAN(m); strings.HasPrefix(san, "O-O") {
 			return strings.TrimRight(san, "+#")
@@ -687,7 +686,7 @@ func lostBy(sc *uci.Score, margin int) bool {
 func hasQueen(pos *board.Position, white bool) bool {
 	q := board.MakePiece(board.Queen, white)
 	for sq := range 64 {
-		if pos.Piece(book.Square(sq)) == q {
+		if pos.Piece(board.Square(sq)) == q {
 			return true
 		}
 	}
@@ -754,7 +753,7 @@ func (x *xboardFront) takeBack(n int) {
 	fen := x.startFEN
 	x.resetGame(fen) // parsed before: it parses again
 	for _, s := range moves {
-		m, _ := book.ParseMove(s)
+		m, _ := board.ParseMove(s)
 		x.play(m)
 	}
 	x.analyseFromHere()

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
@@ -76,7 +77,7 @@ func TestXboardBookWindowFollowsTheBookPolicies(t *testing.T) {
 
 	// Black's book of its own, with learned results.
 	afterE4 := fixture.Line(t, "", "e2e4")
-	mv := func(s string) book.Move { m, _ := book.ParseMove(s); return m }
+	mv := func(s string) board.Move { m, _ := board.ParseMove(s); return m }
 	blackBook := filepath.Join(t.TempDir(), "black.bin")
 	if err := book.WriteFile(blackBook, []book.Entry{
 		{Key: afterE4.Pos.Key(), Move: mv("e7e5"), Weight: 30, Learn: book.MakeLearn(4, 6)},

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -110,7 +110,7 @@ func (x *xboardFront) pvSAN(s *xbSearch, pv []string) string {
 	pos := s.pos.Pos // a copy
 	out := make([]string, 0, len(pv))
 	for i, mv := range pv {
-		m, err := book.ParseMove(mv)
+		m, err := board.ParseMove(mv)
 		if err == nil {
 			m, err = pos.LegalMove(pos.ToPlayed(m))
 		}

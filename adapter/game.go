@@ -3,7 +3,6 @@ package adapter
 import (
 	"strings"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/uci"
@@ -74,7 +73,7 @@ func (g *game) pos() *board.Position { return &g.cur.Pos }
 
 // after is the game after one more move (in UCI form), leaving g as it is.
 func (g *game) after(move string) (*board.Line, bool) {
-	m, err := book.ParseMove(move)
+	m, err := board.ParseMove(move)
 	if err != nil {
 		return nil, false
 	}
@@ -199,7 +198,7 @@ func (a *Adapter) replaceLastMove(line, engineLine string, moves []string) bool 
 	}
 	pos := g.beforeLast // the new moves are checked before anything changes
 	for _, s := range moves {
-		m, err := book.ParseMove(s)
+		m, err := board.ParseMove(s)
 		if err != nil {
 			return false
 		}
@@ -271,7 +270,7 @@ func (g *game) reset(base string) error {
 			start = g.start960
 		}
 		l := *start
-		l.Keys = append(make([]book.Key, 0, 64), start.Keys...)
+		l.Keys = append(make([]board.Key, 0, 64), start.Keys...)
 		g.cur = &l
 		return nil
 	}

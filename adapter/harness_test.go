@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
@@ -235,7 +236,7 @@ func writeBook(t testing.TB, entries []bookEntry) string {
 	var es []book.Entry
 	for _, e := range entries {
 		l := fixture.Line(t, "", e.moves)
-		m, err := book.ParseMove(e.move)
+		m, err := board.ParseMove(e.move)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -83,7 +83,7 @@ func knightBook(t *testing.T) *book.Book {
 	t.Helper()
 	var entries []book.Entry
 	start := board.StartPosition()
-	seen := map[book.Key]bool{start.Key(): true}
+	seen := map[board.Key]bool{start.Key(): true}
 	queue := []board.Position{*start}
 	for len(queue) > 0 {
 		pos := queue[0]

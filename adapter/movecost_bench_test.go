@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 )
 
@@ -21,10 +20,10 @@ func liveGame(tb testing.TB, n int) []string {
 	r := rand.New(rand.NewPCG(24, 300))
 	for range 1000 {
 		l, _ := board.NewLine("startpos")
-		seen := map[book.Key]int{l.Pos.Key(): 1}
+		seen := map[board.Key]int{l.Pos.Key(): 1}
 		var moves []string
 		for len(moves) < n {
-			var quiet, pawn, capture []book.Move
+			var quiet, pawn, capture []board.Move
 			for _, m := range l.Pos.LegalMoves() {
 				next := l.Pos
 				next.Play(m)

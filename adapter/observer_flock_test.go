@@ -9,6 +9,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/learn"
 )
@@ -55,7 +56,7 @@ func TestLearningIntoALockedBookDelaysNoAnswer(t *testing.T) {
 	<-h.done
 	h.done <- nil
 	start := fixture.Line(t, "", "")
-	m, _ := book.ParseMove("e2e4")
+	m, _ := board.ParseMove("e2e4")
 	data := fixture.ReadFile(t, cfg.BookFiles[0])
 	i, ok := fixture.FirstMatch(data, start.Pos.Key(), m)
 	if !ok {

@@ -21,7 +21,7 @@ type bookPolicy struct {
 // (counted from the game's start), whose key was before, to after.
 type playedMove struct {
 	ply           int
-	before, after book.Key
+	before, after board.Key
 }
 
 // asked notes a go at ply in game number game: whatever we answered at
@@ -72,7 +72,7 @@ func (a *Adapter) maxMovesReason(cur *board.Line) string {
 
 // shortLine is why BookMinLine keeps the book from playing move in the
 // last position of the game cur (the book ends too soon after it), or "".
-func (a *Adapter) shortLine(cur *board.Line, move book.Move) string {
+func (a *Adapter) shortLine(cur *board.Line, move board.Move) string {
 	need := a.settings.BookMinLine
 	if need <= 0 {
 		return ""
@@ -119,11 +119,11 @@ type lineWalk struct {
 	// (one exception: a book line that returns to a position the game
 	// passed through after it was cached, which only a book with cycles
 	// has; the length is then overstated by the part after the repetition).
-	cache map[book.Key]int32
+	cache map[board.Key]int32
 
 	// One walk's state.
-	path     []book.Key  // the positions of the game and of the line being followed
-	moves    []book.Move // the moves of every position on the path, a stack
+	path     []board.Key  // the positions of the game and of the line being followed
+	moves    []board.Move // the moves of every position on the path, a stack
 	visited  int
 	exceeded bool
 }
@@ -132,7 +132,7 @@ type lineWalk struct {
 // named by: the cache holds while neither changes.
 func (w *lineWalk) prepare(game int, by string, c *book.Chooser, books func(white bool) []*book.Book) {
 	if w.cache == nil || game != w.game || by != w.by || len(w.cache) > lineCacheLimit {
-		w.cache = map[book.Key]int32{}
+		w.cache = map[board.Key]int32{}
 		w.game, w.by = game, by
 	}
 	w.chooser, w.books = c, books
@@ -143,7 +143,7 @@ func (w *lineWalk) prepare(game int, by string, c *book.Chooser, books func(whit
 // also ends where it would repeat one of them). complete is false when the
 // walk ran out of its budget before it knew: the line is then taken as
 // long enough (need), since a book too bushy to measure is not ending.
-func (w *lineWalk) longest(game []book.Key, pos *board.Position, need int) (plies int, complete bool) {
+func (w *lineWalk) longest(game []board.Key, pos *board.Position, need int) (plies int, complete bool) {
 	w.path = append(w.path[:0], game...)
 	w.moves = w.moves[:0]
 	w.visited, w.exceeded = 0, false

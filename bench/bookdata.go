@@ -70,7 +70,7 @@ func makeBigBook(path string, n int, seed uint64) ([]probePosition, error) {
 	rng := rand.New(rand.NewPCG(seed, 0x62656e6368))
 	var entries []book.Entry
 	var probes []probePosition
-	seen := map[book.Key]bool{}
+	seen := map[board.Key]bool{}
 	const realPositions = 2000
 	for len(probes) < realPositions {
 		line, err := board.NewLine("startpos")
@@ -111,15 +111,15 @@ func makeBigBook(path string, n int, seed uint64) ([]probePosition, error) {
 		probes = append(probes, pp)
 	}
 	for len(entries) < n {
-		k := book.Key(rng.Uint64())
+		k := board.Key(rng.Uint64())
 		if k == 0 || seen[k] {
 			continue
 		}
-		from, to := book.Square(rng.IntN(64)), book.Square(rng.IntN(64))
+		from, to := board.Square(rng.IntN(64)), board.Square(rng.IntN(64))
 		if from == to {
 			continue
 		}
-		entries = append(entries, book.Entry{Key: k, Move: book.NewMove(from, to, book.NoPromo), Weight: uint16(1 + rng.IntN(65535))})
+		entries = append(entries, book.Entry{Key: k, Move: board.NewMove(from, to, board.NoPromo), Weight: uint16(1 + rng.IntN(65535))})
 	}
 	slices.SortFunc(entries, book.CompareEntries)
 	f, err := os.Create(path)
@@ -141,7 +141,7 @@ func makeBigBook(path string, n int, seed uint64) ([]probePosition, error) {
 
 // legalMoves lists the line's legal moves (played form, e1g1), sorted so
 // that a seed always picks the same ones.
-func legalMoves(line *board.Line) []book.Move {
+func legalMoves(line *board.Line) []board.Move {
 	out := line.Pos.LegalMoves()
 	slices.Sort(out)
 	return out

@@ -17,6 +17,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/internal/randgames"
 )
 
@@ -496,7 +497,7 @@ func bookAnswerAt(p *proc, pp probePosition) (time.Duration, error) {
 
 // sampleKeys reads count keys of random entries of a book file with plain
 // reads, so the mapping the probes use is not touched before timing.
-func sampleKeys(path string, count int) ([]book.Key, error) {
+func sampleKeys(path string, count int) ([]board.Key, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -511,7 +512,7 @@ func sampleKeys(path string, count int) ([]book.Key, error) {
 		return nil, fmt.Errorf("%s is empty", path)
 	}
 	rng := rand.New(rand.NewPCG(2, 2))
-	keys := make([]book.Key, count)
+	keys := make([]board.Key, count)
 	var buf [book.EntrySize]byte
 	for i := range keys {
 		if _, err := f.ReadAt(buf[:], rng.Int64N(n)*book.EntrySize); err != nil {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 )
 
@@ -203,7 +202,7 @@ func playXboardGame(p *proc, moves int, n *int) (samples, pings []float64, err e
 		}
 		slices.Sort(names)
 		ours := names[0]
-		m, _ := book.ParseMove(ours)
+		m, _ := board.ParseMove(ours)
 		if _, err := l.Play(m); err != nil {
 			return nil, nil, err
 		}
@@ -222,7 +221,7 @@ func playXboardGame(p *proc, moves int, n *int) (samples, pings []float64, err e
 		if line == "" {
 			break // the adapter claimed the game's end
 		}
-		reply, err := book.ParseMove(wordAt(line, 1))
+		reply, err := board.ParseMove(wordAt(line, 1))
 		if err == nil {
 			_, err = l.Play(reply)
 		}

@@ -6,6 +6,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+
+	"github.com/polyproxy/polyproxy/book/board"
 )
 
 // Arena's ABK book format. A file of 28-byte little-endian records: the
@@ -98,7 +100,7 @@ func (s ABKSettings) Effective() ABKSettings {
 
 // ABKRecord is one 28-byte record of an ABK book.
 type ABKRecord struct {
-	From, To Square
+	From, To board.Square
 	// Promo is the promotion piece: 0 none, 1 rook, 2 knight, 3 bishop,
 	// 4 queen; negative for White's (as Arena writes it), positive for
 	// Black's.
@@ -118,7 +120,7 @@ func DecodeABKRecord(b []byte) ABKRecord {
 	_ = b[ABKRecordSize-1]
 	i32 := func(o int) int32 { return int32(binary.LittleEndian.Uint32(b[o:])) }
 	return ABKRecord{
-		From: Square(b[0]), To: Square(b[1]), Promo: int8(b[2]), Priority: int8(b[3]),
+		From: board.Square(b[0]), To: board.Square(b[1]), Promo: int8(b[2]), Priority: int8(b[3]),
 		Games: i32(4), Wins: i32(8), Losses: i32(12), Flags: i32(16), Next: i32(20), Sibling: i32(24),
 	}
 }
@@ -138,39 +140,39 @@ func (r ABKRecord) Deleted() bool { return r.Flags == abkDeleted }
 // Move is the record's move in Polyglot's coding, as played (castling as
 // the king's move, e1g1); ok is false for squares or a promotion code out
 // of range.
-func (r ABKRecord) Move() (m Move, ok bool) {
+func (r ABKRecord) Move() (m board.Move, ok bool) {
 	if r.From > 63 || r.To > 63 {
 		return 0, false
 	}
-	var p Promo
+	var p board.Promo
 	switch r.Promo {
 	case 0:
-		p = NoPromo
+		p = board.NoPromo
 	case 1, -1:
-		p = PromoRook
+		p = board.PromoRook
 	case 2, -2:
-		p = PromoKnight
+		p = board.PromoKnight
 	case 3, -3:
-		p = PromoBishop
+		p = board.PromoBishop
 	case 4, -4:
-		p = PromoQueen
+		p = board.PromoQueen
 	default:
 		return 0, false
 	}
-	return NewMove(r.From, r.To, p), true
+	return board.NewMove(r.From, r.To, p), true
 }
 
 // abkPromo is the record's promotion code for p played by white.
-func abkPromo(p Promo, white bool) int8 {
+func abkPromo(p board.Promo, white bool) int8 {
 	var c int8
 	switch p {
-	case PromoRook:
+	case board.PromoRook:
 		c = 1
-	case PromoKnight:
+	case board.PromoKnight:
 		c = 2
-	case PromoBishop:
+	case board.PromoBishop:
 		c = 3
-	case PromoQueen:
+	case board.PromoQueen:
 		c = 4
 	}
 	if white {

@@ -32,7 +32,7 @@ func reachable(b *book.Book, maxPly int, fn func(pos *board.Position, ply int)) 
 		pos *board.Position
 		ply int
 	}
-	seen := map[book.Key]bool{}
+	seen := map[board.Key]bool{}
 	queue := []node{{board.StartPosition(), 0}}
 	for len(queue) > 0 {
 		n := queue[0]
@@ -50,8 +50,8 @@ func reachable(b *book.Book, maxPly int, fn func(pos *board.Position, ply int)) 
 	}
 }
 
-func moveSet(entries []book.Entry) []book.Move {
-	var ms []book.Move
+func moveSet(entries []book.Entry) []board.Move {
+	var ms []board.Move
 	for _, e := range entries {
 		ms = append(ms, e.Move)
 	}
@@ -271,8 +271,8 @@ func TestArenaABKThroughPolyglot(t *testing.T) {
 	}
 	defer back.Close()
 	type id struct {
-		k book.Key
-		m book.Move
+		k board.Key
+		m board.Move
 	}
 	learnOf := func(b *book.Book) map[id]book.Learn {
 		out := map[id]book.Learn{}

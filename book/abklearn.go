@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/polyproxy/polyproxy/book/board"
 )
 
 // The statistics of an ABK record (games, wins, losses: 12 bytes from
@@ -34,7 +36,7 @@ func (f *LearnFile) runABK(updates []LearnUpdate, changes []LearnChange, groups 
 	for i := range records {
 		records[i].rec = -1
 	}
-	err = t.walk(func(rec int32, r ABKRecord, pos TreePosition, played Move, _ int) {
+	err = t.walk(func(rec int32, r ABKRecord, pos *board.Position, played board.Move, _ int) {
 		if i, ok := groups[entryID{pos.Key(), pos.ToBook(played)}]; ok && records[i].rec < 0 {
 			records[i] = found{rec, r, pos.WhiteToMove()}
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
@@ -35,7 +36,7 @@ func abkBytes(t testing.TB, s book.ABKSettings, recs []abkRec) []byte {
 		return int32(book.ABKFirstRecord + i)
 	}
 	for i, r := range recs {
-		m, err := book.ParseMove(r.move)
+		m, err := board.ParseMove(r.move)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -279,8 +280,8 @@ func TestABKLearn(t *testing.T) {
 	path := writeRaw(t, "learn.abk", data)
 	start := fixture.Line(t, "", "")
 	afterE4 := fixture.Line(t, "", "e2e4")
-	e4, _ := book.ParseMove("e2e4")
-	c5, _ := book.ParseMove("c7c5")
+	e4, _ := board.ParseMove("e2e4")
+	c5, _ := board.ParseMove("c7c5")
 	lf, err := book.OpenLearnFile(path)
 	if err != nil {
 		t.Fatal(err)

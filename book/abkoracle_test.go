@@ -84,7 +84,7 @@ func playable(moves string) *board.Position {
 func droidFishPlays(pos *board.Position, offers []oracleOffer) map[string]float64 {
 	var sum float64
 	for _, o := range offers {
-		m, err := book.ParseMove(o.move)
+		m, err := board.ParseMove(o.move)
 		if err != nil {
 			return nil
 		}
@@ -172,8 +172,8 @@ func TestABKAgainstDroidFish(t *testing.T) {
 			}
 			// Lines by position: a transposition (or a cycle) gives one
 			// position several lines.
-			byKey := map[book.Key][]oracleLine{}
-			var order []book.Key
+			byKey := map[board.Key][]oracleLine{}
+			var order []board.Key
 			for _, l := range lines {
 				pos := playable(l.moves)
 				if pos == nil {

@@ -7,36 +7,11 @@ import (
 	"math"
 	"os"
 	"slices"
+
+	"github.com/polyproxy/polyproxy/book/board"
 )
 
-// TreePosition is what reading and writing a move tree (an ABK book)
-// needs of a position: besides choosing's needs, the side to move, the
-// stored form of a played move, and the position after a move.
-// board.Position has it.
-type TreePosition interface {
-	Position
-	WhiteToMove() bool
-	ToBook(played Move) Move
-	// Next is the position after the legal move played, the receiver
-	// left as it is.
-	Next(played Move) TreePosition
-}
-
-// treeStart makes the start position. The rules of chess live in
-// book/board, which is built on this package and hands them over with
-// SetTreeRules when linked in.
-var treeStart func() TreePosition
-
-// SetTreeRules gives the package the start position of standard chess,
-// with the rules behind it, for reading and writing ABK books.
-func SetTreeRules(start func() TreePosition) { treeStart = start }
-
-func startPosition() (TreePosition, error) {
-	if treeStart == nil {
-		return nil, fmt.Errorf("ABK books need the rules of chess: the program must link in book/board")
-	}
-	return treeStart(), nil
-}
+func startPosition() (*board.Position, error) { return board.StartPosition(), nil }
 
 // ABKInfo is what reading an ABK book found: its settings, its records
 // and the problems of its tree.
@@ -111,17 +86,17 @@ func FromEntries(name string, entries []Entry) *Book {
 // abkMove is one (position, move) of an ABK tree with the statistics of
 // every record that plays it there.
 type abkMove struct {
-	key                 Key
-	move                Move // stored form
-	white               bool // played by White
+	key                 board.Key
+	move                board.Move // stored form
+	white               bool       // played by White
 	games, wins, losses int64
 	priority            int8 // the highest of the records
 	seq                 int  // the order first met
 }
 
 type abkMoveID struct {
-	key  Key
-	move Move
+	key  board.Key
+	move board.Move
 }
 
 // abkTree is an ABK file's records and the walk over them.
@@ -141,7 +116,7 @@ func (t *abkTree) problem(rec int32, format string, args ...any) {
 
 // abkVisit is called for each live record reached, with the position its
 // move is played in and that position's ply.
-type abkVisit func(rec int32, r ABKRecord, pos TreePosition, played Move, ply int)
+type abkVisit func(rec int32, r ABKRecord, pos *board.Position, played board.Move, ply int)
 
 // walk visits the tree from record 900 depth first, siblings in chain
 // order. A pointer out of range, a record reached a second time (a cycle,
@@ -155,7 +130,7 @@ func (t *abkTree) walk(visit abkVisit) error {
 	type chain struct {
 		first int32
 		from  int32 // the record pointing at first; -1 for the root
-		pos   TreePosition
+		pos   *board.Position
 		ply   int
 	}
 	if t.records == ABKFirstRecord {
@@ -254,7 +229,7 @@ func ReadABK(data []byte) (*ABKInfo, []Entry, error) {
 	size := min(t.info.Records, 1<<20)
 	moves := make([]abkMove, 0, size)
 	index := make(map[abkMoveID]int, size)
-	err = t.walk(func(rec int32, r ABKRecord, pos TreePosition, played Move, ply int) {
+	err = t.walk(func(rec int32, r ABKRecord, pos *board.Position, played board.Move, ply int) {
 		if ply >= int(eff.MaxPly) {
 			return
 		}

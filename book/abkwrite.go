@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/polyproxy/polyproxy/book/board"
 )
 
 // ABKMaxPly is the deepest max ply an ABK book's settings can hold.
@@ -34,7 +36,7 @@ type ABKWriteStats struct {
 // abkNode is a position of the tree being written and the record whose
 // next-move pointer leads to its moves.
 type abkNode struct {
-	pos    TreePosition
+	pos    *board.Position
 	ply    int
 	parent int // index into the records, -1 for the start position
 }
@@ -91,7 +93,7 @@ func abkTreeOf(src *Book, maxPly int) ([]ABKRecord, ABKWriteStats, error) {
 	if err != nil {
 		return nil, st, err
 	}
-	var prev Key
+	var prev board.Key
 	for i := 0; i < src.Len(); i++ {
 		if k := src.keyAt(i); k != 0 && (st.BookPositions == 0 || k != prev) {
 			st.BookPositions++
@@ -102,10 +104,10 @@ func abkTreeOf(src *Book, maxPly int) ([]ABKRecord, ABKWriteStats, error) {
 		return nil, st, err
 	}
 	var records []ABKRecord
-	expanded := map[Key]bool{}
+	expanded := map[board.Key]bool{}
 	queue := []abkNode{{start, 0, -1}}
 	type move struct {
-		played Move
+		played board.Move
 		e      Entry
 	}
 	var moves []move
@@ -166,7 +168,7 @@ func abkTreeOf(src *Book, maxPly int) ([]ABKRecord, ABKWriteStats, error) {
 
 // abkRecordFor is the record of a book entry (Next and Sibling left 0):
 // see WriteABK.
-func abkRecordFor(played Move, e Entry, top uint16, white bool) ABKRecord {
+func abkRecordFor(played board.Move, e Entry, top uint16, white bool) ABKRecord {
 	r := ABKRecord{From: played.From(), To: played.To(), Promo: abkPromo(played.Promo(), white), Next: -1, Sibling: -1}
 	if e.Weight > 0 {
 		r.Priority = int8(max(1, math.Round(9*float64(e.Weight)/float64(top))))

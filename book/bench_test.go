@@ -21,14 +21,14 @@ const benchEntries = 10_000_000
 var (
 	benchOnce sync.Once
 	benchPath string
-	benchKeys []book.Key // a sample of keys present in the book
+	benchKeys []board.Key // a sample of keys present in the book
 	benchErr  error
 )
 
 // benchBook generates (once per process, and reused from the temp dir
 // across runs) a sorted book of 10 million entries, ~160 MB, written
 // sequentially. Only benchmarks call it, so plain go test never pays.
-func benchBook(b *testing.B) (string, []book.Key) {
+func benchBook(b *testing.B) (string, []board.Key) {
 	benchOnce.Do(func() {
 		benchPath = filepath.Join(os.TempDir(), fmt.Sprintf("polyproxy-bench-%d.bin", benchEntries))
 		rng := rand.New(rand.NewPCG(1, 2))
@@ -50,13 +50,13 @@ func benchBook(b *testing.B) (string, []book.Key) {
 			n := 1 + rng.IntN(4)
 			for j := 0; j < n && i < benchEntries; j++ {
 				if w != nil {
-					book.Entry{Key: book.Key(key), Move: book.Move(1 + rng.IntN(4095)), Weight: uint16(rng.IntN(1000))}.Encode(buf[:])
+					book.Entry{Key: board.Key(key), Move: board.Move(1 + rng.IntN(4095)), Weight: uint16(rng.IntN(1000))}.Encode(buf[:])
 					w.Write(buf[:])
 				}
 				i++
 			}
 			if i%1000 < n {
-				benchKeys = append(benchKeys, book.Key(key))
+				benchKeys = append(benchKeys, board.Key(key))
 			}
 		}
 		if w != nil {
@@ -79,7 +79,7 @@ func BenchmarkKeyFromScratch(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var k book.Key
+	var k board.Key
 	for b.Loop() {
 		k ^= p.ComputeKey()
 	}
@@ -89,9 +89,9 @@ func BenchmarkKeyFromScratch(b *testing.B) {
 func BenchmarkPlayIncremental(b *testing.B) {
 	// A real opening with castling, captures and a double push, replayed
 	// from a copy of the start position: cost per move.
-	var moves []book.Move
+	var moves []board.Move
 	for _, s := range strings.Fields("e2e4 c7c5 g1f3 d7d6 d2d4 c5d4 f3d4 g8f6 b1c3 a7a6 c1e3 e7e5 d4b3 c8e6 f2f3 f8e7 d1d2 e8g8 e1c1 b8d7") {
-		m, _ := book.ParseMove(s)
+		m, _ := board.ParseMove(s)
 		moves = append(moves, m)
 	}
 	start := *board.StartPosition()
@@ -134,7 +134,7 @@ func BenchmarkProbe10M(b *testing.B) {
 	for b.Loop() {
 		k := keys[rng.IntN(len(keys))]
 		if rng.IntN(2) == 0 {
-			k = book.Key(rng.Uint64()) // usually absent
+			k = board.Key(rng.Uint64()) // usually absent
 		}
 		found += len(bk.Entries(k))
 	}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/polyproxy/polyproxy/book/board"
 )
 
 // Header is the optional @PG@ header: entries with key 0 at the start of
@@ -84,9 +86,9 @@ func parseHeader(raw []byte) (*Header, error) {
 // before it.
 type OrderError struct {
 	Path  string
-	Index int // 0-based entry index
-	Prev  Key // key of entry Index-1
-	Key   Key
+	Index int       // 0-based entry index
+	Prev  board.Key // key of entry Index-1
+	Key   board.Key
 }
 
 func (e *OrderError) Error() string {
@@ -124,7 +126,7 @@ const verifyChunk = 256 << 10
 func (b *Book) verify() error {
 	buf := make([]byte, verifyChunk)
 	n := b.Len()
-	var prev Key
+	var prev board.Key
 	for first := 0; first < n; {
 		if b.stopping.Load() {
 			return ErrClosed
@@ -147,7 +149,7 @@ func (b *Book) verify() error {
 			return fmt.Errorf("%s: %w", b.path, err)
 		}
 		for i := range count {
-			k := Key(binary.BigEndian.Uint64(buf[i*EntrySize:]))
+			k := board.Key(binary.BigEndian.Uint64(buf[i*EntrySize:]))
 			if first+i > 0 && k < prev {
 				b.unsorted.Store(true)
 				return &OrderError{Path: b.path, Index: first + i, Prev: prev, Key: k}
@@ -237,7 +239,7 @@ func (b *Book) scan() (*Stats, error) {
 	} else {
 		s.Header = h
 	}
-	var prev Key
+	var prev board.Key
 	run, runWeight := 0, uint64(0)
 	endRun := func() {
 		if run == 0 {
@@ -274,7 +276,7 @@ func (b *Book) scan() (*Stats, error) {
 		switch {
 		case e.Move.IsNull():
 			s.NullMoves++
-		case e.Move.Promo() > PromoQueen:
+		case e.Move.Promo() > board.PromoQueen:
 			s.BadPromo++
 		}
 		if e.Weight == 0 {

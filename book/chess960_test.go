@@ -26,9 +26,9 @@ func TestChooseChess960(t *testing.T) {
 	if !inner.InnerRookCastling() || innerSameKey.InnerRookCastling() || inner.Key() != innerSameKey.Key() {
 		t.Fatalf("inner %v %s, outer %v %s", inner.InnerRookCastling(), inner.Key(), innerSameKey.InnerRookCastling(), innerSameKey.Key())
 	}
-	castle, _ := book.ParseMove("e1h1")
-	long, _ := book.ParseMove("e1b1")
-	pawn, _ := book.ParseMove("a2a3") // legal with the inner rook: the key is not the position's
+	castle, _ := board.ParseMove("e1h1")
+	long, _ := board.ParseMove("e1b1")
+	pawn, _ := board.ParseMove("a2a3") // legal with the inner rook: the key is not the position's
 	entries := []book.Entry{{Key: outer.Key(), Move: castle, Weight: 3}, {Key: outer.Key(), Move: long, Weight: 1}, {Key: inner.Key(), Move: castle, Weight: 5}, {Key: inner.Key(), Move: pawn, Weight: 5}}
 	b := fixture.OpenPath(t, fixture.WriteEntries(t, entries))
 	c := book.NewChooser(book.Options{Mode: book.Best}, 1)

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/polyproxy/polyproxy/book/board"
 )
 
 // Mode is how a move is picked among the eligible entries of a position.
@@ -50,10 +52,10 @@ func ParseMode(s string) (Mode, error) {
 // it): its key, how a stored move is played there (castling e1h1 as
 // e1g1), whether a played move is legal, and the key it leads to.
 type Position interface {
-	Key() Key
-	ToPlayed(stored Move) Move
-	LegalMove(played Move) (Move, error)
-	KeyAfter(played Move) Key
+	Key() board.Key
+	ToPlayed(stored board.Move) board.Move
+	LegalMove(played board.Move) (board.Move, error)
+	KeyAfter(played board.Move) board.Key
 }
 
 // keylessPosition is a position that may have no key of its own
@@ -184,9 +186,9 @@ func aboveThreshold(weight, total, perMille uint64) bool {
 
 // Candidate is one entry of a position, judged.
 type Candidate struct {
-	Index    int   // the entry's index in the file (for learn updates)
-	Entry    Entry // as stored
-	Move     Move  // as it would be played (castling e1g1)
+	Index    int        // the entry's index in the file (for learn updates)
+	Entry    Entry      // as stored
+	Move     board.Move // as it would be played (castling e1g1)
 	Legal    bool
 	Weight   uint64  // effective weight (see Options.Weight)
 	Share    float64 // Weight / total weight of the legal entries; 0 if not legal
@@ -202,7 +204,7 @@ type Candidate struct {
 // dilute the real ones (PolyGlot sums every entry of the key). seen may be
 // nil; with AvoidRepetition it makes moves leading to a seen key
 // ineligible.
-func (c *Chooser) Candidates(b *Book, pos Position, seen func(Key) bool) []Candidate {
+func (c *Chooser) Candidates(b *Book, pos Position, seen func(board.Key) bool) []Candidate {
 	return c.candidates(nil, b, pos, seen, nil, true, true)
 }
 
@@ -212,7 +214,7 @@ func (c *Chooser) Candidates(b *Book, pos Position, seen func(Key) bool) []Candi
 // (Choose and BestReply never show it; formatting it was a fifth of a book
 // answer). Without choosing, Width is not applied: the book's own lines,
 // not the moves we would pick.
-func (c *Chooser) candidates(buf []Candidate, b *Book, pos Position, seen func(Key) bool, only []Move, explain, choosing bool) []Candidate {
+func (c *Chooser) candidates(buf []Candidate, b *Book, pos Position, seen func(board.Key) bool, only []board.Move, explain, choosing bool) []Candidate {
 	cands := buf[:0]
 	if NoKeyReason(pos) != "" || b.NoChess960() && isChess960(pos) {
 		return cands
@@ -225,7 +227,7 @@ func (c *Chooser) candidates(buf []Candidate, b *Book, pos Position, seen func(K
 		switch {
 		case e.Move.IsNull():
 			cd.Why = "null move"
-		case e.Move.Promo() > PromoQueen:
+		case e.Move.Promo() > board.PromoQueen:
 			cd.Why = fmt.Sprintf("invalid promotion code %d", e.Move.Promo())
 		case !legal(pos, cd.Move):
 			cd.Why = "illegal here"
@@ -317,7 +319,7 @@ type Choice struct {
 	Book        *Book
 	Index       int // entry index in the book file
 	Entry       Entry
-	Move        Move // played form
+	Move        board.Move // played form
 	Weight      uint64
 	TotalWeight uint64 // of the position's legal entries
 	Share       float64
@@ -328,7 +330,7 @@ type Choice struct {
 // AvoidRepetition; may be nil). only, when not nil, lists the moves allowed
 // (the GUI's searchmoves, played form). The reason explains the decision
 // for the log in either case ("" when Explain is off).
-func (c *Chooser) Choose(books []*Book, pos Position, seen func(Key) bool, only []Move) (Choice, bool, string) {
+func (c *Chooser) Choose(books []*Book, pos Position, seen func(board.Key) bool, only []board.Move) (Choice, bool, string) {
 	if why := NoKeyReason(pos); why != "" {
 		return Choice{}, false, why
 	}
@@ -390,7 +392,7 @@ func (c *Chooser) Choose(books []*Book, pos Position, seen func(Key) bool, only 
 }
 
 // legal reports whether a played move is legal at pos.
-func legal(pos Position, m Move) bool {
+func legal(pos Position, m board.Move) bool {
 	_, err := pos.LegalMove(m)
 	return err == nil
 }
@@ -478,7 +480,7 @@ func noMoveReason(cands []Candidate) string {
 // BestReply is the most likely move at pos, for "bestmove X ponder Y": the
 // highest-weight legal entry of the first book that has one (ties: first in
 // file). Threshold and repetition are not applied.
-func (c *Chooser) BestReply(books []*Book, pos Position) (Move, bool) {
+func (c *Chooser) BestReply(books []*Book, pos Position) (board.Move, bool) {
 	for _, b := range books {
 		var best Candidate
 		found := false
@@ -500,7 +502,7 @@ func (c *Chooser) BestReply(books []*Book, pos Position) (Move, bool) {
 // (weight, threshold, MinWeight), not by those of a choice in a game
 // (repetition, Width, searchmoves). It is what a look-ahead along the
 // book's lines follows.
-func (c *Chooser) BookMoves(books []*Book, pos Position, buf []Move) []Move {
+func (c *Chooser) BookMoves(books []*Book, pos Position, buf []board.Move) []board.Move {
 	for _, b := range books {
 		c.buf = c.candidates(c.buf, b, pos, nil, nil, false, false)
 		n := len(buf)

@@ -182,8 +182,8 @@ func TestChooseModes(t *testing.T) {
 func TestChooseAvoidRepetition(t *testing.T) {
 	b := fixture.Open(t, "oddities.bin")
 	l := fixture.Line(t, board.StartFEN, "")
-	nf3 := l.Pos.KeyAfter(book.NewMove(6, 21, book.NoPromo))
-	seen := func(k book.Key) bool { return k == nf3 }
+	nf3 := l.Pos.KeyAfter(board.NewMove(6, 21, board.NoPromo))
+	seen := func(k board.Key) bool { return k == nf3 }
 	c := book.NewChooser(book.Options{Mode: book.Best, AvoidRepetition: true}, 1)
 	ch, ok, _ := c.Choose([]*book.Book{b}, &l.Pos, seen, nil)
 	if !ok || ch.Move.String() != "e2e4" {
@@ -196,7 +196,7 @@ func TestChooseAvoidRepetition(t *testing.T) {
 	}
 	// Every move repeating: no book move, and the log says why.
 	c = book.NewChooser(book.Options{AvoidRepetition: true}, 1)
-	if _, ok, why := c.Choose([]*book.Book{b}, &l.Pos, func(book.Key) bool { return true }, nil); ok || !strings.Contains(why, "repeats") {
+	if _, ok, why := c.Choose([]*book.Book{b}, &l.Pos, func(board.Key) bool { return true }, nil); ok || !strings.Contains(why, "repeats") {
 		t.Errorf("all repeating: %v %q", ok, why)
 	}
 }
@@ -248,7 +248,7 @@ func TestWeightedDistributionOnRealBook(t *testing.T) {
 	c := book.NewChooser(fixture.PolyGlotOptions, 20260101)
 	cands := c.Candidates(b, &l.Pos, nil)
 	const draws = 20000
-	counts := map[book.Move]int{}
+	counts := map[board.Move]int{}
 	for i := 0; i < draws; i++ {
 		ch, ok, _ := c.Choose([]*book.Book{b}, &l.Pos, nil, nil)
 		if !ok {
@@ -304,16 +304,16 @@ func TestChooseOnly(t *testing.T) {
 	b := fixture.Open(t, "oddities.bin")
 	l := fixture.Line(t, board.StartFEN, "")
 	c := book.NewChooser(book.Options{Mode: book.Best}, 1)
-	e4, _ := book.ParseMove("e2e4")
-	ch, ok, why := c.Choose([]*book.Book{b}, &l.Pos, nil, []book.Move{e4})
+	e4, _ := board.ParseMove("e2e4")
+	ch, ok, why := c.Choose([]*book.Book{b}, &l.Pos, nil, []board.Move{e4})
 	if !ok || ch.Move != e4 || ch.Share != 1 {
 		t.Errorf("only e2e4: %+v %v %q", ch, ok, why)
 	}
-	a3, _ := book.ParseMove("a2a3")
-	if _, ok, why := c.Choose([]*book.Book{b}, &l.Pos, nil, []book.Move{a3}); ok || !strings.Contains(why, "no legal entry") {
+	a3, _ := board.ParseMove("a2a3")
+	if _, ok, why := c.Choose([]*book.Book{b}, &l.Pos, nil, []board.Move{a3}); ok || !strings.Contains(why, "no legal entry") {
 		t.Errorf("only a move the book lacks: %v %q", ok, why)
 	}
-	if _, ok, _ := c.Choose([]*book.Book{b}, &l.Pos, nil, []book.Move{}); ok {
+	if _, ok, _ := c.Choose([]*book.Book{b}, &l.Pos, nil, []board.Move{}); ok {
 		t.Error("an empty searchmoves list allowed a move")
 	}
 }

@@ -11,12 +11,13 @@
 // position's moves lie together and are found by search; optional
 // entries of key 0 at the start hold an "@PG@" text header.
 //
-// Here are the format's values (Key, Move, Entry, Learn), the book as an
-// opened, memory-mapped file (Open, Book) with its checks (Verify, Scan,
-// Header), the writer (WriteFile), the in-place update of learn fields
-// that many processes may share (LearnFile), and the choice of a book
-// move for a position (Chooser). The rules of chess are not here: the
-// chooser asks a Position (board.Position has it) what is legal. Whole-
+// Here are the format's values (Entry, Learn), the book as an opened,
+// memory-mapped file (Open, Book) with its checks (Verify, Scan, Header),
+// the writer (WriteFile), the in-place update of learn fields that many
+// processes may share (LearnFile), and the choice of a book move for a
+// position (Chooser). The rules of chess, and the types every format
+// shares (board.Key, board.Move, board.Square), are below it in
+// book/board. Whole-
 // book jobs (make, merge, compile, dump) are in book/build, the PGN reader
 // in book/pgn.
 package book

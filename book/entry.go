@@ -1,6 +1,10 @@
 package book
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+
+	"github.com/polyproxy/polyproxy/book/board"
+)
 
 // EntrySize is the size of one book entry on disk.
 const EntrySize = 16
@@ -15,8 +19,8 @@ const (
 
 // Entry is one 16-byte book record: all fields big-endian.
 type Entry struct {
-	Key    Key
-	Move   Move // as stored: castling king-to-rook
+	Key    board.Key
+	Move   board.Move // as stored: castling king-to-rook
 	Weight uint16
 	Learn  Learn
 }
@@ -25,8 +29,8 @@ type Entry struct {
 func DecodeEntry(b []byte) Entry {
 	_ = b[EntrySize-1]
 	return Entry{
-		Key:    Key(binary.BigEndian.Uint64(b[keyOffset:])),
-		Move:   Move(binary.BigEndian.Uint16(b[moveOffset:])),
+		Key:    board.Key(binary.BigEndian.Uint64(b[keyOffset:])),
+		Move:   board.Move(binary.BigEndian.Uint16(b[moveOffset:])),
 		Weight: binary.BigEndian.Uint16(b[weightOffset:]),
 		Learn:  Learn(binary.BigEndian.Uint32(b[learnOffset:])),
 	}

@@ -1,5 +1,7 @@
 package book
 
+import "github.com/polyproxy/polyproxy/book/board"
+
 // What the tests of package book_test need of the package's insides.
 
 // AppendEntry appends e's 16 bytes to b.
@@ -15,7 +17,7 @@ var (
 )
 
 // LowerBound is the index of the first entry with a key >= k.
-func (b *Book) LowerBound(k Key) int { return b.lowerBound(k) }
+func (b *Book) LowerBound(k board.Key) int { return b.lowerBound(k) }
 
 // IndexOf returns the index and learn field of the first entry (k, m).
-func (b *Book) IndexOf(k Key, m Move) (int, Learn, error) { return b.indexOf(k, m) }
+func (b *Book) IndexOf(k board.Key, m board.Move) (int, Learn, error) { return b.indexOf(k, m) }

@@ -39,7 +39,7 @@ func FuzzReader(f *testing.F) {
 			t.Fatal(err)
 		}
 		b.Verify()
-		keys := []book.Key{start.Pos.Key(), 0, ^book.Key(0)}
+		keys := []board.Key{start.Pos.Key(), 0, ^board.Key(0)}
 		for i := 0; i < b.Len() && i < 8; i++ {
 			keys = append(keys, b.Entry(i).Key)
 		}

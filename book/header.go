@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"strconv"
 	"strings"
+
+	"github.com/polyproxy/polyproxy/book/board"
 )
 
 // Variant names in a @PG@ header's variant list, as xboard and
@@ -29,7 +31,7 @@ func HeaderEntriesFor(variants []string, comment string) []Entry {
 	out := make([]Entry, 0, len(raw)/8)
 	for i := 0; i < len(raw); i += 8 {
 		out = append(out, Entry{
-			Move:   Move(binary.BigEndian.Uint16(raw[i:])),
+			Move:   board.Move(binary.BigEndian.Uint16(raw[i:])),
 			Weight: binary.BigEndian.Uint16(raw[i+2:]),
 			Learn:  Learn(binary.BigEndian.Uint32(raw[i+4:])),
 		})

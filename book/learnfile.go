@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"sync"
+
+	"github.com/polyproxy/polyproxy/book/board"
 )
 
 // LearnFile is a book opened for learning. Under the file lock it maps
@@ -122,15 +124,15 @@ func (f *LearnFile) Sync() error {
 // LearnUpdate is one game result to count into the entry (Key, Move), Move
 // being the code exactly as stored in the book.
 type LearnUpdate struct {
-	Key    Key
-	Move   Move
+	Key    board.Key
+	Move   board.Move
 	Result Result
 }
 
 // LearnChange is what happened (or, from Preview, would happen) to one entry.
 type LearnChange struct {
-	Key           Key
-	Move          Move
+	Key           board.Key
+	Move          board.Move
 	Index         int // entry number in the file; -1 when the book has no such entry
 	Results       int // updates counted into it
 	Before, After Learn
@@ -159,8 +161,8 @@ func (f *LearnFile) Preview(updates []LearnUpdate) ([]LearnChange, error) {
 }
 
 type entryID struct {
-	key  Key
-	move Move
+	key  board.Key
+	move board.Move
 }
 
 func (f *LearnFile) run(updates []LearnUpdate, write bool) (changes []LearnChange, err error) {
@@ -318,7 +320,7 @@ func (b *Book) unmap() {
 // indexOf returns the index and learn field of the first entry (k, m), or
 // -1. An unsorted book (which Book still reads exactly) can hide entries
 // from the key search, so a miss is confirmed by reading the whole file.
-func (b *Book) indexOf(k Key, m Move) (idx int, l Learn, err error) {
+func (b *Book) indexOf(k board.Key, m board.Move) (idx int, l Learn, err error) {
 	idx = -1
 	if k == 0 {
 		return idx, 0, nil // header entries

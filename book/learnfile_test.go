@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
@@ -25,10 +26,10 @@ func sampleBook(t testing.TB) string {
 	rng := rand.New(rand.NewPCG(7, 8))
 	var entries []book.Entry
 	for len(entries) < 60000 {
-		k := book.Key(rng.Uint64())
+		k := board.Key(rng.Uint64())
 		for m := 0; m <= rng.IntN(4); m++ {
 			games := uint16(rng.IntN(1 << uint(rng.IntN(17))))
-			entries = append(entries, book.Entry{Key: k, Move: book.Move(0x100 + m), Weight: uint16(rng.IntN(1000)), Learn: book.MakeLearn(games, games)})
+			entries = append(entries, book.Entry{Key: k, Move: board.Move(0x100 + m), Weight: uint16(rng.IntN(1000)), Learn: book.MakeLearn(games, games)})
 		}
 	}
 	return fixture.WriteEntries(t, entries)
@@ -38,7 +39,7 @@ func sampleBook(t testing.TB) string {
 // that adding thousands of results never triggers halving.
 func pickEntries(t testing.TB, data []byte, n int) []int {
 	var out []int
-	var last book.Key
+	var last board.Key
 	for i := 0; i+1 < len(data)/book.EntrySize && len(out) < n; i += 997 {
 		e := book.DecodeEntry(data[i*book.EntrySize:])
 		if e.Key == 0 || e.Key == last || e.Move.IsNull() || book.Learn(e.Learn).Games() > 50000 || book.Learn(e.Learn).Points() > 40000 {
@@ -74,7 +75,7 @@ func TestApplyWritesOnlyLearnBytes(t *testing.T) {
 		{e1.Key, e1.Move, book.Loss},
 		{e0.Key, e0.Move, book.Draw},
 		{e1.Key, e1.Move ^ 0x0fff, book.Win}, // a move the position does not have in the book
-		{book.Key(0x0123456789abcdef), e0.Move, book.Win},
+		{board.Key(0x0123456789abcdef), e0.Move, book.Win},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +133,7 @@ func TestFindEveryKeyOfASmallBook(t *testing.T) {
 	entries = append(entries, book.Entry{Key: 0, Move: 0, Learn: 0xdeadbeef})
 	for k := 1; k <= 40; k++ {
 		for m := 1; m <= k%4+1; m++ {
-			entries = append(entries, book.Entry{Key: book.Key(uint64(k) * 0x0400000000000001), Move: book.Move(m), Weight: uint16(k), Learn: book.Learn(k*10 + m)})
+			entries = append(entries, book.Entry{Key: board.Key(uint64(k) * 0x0400000000000001), Move: board.Move(m), Weight: uint16(k), Learn: book.Learn(k*10 + m)})
 		}
 	}
 	path := fixture.WriteEntries(t, entries)
@@ -167,7 +168,7 @@ func findAgainstLinearScan(t *testing.T, path string, step int) {
 	data := fixture.ReadFile(t, path)
 	n := len(data) / book.EntrySize
 	first := map[[2]uint64]int{}
-	keys := map[book.Key]bool{}
+	keys := map[board.Key]bool{}
 	for i := 0; i < n; i++ {
 		e := book.DecodeEntry(data[i*book.EntrySize:])
 		keys[e.Key] = true
@@ -192,7 +193,7 @@ func findAgainstLinearScan(t *testing.T, path string, step int) {
 		if idx, _, _ := f.IndexOf(e.Key, 0x7fff); idx != -1 {
 			t.Fatalf("absent move of key %v found at %d", e.Key, idx)
 		}
-		for _, k := range []book.Key{e.Key - 1, e.Key + 1} {
+		for _, k := range []board.Key{e.Key - 1, e.Key + 1} {
 			if !keys[k] {
 				if idx, _, _ := f.IndexOf(k, e.Move); idx != -1 {
 					t.Fatalf("absent key %v found at %d", k, idx)
@@ -211,12 +212,12 @@ func TestFindInARealBook(t *testing.T) {
 func TestFindInAnUnevenBook(t *testing.T) {
 	var entries []book.Entry
 	for i := 1; i <= 3000; i++ {
-		k := book.Key(uint64(i) * uint64(i) * uint64(i))
+		k := board.Key(uint64(i) * uint64(i) * uint64(i))
 		if i%500 == 0 {
-			k = book.Key(^uint64(0) - uint64(i))
+			k = board.Key(^uint64(0) - uint64(i))
 		}
 		for m := 0; m < 1+i%3; m++ {
-			entries = append(entries, book.Entry{Key: k, Move: book.Move(m + 1), Learn: book.Learn(i)})
+			entries = append(entries, book.Entry{Key: k, Move: board.Move(m + 1), Learn: book.Learn(i)})
 		}
 	}
 	findAgainstLinearScan(t, fixture.WriteEntries(t, entries), 5)
@@ -224,9 +225,9 @@ func TestFindInAnUnevenBook(t *testing.T) {
 
 func TestApplyToAnUnsortedBook(t *testing.T) {
 	var data []byte
-	keys := []book.Key{0x9000000000000000, 0x1000000000000000, 0x5000000000000000, 0x3000000000000000}
+	keys := []board.Key{0x9000000000000000, 0x1000000000000000, 0x5000000000000000, 0x3000000000000000}
 	for i, k := range keys {
-		data = book.AppendEntry(data, book.Entry{Key: k, Move: book.Move(i + 1), Weight: 7, Learn: book.Learn(i)})
+		data = book.AppendEntry(data, book.Entry{Key: k, Move: board.Move(i + 1), Weight: 7, Learn: book.Learn(i)})
 	}
 	path := filepath.Join(t.TempDir(), "unsorted.bin")
 	if err := os.WriteFile(path, data, 0o644); err != nil {
@@ -239,7 +240,7 @@ func TestApplyToAnUnsortedBook(t *testing.T) {
 	defer f.Close()
 	var updates []book.LearnUpdate
 	for i, k := range keys {
-		updates = append(updates, book.LearnUpdate{k, book.Move(i + 1), book.Win})
+		updates = append(updates, book.LearnUpdate{k, board.Move(i + 1), book.Win})
 	}
 	changes, err := f.Apply(updates)
 	if err != nil {
@@ -352,7 +353,7 @@ func TestHelperProcess(t *testing.T) {
 	for _, s := range filepath.SplitList(os.Getenv(helperEnv + "_ENTRIES")) {
 		k, m := uint64(0), uint64(0)
 		fmt.Sscanf(s, "%x/%x", &k, &m)
-		entries = append(entries, book.Entry{Key: book.Key(k), Move: book.Move(m)})
+		entries = append(entries, book.Entry{Key: board.Key(k), Move: board.Move(m)})
 	}
 	f, err := book.OpenLearnFile(path)
 	if err != nil {

@@ -17,7 +17,7 @@ func bookPositions(t *testing.T, b *book.Book, n, minMoves int) []board.Position
 	t.Helper()
 	c := book.NewChooser(fixture.PolyGlotOptions, 1)
 	queue := []board.Position{*board.StartPosition()}
-	seen := map[book.Key]bool{queue[0].Key(): true}
+	seen := map[board.Key]bool{queue[0].Key(): true}
 	var out []board.Position
 	for len(queue) > 0 && len(out) < n {
 		pos := queue[0]
@@ -47,8 +47,8 @@ func bookPositions(t *testing.T, b *book.Book, n, minMoves int) []board.Position
 
 // eligibleWeights are the effective weights of a position's eligible
 // moves, by move.
-func eligibleWeights(c *book.Chooser, b *book.Book, pos book.Position) map[book.Move]uint64 {
-	w := map[book.Move]uint64{}
+func eligibleWeights(c *book.Chooser, b *book.Book, pos book.Position) map[board.Move]uint64 {
+	w := map[board.Move]uint64{}
 	for _, cd := range c.Candidates(b, pos, nil) {
 		if cd.Eligible {
 			w[cd.Move] = cd.Weight
@@ -58,7 +58,7 @@ func eligibleWeights(c *book.Chooser, b *book.Book, pos book.Position) map[book.
 }
 
 // heavier counts the moves weighing strictly more than m.
-func heavier(w map[book.Move]uint64, m book.Move) int {
+func heavier(w map[board.Move]uint64, m board.Move) int {
 	n := 0
 	for _, x := range w {
 		if x > w[m] {
@@ -130,7 +130,7 @@ func TestWidthThreeOnRealBook(t *testing.T) {
 	// as its weight says among the three.
 	start := board.StartPosition()
 	weights := eligibleWeights(all, b, start)
-	counts := map[book.Move]int{}
+	counts := map[board.Move]int{}
 	const draws = 6000
 	for range draws {
 		got, _, _ := w3.Choose(books, start, nil, nil)
@@ -156,7 +156,7 @@ func TestWidthRules(t *testing.T) {
 		{Move: "e2e4", Weight: 10}, {Move: "d2d4", Weight: 5}, {Move: "c2c4", Weight: 5}, {Move: "g1f3", Weight: 2}, {Move: "b2b3", Weight: 1},
 	}}}))
 	start := board.StartPosition()
-	eligible := func(o book.Options, seen func(book.Key) bool) string {
+	eligible := func(o book.Options, seen func(board.Key) bool) string {
 		var s []string
 		for _, cd := range book.NewChooser(o, 1).Candidates(bk, start, seen) {
 			if cd.Eligible {
@@ -170,7 +170,7 @@ func TestWidthRules(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		o    book.Options
-		seen func(book.Key) bool
+		seen func(board.Key) bool
 		want string
 	}{
 		{"off", book.Options{}, nil, "e2e4 d2d4 c2c4 g1f3 b2b3"},
@@ -189,7 +189,7 @@ func TestWidthRules(t *testing.T) {
 			return uint64(e.Weight)
 		}}, nil, "b2b3"},
 		// A move left out for repetition makes room for the next.
-		{"repetition", book.Options{Width: 1, AvoidRepetition: true}, func(k book.Key) bool { return k == start.KeyAfter(mv(t, "e2e4")) }, "d2d4 c2c4"},
+		{"repetition", book.Options{Width: 1, AvoidRepetition: true}, func(k board.Key) bool { return k == start.KeyAfter(mv(t, "e2e4")) }, "d2d4 c2c4"},
 	} {
 		if got := eligible(tc.o, tc.seen); got != tc.want {
 			t.Errorf("%s: eligible %q, want %q", tc.name, got, tc.want)
@@ -211,9 +211,9 @@ func TestWidthRules(t *testing.T) {
 	}
 }
 
-func mv(t *testing.T, s string) book.Move {
+func mv(t *testing.T, s string) board.Move {
 	t.Helper()
-	m, err := book.ParseMove(s)
+	m, err := board.ParseMove(s)
 	if err != nil {
 		t.Fatal(err)
 	}

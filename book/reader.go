@@ -9,6 +9,8 @@ import (
 	"sort"
 	"sync"
 	"sync/atomic"
+
+	"github.com/polyproxy/polyproxy/book/board"
 )
 
 // Book is an opened Polyglot book, memory-mapped: opening costs the same
@@ -183,9 +185,9 @@ func (b *Book) Warnings() []string { return b.warnings }
 // Entry returns the i-th entry of the file.
 func (b *Book) Entry(i int) Entry { return DecodeEntry(b.data[i*EntrySize:]) }
 
-func (b *Book) keyAt(i int) Key {
+func (b *Book) keyAt(i int) board.Key {
 	d := b.data[i*EntrySize:]
-	return Key(uint64(d[0])<<56 | uint64(d[1])<<48 | uint64(d[2])<<40 | uint64(d[3])<<32 |
+	return board.Key(uint64(d[0])<<56 | uint64(d[1])<<48 | uint64(d[2])<<40 | uint64(d[3])<<32 |
 		uint64(d[4])<<24 | uint64(d[5])<<16 | uint64(d[6])<<8 | uint64(d[7]))
 }
 
@@ -205,7 +207,7 @@ func (b *Book) beginScan() bool {
 // sorted book (see Verify; Each handles unsorted ones). Key 0 (header
 // entries) never matches, and move code 0 entries are included: callers
 // skip them with Move.IsNull.
-func (b *Book) Lookup(k Key) (first, count int) {
+func (b *Book) Lookup(k board.Key) (first, count int) {
 	if k == 0 || b.data == nil {
 		return 0, 0
 	}
@@ -215,7 +217,7 @@ func (b *Book) Lookup(k Key) (first, count int) {
 	return first, count
 }
 
-func (b *Book) lookup(k Key) (first, count int) {
+func (b *Book) lookup(k board.Key) (first, count int) {
 	n := b.Len()
 	i := b.lowerBound(k)
 	j := i
@@ -230,7 +232,7 @@ func (b *Book) lookup(k Key) (first, count int) {
 // in a few steps (a handful of cache misses instead of the ~23 of a
 // binary search over 10 million entries: measured in BenchmarkProbe10M);
 // a binary search finishes the last stretch and bounds the worst case.
-func (b *Book) lowerBound(k Key) int {
+func (b *Book) lowerBound(k board.Key) int {
 	lo, hi := 0, b.Len() // entries before lo are < k, entries from hi on are >= k
 	for step := 0; step < 6 && hi-lo > 64; step++ {
 		klo, khi := b.keyAt(lo), b.keyAt(hi-1)
@@ -258,7 +260,7 @@ func (b *Book) lowerBound(k Key) int {
 // order, null moves included. On a book Verify found unsorted it scans the
 // whole file so that no entry is missed.
 // A book that faulted (see Err) has no entries.
-func (b *Book) Each(k Key, fn func(i int, e Entry)) {
+func (b *Book) Each(k board.Key, fn func(i int, e Entry)) {
 	if k == 0 || b.data == nil {
 		return
 	}
@@ -294,7 +296,7 @@ type indexedEntry struct {
 }
 
 // Entries returns the entries of key k in file order, without null moves.
-func (b *Book) Entries(k Key) []Entry {
+func (b *Book) Entries(k board.Key) []Entry {
 	var out []Entry
 	b.Each(k, func(_ int, e Entry) {
 		if !e.Move.IsNull() {

@@ -170,7 +170,7 @@ func TestOdditiesStats(t *testing.T) {
 func TestCloseDuringVerify(t *testing.T) {
 	data := make([]byte, 0, 16*300000)
 	for i := 0; i < 300000; i++ {
-		data = book.AppendEntry(data, book.Entry{Key: book.Key(i + 1), Move: 0x31c, Weight: 1})
+		data = book.AppendEntry(data, book.Entry{Key: board.Key(i + 1), Move: 0x31c, Weight: 1})
 	}
 	b := fixture.WriteBook(t, data)
 	done := make(chan error)
@@ -194,14 +194,14 @@ func TestLookupMany(t *testing.T) {
 	var data []byte
 	data = book.AppendEntry(data, book.Entry{Key: 5, Move: 1, Weight: 1})
 	for i := 0; i < 5000; i++ {
-		data = book.AppendEntry(data, book.Entry{Key: 7, Move: book.Move(i%4000 + 1), Weight: 1})
+		data = book.AppendEntry(data, book.Entry{Key: 7, Move: board.Move(i%4000 + 1), Weight: 1})
 	}
 	data = book.AppendEntry(data, book.Entry{Key: 9, Move: 1, Weight: 1})
 	b := fixture.WriteBook(t, data)
 	if first, n := b.Lookup(7); first != 1 || n != 5000 {
 		t.Errorf("Lookup(7) = %d, %d", first, n)
 	}
-	for _, k := range []book.Key{0, 4, 6, 8, 10} {
+	for _, k := range []board.Key{0, 4, 6, 8, 10} {
 		if _, n := b.Lookup(k); n != 0 {
 			t.Errorf("Lookup(%d) found %d", k, n)
 		}
@@ -214,19 +214,19 @@ func TestLowerBoundMatchesBinarySearch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
 	for trial := 0; trial < 30; trial++ {
 		n := 1 + rng.IntN(3000)
-		keys := make([]book.Key, n)
+		keys := make([]board.Key, n)
 		for i := range keys {
 			switch trial % 3 {
 			case 0:
-				keys[i] = book.Key(rng.Uint64())
+				keys[i] = board.Key(rng.Uint64())
 			case 1: // clustered near both ends
 				if rng.IntN(2) == 0 {
-					keys[i] = book.Key(rng.Uint64N(1000) + 1)
+					keys[i] = board.Key(rng.Uint64N(1000) + 1)
 				} else {
-					keys[i] = ^book.Key(0) - book.Key(rng.Uint64N(1000))
+					keys[i] = ^board.Key(0) - board.Key(rng.Uint64N(1000))
 				}
 			default: // few distinct keys, long runs
-				keys[i] = book.Key(rng.Uint64N(5)+1) << 60
+				keys[i] = board.Key(rng.Uint64N(5)+1) << 60
 			}
 		}
 		slices.Sort(keys)
@@ -235,9 +235,9 @@ func TestLowerBoundMatchesBinarySearch(t *testing.T) {
 			data = book.AppendEntry(data, book.Entry{Key: k, Move: 0x31c, Weight: 1})
 		}
 		b := fixture.WriteBook(t, data)
-		probes := []book.Key{0, 1, ^book.Key(0), keys[0], keys[n-1], keys[0] - 1, keys[n-1] + 1}
+		probes := []board.Key{0, 1, ^board.Key(0), keys[0], keys[n-1], keys[0] - 1, keys[n-1] + 1}
 		for i := 0; i < 300; i++ {
-			probes = append(probes, keys[rng.IntN(n)], book.Key(rng.Uint64()), keys[rng.IntN(n)]+1)
+			probes = append(probes, keys[rng.IntN(n)], board.Key(rng.Uint64()), keys[rng.IntN(n)]+1)
 		}
 		for _, k := range probes {
 			want := sort.Search(n, func(i int) bool { return keys[i] >= k })
@@ -258,7 +258,7 @@ func TestTruncatedWhileOpen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "book.bin")
 	big := make([]byte, 0, 1<<17)
 	for i := 0; i < 8000; i++ {
-		big = book.AppendEntry(big, book.Entry{Key: book.Key(i + 1), Move: 0x31c, Weight: 1})
+		big = book.AppendEntry(big, book.Entry{Key: board.Key(i + 1), Move: 0x31c, Weight: 1})
 	}
 	if err := os.WriteFile(path, big, 0o644); err != nil {
 		t.Fatal(err)
@@ -300,9 +300,9 @@ func TestVerifyAcrossReads(t *testing.T) {
 	for _, at := range []int{1, 16383, 16384, 16385, 3 * 16384, n - 1} {
 		data := make([]byte, 0, 16*n)
 		for i := 0; i < n; i++ {
-			k := book.Key(10 * (i + 1))
+			k := board.Key(10 * (i + 1))
 			if i == at {
-				k = book.Key(10*i - 5) // smaller than the key before it
+				k = board.Key(10*i - 5) // smaller than the key before it
 			}
 			data = book.AppendEntry(data, book.Entry{Key: k, Move: 0x31c, Weight: 1})
 		}
@@ -316,7 +316,7 @@ func TestVerifyAcrossReads(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "shrinks.bin")
 	data := make([]byte, 0, 16*n)
 	for i := 0; i < n; i++ {
-		data = book.AppendEntry(data, book.Entry{Key: book.Key(i + 1), Move: 0x31c, Weight: 1})
+		data = book.AppendEntry(data, book.Entry{Key: board.Key(i + 1), Move: 0x31c, Weight: 1})
 	}
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)

@@ -118,7 +118,7 @@ func runBookToPGN(args []string, stdout, stderr io.Writer) error {
 			for _, start := range starts {
 				opt := tf.opt
 				opt.Start = &start
-				err := build.TreeLines(b, opt, func(line []book.Move) error {
+				err := build.TreeLines(b, opt, func(line []board.Move) error {
 					n++
 					return build.WriteLineGame(w, "Book lines of "+filepath.Base(tf.bin), n, start, line)
 				})

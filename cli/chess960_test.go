@@ -27,7 +27,7 @@ func replayAll(t *testing.T, text string) (games, plies int) {
 		if !g.Chess960() {
 			t.Fatalf("game %d: Variant %q", games, g.Tag("Variant"))
 		}
-		if err := g.Replay(func(*board.Position, book.Move) { plies++ }); err != nil {
+		if err := g.Replay(func(*board.Position, board.Move) { plies++ }); err != nil {
 			t.Fatalf("game %d: %v", games, err)
 		}
 	}

@@ -30,7 +30,7 @@ func TestCompileBookCLI(t *testing.T) {
 	}
 	pos := board.StartPosition()
 	for _, s := range []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5"} {
-		m, _ := book.ParseMove(s)
+		m, _ := board.ParseMove(s)
 		pos.Play(m)
 	}
 	es := b.Entries(pos.Key())

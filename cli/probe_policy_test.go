@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
@@ -114,9 +115,9 @@ func TestProbePerSide(t *testing.T) {
 	}
 }
 
-func mustMove(t *testing.T, s string) book.Move {
+func mustMove(t *testing.T, s string) board.Move {
 	t.Helper()
-	m, err := book.ParseMove(s)
+	m, err := board.ParseMove(s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -94,7 +94,7 @@ func replay(g *pgn.Game, b *book.Book, player string, out []book.LearnUpdate) ([
 	if !white && !black {
 		return nil, &pgn.Skip{Reason: SkipNotPlaying, Detail: fmt.Sprintf("%s does not play (White %q, Black %q)", player, g.Tag("White"), g.Tag("Black"))}
 	}
-	err := g.Replay(func(pos *board.Position, m book.Move) {
+	err := g.Replay(func(pos *board.Position, m board.Move) {
 		// A position the key cannot name (an inner rook's castling right)
 		// has no entry of its own to learn into.
 		if mover := pos.WhiteToMove(); ((mover && white) || (!mover && black)) && book.NoKeyReason(pos) == "" {

@@ -64,7 +64,7 @@ func (fe fixtureEntry) position(t testing.TB) *board.Position {
 }
 
 func (fe fixtureEntry) entry(t testing.TB) book.Entry {
-	m, err := book.ParseMove(fe.move)
+	m, err := board.ParseMove(fe.move)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ func TestLearnFromPGN(t *testing.T) {
 			if castle == "e1g1" {
 				for i := 0; i < len(data); i += book.EntrySize {
 					if e := book.DecodeEntry(data[i:]); e.Move.String() == "e1h1" {
-						e.Move, _ = book.ParseMove("e1g1")
+						e.Move, _ = board.ParseMove("e1g1")
 						e.Encode(data[i:])
 					}
 				}
@@ -151,7 +151,7 @@ func TestLearnFromPGN(t *testing.T) {
 			for _, fe := range fixtureEntries {
 				e := fe.entry(t)
 				if castle == "e1g1" && fe.move == "e1h1" {
-					e.Move, _ = book.ParseMove("e1g1")
+					e.Move, _ = board.ParseMove("e1g1")
 				}
 				i, ok := fixture.FirstMatch(after, e.Key, e.Move)
 				if !ok {

@@ -42,8 +42,8 @@ type Session struct {
 type playedBookMove struct {
 	ply        int // of the position it was played from
 	path       string
-	key        book.Key
-	stored     book.Move
+	key        board.Key
+	stored     board.Move
 	whiteMoved bool
 }
 
@@ -57,7 +57,7 @@ type game struct {
 	// repeated "position" command, a ponder miss, a take-back) replaces
 	// rather than counts twice. A slice, not a map: going back costs what
 	// it takes back, not the game's length.
-	keys     []book.Key
+	keys     []board.Key
 	firstPly int
 	lastPly  int
 	scores   []Score // engine scores of its consecutive moves since the last book move
@@ -150,7 +150,7 @@ func (s *Session) Position(p board.Position, continues bool) {
 
 // BookMove records that polyproxy answered from book b with the entry
 // (key, stored).
-func (s *Session) BookMove(b *book.Book, key book.Key, stored book.Move, whiteMoved bool) {
+func (s *Session) BookMove(b *book.Book, key board.Key, stored board.Move, whiteMoved bool) {
 	if s == nil || b == nil {
 		return
 	}
@@ -341,7 +341,7 @@ func (s *Session) finishWith(why string, known *Decision) {
 			continue
 		}
 		changes, err := f.Apply(byBook[path])
-		notLearned := func(key book.Key, move book.Move) {
+		notLearned := func(key board.Key, move board.Move) {
 			why := err.Error()
 			if errors.Is(err, book.ErrBookDeleted) {
 				why = book.ErrBookDeleted.Error()

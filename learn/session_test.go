@@ -18,8 +18,8 @@ import (
 // move i (positions[len(moves)] the final one), as the adapter passes it.
 type gameLine struct {
 	positions []*board.Line
-	keys      []book.Key
-	moves     []book.Move
+	keys      []board.Key
+	moves     []board.Move
 }
 
 func playLine(t *testing.T, fen string, uciMoves ...string) gameLine {
@@ -29,9 +29,9 @@ func playLine(t *testing.T, fen string, uciMoves ...string) gameLine {
 		t.Fatal(err)
 	}
 	snap := func() *board.Line { c := *cur; c.Keys = slices.Clip(c.Keys); return &c }
-	l := gameLine{positions: []*board.Line{snap()}, keys: []book.Key{cur.Pos.Key()}}
+	l := gameLine{positions: []*board.Line{snap()}, keys: []board.Key{cur.Pos.Key()}}
 	for _, s := range uciMoves {
-		m, err := book.ParseMove(s)
+		m, err := board.ParseMove(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +53,7 @@ func bookFor(t *testing.T, l gameLine, plies ...int) (*book.Book, []book.Entry) 
 	for n, p := range plies {
 		entries = append(entries, book.Entry{Key: l.keys[p], Move: l.moves[p], Weight: 10, Learn: book.MakeLearn(uint16(n+1), uint16(n))})
 		// A second move of the same position, never played.
-		entries = append(entries, book.Entry{Key: l.keys[p], Move: book.NewMove(0, 63, 0), Weight: 1, Learn: 0x00050005})
+		entries = append(entries, book.Entry{Key: l.keys[p], Move: board.NewMove(0, 63, 0), Weight: 1, Learn: 0x00050005})
 	}
 	path := fixture.WriteEntries(t, append([]book.Entry(nil), entries...))
 	b, err := book.Open(path)
@@ -65,7 +65,7 @@ func bookFor(t *testing.T, l gameLine, plies ...int) (*book.Book, []book.Entry) 
 }
 
 // learned returns the learn field of the entry (key, move) in b's file now.
-func learned(t *testing.T, b *book.Book, key book.Key, move book.Move) book.Learn {
+func learned(t *testing.T, b *book.Book, key board.Key, move board.Move) book.Learn {
 	t.Helper()
 	data := fixture.ReadFile(t, b.Path())
 	for i := 0; i < len(data)/book.EntrySize; i++ {
@@ -154,7 +154,7 @@ func TestSessionLearnsMateWeDeliver(t *testing.T) {
 	}
 }
 
-func indexOf(t *testing.T, data []byte, k book.Key, m book.Move) int {
+func indexOf(t *testing.T, data []byte, k board.Key, m board.Move) int {
 	i, ok := fixture.FirstMatch(data, k, m)
 	if !ok {
 		t.Fatalf("no entry %v %v", k, m)
@@ -315,7 +315,7 @@ func TestSessionDeletedBookIsNotLearned(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.NewGame()
-	for _, m := range []book.Move{l.moves[0], l.moves[2]} {
+	for _, m := range []board.Move{l.moves[0], l.moves[2]} {
 		want := fmt.Sprintf("move %s: not learned (the book was deleted since it was opened)", m)
 		if !slices.ContainsFunc(log.warn, func(w string) bool { return strings.Contains(w, want) }) {
 			t.Errorf("warnings lack %q: %q", want, log.warn)

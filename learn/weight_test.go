@@ -48,8 +48,8 @@ func TestWeight(t *testing.T) {
 // stored weights alone would give 50% each.
 func TestWeightInTheChooser(t *testing.T) {
 	start := board.StartPosition()
-	e4, _ := book.ParseMove("e2e4")
-	d4, _ := book.ParseMove("d2d4")
+	e4, _ := board.ParseMove("e2e4")
+	d4, _ := board.ParseMove("d2d4")
 	path := fixture.WriteEntries(t, []book.Entry{
 		{Key: start.Key(), Move: e4, Weight: 100, Learn: book.MakeLearn(10, 20)}, // 10 wins: × 24/4
 		{Key: start.Key(), Move: d4, Weight: 100, Learn: book.MakeLearn(10, 0)},  // 10 losses: × 4/24

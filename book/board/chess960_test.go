@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/polyproxy/polyproxy/book"
 )
 
 // chess960Case is a line of testdata/chess960.txt: a Chess960 position as
@@ -84,7 +82,7 @@ func TestChess960MatchesPythonChess(t *testing.T) {
 		}
 		p, _ := ParseFENVariant(c.xfen, true)
 		for _, s := range c.moves {
-			m, _ := book.ParseMove(s)
+			m, _ := ParseMove(s)
 			if lm, err := p.LegalMove(m); err != nil || lm != m {
 				t.Fatalf("%s: LegalMove(%s) = %s, %v", c.xfen, s, lm, err)
 			}

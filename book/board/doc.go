@@ -2,8 +2,11 @@
 // polyproxy's hot paths need: a position with its Polyglot key kept up to date move by move,
 // FEN in and out, legality of a move, legal move generation, mate,
 // stalemate and insufficient material, SAN in and out, and a line of play
-// (a game from a start position). Moves are the
-// book format's move codes (book.Move), so a book entry plays as it is.
+// (a game from a start position). It is also where the types every book
+// format shares live: squares, moves (Polyglot's 16-bit move code, so a
+// Polyglot entry plays as it is), and the Polyglot key with its Random64
+// table, which every format's positions are looked up by. The formats
+// (book, book/abk, ...) are built on this package, never the reverse.
 //
 // notnil/chess has all of this, but replaying a game with it costs 15-25
 // µs a ply where make-book and the proxy's book answers need well under

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/polyproxy/polyproxy/book"
 )
 
 // pieceLetters lists the FEN letter of each Piece value (index 0: none).
@@ -51,7 +49,7 @@ func ParseFENVariant(fen string, chess960 bool) (*Position, error) {
 		return bad("%v", err)
 	}
 	for s, pc := range p.board {
-		p.placed(pc, book.Square(s))
+		p.placed(pc, Square(s))
 	}
 	switch fields[1] {
 	case "w", "W":
@@ -65,7 +63,7 @@ func ParseFENVariant(fen string, chess960 bool) (*Position, error) {
 	} else {
 		p.readCastling(fields[2])
 	}
-	if s, err := book.ParseSquare(fields[3]); err == nil && p.justPushed(s) {
+	if s, err := ParseSquare(fields[3]); err == nil && p.justPushed(s) {
 		p.doublePushFile = int8(s.File())
 	}
 	p.halfmoveClock, p.fullmove = 0, 1
@@ -80,7 +78,7 @@ func ParseFENVariant(fen string, chess960 bool) (*Position, error) {
 	}
 	for f := 0; f < 8; f++ {
 		for _, row := range [2]int{0, 7} {
-			if pc := p.board[book.NewSquare(f, row)]; pc != NoPiece && pc.Type() == Pawn {
+			if pc := p.board[NewSquare(f, row)]; pc != NoPiece && pc.Type() == Pawn {
 				return bad("a pawn on the first or last rank")
 			}
 		}
@@ -162,14 +160,14 @@ func (p *Position) readCastling960(field string) {
 		switch {
 		case lower == 'k':
 			for f := 7; f > ks.File(); f-- {
-				if p.board[book.NewSquare(f, row)] == rook {
+				if p.board[NewSquare(f, row)] == rook {
 					file = f
 					break
 				}
 			}
 		case lower == 'q':
 			for f := 0; f < ks.File(); f++ {
-				if p.board[book.NewSquare(f, row)] == rook {
+				if p.board[NewSquare(f, row)] == rook {
 					file = f
 					break
 				}
@@ -177,7 +175,7 @@ func (p *Position) readCastling960(field string) {
 		case lower >= 'a' && lower <= 'h':
 			file = int(lower - 'a')
 		}
-		if file < 0 || file == ks.File() || p.board[book.NewSquare(file, row)] != rook {
+		if file < 0 || file == ks.File() || p.board[NewSquare(file, row)] != rook {
 			continue
 		}
 		long := file < ks.File()
@@ -197,15 +195,15 @@ func (p *Position) readCastling960(field string) {
 // beyond it and its start square empty. Any other en-passant square in a
 // FEN is left out, so the position (and the FEN written from it) is one a
 // game can reach.
-func (p *Position) justPushed(s book.Square) bool {
+func (p *Position) justPushed(s Square) bool {
 	row, dir := 5, -1 // White to move: Black pushed through the sixth rank
 	if !p.whiteToMove {
 		row, dir = 2, 1
 	}
 	f := s.File()
 	return s.Row() == row && p.board[s] == NoPiece &&
-		p.board[book.NewSquare(f, row+dir)] == MakePiece(Pawn, !p.whiteToMove) &&
-		p.board[book.NewSquare(f, row-dir)] == NoPiece
+		p.board[NewSquare(f, row+dir)] == MakePiece(Pawn, !p.whiteToMove) &&
+		p.board[NewSquare(f, row-dir)] == NoPiece
 }
 
 // readPlacement reads the FEN's first field: ranks 8 to 1, '/' between.
@@ -232,7 +230,7 @@ func (p *Position) readPlacement(field string) error {
 			if file >= 8 {
 				return fmt.Errorf("piece placement %q: a rank of more than 8 squares", field)
 			}
-			p.board[book.NewSquare(file, row)] = Piece(k)
+			p.board[NewSquare(file, row)] = Piece(k)
 			file++
 		}
 	}
@@ -260,7 +258,7 @@ func (p *Position) fen(shredder bool) string {
 	for row := 7; row >= 0; row-- {
 		empty := 0
 		for f := 0; f < 8; f++ {
-			pc := p.board[book.NewSquare(f, row)]
+			pc := p.board[NewSquare(f, row)]
 			if pc == NoPiece {
 				empty++
 				continue
@@ -308,7 +306,7 @@ func (p *Position) fen(shredder bool) string {
 		if !p.whiteToMove {
 			row = 2
 		}
-		b = append(b, book.NewSquare(f, row).String()...)
+		b = append(b, NewSquare(f, row).String()...)
 	}
 	b = append(b, ' ')
 	b = strconv.AppendInt(b, int64(p.halfmoveClock), 10)

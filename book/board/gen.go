@@ -1,19 +1,17 @@
 package board
 
-import "github.com/polyproxy/polyproxy/book"
-
 // LegalMoves lists the position's legal moves in played form (castling as
 // the king's two-square move; in Chess960 king takes own rook), piece by piece from a1 to h8. gen_test.go
 // cross-checks it against notnil/chess.
-func (p *Position) LegalMoves() []book.Move {
-	var out []book.Move
+func (p *Position) LegalMoves() []Move {
+	var out []Move
 	white := p.whiteToMove
-	add := func(from, to book.Square) {
+	add := func(from, to Square) {
 		if t := p.board[to]; (t == NoPiece || t.White() != white) && p.leavesKingSafe(from, to, false) {
-			out = append(out, book.NewMove(from, to, book.NoPromo))
+			out = append(out, NewMove(from, to, NoPromo))
 		}
 	}
-	for from := book.Square(0); from < 64; from++ {
+	for from := Square(0); from < 64; from++ {
 		pc := p.board[from]
 		if pc == NoPiece || pc.White() != white {
 			continue
@@ -51,7 +49,7 @@ func (p *Position) LegalMoves() []book.Move {
 
 // pawnMoves appends the legal moves of the pawn on from: pushes, the
 // double push, captures and en passant, each promotion spelled out.
-func (p *Position) pawnMoves(from book.Square, out []book.Move) []book.Move {
+func (p *Position) pawnMoves(from Square, out []Move) []Move {
 	white := p.whiteToMove
 	dir, startRow, lastRow := 1, 1, 7
 	if !white {
@@ -61,22 +59,22 @@ func (p *Position) pawnMoves(from book.Square, out []book.Move) []book.Move {
 	if row < 0 || row > 7 {
 		return out
 	}
-	add := func(to book.Square, enPassant bool) {
+	add := func(to Square, enPassant bool) {
 		if !p.leavesKingSafe(from, to, enPassant) {
 			return
 		}
 		if to.Row() != lastRow {
-			out = append(out, book.NewMove(from, to, book.NoPromo))
+			out = append(out, NewMove(from, to, NoPromo))
 			return
 		}
-		for _, promo := range [4]book.Promo{book.PromoQueen, book.PromoRook, book.PromoBishop, book.PromoKnight} {
-			out = append(out, book.NewMove(from, to, promo))
+		for _, promo := range [4]Promo{PromoQueen, PromoRook, PromoBishop, PromoKnight} {
+			out = append(out, NewMove(from, to, promo))
 		}
 	}
-	if to := book.NewSquare(from.File(), row); p.board[to] == NoPiece {
+	if to := NewSquare(from.File(), row); p.board[to] == NoPiece {
 		add(to, false)
 		if from.Row() == startRow {
-			if to2 := book.NewSquare(from.File(), row+dir); p.board[to2] == NoPiece {
+			if to2 := NewSquare(from.File(), row+dir); p.board[to2] == NoPiece {
 				add(to2, false)
 			}
 		}
@@ -86,7 +84,7 @@ func (p *Position) pawnMoves(from book.Square, out []book.Move) []book.Move {
 		if f < 0 || f > 7 {
 			continue
 		}
-		to := book.NewSquare(f, row)
+		to := NewSquare(f, row)
 		switch t := p.board[to]; {
 		case t != NoPiece && t.White() != white:
 			add(to, false)
@@ -105,7 +103,7 @@ func (p *Position) InCheck() bool {
 
 // SAN writes a legal move (played form) in Standard Algebraic Notation,
 // with "+" for check and "#" for mate, as PGN writers do.
-func (p *Position) SAN(m book.Move) string {
+func (p *Position) SAN(m Move) string {
 	from, to := m.From(), m.To()
 	pc := p.board[from]
 	var b []byte
@@ -129,7 +127,7 @@ func (p *Position) SAN(m book.Move) string {
 			}
 		}
 		b = append(b, to.String()...)
-		if promo := m.Promo(); promo != book.NoPromo {
+		if promo := m.Promo(); promo != NoPromo {
 			b = append(b, '=', " NBRQ"[promo])
 		}
 	}
@@ -147,7 +145,7 @@ func (p *Position) SAN(m book.Move) string {
 // disambiguate appends what tells m's piece from others of its kind that
 // could also go to m's square: the file if that is enough, else the rank,
 // else both.
-func (p *Position) disambiguate(b []byte, m book.Move) []byte {
+func (p *Position) disambiguate(b []byte, m Move) []byte {
 	from, to := m.From(), m.To()
 	var others, sameFile, sameRow bool
 	for _, o := range p.LegalMoves() {
@@ -213,7 +211,7 @@ func (p *Position) insufficientMaterial() bool {
 			minors++
 		case Bishop:
 			minors++
-			sq := book.Square(s)
+			sq := Square(s)
 			bishopSquares[(sq.File()+sq.Row())&1]++
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/notnil/chess"
-	"github.com/polyproxy/polyproxy/book"
 )
 
 // playRandomGames plays seeded random legal games and calls check after
@@ -112,7 +111,7 @@ func TestEnPassantKeyRule(t *testing.T) {
 func TestKeyAfterLeavesPositionAlone(t *testing.T) {
 	p := StartPosition()
 	before := *p
-	e4, _ := book.ParseMove("e2e4")
+	e4, _ := ParseMove("e2e4")
 	if got := p.KeyAfter(e4); got != 0x823c9b50fd114196 {
 		t.Errorf("KeyAfter(e2e4) = %s", got)
 	}
@@ -134,9 +133,9 @@ func TestPlayAnyMoveCode(t *testing.T) {
 		}
 		for code := 0; code < 1<<15; code++ {
 			p := *p0
-			p.Play(book.Move(code))
+			p.Play(Move(code))
 			if p.Key() != p.ComputeKey() {
-				t.Fatalf("%s: move %s: incremental %s != scratch %s", fen, book.Move(code), p.Key(), p.ComputeKey())
+				t.Fatalf("%s: move %s: incremental %s != scratch %s", fen, Move(code), p.Key(), p.ComputeKey())
 			}
 			checkKings(t, &p)
 		}
@@ -158,7 +157,7 @@ func FuzzFENMovesKey(f *testing.F) {
 			return
 		}
 		for _, s := range strings.Fields(moves) {
-			m, err := book.ParseMove(s)
+			m, err := ParseMove(s)
 			if err != nil {
 				continue
 			}
@@ -188,10 +187,10 @@ func FuzzFENMovesKey(f *testing.F) {
 func checkKings(t testing.TB, p *Position) {
 	t.Helper()
 	for _, white := range []bool{true, false} {
-		want := book.Square(64)
+		want := Square(64)
 		for s, pc := range p.board {
 			if pc == MakePiece(King, white) {
-				want = book.Square(s)
+				want = Square(s)
 			}
 		}
 		if got := p.kingSquare(white); got != want {

@@ -3,8 +3,6 @@ package board
 import (
 	"fmt"
 	"slices"
-
-	"github.com/polyproxy/polyproxy/book"
 )
 
 // Line is a game from a start position: the current Position and the key
@@ -12,7 +10,7 @@ import (
 // never writes into the keys of the line it came from.
 type Line struct {
 	Pos  Position
-	Keys []book.Key // Keys[0] is the start position's key
+	Keys []Key // Keys[0] is the start position's key
 }
 
 // NewLine starts a line at fen; "" or "startpos" is the start position. A
@@ -30,12 +28,12 @@ func NewLineVariant(fen string, chess960 bool) (*Line, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Line{Pos: *p, Keys: []book.Key{p.Key()}}, nil
+	return &Line{Pos: *p, Keys: []Key{p.Key()}}, nil
 }
 
 // Play applies m if it is legal here, given as played (e1g1) or in book
 // form (e1h1); it returns the move in played form.
-func (l *Line) Play(m book.Move) (book.Move, error) {
+func (l *Line) Play(m Move) (Move, error) {
 	m = l.Pos.ToPlayed(m)
 	if _, err := l.Pos.LegalMove(m); err != nil {
 		return 0, fmt.Errorf("illegal move %s", m)
@@ -49,7 +47,7 @@ func (l *Line) Play(m book.Move) (book.Move, error) {
 // 1-based number, counting first moves played before these.
 func (l *Line) PlayMoves(moves []string, first int) error {
 	for i, s := range moves {
-		m, err := book.ParseMove(s)
+		m, err := ParseMove(s)
 		if err == nil {
 			_, err = l.Play(m)
 		}
@@ -61,7 +59,7 @@ func (l *Line) PlayMoves(moves []string, first int) error {
 }
 
 // After is the line after one more move, leaving l as it is.
-func (l *Line) After(m book.Move) (*Line, error) {
+func (l *Line) After(m Move) (*Line, error) {
 	next := *l
 	next.Keys = slices.Clip(next.Keys) // appending must copy, never write into l's keys
 	if _, err := next.Play(m); err != nil {
@@ -71,7 +69,7 @@ func (l *Line) After(m book.Move) (*Line, error) {
 }
 
 // Seen reports whether k is the key of a position reached so far.
-func (l *Line) Seen(k book.Key) bool { return slices.Contains(l.Keys, k) }
+func (l *Line) Seen(k Key) bool { return slices.Contains(l.Keys, k) }
 
 // Repetitions is how often the current position occurred in the line,
 // this time included. Only the positions since the last capture or pawn

@@ -3,34 +3,32 @@ package board
 import (
 	"strings"
 	"testing"
-
-	"github.com/polyproxy/polyproxy/book"
 )
 
 // Castling out of check, and through an attacked square, is refused.
 func TestLineRefusesCastlingOutOfCheck(t *testing.T) {
 	l := mustLine(t, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "a1a8")
 	for _, m := range []string{"e8g8", "e8h8", "e8c8"} {
-		mv, _ := book.ParseMove(m)
+		mv, _ := ParseMove(m)
 		if _, err := l.Play(mv); err == nil {
 			t.Errorf("%s played out of check", m)
 		}
 	}
 	for _, m := range l.Pos.LegalMoves() {
-		if m == book.NewMove(60, 62, book.NoPromo) || m == book.NewMove(60, 58, book.NoPromo) {
+		if m == NewMove(60, 62, NoPromo) || m == NewMove(60, 58, NoPromo) {
 			t.Errorf("castling %s listed as legal in check", m)
 		}
 	}
-	if _, err := l.Pos.LegalMove(book.NewMove(60, 62, book.NoPromo)); err == nil {
+	if _, err := l.Pos.LegalMove(NewMove(60, 62, NoPromo)); err == nil {
 		t.Error("castling judged legal in check")
 	}
 	// Castling through an attacked square (f8, by the rook on f1) is
 	// refused; the other side is fine, in the king-takes-rook spelling too.
 	l = mustLine(t, "r3k2r/8/8/8/8/8/8/R3KR2 b Qkq - 0 1", "")
-	if _, err := l.Play(book.NewMove(60, 62, book.NoPromo)); err == nil {
+	if _, err := l.Play(NewMove(60, 62, NoPromo)); err == nil {
 		t.Error("castled through the attacked f8")
 	}
-	if m, err := l.Play(book.NewMove(60, 56, book.NoPromo)); err != nil || m.String() != "e8c8" {
+	if m, err := l.Play(NewMove(60, 56, NoPromo)); err != nil || m.String() != "e8c8" {
 		t.Errorf("e8a8: %s %v", m, err)
 	}
 }
@@ -63,7 +61,7 @@ func TestLinePlayMoves(t *testing.T) {
 func TestLineAfterForks(t *testing.T) {
 	l := mustLine(t, StartFEN, "e2e4 e7e5 g1f3")
 	before := l.Pos.FEN()
-	d6, _ := book.ParseMove("d7d6")
+	d6, _ := ParseMove("d7d6")
 	fork, err := l.After(d6)
 	if err != nil {
 		t.Fatal(err)
@@ -80,7 +78,7 @@ func TestLineAfterForks(t *testing.T) {
 	if l.Pos.FEN() == before {
 		t.Error("the line did not move on")
 	}
-	e2, _ := book.ParseMove("e1e2") // White's king, Black to move
+	e2, _ := ParseMove("e1e2") // White's king, Black to move
 	if _, err := l.After(e2); err == nil {
 		t.Error("an illegal move played by After")
 	}

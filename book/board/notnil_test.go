@@ -8,7 +8,6 @@ import (
 
 	"github.com/notnil/chess"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
 
@@ -40,17 +39,17 @@ func pieceTypeFromChess(t chess.PieceType) PieceType {
 	return Pawn
 }
 
-func fromChessMove(m *chess.Move) book.Move {
-	promo := book.NoPromo
+func fromChessMove(m *chess.Move) Move {
+	promo := NoPromo
 	if m.Promo() != chess.NoPieceType {
 		// Promo codes 1-4 number knight..queen as PieceType does.
-		promo = book.Promo(pieceTypeFromChess(m.Promo()))
+		promo = Promo(pieceTypeFromChess(m.Promo()))
 	}
-	return book.NewMove(book.Square(m.S1()), book.Square(m.S2()), promo)
+	return NewMove(Square(m.S1()), Square(m.S2()), promo)
 }
 
 // findLegal returns notnil's own move for m (played form), or nil.
-func findLegal(cp *chess.Position, m book.Move) *chess.Move {
+func findLegal(cp *chess.Position, m Move) *chess.Move {
 	for _, cm := range cp.ValidMoves() {
 		if fromChessMove(cm) == m {
 			return cm
@@ -59,8 +58,8 @@ func findLegal(cp *chess.Position, m book.Move) *chess.Move {
 	return nil
 }
 
-func notnilMoves(cp *chess.Position) []book.Move {
-	var out []book.Move
+func notnilMoves(cp *chess.Position) []Move {
+	var out []Move
 	for _, m := range cp.ValidMoves() {
 		out = append(out, fromChessMove(m))
 	}
@@ -249,25 +248,25 @@ func TestLegalMoveMatchesNotnil(t *testing.T) {
 			if len(valid) == 0 {
 				break
 			}
-			legal := map[book.Move]bool{}
+			legal := map[Move]bool{}
 			for _, m := range valid {
 				legal[fromChessMove(m)] = true
 			}
 			positions++
-			for from := book.Square(0); from < 64; from++ {
+			for from := Square(0); from < 64; from++ {
 				if pc := p.Piece(from); pc == NoPiece || pc.White() != p.WhiteToMove() {
 					continue
 				}
 				pawn := p.Piece(from).Type() == Pawn
-				for to := book.Square(0); to < 64; to++ {
+				for to := Square(0); to < 64; to++ {
 					// Every promotion code where a pawn reaches the last
 					// rank; elsewhere none and one drawn at random.
-					promos := []book.Promo{book.NoPromo, book.Promo(1 + rng.IntN(7))}
+					promos := []Promo{NoPromo, Promo(1 + rng.IntN(7))}
 					if pawn && (to.Row() == 0 || to.Row() == 7) {
-						promos = []book.Promo{0, 1, 2, 3, 4, 5, 6, 7}
+						promos = []Promo{0, 1, 2, 3, 4, 5, 6, 7}
 					}
 					for _, promo := range promos {
-						m := book.NewMove(from, to, promo)
+						m := NewMove(from, to, promo)
 						played := p.ToPlayed(m) // as Candidates judges it
 						got, err := p.LegalMove(played)
 						if want := legal[played]; (err == nil) != want || (err == nil && got != played) {

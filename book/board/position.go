@@ -1,9 +1,5 @@
 package board
 
-import (
-	"github.com/polyproxy/polyproxy/book"
-)
-
 // PieceType is the kind of a piece regardless of colour.
 type PieceType uint8
 
@@ -76,7 +72,7 @@ func rightIndex(white, long bool) int {
 
 // pieceKey is the Random64 number of p on s: Piece-1 is Polyglot's kind
 // of piece.
-func pieceKey(p Piece, s book.Square) book.Key { return book.PieceKey(int(p-1), s) }
+func pieceKey(p Piece, s Square) Key { return PieceKey(int(p-1), s) }
 
 // Position is the minimal state a Polyglot key depends on, with the key kept
 // up to date move by move. It does not check legality: callers apply only
@@ -106,7 +102,7 @@ type Position struct {
 	doublePushFile int8
 	halfmoveClock  int
 	fullmove       int
-	key            book.Key
+	key            Key
 }
 
 // StartFEN is the standard starting position.
@@ -136,14 +132,14 @@ func (p *Position) castleRightsOnBoard() uint8 {
 				continue
 			}
 			kingFile = ks.File()
-		} else if !p.board[book.NewSquare(4, row)].is(King, white) {
+		} else if !p.board[NewSquare(4, row)].is(King, white) {
 			continue
 		}
 		rf := int(p.castleRook[i])
 		if rf < 0 || rf > 7 || (rightLong(i) != (rf < kingFile)) || rf == kingFile {
 			continue
 		}
-		if p.board[book.NewSquare(rf, row)].is(Rook, white) {
+		if p.board[NewSquare(rf, row)].is(Rook, white) {
 			r |= 1 << i
 		}
 	}
@@ -156,11 +152,11 @@ func (p *Position) Chess960() bool { return p.chess960 }
 // CastlingRook is the square of the rook castling right i (a Castle* bit's
 // index: 0 White short, 1 White long, 2 Black short, 3 Black long) belongs
 // to, and whether the right is held.
-func (p *Position) CastlingRook(i int) (book.Square, bool) {
+func (p *Position) CastlingRook(i int) (Square, bool) {
 	if i < 0 || i > 3 || p.castle&(1<<i) == 0 {
 		return 0, false
 	}
-	return book.NewSquare(int(p.castleRook[i]), rightRow(i)), true
+	return NewSquare(int(p.castleRook[i]), rightRow(i)), true
 }
 
 // StandardCastling reports that every castling right held is one standard
@@ -171,7 +167,7 @@ func (p *Position) StandardCastling() bool {
 		if p.castle&(1<<i) == 0 {
 			continue
 		}
-		if p.castleRook[i] != standardRookFiles[i] || !p.board[book.NewSquare(4, rightRow(i))].is(King, i < 2) {
+		if p.castleRook[i] != standardRookFiles[i] || !p.board[NewSquare(4, rightRow(i))].is(King, i < 2) {
 			return false
 		}
 	}
@@ -205,7 +201,7 @@ func (p *Position) outerRookBeyond(i int) bool {
 		step, edge = -1, -1
 	}
 	for f := int(p.castleRook[i]) + step; f != edge; f += step {
-		if p.board[book.NewSquare(f, row)] == rook {
+		if p.board[NewSquare(f, row)] == rook {
 			return true
 		}
 	}
@@ -213,13 +209,13 @@ func (p *Position) outerRookBeyond(i int) bool {
 }
 
 // Key is the position's Polyglot key.
-func (p *Position) Key() book.Key { return p.key }
+func (p *Position) Key() Key { return p.key }
 
 // WhiteToMove reports whose turn it is.
 func (p *Position) WhiteToMove() bool { return p.whiteToMove }
 
 // Piece is what stands on s.
-func (p *Position) Piece(s book.Square) Piece { return p.board[s] }
+func (p *Position) Piece(s Square) Piece { return p.board[s] }
 
 // Castling is the set of castling rights (Castle* bits).
 func (p *Position) Castling() uint8 { return p.castle }
@@ -246,41 +242,41 @@ func (p *Position) EnPassantFile() int {
 	}
 	// A FEN may name an en-passant square with no pawn that could have
 	// just made the push; no game reaches that, so it does not count.
-	if !p.board[book.NewSquare(f, row)].is(Pawn, !p.whiteToMove) {
+	if !p.board[NewSquare(f, row)].is(Pawn, !p.whiteToMove) {
 		return -1
 	}
-	if f > 0 && p.board[book.NewSquare(f-1, row)] == capturer {
+	if f > 0 && p.board[NewSquare(f-1, row)] == capturer {
 		return f
 	}
-	if f < 7 && p.board[book.NewSquare(f+1, row)] == capturer {
+	if f < 7 && p.board[NewSquare(f+1, row)] == capturer {
 		return f
 	}
 	return -1
 }
 
 // computeKey is the key from scratch.
-func (p *Position) computeKey() book.Key {
-	var k book.Key
+func (p *Position) computeKey() Key {
+	var k Key
 	for s, pc := range p.board {
 		if pc != NoPiece {
-			k ^= pieceKey(pc, book.Square(s))
+			k ^= pieceKey(pc, Square(s))
 		}
 	}
 	k ^= p.castleKey()
 	if f := p.EnPassantFile(); f >= 0 {
-		k ^= book.EnPassantKey(f)
+		k ^= EnPassantKey(f)
 	}
 	if p.whiteToMove {
-		k ^= book.TurnKey()
+		k ^= TurnKey()
 	}
 	return k
 }
 
-func (p *Position) castleKey() book.Key {
-	var k book.Key
+func (p *Position) castleKey() Key {
+	var k Key
 	for i := 0; i < 4; i++ {
 		if p.castle&(1<<i) != 0 {
-			k ^= book.CastleKey(i)
+			k ^= CastleKey(i)
 		}
 	}
 	return k
@@ -288,14 +284,14 @@ func (p *Position) castleKey() book.Key {
 
 // ComputeKey recomputes the key from the board; Key returns the same value
 // kept up to date incrementally.
-func (p *Position) ComputeKey() book.Key { return p.computeKey() }
+func (p *Position) ComputeKey() Key { return p.computeKey() }
 
 // isCastle reports whether m, made by a king, is castling, and returns the
 // king's and rook's squares. In standard chess the king stands on its home
 // square and m is written either way books and GUIs do: king to rook (e1h1)
 // or king to destination (e1g1). In Chess960 castling is only king takes
 // own rook (b1a1, f1h1). Whether castling is legal is castleMove's matter.
-func (p *Position) isCastle(m book.Move) (kingTo, rookFrom, rookTo book.Square, ok bool) {
+func (p *Position) isCastle(m Move) (kingTo, rookFrom, rookTo Square, ok bool) {
 	from, to := m.From(), m.To()
 	pc := p.board[from]
 	if pc == NoPiece || pc.Type() != King || to.Row() != from.Row() || (from.Row() != 0 && from.Row() != 7) {
@@ -313,9 +309,9 @@ func (p *Position) isCastle(m book.Move) (kingTo, rookFrom, rookTo book.Square, 
 		}
 		switch to.File() {
 		case 7, 6: // h: king to rook; g: king to destination
-			rookFrom = book.NewSquare(7, row)
+			rookFrom = NewSquare(7, row)
 		case 0, 2:
-			rookFrom = book.NewSquare(0, row)
+			rookFrom = NewSquare(0, row)
 		default:
 			return 0, 0, 0, false
 		}
@@ -326,30 +322,30 @@ func (p *Position) isCastle(m book.Move) (kingTo, rookFrom, rookTo book.Square, 
 		}
 	}
 	if rookFrom.File() > from.File() {
-		return book.NewSquare(6, row), rookFrom, book.NewSquare(5, row), true
+		return NewSquare(6, row), rookFrom, NewSquare(5, row), true
 	}
-	return book.NewSquare(2, row), rookFrom, book.NewSquare(3, row), true
+	return NewSquare(2, row), rookFrom, NewSquare(3, row), true
 }
 
 // ToPlayed turns a move as stored in a book into the move as played in UCI:
 // king-to-rook castling (e1h1) becomes e1g1, but only when a king stands on
 // the from-square; every other move is returned as it is. In Chess960 the
 // two forms are the same (king takes own rook).
-func (p *Position) ToPlayed(m book.Move) book.Move {
+func (p *Position) ToPlayed(m Move) Move {
 	if p.chess960 {
 		return m
 	}
 	if kingTo, _, _, ok := p.isCastle(m); ok {
-		return book.NewMove(m.From(), kingTo, book.NoPromo)
+		return NewMove(m.From(), kingTo, NoPromo)
 	}
 	return m
 }
 
 // ToBook turns a played move into Polyglot's stored form: castling as king
 // takes own rook (e1g1 becomes e1h1).
-func (p *Position) ToBook(m book.Move) book.Move {
+func (p *Position) ToBook(m Move) Move {
 	if _, rookFrom, _, ok := p.isCastle(m); ok {
-		return book.NewMove(m.From(), rookFrom, book.NoPromo)
+		return NewMove(m.From(), rookFrom, NoPromo)
 	}
 	return m
 }
@@ -361,10 +357,10 @@ func (p *Position) ToBook(m book.Move) book.Move {
 // Position is a plain value without pointers: copying it (q := *p) is a
 // cheap clone, which is how callers get "the key after this move" without
 // touching p (see KeyAfter).
-func (p *Position) Play(m book.Move) {
+func (p *Position) Play(m Move) {
 	k := p.key
 	if f := p.EnPassantFile(); f >= 0 {
-		k ^= book.EnPassantKey(f)
+		k ^= EnPassantKey(f)
 	}
 	k ^= p.castleKey()
 
@@ -379,7 +375,7 @@ func (p *Position) Play(m book.Move) {
 		rook := p.board[rookFrom]
 		k ^= pieceKey(pc, from) ^ pieceKey(rook, rookFrom)
 		p.board[from], p.board[rookFrom] = NoPiece, NoPiece
-		for _, s := range [2]book.Square{kingTo, rookTo} {
+		for _, s := range [2]Square{kingTo, rookTo} {
 			if q := p.board[s]; q != NoPiece { // only in an illegal "castling"
 				k ^= pieceKey(q, s)
 				p.lost(q)
@@ -398,7 +394,7 @@ func (p *Position) Play(m book.Move) {
 		placed := pc
 		if pc.Type() == Pawn {
 			p.halfmoveClock = 0
-			victim := book.NewSquare(to.File(), from.Row())
+			victim := NewSquare(to.File(), from.Row())
 			switch {
 			case from.File() != to.File() && p.board[to] == NoPiece && p.board[victim].is(Pawn, !white):
 				// En passant: the captured pawn stands beside the from-square.
@@ -408,7 +404,7 @@ func (p *Position) Play(m book.Move) {
 			case to.Row()-from.Row() == 2 || from.Row()-to.Row() == 2:
 				newDoublePush = int8(from.File())
 			}
-			if promo := m.Promo(); promo != book.NoPromo && promo <= book.PromoQueen {
+			if promo := m.Promo(); promo != NoPromo && promo <= PromoQueen {
 				placed = MakePiece(PieceType(promo), white)
 			}
 		}
@@ -427,12 +423,12 @@ func (p *Position) Play(m book.Move) {
 	k ^= p.castleKey()
 	p.doublePushFile = newDoublePush
 	p.whiteToMove = !white
-	k ^= book.TurnKey()
+	k ^= TurnKey()
 	if !white {
 		p.fullmove++
 	}
 	if f := p.EnPassantFile(); f >= 0 {
-		k ^= book.EnPassantKey(f)
+		k ^= EnPassantKey(f)
 	}
 	p.key = k
 	p.check = p.givesCheck(from, to, simple)
@@ -443,7 +439,7 @@ func (p *Position) Play(m book.Move) {
 // slider of the mover that it uncovered. A move that was not an ordinary
 // one (simple: a castling or an en passant capture, which move or take a
 // second piece, or no move at all) looks at every attack.
-func (p *Position) givesCheck(from, to book.Square, simple bool) bool {
+func (p *Position) givesCheck(from, to Square, simple bool) bool {
 	mover := !p.whiteToMove
 	ks := p.kingSquare(p.whiteToMove)
 	if ks == 64 {
@@ -488,7 +484,7 @@ func (p *Position) givesCheck(from, to book.Square, simple bool) bool {
 }
 
 // placed keeps kingAt when pc, a king, lands on s.
-func (p *Position) placed(pc Piece, s book.Square) {
+func (p *Position) placed(pc Piece, s Square) {
 	if pc.Type() == King {
 		p.kingAt[kingIndex(pc.White())] = uint8(s) + 1
 	}
@@ -504,9 +500,9 @@ func (p *Position) lost(pc Piece) {
 
 // kingSquare is where the king of colour white stands, or 64 when there
 // is none (the zero Position).
-func (p *Position) kingSquare(white bool) book.Square {
+func (p *Position) kingSquare(white bool) Square {
 	if k := p.kingAt[kingIndex(white)]; k != 0 {
-		return book.Square(k - 1)
+		return Square(k - 1)
 	}
 	return 64
 }
@@ -526,8 +522,8 @@ var standardRightsKept = func() (m [64]uint8) {
 		m[i] = 15
 	}
 	for i := 0; i < 4; i++ {
-		m[book.NewSquare(int(standardRookFiles[i]), rightRow(i))] &^= 1 << i
-		m[book.NewSquare(4, rightRow(i))] &^= 1 << i
+		m[NewSquare(int(standardRookFiles[i]), rightRow(i))] &^= 1 << i
+		m[NewSquare(4, rightRow(i))] &^= 1 << i
 	}
 	return
 }()
@@ -535,7 +531,7 @@ var standardRightsKept = func() (m [64]uint8) {
 // rightsKept is the set of castling rights that survive a move of pc from
 // from to to: a king move ends its side's rights, and a move from or onto a
 // right's rook square ends that right.
-func (p *Position) rightsKept(pc Piece, from, to book.Square) uint8 {
+func (p *Position) rightsKept(pc Piece, from, to Square) uint8 {
 	kept := uint8(15)
 	if pc != NoPiece && pc.Type() == King {
 		if pc.White() {
@@ -545,7 +541,7 @@ func (p *Position) rightsKept(pc Piece, from, to book.Square) uint8 {
 		}
 	}
 	for i := 0; i < 4; i++ {
-		if s := book.NewSquare(int(p.castleRook[i]), rightRow(i)); s == from || s == to {
+		if s := NewSquare(int(p.castleRook[i]), rightRow(i)); s == from || s == to {
 			kept &^= 1 << i
 		}
 	}
@@ -553,7 +549,7 @@ func (p *Position) rightsKept(pc Piece, from, to book.Square) uint8 {
 }
 
 // KeyAfter is the key of the position after m, leaving p unchanged.
-func (p *Position) KeyAfter(m book.Move) book.Key {
+func (p *Position) KeyAfter(m Move) Key {
 	q := *p
 	q.Play(m)
 	return q.key

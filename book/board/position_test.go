@@ -3,15 +3,13 @@ package board
 import (
 	"strings"
 	"testing"
-
-	"github.com/polyproxy/polyproxy/book"
 )
 
 // The nine test keys of the Polyglot book format document.
 var formatDocKeys = []struct {
 	moves string
 	fen   string
-	key   book.Key
+	key   Key
 }{
 	{"", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0x463b96181691fc9c},
 	{"e2e4", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", 0x823c9b50fd114196},
@@ -38,7 +36,7 @@ func TestFormatDocKeys(t *testing.T) {
 		}
 		q := StartPosition()
 		for _, s := range strings.Fields(tc.moves) {
-			m, err := book.ParseMove(s)
+			m, err := ParseMove(s)
 			if err != nil {
 				t.Fatal(err)
 			}

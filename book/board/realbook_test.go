@@ -1,4 +1,4 @@
-package board
+package board_test
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/notnil/chess"
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
 
@@ -27,15 +28,15 @@ type walkResult struct {
 // book of one colour's moves is walked too). It stops after maxPositions.
 func walkBook(b *book.Book, maxPositions int) walkResult {
 	var r walkResult
-	visited := map[book.Key]bool{}
-	var walk func(cp *chess.Position, p Position)
-	walk = func(cp *chess.Position, p Position) {
+	visited := map[board.Key]bool{}
+	var walk func(cp *chess.Position, p board.Position)
+	walk = func(cp *chess.Position, p board.Position) {
 		if visited[p.Key()] || r.positions >= maxPositions {
 			return
 		}
 		visited[p.Key()] = true
 		r.positions++
-		var next []book.Move
+		var next []board.Move
 		b.Each(p.Key(), func(_ int, e book.Entry) {
 			if e.Move.IsNull() {
 				return
@@ -43,13 +44,13 @@ func walkBook(b *book.Book, maxPositions int) walkResult {
 			r.entries++
 			m := p.ToPlayed(e.Move)
 			_, err := p.LegalMove(m)
-			if (err == nil) != (findLegal(cp, m) != nil) {
+			if (err == nil) != (board.FindLegal(cp, m) != nil) {
 				r.disagreements++
 				if r.firstDisagreement == "" {
 					r.firstDisagreement = fmt.Sprintf("%s %s: LegalMove error %v", cp, e.Move, err)
 				}
 			}
-			if findLegal(cp, m) == nil {
+			if board.FindLegal(cp, m) == nil {
 				r.illegal++
 				if r.firstIllegal == "" {
 					r.firstIllegal = cp.String() + " " + e.Move.String()
@@ -58,7 +59,7 @@ func walkBook(b *book.Book, maxPositions int) walkResult {
 			}
 			next = append(next, m)
 		})
-		for _, m := range notnilMoves(cp) {
+		for _, m := range board.NotnilMoves(cp) {
 			if _, n := b.Lookup(p.KeyAfter(m)); n > 0 {
 				next = append(next, m)
 			}
@@ -66,10 +67,10 @@ func walkBook(b *book.Book, maxPositions int) walkResult {
 		for _, m := range next {
 			q := p
 			q.Play(m)
-			walk(cp.Update(findLegal(cp, m)), q)
+			walk(cp.Update(board.FindLegal(cp, m)), q)
 		}
 	}
-	walk(chess.StartingPosition(), *StartPosition())
+	walk(chess.StartingPosition(), *board.StartPosition())
 	return r
 }
 

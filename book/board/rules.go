@@ -3,8 +3,6 @@ package board
 import (
 	"errors"
 	"fmt"
-
-	"github.com/polyproxy/polyproxy/book"
 )
 
 // Legality on the 64-square board: attacks, the king's safety after a
@@ -20,17 +18,17 @@ var (
 )
 
 var (
-	knightJumps [64][]book.Square
-	kingSteps   [64][]book.Square
+	knightJumps [64][]Square
+	kingSteps   [64][]Square
 	// rays[s][d] lists the squares from s outward in direction d; 0-3 are
 	// orthogonal (rook) directions, 4-7 diagonal (bishop) ones.
-	rays [64][8][]book.Square
+	rays [64][8][]Square
 	// lineDir[s][t] is the direction d with t on rays[s][d], or -1.
 	lineDir [64][64]int8
 	// tableSquares holds every list above: they are slices of it, so
 	// building them allocates nothing (548 allocations at start-up, which
 	// every run of the proxy paid before its first line).
-	tableSquares [336 + 420 + 1456]book.Square // knight jumps, king steps, ray squares
+	tableSquares [336 + 420 + 1456]Square // knight jumps, king steps, ray squares
 )
 
 // rayDirections is the range of rays a slider of type t moves along: rook
@@ -51,31 +49,31 @@ func init() {
 	knight := [...]delta{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}}
 	dirs := [...]delta{{0, 1}, {0, -1}, {1, 0}, {-1, 0}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
 	used := 0
-	list := func(start int) []book.Square { return tableSquares[start:used:used] }
-	add := func(s book.Square) {
+	list := func(start int) []Square { return tableSquares[start:used:used] }
+	add := func(s Square) {
 		tableSquares[used] = s
 		used++
 	}
-	for s := book.Square(0); s < 64; s++ {
+	for s := Square(0); s < 64; s++ {
 		f, r := s.File(), s.Row()
 		start := used
 		for _, d := range knight {
 			if onBoard(f+d.df, r+d.dr) {
-				add(book.NewSquare(f+d.df, r+d.dr))
+				add(NewSquare(f+d.df, r+d.dr))
 			}
 		}
 		knightJumps[s] = list(start)
 		start = used
 		for _, d := range dirs {
 			if onBoard(f+d.df, r+d.dr) {
-				add(book.NewSquare(f+d.df, r+d.dr))
+				add(NewSquare(f+d.df, r+d.dr))
 			}
 		}
 		kingSteps[s] = list(start)
 		for i, d := range dirs {
 			start = used
 			for k := 1; onBoard(f+k*d.df, r+k*d.dr); k++ {
-				add(book.NewSquare(f+k*d.df, r+k*d.dr))
+				add(NewSquare(f+k*d.df, r+k*d.dr))
 			}
 			rays[s][i] = list(start)
 		}
@@ -104,7 +102,7 @@ func sliderOn(pc Piece, d int8, white bool) bool {
 
 // firstOn is the first occupied square from s outward in direction d, or
 // 64 when there is none.
-func firstOn(b *[64]Piece, s book.Square, d int8) book.Square {
+func firstOn(b *[64]Piece, s Square, d int8) Square {
 	for _, t := range rays[s][d] {
 		if b[t] != NoPiece {
 			return t
@@ -114,7 +112,7 @@ func firstOn(b *[64]Piece, s book.Square, d int8) book.Square {
 }
 
 // attacked reports whether a piece of colour byWhite attacks s on board b.
-func attacked(b *[64]Piece, s book.Square, byWhite bool) bool {
+func attacked(b *[64]Piece, s Square, byWhite bool) bool {
 	f, r := s.File(), s.Row()
 	// A white pawn attacks s from the row below, a black one from above.
 	pr := r - 1
@@ -123,10 +121,10 @@ func attacked(b *[64]Piece, s book.Square, byWhite bool) bool {
 	}
 	if pr >= 0 && pr < 8 {
 		pawn := MakePiece(Pawn, byWhite)
-		if f > 0 && b[book.NewSquare(f-1, pr)] == pawn {
+		if f > 0 && b[NewSquare(f-1, pr)] == pawn {
 			return true
 		}
-		if f < 7 && b[book.NewSquare(f+1, pr)] == pawn {
+		if f < 7 && b[NewSquare(f+1, pr)] == pawn {
 			return true
 		}
 	}
@@ -163,7 +161,7 @@ func attacked(b *[64]Piece, s book.Square, byWhite bool) bool {
 // leavesKingSafe reports whether the side to move, playing the ordinary
 // (non-castling) move from-to, does not leave its own king attacked.
 // enPassant marks a pawn capture whose victim stands beside the from-square.
-func (p *Position) leavesKingSafe(from, to book.Square, enPassant bool) bool {
+func (p *Position) leavesKingSafe(from, to Square, enPassant bool) bool {
 	pc := p.board[from]
 	if !enPassant && !p.check && pc.Type() != King {
 		// Not in check, so only a pin can make the move illegal: the
@@ -183,7 +181,7 @@ func (p *Position) leavesKingSafe(from, to book.Square, enPassant bool) bool {
 	b := p.board
 	b[to], b[from] = pc, NoPiece
 	if enPassant {
-		b[book.NewSquare(to.File(), from.Row())] = NoPiece
+		b[NewSquare(to.File(), from.Row())] = NoPiece
 	}
 	ks := to // a king move
 	if pc != MakePiece(King, p.whiteToMove) {
@@ -197,7 +195,7 @@ func (p *Position) leavesKingSafe(from, to book.Square, enPassant bool) bool {
 
 // isEnPassant reports whether a pawn of the side to move going to the empty
 // square to is an en passant capture the position allows.
-func (p *Position) isEnPassant(to book.Square) bool {
+func (p *Position) isEnPassant(to Square) bool {
 	if p.doublePushFile < 0 || to.File() != int(p.doublePushFile) || p.board[to] != NoPiece {
 		return false
 	}
@@ -205,7 +203,7 @@ func (p *Position) isEnPassant(to book.Square) bool {
 	if !p.whiteToMove {
 		row, victimRow = 2, 3
 	}
-	return to.Row() == row && p.board[book.NewSquare(to.File(), victimRow)] == MakePiece(Pawn, !p.whiteToMove)
+	return to.Row() == row && p.board[NewSquare(to.File(), victimRow)] == MakePiece(Pawn, !p.whiteToMove)
 }
 
 // castleMove returns castling short or long, in played form, if it is
@@ -215,7 +213,7 @@ func (p *Position) isEnPassant(to book.Square) bool {
 // land in check (looked at with the king and rook gone from their squares,
 // so no piece of theirs shields one). In standard chess the played form is
 // the king's two-square move, in Chess960 king takes own rook.
-func (p *Position) castleMove(long bool) (book.Move, error) {
+func (p *Position) castleMove(long bool) (Move, error) {
 	white := p.whiteToMove
 	i := rightIndex(white, long)
 	name := "O-O"
@@ -227,18 +225,18 @@ func (p *Position) castleMove(long bool) (book.Move, error) {
 	}
 	row := rightRow(i)
 	kingFrom := p.kingSquare(white)
-	rookFrom := book.NewSquare(int(p.castleRook[i]), row)
+	rookFrom := NewSquare(int(p.castleRook[i]), row)
 	if kingFrom == 64 || kingFrom.Row() != row || !p.board[rookFrom].is(Rook, white) {
 		return 0, fmt.Errorf("%w: %s without the king or rook at home", ErrIllegalMove, name)
 	}
-	kingTo, rookTo := book.NewSquare(6, row), book.NewSquare(5, row)
+	kingTo, rookTo := NewSquare(6, row), NewSquare(5, row)
 	if long {
-		kingTo, rookTo = book.NewSquare(2, row), book.NewSquare(3, row)
+		kingTo, rookTo = NewSquare(2, row), NewSquare(3, row)
 	}
-	clear := func(a, b book.Square) bool { // a to b, both included
+	clear := func(a, b Square) bool { // a to b, both included
 		lo, hi := min(a.File(), b.File()), max(a.File(), b.File())
 		for f := lo; f <= hi; f++ {
-			if s := book.NewSquare(f, row); s != kingFrom && s != rookFrom && p.board[s] != NoPiece {
+			if s := NewSquare(f, row); s != kingFrom && s != rookFrom && p.board[s] != NoPiece {
 				return false
 			}
 		}
@@ -251,7 +249,7 @@ func (p *Position) castleMove(long bool) (book.Move, error) {
 	b[kingFrom] = NoPiece
 	lo, hi := min(kingFrom.File(), kingTo.File()), max(kingFrom.File(), kingTo.File())
 	for f := lo; f <= hi; f++ {
-		if s := book.NewSquare(f, row); (s == kingFrom || s != kingTo) && attacked(&b, s, !white) {
+		if s := NewSquare(f, row); (s == kingFrom || s != kingTo) && attacked(&b, s, !white) {
 			return 0, fmt.Errorf("%w: %s in or through check", ErrIllegalMove, name)
 		}
 	}
@@ -261,14 +259,14 @@ func (p *Position) castleMove(long bool) (book.Move, error) {
 		return 0, fmt.Errorf("%w: %s into check", ErrIllegalMove, name)
 	}
 	if p.chess960 {
-		return book.NewMove(kingFrom, rookFrom, book.NoPromo), nil
+		return NewMove(kingFrom, rookFrom, NoPromo), nil
 	}
-	return book.NewMove(kingFrom, kingTo, book.NoPromo), nil
+	return NewMove(kingFrom, kingTo, NoPromo), nil
 }
 
 // reaches reports whether the piece on from could move to to by its move
 // pattern (pawns excluded), the path being clear for sliders.
-func (p *Position) reaches(t PieceType, from, to book.Square) bool {
+func (p *Position) reaches(t PieceType, from, to Square) bool {
 	switch t {
 	case Knight:
 		for _, s := range knightJumps[from] {
@@ -313,7 +311,7 @@ type SANText interface{ ~string | ~[]byte }
 // may follow. The move must be legal; a SAN that fits more than one legal
 // move is an error (ErrAmbiguousMove). Errors wrap ErrSANSyntax,
 // ErrIllegalMove, ErrAmbiguousMove or ErrNullMove.
-func ParseSAN[T SANText](p *Position, san T) (book.Move, error) {
+func ParseSAN[T SANText](p *Position, san T) (Move, error) {
 	s := san
 	// Suffixes: annotation glyphs, check marks, "e.p.".
 	for len(s) > 0 {
@@ -356,17 +354,17 @@ func ParseSAN[T SANText](p *Position, san T) (book.Move, error) {
 		s = s[1:]
 	}
 
-	promo := book.NoPromo
+	promo := NoPromo
 	if n := len(s); n >= 3 {
-		promo = book.PromoFromLetter(s[n-1])
-		if promo != book.NoPromo {
+		promo = PromoFromLetter(s[n-1])
+		if promo != NoPromo {
 			switch c := s[n-2]; {
 			case c == '=' || c == '/':
 				s = s[:n-2]
 			case c >= '1' && c <= '8':
 				s = s[:n-1]
 			default:
-				promo = book.NoPromo
+				promo = NoPromo
 			}
 		}
 	}
@@ -376,7 +374,7 @@ func ParseSAN[T SANText](p *Position, san T) (book.Move, error) {
 	if n < 2 || s[n-2] < 'a' || s[n-2] > 'h' || s[n-1] < '1' || s[n-1] > '8' {
 		return 0, fmt.Errorf("%w: %q", ErrSANSyntax, string(san))
 	}
-	to := book.NewSquare(int(s[n-2]-'a'), int(s[n-1]-'1'))
+	to := NewSquare(int(s[n-2]-'a'), int(s[n-1]-'1'))
 	s = s[:n-2]
 	capture := false
 	if n := len(s); n > 0 && (s[n-1] == 'x' || s[n-1] == '-' || s[n-1] == ':') {
@@ -395,7 +393,7 @@ func ParseSAN[T SANText](p *Position, san T) (book.Move, error) {
 	if len(s) > 0 {
 		return 0, fmt.Errorf("%w: %q", ErrSANSyntax, string(san))
 	}
-	if t != Pawn && promo != book.NoPromo {
+	if t != Pawn && promo != NoPromo {
 		return 0, fmt.Errorf("%w: %q: only a pawn promotes", ErrSANSyntax, string(san))
 	}
 
@@ -410,16 +408,16 @@ func ParseSAN[T SANText](p *Position, san T) (book.Move, error) {
 
 	// Collect pieces of type t that reach the target; at most two legal
 	// ones matter (one is the answer, a second makes it ambiguous).
-	var found book.Move
+	var found Move
 	count := 0
 	me := MakePiece(t, white)
-	consider := func(from book.Square) {
+	consider := func(from Square) {
 		if p.board[from] != me ||
 			(fromFile >= 0 && from.File() != fromFile) || (fromRow >= 0 && from.Row() != fromRow) ||
 			!p.leavesKingSafe(from, to, false) {
 			return
 		}
-		found = book.NewMove(from, to, book.NoPromo)
+		found = NewMove(from, to, NoPromo)
 		count++
 	}
 	switch t {
@@ -453,14 +451,14 @@ func ParseSAN[T SANText](p *Position, san T) (book.Move, error) {
 
 // pawnSAN resolves a pawn move: a push when no other from-file is given, a
 // capture (normal or en passant) when it is.
-func pawnSAN[T SANText](p *Position, san T, to book.Square, fromFile, fromRow int, capture bool, promo book.Promo) (book.Move, error) {
+func pawnSAN[T SANText](p *Position, san T, to Square, fromFile, fromRow int, capture bool, promo Promo) (Move, error) {
 	white := p.whiteToMove
 	pawn := MakePiece(Pawn, white)
 	dir, lastRow := 1, 7
 	if !white {
 		dir, lastRow = -1, 0
 	}
-	var from book.Square
+	var from Square
 	enPassant := false
 	if fromFile < 0 || fromFile == to.File() {
 		if capture || p.board[to] != NoPiece {
@@ -470,9 +468,9 @@ func pawnSAN[T SANText](p *Position, san T, to book.Square, fromFile, fromRow in
 		if r < 0 || r > 7 {
 			return 0, fmt.Errorf("%w: %q", ErrIllegalMove, string(san))
 		}
-		from = book.NewSquare(to.File(), r)
+		from = NewSquare(to.File(), r)
 		if p.board[from] == NoPiece && (white && to.Row() == 3 || !white && to.Row() == 4) {
-			from = book.NewSquare(to.File(), r-dir) // double push over an empty square
+			from = NewSquare(to.File(), r-dir) // double push over an empty square
 		}
 	} else {
 		if fromFile-to.File() != 1 && to.File()-fromFile != 1 {
@@ -482,7 +480,7 @@ func pawnSAN[T SANText](p *Position, san T, to book.Square, fromFile, fromRow in
 		if r < 0 || r > 7 {
 			return 0, fmt.Errorf("%w: %q", ErrIllegalMove, string(san))
 		}
-		from = book.NewSquare(fromFile, r)
+		from = NewSquare(fromFile, r)
 		if p.board[to] == NoPiece {
 			if !p.isEnPassant(to) {
 				return 0, fmt.Errorf("%w: %q", ErrIllegalMove, string(san))
@@ -494,32 +492,32 @@ func pawnSAN[T SANText](p *Position, san T, to book.Square, fromFile, fromRow in
 		return 0, fmt.Errorf("%w: %q", ErrIllegalMove, string(san))
 	}
 	if to.Row() == lastRow {
-		if promo == book.NoPromo {
+		if promo == NoPromo {
 			return 0, fmt.Errorf("%w: %q: promotion piece missing", ErrIllegalMove, string(san))
 		}
-	} else if promo != book.NoPromo {
+	} else if promo != NoPromo {
 		return 0, fmt.Errorf("%w: %q: promotion before the last rank", ErrIllegalMove, string(san))
 	}
 	if !p.leavesKingSafe(from, to, enPassant) {
 		return 0, fmt.Errorf("%w: %q leaves the king in check", ErrIllegalMove, string(san))
 	}
-	return book.NewMove(from, to, promo), nil
+	return NewMove(from, to, promo), nil
 }
 
 // LegalMove checks a move given from-to (as played: castling as the king's
 // move e1g1; the stored form e1h1 is also accepted) and returns it in played
 // form. A pawn reaching the last rank needs its promotion piece.
-func (p *Position) LegalMove(m book.Move) (book.Move, error) {
+func (p *Position) LegalMove(m Move) (Move, error) {
 	from, to := m.From(), m.To()
 	white := p.whiteToMove
 	pc := p.board[from]
 	if pc == NoPiece || pc.White() != white {
 		return 0, fmt.Errorf("%w: %s: no piece of the side to move on %s", ErrIllegalMove, m, from)
 	}
-	if m.Promo() > book.PromoQueen {
+	if m.Promo() > PromoQueen {
 		return 0, fmt.Errorf("%w: %s: bad promotion code", ErrIllegalMove, m)
 	}
-	if _, rookFrom, _, ok := p.isCastle(m); ok && m.Promo() == book.NoPromo {
+	if _, rookFrom, _, ok := p.isCastle(m); ok && m.Promo() == NoPromo {
 		c, err := p.castleMove(rookFrom.File() < from.File())
 		if err != nil {
 			return 0, fmt.Errorf("%w (%s)", err, m)
@@ -540,11 +538,11 @@ func (p *Position) LegalMove(m book.Move) (book.Move, error) {
 		var text [5]byte
 		return pawnSAN(p, m.AppendTo(text[:0]), to, fromFile, from.Row(), fromFile != to.File(), m.Promo())
 	}
-	if m.Promo() != book.NoPromo || !p.reaches(pc.Type(), from, to) {
+	if m.Promo() != NoPromo || !p.reaches(pc.Type(), from, to) {
 		return 0, fmt.Errorf("%w: %s", ErrIllegalMove, m)
 	}
 	if !p.leavesKingSafe(from, to, false) {
 		return 0, fmt.Errorf("%w: %s leaves the king in check", ErrIllegalMove, m)
 	}
-	return book.NewMove(from, to, book.NoPromo), nil
+	return NewMove(from, to, NoPromo), nil
 }

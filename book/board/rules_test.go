@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/notnil/chess"
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
 
@@ -142,8 +141,8 @@ func TestParseSANRejectsIllegal(t *testing.T) {
 			byTarget[m.S2()] = append(byTarget[m.S2()], m)
 		}
 		board := cp.Board()
-		matching := func(w want) []book.Move {
-			var out []book.Move
+		matching := func(w want) []Move {
+			var out []Move
 			for _, m := range byTarget[w.to] {
 				if m.HasTag(chess.KingSideCastle) || m.HasTag(chess.QueenSideCastle) {
 					continue
@@ -415,7 +414,7 @@ func TestCheckKeptFromTheMove(t *testing.T) {
 		}
 		for _, s := range append([]string{""}, strings.Fields(tc.moves)...) {
 			if s != "" {
-				m, err := book.ParseMove(s)
+				m, err := ParseMove(s)
 				if err != nil {
 					t.Fatal(err)
 				}

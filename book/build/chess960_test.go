@@ -36,16 +36,16 @@ func chess960Games() string {
 }
 
 // positionsOf replays PGN and maps every key reached to its position.
-func positionsOf(t *testing.T, text string) map[book.Key]board.Position {
+func positionsOf(t *testing.T, text string) map[board.Key]board.Position {
 	t.Helper()
-	out := map[book.Key]board.Position{}
+	out := map[board.Key]board.Position{}
 	r := pgn.NewReader(strings.NewReader(text))
 	for {
 		g, err := r.Next()
 		if err != nil {
 			return out
 		}
-		if err := g.Replay(func(pos *board.Position, m book.Move) { out[pos.Key()] = *pos }); err != nil {
+		if err := g.Replay(func(pos *board.Position, m board.Move) { out[pos.Key()] = *pos }); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -52,8 +52,8 @@ const maxTextLine = 1 << 20
 // the entries are nil: nothing is half-compiled. err is a read error.
 func CompileText(r io.Reader) (entries []book.Entry, stats TextStats, problems []TextError, err error) {
 	type pair struct {
-		key  book.Key
-		move book.Move
+		key  board.Key
+		move board.Move
 	}
 	type acc struct {
 		white    bool
@@ -161,7 +161,7 @@ func isBlank(b []byte) bool {
 
 // parseTextMove reads one from-to token ("e2e4", "e7e8n", "f2f4?",
 // "g1f3x") and checks it is legal in pos; it returns the move as played.
-func parseTextMove(pos *board.Position, tok []byte) (m book.Move, never bool, err error) {
+func parseTextMove(pos *board.Position, tok []byte) (m board.Move, never bool, err error) {
 	text := tok
 	if n := len(text); n > 0 && (text[n-1] == '?' || text[n-1] == 'x') {
 		never = true
@@ -170,14 +170,14 @@ func parseTextMove(pos *board.Position, tok []byte) (m book.Move, never bool, er
 	if (len(text) != 4 && len(text) != 5) || !utf8.Valid(tok) {
 		return 0, false, fmt.Errorf("bad token %q: want a from-to move such as e2e4, e7e8n or f2f4?", tok)
 	}
-	raw, err := book.ParseMove(string(text))
+	raw, err := board.ParseMove(string(text))
 	if err != nil {
 		return 0, false, fmt.Errorf("bad token %q: want a from-to move such as e2e4, e7e8n or f2f4?", tok)
 	}
 	// A promotion written from-to promotes to a queen.
 	if pc := pos.Piece(raw.From()); len(text) == 4 && pc != board.NoPiece && pc.Type() == board.Pawn &&
 		(raw.To().Row() == 7 || raw.To().Row() == 0) {
-		raw = book.NewMove(raw.From(), raw.To(), book.PromoQueen)
+		raw = board.NewMove(raw.From(), raw.To(), board.PromoQueen)
 	}
 	m, err = pos.LegalMove(raw)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 )
 
 // How a build counts. Each counted ply is appended to a batch as a packed
@@ -33,19 +33,19 @@ import (
 
 // record is one counted ply; meta is seq<<19 | move<<3 | white<<2 | points.
 type record struct {
-	key  book.Key
+	key  board.Key
 	meta uint64
 }
 
-func (r record) move() book.Move { return book.Move(uint16(r.meta >> 3)) }
-func (r record) white() bool     { return r.meta>>2&1 == 1 }
-func (r record) points() uint64  { return r.meta & 3 }
+func (r record) move() board.Move { return board.Move(uint16(r.meta >> 3)) }
+func (r record) white() bool      { return r.meta>>2&1 == 1 }
+func (r record) points() uint64   { return r.meta & 3 }
 
 // aggEntry is one (position, move) of the aggregate: 32 bytes.
 type aggEntry struct {
-	key           book.Key
+	key           board.Key
 	games, points uint64 // totals, never halved
-	move          book.Move
+	move          board.Move
 	n, sum        uint16 // PolyGlot's counts: halved at countMax
 	white         bool
 }
@@ -282,7 +282,7 @@ func (c *counter) sortRecords(batch []record) {
 // distinctPairs counts the distinct (key, move) pairs of a sorted batch.
 func distinctPairs(batch []record) int {
 	n := 0
-	var moves []book.Move
+	var moves []board.Move
 	for i := 0; i < len(batch); {
 		k := batch[i].key
 		moves = moves[:0]
@@ -296,7 +296,7 @@ func distinctPairs(batch []record) int {
 	return n
 }
 
-func containsMove(moves []book.Move, m book.Move) bool {
+func containsMove(moves []board.Move, m board.Move) bool {
 	for _, x := range moves {
 		if x == m {
 			return true
@@ -367,7 +367,7 @@ func mergeBackward(buf []aggEntry, start, n, end int, batch []record, group []ag
 func mergeGroups(agg []aggEntry, batch []record, fn func([]aggEntry) error) error {
 	var group []aggEntry
 	i := 0
-	next := func(limit book.Key, all bool) error {
+	next := func(limit board.Key, all bool) error {
 		for i < len(agg) && (all || agg[i].key < limit) {
 			lo := i
 			for i < len(agg) && agg[i].key == agg[lo].key {

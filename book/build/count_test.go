@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/internal/lichessgames"
 )
 
@@ -21,7 +22,7 @@ import (
 // moves halved when one reaches 16384, moves in order of first appearance.
 func TestCountMatchesPolyGlotModel(t *testing.T) {
 	type modelMove struct {
-		move          book.Move
+		move          board.Move
 		n, sum        int
 		games, points uint64
 	}
@@ -32,13 +33,13 @@ func TestCountMatchesPolyGlotModel(t *testing.T) {
 		c.init(&opt)
 		c.batchCap = batch
 		c.setBatchLimit()
-		model := map[book.Key][]modelMove{}
-		keys := []book.Key{5, 1 << 60, 1<<60 + 1, 0xfedcba9876543210}
+		model := map[board.Key][]modelMove{}
+		keys := []board.Key{5, 1 << 60, 1<<60 + 1, 0xfedcba9876543210}
 		var plies []ply
 		for range 70000 {
 			k := keys[rng.IntN(len(keys))]
 			// A skewed choice, so one move passes 16384 games several times.
-			m := book.Move(1 + min(rng.IntN(8), rng.IntN(8)))
+			m := board.Move(1 + min(rng.IntN(8), rng.IntN(8)))
 			p := ply{key: k, move: m, white: k&1 == 1, points: uint8(rng.IntN(3))}
 			plies = append(plies, p)
 			moves := model[k]
@@ -65,7 +66,7 @@ func TestCountMatchesPolyGlotModel(t *testing.T) {
 			}
 			plies = plies[n:]
 		}
-		var got []book.Key
+		var got []board.Key
 		err := c.finish(func(g *CountGroup, moves []aggEntry) error {
 			got = append(got, g.Key)
 			want := model[g.Key]
@@ -103,7 +104,7 @@ func TestSortRecords(t *testing.T) {
 			case 1:
 				k = 42
 			}
-			r[i] = record{book.Key(k), uint64(i) << 19}
+			r[i] = record{board.Key(k), uint64(i) << 19}
 		}
 		want := slices.Clone(r)
 		slices.SortStableFunc(want, func(x, y record) int { return cmp.Compare(x.key, y.key) })

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 )
 
 // A counts file holds, for every (position, move) of some games, the full
@@ -121,14 +122,14 @@ func madeBookHeader(variants []VariantGames) []book.Entry {
 
 // CountMove is one move of a position in a counts file.
 type CountMove struct {
-	Move          book.Move
+	Move          board.Move
 	Games, Points uint64
 	White         bool // White to move
 }
 
 // CountGroup is a position's moves in a counts file.
 type CountGroup struct {
-	Key   book.Key
+	Key   board.Key
 	Moves []CountMove
 }
 
@@ -139,7 +140,7 @@ type CountsWriter struct {
 	w               *bufio.Writer
 	crc             hash.Hash32
 	groups, records uint64
-	last            book.Key
+	last            board.Key
 	buf             []byte
 	err             error
 }
@@ -255,7 +256,7 @@ type CountsReader struct {
 	r               *crcReader
 	header          CountsHeader
 	groups, records uint64
-	last            book.Key
+	last            board.Key
 	group           CountGroup
 	done            bool
 }
@@ -367,7 +368,7 @@ func (cr *CountsReader) Next() (*CountGroup, error) {
 	if _, err := io.ReadFull(cr.r, kb[:]); err != nil {
 		return nil, cr.bad(err)
 	}
-	key := book.Key(binary.BigEndian.Uint64(kb[:]))
+	key := board.Key(binary.BigEndian.Uint64(kb[:]))
 	if cr.groups > 0 && key <= cr.last {
 		return nil, fmt.Errorf("counts file damaged: key %s after %s", key, cr.last)
 	}
@@ -386,7 +387,7 @@ func (cr *CountsReader) Next() (*CountGroup, error) {
 		if err != nil {
 			return nil, cr.bad(err)
 		}
-		m := CountMove{Move: book.Move(binary.BigEndian.Uint16(mb[:])), Games: gw >> 1, Points: points, White: gw&1 == 1}
+		m := CountMove{Move: board.Move(binary.BigEndian.Uint16(mb[:])), Games: gw >> 1, Points: points, White: gw&1 == 1}
 		if m.Games == 0 || m.Points > 2*m.Games || slices.ContainsFunc(g.Moves, func(x CountMove) bool { return x.Move == m.Move }) {
 			return nil, fmt.Errorf("counts file damaged at key %s", key)
 		}

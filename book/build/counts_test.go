@@ -151,7 +151,7 @@ func TestCountsHalving(t *testing.T) {
 	}
 	// The positions with a move of 16384 games or more: the start (e4,
 	// 34,000 games), after 1. e4 (e5, 33,600) and after 1. e4 e5 (Nf3).
-	hot := map[book.Key]bool{}
+	hot := map[board.Key]bool{}
 	cr := readers(t, counts)[0]
 	for {
 		g, err := cr.Next()
@@ -170,8 +170,8 @@ func TestCountsHalving(t *testing.T) {
 	if st.Halved != 3 || len(hot) != 3 {
 		t.Errorf("%d positions halved, %d with 16384 games; want 3", st.Halved, len(hot))
 	}
-	byKey := func(es []book.Entry) map[book.Key][]book.Entry {
-		m := map[book.Key][]book.Entry{}
+	byKey := func(es []book.Entry) map[board.Key][]book.Entry {
+		m := map[board.Key][]book.Entry{}
 		for _, e := range es {
 			m[e.Key] = append(m[e.Key], e)
 		}

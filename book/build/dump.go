@@ -34,7 +34,7 @@ func Dump(w io.Writer, b *book.Book, name string, white bool) (DumpResult, error
 		colour = "white"
 	}
 	fmt.Fprintf(bw, "Dump of \"%s\" for %s.\n", name, colour)
-	d := &dumper{b: b, w: bw, white: white, line: 1, first: map[book.Key][2]int{}}
+	d := &dumper{b: b, w: bw, white: white, line: 1, first: map[board.Key][2]int{}}
 	if h, err := b.Header(); err == nil && h != nil && h.Chess960() {
 		// A Chess960 book: the lines from each start the book has, each
 		// start announced on a line of its own.
@@ -93,7 +93,7 @@ type DumpResult struct {
 type dumpPly struct {
 	san   string
 	share float64
-	key   book.Key // of the position the move was played from
+	key   board.Key // of the position the move was played from
 }
 
 type dumper struct {
@@ -101,7 +101,7 @@ type dumper struct {
 	w     *bufio.Writer
 	white bool
 	line  int
-	first map[book.Key][2]int // line and ply where a position was first met
+	first map[board.Key][2]int // line and ply where a position was first met
 	path  []dumpPly
 
 	positions int
@@ -109,8 +109,8 @@ type dumper struct {
 
 // bookMoves are the legal moves of the book at p with a weight above 0, in
 // file order (played form), with their shares of the sum of those weights.
-func (d *dumper) bookMoves(p *board.Position) ([]book.Move, []float64) {
-	var moves []book.Move
+func (d *dumper) bookMoves(p *board.Position) ([]board.Move, []float64) {
+	var moves []board.Move
 	var weights []uint64
 	var total uint64
 	if book.NoKeyReason(p) != "" {
@@ -134,7 +134,7 @@ func (d *dumper) bookMoves(p *board.Position) ([]book.Move, []float64) {
 }
 
 // inBook reports whether the book has entries for k.
-func (d *dumper) inBook(k book.Key) bool {
+func (d *dumper) inBook(k board.Key) bool {
 	found := false
 	d.b.Each(k, func(int, book.Entry) { found = true })
 	return found
@@ -157,7 +157,7 @@ func (d *dumper) search(p board.Position, pl pieceLists, bookSide bool) int {
 	}
 	d.first[key] = [2]int{d.line, len(d.path)}
 
-	var moves []book.Move
+	var moves []board.Move
 	var shares []float64
 	if bookSide {
 		if d.inBook(key) {
@@ -234,7 +234,7 @@ func newPieceLists(start *board.Position) pieceLists {
 	var pl pieceLists
 	for c := 0; c < 2; c++ {
 		for _, king := range []bool{true, false} {
-			for s := book.Square(0); s < 64; s++ {
+			for s := board.Square(0); s < 64; s++ {
 				pc := start.Piece(s)
 				if pc == board.NoPiece || pc.White() != (c == 0) || (pc.Type() == board.King) != king {
 					continue
@@ -248,7 +248,7 @@ func newPieceLists(start *board.Position) pieceLists {
 	return pl
 }
 
-func (pl *pieceLists) remove(c int, s book.Square) {
+func (pl *pieceLists) remove(c int, s board.Square) {
 	i := pl.idx[s]
 	last := pl.sq[c][pl.n[c]-1]
 	pl.sq[c][i] = last
@@ -256,7 +256,7 @@ func (pl *pieceLists) remove(c int, s book.Square) {
 	pl.n[c]--
 }
 
-func (pl *pieceLists) move(c int, from, to book.Square) {
+func (pl *pieceLists) move(c int, from, to board.Square) {
 	i := pl.idx[from]
 	pl.sq[c][i] = int8(to)
 	pl.idx[to] = i
@@ -267,10 +267,10 @@ func (pl *pieceLists) move(c int, from, to book.Square) {
 type moveKind struct {
 	capture, enPassant, castleShort, castleLong bool
 	piece                                       board.PieceType
-	rookFrom                                    book.Square // of castling
+	rookFrom                                    board.Square // of castling
 }
 
-func kindOf(p *board.Position, m book.Move) moveKind {
+func kindOf(p *board.Position, m board.Move) moveKind {
 	from, to := m.From(), m.To()
 	mover, target := p.Piece(from), p.Piece(to)
 	k := moveKind{piece: mover.Type(), capture: target != board.NoPiece}
@@ -290,7 +290,7 @@ func kindOf(p *board.Position, m book.Move) moveKind {
 }
 
 // after returns the lists after m, a legal move at p.
-func (pl pieceLists) after(p *board.Position, m book.Move) pieceLists {
+func (pl pieceLists) after(p *board.Position, m board.Move) pieceLists {
 	from, to := m.From(), m.To()
 	c := 0
 	if !p.WhiteToMove() {
@@ -299,12 +299,12 @@ func (pl pieceLists) after(p *board.Position, m book.Move) pieceLists {
 	k := kindOf(p, m)
 	switch {
 	case k.enPassant:
-		pl.remove(1-c, book.NewSquare(to.File(), from.Row()))
+		pl.remove(1-c, board.NewSquare(to.File(), from.Row()))
 	case k.capture:
 		pl.remove(1-c, to)
 	}
 	switch {
-	case m.Promo() != book.NoPromo:
+	case m.Promo() != board.NoPromo:
 		pl.remove(c, from)
 		pl.idx[to] = pl.n[c]
 		pl.sq[c][pl.n[c]] = int8(to)
@@ -313,9 +313,9 @@ func (pl pieceLists) after(p *board.Position, m book.Move) pieceLists {
 		// King and rook may land on each other's squares (Chess960): take
 		// both places before moving either.
 		row := from.Row()
-		kingTo, rookTo := book.NewSquare(6, row), book.NewSquare(5, row)
+		kingTo, rookTo := board.NewSquare(6, row), board.NewSquare(5, row)
 		if k.castleLong {
-			kingTo, rookTo = book.NewSquare(2, row), book.NewSquare(3, row)
+			kingTo, rookTo = board.NewSquare(2, row), board.NewSquare(3, row)
 		}
 		ki, ri := pl.idx[from], pl.idx[k.rookFrom]
 		pl.sq[c][ki], pl.sq[c][ri] = int8(kingTo), int8(rookTo)
@@ -331,10 +331,10 @@ func (pl pieceLists) after(p *board.Position, m book.Move) pieceLists {
 // (outward along rays; pawns: capture towards the a-file, towards the
 // h-file, push, double push; promotions queen, knight, rook, bishop);
 // then castling, king side first.
-func opponentOrder(p *board.Position, pl *pieceLists) []book.Move {
+func opponentOrder(p *board.Position, pl *pieceLists) []board.Move {
 	moves := p.LegalMoves()
 	type ranked struct {
-		m    book.Move
+		m    board.Move
 		rank [6]int
 	}
 	rs := make([]ranked, len(moves))
@@ -359,7 +359,7 @@ func opponentOrder(p *board.Position, pl *pieceLists) []book.Move {
 			case dr == 2 || dr == -2:
 				step = 3
 			}
-			promo := map[book.Promo]int{book.PromoQueen: 0, book.PromoKnight: 1, book.PromoRook: 2, book.PromoBishop: 3}[m.Promo()]
+			promo := map[board.Promo]int{board.PromoQueen: 0, board.PromoKnight: 1, board.PromoRook: 2, board.PromoBishop: 3}[m.Promo()]
 			r = [6]int{0, piece, step, promo}
 		case k.piece == board.Knight:
 			r = [6]int{0, piece, dr, df}

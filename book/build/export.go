@@ -32,7 +32,7 @@ func (o *TreeOptions) start() board.Position {
 // treeMove is a book move of a position, with its share of the
 // position's weight (legal moves with weight > 0).
 type treeMove struct {
-	played book.Move
+	played board.Move
 	entry  book.Entry
 	share  float64 // 0..1
 }
@@ -80,7 +80,7 @@ type TreeStats struct {
 // result is "*", the tags the seven the standard asks for, a FEN when
 // the tree does not start from the standard position).
 func TreeToPGN(w io.Writer, b *book.Book, name string, opt TreeOptions) (TreeStats, error) {
-	t := &treeWriter{b: b, opt: opt, w: bufio.NewWriter(w), expanded: map[book.Key]bool{}}
+	t := &treeWriter{b: b, opt: opt, w: bufio.NewWriter(w), expanded: map[board.Key]bool{}}
 	t.text.W = t.w
 	start := opt.start()
 	tags := [][2]string{{"Event", "Book tree of " + name}, {"Site", "?"}, {"Date", "????.??.??"}, {"Round", "-"}, {"White", "?"}, {"Black", "?"}, {"Result", "*"}}
@@ -124,7 +124,7 @@ type treeWriter struct {
 	w        *bufio.Writer
 	text     pgn.MoveText // over w
 	open     bool         // the next token starts a variation: "(" before it
-	expanded map[book.Key]bool
+	expanded map[board.Key]bool
 	stats    TreeStats
 }
 
@@ -202,7 +202,7 @@ func (t *treeWriter) move(pos board.Position, m treeMove, number bool) {
 type Opening struct {
 	Pos   board.Position
 	Start board.Position // the tree's start
-	Moves []book.Move    // played form, from Start
+	Moves []board.Move   // played form, from Start
 	Share float64        // the line's share: the product of its moves' shares
 }
 
@@ -216,15 +216,15 @@ type Opening struct {
 // first, heaviest line to it; a line never repeats a position.
 func Openings(b *book.Book, opt TreeOptions, atPly int, minLine float64) []Opening {
 	type visit struct {
-		key book.Key
+		key board.Key
 		ply int
 	}
 	visited := map[visit]bool{}
-	written := map[book.Key]bool{}
-	onLine := map[book.Key]bool{} // a repetition is no way to a position
+	written := map[board.Key]bool{}
+	onLine := map[board.Key]bool{} // a repetition is no way to a position
 	var out []Opening
-	var walk func(pos board.Position, line []book.Move, share float64)
-	walk = func(pos board.Position, line []book.Move, share float64) {
+	var walk func(pos board.Position, line []board.Move, share float64)
+	walk = func(pos board.Position, line []board.Move, share float64) {
 		ply := len(line)
 		v := visit{pos.Key(), ply}
 		if atPly == 0 {
@@ -267,10 +267,10 @@ func Openings(b *book.Book, opt TreeOptions, atPly int, minLine float64) []Openi
 // from the start to where it stops (no move left, MaxPly, or a position
 // written before): every move of the tree lies on at least one line, so
 // games of these lines give make-book the tree's moves.
-func TreeLines(b *book.Book, opt TreeOptions, fn func(line []book.Move) error) error {
-	expanded := map[book.Key]bool{}
-	var walk func(pos board.Position, line []book.Move) error
-	walk = func(pos board.Position, line []book.Move) error {
+func TreeLines(b *book.Book, opt TreeOptions, fn func(line []board.Move) error) error {
+	expanded := map[board.Key]bool{}
+	var walk func(pos board.Position, line []board.Move) error
+	walk = func(pos board.Position, line []board.Move) error {
 		var moves []treeMove
 		if (opt.MaxPly == 0 || len(line) < opt.MaxPly) && !expanded[pos.Key()] {
 			for _, m := range treeMoves(b, &pos) {
@@ -304,7 +304,7 @@ func TreeLines(b *book.Book, opt TreeOptions, fn func(line []book.Move) error) e
 // WriteLineGame writes a line of moves as a PGN game with the seven
 // standard tags (and the start position's FEN when it is not the
 // standard one), result "*".
-func WriteLineGame(w io.Writer, event string, round int, start board.Position, line []book.Move) error {
+func WriteLineGame(w io.Writer, event string, round int, start board.Position, line []board.Move) error {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "[Event \"%s\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"%d\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n", pgnEscape(event), round)
 	for _, tg := range startTags(&start) {

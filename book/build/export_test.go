@@ -43,13 +43,13 @@ func randomBook(t *testing.T, maxPly int) *book.Book {
 }
 
 type keyMove struct {
-	key  book.Key
-	move book.Move
+	key  board.Key
+	move board.Move
 }
 
 // walkRAV replays every move of PGN movetext, variations included: a
 // variation starts from the position before the move it follows.
-func walkRAV(t *testing.T, text string, fn func(pos *board.Position, m book.Move)) int {
+func walkRAV(t *testing.T, text string, fn func(pos *board.Position, m board.Move)) int {
 	t.Helper()
 	body := text[strings.Index(text, "\n\n")+2:]
 	var stack [][2]board.Position // (before the last move, after it)
@@ -114,7 +114,7 @@ func TestTreeToPGNReadsBack(t *testing.T) {
 			}
 			text := buf.String()
 			written := map[keyMove]bool{}
-			moves := walkRAV(t, text, func(pos *board.Position, m book.Move) {
+			moves := walkRAV(t, text, func(pos *board.Position, m board.Move) {
 				written[keyMove{pos.Key(), pos.ToBook(m)}] = true
 				found := false
 				for _, e := range b.Entries(pos.Key()) {
@@ -138,7 +138,7 @@ func TestTreeToPGNReadsBack(t *testing.T) {
 			if err != nil || g.Result != "*" {
 				t.Fatalf("our reader: %v", err)
 			}
-			if err := g.Replay(func(*board.Position, book.Move) {}); err != nil {
+			if err := g.Replay(func(*board.Position, board.Move) {}); err != nil {
 				t.Errorf("our reader: %v", err)
 			}
 			main := g.NumMoves()
@@ -155,7 +155,7 @@ func TestTreeToPGNReadsBack(t *testing.T) {
 			}
 			// The lines (-lines) hold the same moves.
 			lineMoves := map[keyMove]bool{}
-			TreeLines(b, opt, func(line []book.Move) error {
+			TreeLines(b, opt, func(line []board.Move) error {
 				p := *board.StartPosition()
 				for _, m := range line {
 					lineMoves[keyMove{p.Key(), p.ToBook(m)}] = true
@@ -182,7 +182,7 @@ func TestTreeLinesRoundTrip(t *testing.T) {
 	b := randomBook(t, 12)
 	var games bytes.Buffer
 	n := 0
-	if err := TreeLines(b, TreeOptions{}, func(line []book.Move) error {
+	if err := TreeLines(b, TreeOptions{}, func(line []board.Move) error {
 		n++
 		return WriteLineGame(&games, "lines", n, *board.StartPosition(), line)
 	}); err != nil {
@@ -219,7 +219,7 @@ func TestTreeLinesRoundTrip(t *testing.T) {
 func TestOpenings(t *testing.T) {
 	b := randomBook(t, 12)
 	// All positions at ply 2, by brute force over the book's moves.
-	want := map[book.Key]bool{}
+	want := map[board.Key]bool{}
 	start := *board.StartPosition()
 	for _, m1 := range treeMoves(b, &start) {
 		p1 := start

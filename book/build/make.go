@@ -221,8 +221,8 @@ func (b *Builder) addPlies(plies []ply) error {
 // ply is one counted move of a game: the position's key, the move in
 // stored form, the side to move and the game's points for the mover.
 type ply struct {
-	key    book.Key
-	move   book.Move
+	key    board.Key
+	move   board.Move
 	white  bool
 	points uint8
 }
@@ -268,7 +268,7 @@ func (p *gameParser) parse(g *pgn.Game, out []ply, source string) ([]ply, gameOu
 	}
 	start := len(out)
 	innerRook := 0
-	record := func(pos *board.Position, m book.Move) {
+	record := func(pos *board.Position, m board.Move) {
 		w := pos.WhiteToMove()
 		if w && !white || !w && !black {
 			return

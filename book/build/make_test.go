@@ -75,11 +75,11 @@ func TestRandomPGNUpToDate(t *testing.T) {
 }
 
 // keyAfter is the key after UCI moves from the start position.
-func keyAfter(t *testing.T, moves string) book.Key {
+func keyAfter(t *testing.T, moves string) board.Key {
 	t.Helper()
 	p := board.StartPosition()
 	for _, s := range strings.Fields(moves) {
-		m, err := book.ParseMove(s)
+		m, err := board.ParseMove(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +95,7 @@ type handEntry struct {
 }
 
 func (h handEntry) entry(t *testing.T) book.Entry {
-	m, err := book.ParseMove(h.move)
+	m, err := board.ParseMove(h.move)
 	if err != nil {
 		t.Fatal(err)
 	}

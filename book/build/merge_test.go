@@ -9,10 +9,11 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 )
 
-func mustMove(t testing.TB, s string) book.Move {
-	m, err := book.ParseMove(s)
+func mustMove(t testing.TB, s string) board.Move {
+	m, err := board.ParseMove(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func headerEntry(text string) book.Entry {
 // PolyGlot 2.0.4 itself where it does not overflow, see cmd_mergebook_test).
 func TestMergeRule(t *testing.T) {
 	dir := t.TempDir()
-	m := func(s string) book.Move { return mustMove(t, s) }
+	m := func(s string) board.Move { return mustMove(t, s) }
 	a := writeTestBook(t, dir, "a.bin", []book.Entry{
 		headerEntry("@PG@\n1.0"), headerEntry("\n0\nA"),
 		{Key: 5, Move: m("e2e4"), Weight: 10, Learn: 1<<16 | 2},
@@ -138,7 +139,7 @@ func TestMergeRandomAgainstMap(t *testing.T) {
 	gen := func(n int) []book.Entry {
 		es := make([]book.Entry, n)
 		for i := range es {
-			es[i] = book.Entry{Key: book.Key(1 + rng.Intn(n/3+1)), Move: book.Move(1 + rng.Intn(12)), Weight: uint16(rng.Intn(40000)), Learn: book.Learn(rng.Uint32() & 0x00ff00ff)}
+			es[i] = book.Entry{Key: board.Key(1 + rng.Intn(n/3+1)), Move: board.Move(1 + rng.Intn(12)), Weight: uint16(rng.Intn(40000)), Learn: book.Learn(rng.Uint32() & 0x00ff00ff)}
 		}
 		slices.SortStableFunc(es, func(x, y book.Entry) int { return cmpKey(x.Key, y.Key) })
 		// Drop duplicate (key, move) pairs: the model assumes none.
@@ -186,7 +187,7 @@ func TestMergeRandomAgainstMap(t *testing.T) {
 	}
 }
 
-func cmpKey(a, b book.Key) int {
+func cmpKey(a, b board.Key) int {
 	switch {
 	case a < b:
 		return -1
@@ -196,8 +197,8 @@ func cmpKey(a, b book.Key) int {
 	return 0
 }
 
-func keysOf(lists ...[]book.Entry) []book.Key {
-	var ks []book.Key
+func keysOf(lists ...[]book.Entry) []board.Key {
+	var ks []board.Key
 	for _, l := range lists {
 		for _, e := range l {
 			ks = append(ks, e.Key)
@@ -213,19 +214,19 @@ func keysOf(lists ...[]book.Entry) []book.Key {
 func BenchmarkMerge1M(b *testing.B) {
 	const n = 1_000_000
 	rng := rand.New(rand.NewSource(1))
-	shared := make([]book.Key, n/8)
+	shared := make([]board.Key, n/8)
 	for i := range shared {
-		shared[i] = book.Key(rng.Uint64())
+		shared[i] = board.Key(rng.Uint64())
 	}
 	gen := func() []book.Entry {
 		es := make([]book.Entry, 0, n)
 		for len(es) < n {
-			k := book.Key(rng.Uint64())
+			k := board.Key(rng.Uint64())
 			if rng.Intn(2) == 0 {
 				k = shared[rng.Intn(len(shared))]
 			}
 			for m := 0; m < 4 && len(es) < n; m++ {
-				es = append(es, book.Entry{Key: k, Move: book.Move(1 + rng.Intn(64)), Weight: uint16(rng.Intn(100)), Learn: book.Learn(rng.Uint32() & 0x00ff00ff)})
+				es = append(es, book.Entry{Key: k, Move: board.Move(1 + rng.Intn(64)), Weight: uint16(rng.Intn(100)), Learn: book.Learn(rng.Uint32() & 0x00ff00ff)})
 			}
 		}
 		slices.SortStableFunc(es, func(x, y book.Entry) int { return cmpKey(x.Key, y.Key) })

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 )
 
@@ -92,7 +91,7 @@ func TestReplayChess960WithoutVariant(t *testing.T) {
 		t.Fatal(err)
 	}
 	var moves []string
-	if err := g.Replay(func(pos *board.Position, m book.Move) {
+	if err := g.Replay(func(pos *board.Position, m board.Move) {
 		if !pos.Chess960() {
 			t.Fatalf("%s read as standard chess", pos.FEN())
 		}

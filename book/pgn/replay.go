@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 )
 
@@ -150,7 +149,7 @@ func (g *Game) Start() (board.Position, error) {
 // Chess960 king takes own rook). A move
 // that does not resolve stops it with a *Skip naming the ply; fn has seen
 // the moves before it.
-func (g *Game) Replay(fn func(pos *board.Position, m book.Move)) error {
+func (g *Game) Replay(fn func(pos *board.Position, m board.Move)) error {
 	start, err := g.Start()
 	if err != nil {
 		return err
@@ -162,7 +161,7 @@ func (g *Game) Replay(fn func(pos *board.Position, m book.Move)) error {
 // game's Start, which the caller also reads, as make-book does for the
 // variant): later moves are not read at all (as PolyGlot's make-book,
 // which reads no move past its -max-ply).
-func (g *Game) ReplayPliesFrom(start board.Position, n int, fn func(pos *board.Position, m book.Move)) error {
+func (g *Game) ReplayPliesFrom(start board.Position, n int, fn func(pos *board.Position, m board.Move)) error {
 	pos := start
 	for ply := range min(n, len(g.moves)) {
 		m, err := board.ParseSAN(&pos, g.Move(ply))

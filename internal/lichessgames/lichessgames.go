@@ -24,7 +24,6 @@ import (
 	"runtime"
 	"strconv"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 )
 
@@ -135,7 +134,7 @@ type generator struct {
 }
 
 type rankedMove struct {
-	m     book.Move
+	m     board.Move
 	score uint64
 }
 
@@ -156,7 +155,7 @@ func (g *generator) game(seed uint64, n int) {
 	opening := 2 + rng.IntN(18) // plies played from the popular moves
 	clocks := [2]float64{float64(tc.base), float64(tc.base)}
 	eval := 0.2
-	var ecoKey book.Key
+	var ecoKey board.Key
 	mated, stalemate := false, false
 	comments := tc.base >= 0 || analysed
 	g.moves = g.moves[:0]
@@ -270,7 +269,7 @@ func (g *generator) game(seed uint64, n int) {
 // of the position and the move (the same ranking in every game, as real
 // players prefer the same moves), and rank r is chosen with probability
 // keep·(1-keep)^r.
-func (g *generator) choose(pos *board.Position, legal []book.Move, keep float64) book.Move {
+func (g *generator) choose(pos *board.Position, legal []board.Move, keep float64) board.Move {
 	g.ranked = g.ranked[:0]
 	for _, m := range legal {
 		g.ranked = append(g.ranked, rankedMove{m, mix(uint64(pos.Key()) ^ uint64(m)*0x9e3779b97f4a7c15)})

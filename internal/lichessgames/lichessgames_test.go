@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/pgn"
 )
@@ -39,7 +38,7 @@ func TestGamesLookReal(t *testing.T) {
 	r := pgn.NewReader(bytes.NewReader(text))
 	results, events := map[string]int{}, map[string]int{}
 	firstMoves := map[string]int{}
-	atPly30 := map[book.Key]bool{}
+	atPly30 := map[board.Key]bool{}
 	long, n := 0, 0
 	for {
 		g, err := r.Next()
@@ -59,7 +58,7 @@ func TestGamesLookReal(t *testing.T) {
 		events[g.Tag("Event")]++
 		firstMoves[string(g.Move(0))]++
 		ply := 0
-		err = g.Replay(func(pos *board.Position, m book.Move) {
+		err = g.Replay(func(pos *board.Position, m board.Move) {
 			if ply == 30 {
 				atPly30[pos.Key()] = true
 			}

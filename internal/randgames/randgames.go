@@ -12,7 +12,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/pgn"
 )
@@ -83,7 +82,7 @@ func Chess960PGN(o Options) string {
 			if len(moves) == 0 {
 				break
 			}
-			var castles []book.Move
+			var castles []board.Move
 			for _, m := range moves {
 				// Castling: in Chess960 the only move onto an own piece, in
 				// standard chess the king's two-square move.
@@ -93,7 +92,7 @@ func Chess960PGN(o Options) string {
 					castles = append(castles, m)
 				}
 			}
-			var m book.Move
+			var m board.Move
 			switch {
 			case len(castles) > 0 && rng.IntN(5) < 4:
 				m = castles[rng.IntN(len(castles))]

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/pgn"
 )
@@ -29,7 +28,7 @@ func TestChess960PGNReplays(t *testing.T) {
 			if !g.Chess960() {
 				t.Fatalf("game %d: Variant %q is not Chess960", games, g.Tag("Variant"))
 			}
-			err = g.Replay(func(pos *board.Position, m book.Move) {
+			err = g.Replay(func(pos *board.Position, m board.Move) {
 				switch pos.SAN(m) {
 				case "O-O", "O-O+", "O-O#":
 					short++
@@ -60,7 +59,7 @@ func TestStandardPGNReplays(t *testing.T) {
 		if g.Tag("Variant") != "" || g.Tag("FEN") != "" {
 			t.Fatalf("game %d has Variant %q FEN %q", games, g.Tag("Variant"), g.Tag("FEN"))
 		}
-		err = g.Replay(func(pos *board.Position, m book.Move) {
+		err = g.Replay(func(pos *board.Position, m board.Move) {
 			if pos.Chess960() {
 				t.Fatal("a standard game replays as Chess960")
 			}

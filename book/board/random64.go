@@ -1,4 +1,4 @@
-package book
+package board
 
 // random64 is Polyglot's fixed table of 781 Zobrist numbers, as the book
 // format defines them: 768 for pieces, 4 for castling rights, 8 for

@@ -1,0 +1,8 @@
+package board
+
+// Test helpers of the internal tests, for the external ones (which may
+// import book, built on this package).
+var (
+	FindLegal   = findLegal
+	NotnilMoves = notnilMoves
+)
