@@ -10,12 +10,11 @@
 //     the engine's output and does the work inline, as a C relay does.
 //     Elsewhere, or when the GUI's input cannot be polled as it is, it is
 //     the goroutine loop (loop): a goroutine reads the GUI, another the
-//     engine, and hand their lines over channels. Either way other
-//     goroutines (a book's check, timers, the engine's exit) hand their
-//     results over channels, and both loops call the same handlers
-//     (onGUIBatch, onEngineOutput, ...). Output to the GUI is flushed after
-//     each event: a line never waits for the next one, and a flood of
-//     engine lines still costs one write per read.
+//     engine, and post their lines as events. Either way other goroutines
+//     (a book's check, timers, the engine's exit) post events too, and both
+//     loops hand every event to one dispatch (events.go). Output to the
+//     GUI is flushed after each event: a line never waits for the next
+//     one, and a flood of engine lines still costs one write per read.
 //   - Reply order (replyQueue, replies.go). The engine's replies go to the
 //     GUI as they come; our own lines (a book's bestmove) wait behind the
 //     replies the engine still owes for the GUI's earlier requests, so the
@@ -130,11 +129,10 @@ type Adapter struct {
 	opts     Options
 	log      logger
 
-	// What the loop waits on besides the engine link's timers.
-	guiCh    chan guiBatch
-	engineCh chan *engineBatch
-	bookCh   chan bookVerdict
-	done     chan struct{} // closed when Run returns
+	// events is what other goroutines hand the loop (events.go): all of
+	// them for the goroutine loop, all but its own reads for the poll loop.
+	events chan event
+	done   chan struct{} // closed when Run returns
 
 	gui      guiSide       // the GUI's side: our output, its uci, commands waiting for the handshake
 	engine   engineLink    // the engine: its handshake, restarts and what it announced
@@ -184,9 +182,7 @@ func New(cfg *config.Config, opts Options) *Adapter {
 			return p, nil
 		}
 	}
-	a.guiCh = make(chan guiBatch, 16)
-	a.engineCh = make(chan *engineBatch, 64)
-	a.bookCh = make(chan bookVerdict, 4)
+	a.events = make(chan event, 64)
 	a.done = make(chan struct{})
 	return a
 }
@@ -228,7 +224,8 @@ func (a *Adapter) Run(stdin io.Reader, stdout io.Writer) (err error) {
 		a.log.printf("loop: poll(2) on the GUI's input and the engine's output")
 	}
 	if a.observer.obs != nil {
-		a.observer.start(a.kick) // after a.poll is set: kick reads it
+		// After a.poll is set: post wakes it.
+		a.observer.start(func() { a.post(event{kind: evObserverSaid}) })
 	}
 	// The engine first: its start-up (a process to load, a network to
 	// read) runs while we set up the rest. The log comes before it (it
@@ -242,7 +239,7 @@ func (a *Adapter) Run(stdin io.Reader, stdout io.Writer) (err error) {
 	if a.poll != nil {
 		return a.poll.run()
 	}
-	go readGUI(stdin, a.guiCh, a.done)
+	go a.readGUI(stdin)
 	return a.loop()
 }
 
@@ -271,20 +268,6 @@ func (a *Adapter) kick() {
 	}
 }
 
-// after is time.After for the loop's timers: the poll loop is also woken
-// when it fires.
-func (a *Adapter) after(d time.Duration) <-chan time.Time {
-	if a.poll == nil {
-		return time.After(d)
-	}
-	ch := make(chan time.Time, 1)
-	time.AfterFunc(d, func() {
-		ch <- time.Now()
-		a.kick()
-	})
-	return ch
-}
-
 // loop is the goroutine loop: readers on their own goroutines hand the
 // GUI's and the engine's lines over channels, and the loop waits on every
 // channel at once. It runs wherever the poll loop (Linux) cannot: the
@@ -292,47 +275,28 @@ func (a *Adapter) after(d time.Duration) <-chan time.Time {
 // none for pipes (Windows).
 func (a *Adapter) loop() error {
 	for {
-		var err error
-		select {
-		case b := <-a.guiCh:
-			a.onGUIBatch(b.lines, b.err)
-		case b := <-a.engineCh:
-			err = a.onEngineBatchFrom(b)
-		case <-a.engine.exited:
-			a.onEngineExited()
-		case v := <-a.bookCh:
-			a.onBookVerdict(v)
-		case <-a.end.wait:
-			a.onQuitWaitOver()
-		case <-a.end.drainBy:
-			a.onDrainOver()
-		case <-a.engine.slowHandshake:
-			a.onSlowHandshake()
-		case <-a.observer.said:
-			a.onObserverSaid()
-		}
-		if over, err := a.afterEvent(err); over {
+		if over, err := a.dispatch(<-a.events); over {
 			return err
 		}
 	}
 }
 
-// The loop's events. Both loops (loop, and pollLoop on Linux) call these
-// handlers, so each thing is done one way; then afterEvent.
+// The loop's events. dispatch (events.go) calls these handlers for both
+// loops, so each thing is done one way; then afterEvent.
 
 // onGUIBatch handles lines the GUI sent; readErr set means its input
 // ended (the end of input is a quit, in its turn).
 func (a *Adapter) onGUIBatch(lines []string, readErr error) {
-	if a.end.quitSeen {
+	if a.end.quitSeen() {
 		return // lines after the quit are not read
 	}
 	for _, line := range lines {
 		a.onGUILine(line)
-		if a.end.quitSeen {
+		if a.end.quitSeen() {
 			break
 		}
 	}
-	if readErr != nil && !a.end.quitSeen {
+	if readErr != nil && !a.end.quitSeen() {
 		if readErr != io.EOF {
 			a.log.printf("reading the GUI: %v", readErr)
 		}
@@ -343,17 +307,6 @@ func (a *Adapter) onGUIBatch(lines []string, readErr error) {
 			a.onQuitInOrder(uci.Command{Kind: uci.CmdQuit, Line: "quit"})
 		}
 	}
-}
-
-// onEngineBatchFrom handles a batch from an engine reader goroutine (a
-// dead engine's last words are dropped) and recycles it.
-func (a *Adapter) onEngineBatchFrom(b *engineBatch) error {
-	if b.gen != a.engine.gen {
-		return nil // a dead engine's last words
-	}
-	err := a.onEngineOutput(b.data, b.err)
-	batchPool.Put(b)
-	return err
 }
 
 // onEngineOutput handles whole lines of the running engine (each ending
@@ -376,24 +329,22 @@ func (a *Adapter) onEngineOutput(data []byte, readErr error) error {
 // process it left behind; ending its group closes it, and the end of its
 // output is the death handled by onEngineOutput (after any last lines).
 func (a *Adapter) onEngineExited() {
-	a.engine.exited = nil
 	a.engine.eng.Kill()
 }
 
 func (a *Adapter) onDrainOver() {
 	a.log.printf("the engine did not leave within %v of quit: ending it", a.opts.QuitGrace)
-	a.end.late, a.end.now = true, true
+	a.end.reach(overdue)
 }
 
 func (a *Adapter) onSlowHandshake() {
-	a.engine.slowHandshake = nil
 	a.notify("the engine has not answered uci with uciok after %v: is %q a UCI engine?", a.opts.SlowHandshake, strings.Join(a.settings.EngineArgv, " "))
 }
 
 // afterEvent ends every event: what it had to say goes to the GUI, then
 // the observers run. over is true when the run ends here (err: why, if it
 // failed); the engine is then stopped.
-func (a *Adapter) afterEvent(failed error) (over bool, err error) {
+func (a *Adapter) afterEvent(failed error) (ended bool, err error) {
 	if failed != nil {
 		return true, failed
 	}
@@ -402,11 +353,11 @@ func (a *Adapter) afterEvent(failed error) (over bool, err error) {
 	}
 	werr := a.gui.out.Flush()
 	a.observer.run() // after the flush: learning never delays an answer
-	if werr != nil && !a.end.now {
+	if werr != nil && !a.end.now() {
 		a.log.printf("writing to the GUI: %v: quitting", werr)
-		a.end.now = true
+		a.end.reach(over)
 	}
-	if a.end.now {
+	if a.end.now() {
 		a.finish()
 		return true, nil
 	}
@@ -420,13 +371,13 @@ func (a *Adapter) afterEvent(failed error) (over bool, err error) {
 // after a quit, else a death (restart, or an error that ends the run).
 func (a *Adapter) onEngineGone() error {
 	switch {
-	case a.end.draining:
-		a.end.now = true
+	case a.end.draining():
+		a.end.reach(over)
 		return nil
-	case a.end.quitSeen:
+	case a.end.quitSeen():
 		// The GUI is leaving: no restart for the answers still owed.
 		a.notify("the engine died (%s) after the GUI's quit", a.engine.ended())
-		a.end.now = true
+		a.end.reach(over)
 		return nil
 	}
 	return a.onEngineDeath()

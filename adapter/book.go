@@ -214,9 +214,7 @@ func (a *Adapter) verifyBooks() {
 	for _, b := range a.books.unverified {
 		go func() {
 			idleThread()
-			if sendOrDone(a.bookCh, bookVerdict{b, b.Verify()}, a.done) {
-				a.kick()
-			}
+			a.post(event{kind: evBookVerdict, verdict: bookVerdict{b, b.Verify()}})
 		}()
 	}
 	a.books.unverified = nil

@@ -15,19 +15,38 @@ import (
 
 // ending is where the run is in its end.
 type ending struct {
-	quitSeen bool // the GUI's quit (or the end of its input) was read
+	phase phase
 	// wait fires when a quit held behind the engine's handshake, or behind
 	// a search that ends by itself, has waited long enough (QuitWait) for
 	// the answers owed before it.
-	wait <-chan time.Time
-	// hurry: that wait is over; searches that would end by themselves are
-	// stopped rather than waited for.
-	hurry    bool
-	draining bool             // quit went to the engine: its last lines still reach the GUI
-	drainBy  <-chan time.Time // when the engine has had its grace to leave
-	late     bool             // it did not leave within that grace
-	now      bool             // the run ends after this batch
+	wait  loopTimer
+	drain loopTimer // fires when the engine has had its grace to leave after quit
 }
+
+// phase is how far the run is in its end; it only moves forward.
+type phase int
+
+const (
+	running phase = iota
+	// quitRead: the GUI's quit (or the end of its input) was read; the
+	// commands before it are still answered. Lines after it are not read.
+	quitRead
+	// hurried: the quit has waited QuitWait for those answers; searches
+	// that would end by themselves are stopped rather than waited for.
+	hurried
+	draining // quit went to the engine: its last lines still reach the GUI
+	over     // the run ends after this event
+	// overdue: the run ends now, and the engine gets no more grace: it did
+	// not leave within the one it had after quit.
+	overdue
+)
+
+// reach moves the end on to p, never back.
+func (e *ending) reach(p phase) { e.phase = max(e.phase, p) }
+
+func (e *ending) quitSeen() bool { return e.phase >= quitRead }
+func (e *ending) draining() bool { return e.phase >= draining }
+func (e *ending) now() bool      { return e.phase >= over }
 
 // stuckHandshakeGrace is how long an engine that has not finished its
 // handshake gets to leave after quit: it does not read its input yet, so
@@ -39,18 +58,18 @@ const stuckHandshakeGrace = 100 * time.Millisecond
 // at once, too, when only the engine's handshake holds it up and nothing
 // before it needs an answer.
 func (a *Adapter) onQuitInOrder(c uci.Command) {
-	a.end.quitSeen = true
+	a.end.reach(quitRead)
 	if !a.engine.handshaking && len(a.gui.queued) == 0 {
 		a.onGUICommand(c)
 		return
 	}
 	if a.engine.handshaking && !a.answersWaitForHandshake() {
 		a.log.printf("quit during the engine's handshake, with nothing to answer: quitting now")
-		a.end.now = true
+		a.end.reach(over)
 		return
 	}
 	a.gui.queued = append(a.gui.queued, c)
-	a.end.wait = a.after(a.opts.QuitWait)
+	a.startTimer(&a.end.wait, evQuitWait, a.opts.QuitWait)
 }
 
 // answersWaitForHandshake reports whether a command waiting for the
@@ -71,12 +90,11 @@ func (a *Adapter) answersWaitForHandshake() bool {
 
 // onQuitWaitOver: the answers owed before a quit did not come in time.
 func (a *Adapter) onQuitWaitOver() {
-	a.end.wait = nil
-	a.end.hurry = true
+	a.end.reach(hurried)
 	switch {
 	case a.engine.handshaking:
 		a.log.printf("the engine did not finish its handshake: quitting anyway")
-		a.end.now = true
+		a.end.reach(over)
 	case a.gui.heldBySearch:
 		a.log.printf("quit waited %v for a search to end by itself: stopping it", a.opts.QuitWait)
 		a.stopEngineSearch()
@@ -91,9 +109,9 @@ func (a *Adapter) beginEnd() {
 		a.releaseBookAnswer(false)
 	}
 	a.toEngine("quit")
-	a.end.draining = true
-	a.end.wait = nil
-	a.end.drainBy = a.after(a.opts.QuitGrace)
+	a.end.reach(draining)
+	a.end.wait.stop()
+	a.startTimer(&a.end.drain, evDrain, a.opts.QuitGrace)
 }
 
 // finish ends the run: replies the engine never gave are made good (a
@@ -107,7 +125,7 @@ func (a *Adapter) finish() {
 	a.gui.out.Flush()
 	grace := a.opts.QuitGrace
 	switch {
-	case a.end.late:
+	case a.end.phase == overdue:
 		grace = 0 // it had its grace already
 	case a.engine.handshaking:
 		grace = min(grace, stuckHandshakeGrace)

@@ -24,21 +24,16 @@ type guiSide struct {
 	notices      []string // to tell it as info strings once it talks
 }
 
-// guiBatch is the GUI's lines as one read delivered them.
-type guiBatch struct {
-	lines []string
-	err   error // io.EOF or a read error: the GUI is gone
-}
-
-// readGUI hands the GUI's lines to the loop, a batch at a time.
-func readGUI(r io.Reader, ch chan<- guiBatch, done <-chan struct{}) {
+// readGUI hands the GUI's lines to the loop, a batch at a time (the
+// goroutine loop's reader).
+func (a *Adapter) readGUI(r io.Reader) {
 	lr := uci.NewLineReader(r, 64<<10)
 	for {
 		var lines []string
 		for {
 			l, err := lr.ReadLine()
 			if err != nil {
-				sendOrDone(ch, guiBatch{lines: lines, err: err}, done)
+				a.post(event{kind: evGUI, lines: lines, err: err})
 				return
 			}
 			lines = append(lines, string(l))
@@ -46,7 +41,7 @@ func readGUI(r io.Reader, ch chan<- guiBatch, done <-chan struct{}) {
 				break
 			}
 		}
-		if !sendOrDone(ch, guiBatch{lines: lines}, done) {
+		if !a.post(event{kind: evGUI, lines: lines}) {
 			return
 		}
 		// Let the loop answer on this thread before our next read blocks
@@ -114,7 +109,7 @@ func (a *Adapter) onGUICommandInOrder(c uci.Command) {
 // releaseQueued handles the commands that waited, in order, until one has
 // to wait again.
 func (a *Adapter) releaseQueued() {
-	for len(a.gui.queued) > 0 && !a.engine.handshaking && !a.gui.heldBySearch && !a.end.draining && !a.end.now {
+	for len(a.gui.queued) > 0 && !a.engine.handshaking && !a.gui.heldBySearch && !a.end.draining() {
 		c := a.gui.queued[0]
 		a.gui.queued = a.gui.queued[1:]
 		a.onGUICommand(c)

@@ -127,7 +127,7 @@ func (x *xboardFront) onLine(line string) {
 		// After the commands that wait for the handshake, in order; if
 		// it never completes, the quit's wait ends the run.
 		x.held = append(x.held, line)
-		x.a.end.wait = x.a.after(x.a.opts.QuitWait)
+		x.a.startTimer(&x.a.end.wait, evQuitWait, x.a.opts.QuitWait)
 		return
 	}
 	if !x.a.engine.everReady {
@@ -161,13 +161,13 @@ func (x *xboardFront) afterEvent() {
 		held := x.held
 		x.held = nil
 		for _, l := range held {
-			if x.a.end.quitSeen {
+			if x.a.end.quitSeen() {
 				return
 			}
 			x.onLine(l)
 		}
 	}
-	for x.redrive && !x.a.end.quitSeen {
+	for x.redrive && !x.a.end.quitSeen() {
 		x.redrive = false
 		x.drive()
 	}

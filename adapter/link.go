@@ -19,16 +19,15 @@ import (
 // restart (the GUI's options, when it last died). The adapter's loop owns
 // it like all its state; what the engine says is handled by the adapter.
 type engineLink struct {
-	eng    Engine
-	gen    int             // counts starts: lines from an older one are a dead engine's last words
-	exited <-chan struct{} // eng.Exited(); nil once seen closed
+	eng Engine
+	gen int // counts starts: lines from an older one are a dead engine's last words
 
 	handshaking bool      // "uci" sent, uciok not yet received
 	everReady   bool      // a handshake has completed once: a death from now on is restarted
 	lastDeath   time.Time // a second death within restartWindow of it is fatal
 	// slowHandshake fires when the engine has not finished its handshake
-	// in time (nil once it has).
-	slowHandshake <-chan time.Time
+	// in time (unset once it has).
+	slowHandshake loopTimer
 
 	position string   // the last position line it was sent ("": none since its start or ucinewgame)
 	header   []string // the engine's id and option lines, raw, for the GUI's uci
@@ -52,13 +51,11 @@ type engineLink struct {
 const restartWindow = time.Minute
 
 // start takes a new engine as the running one; the handshake begins (the
-// caller sends "uci"), and slow fires when it has taken too long.
-func (l *engineLink) start(eng Engine, slow <-chan time.Time) {
+// caller sends "uci", and starts slowHandshake).
+func (l *engineLink) start(eng Engine) {
 	l.eng = eng
-	l.exited = eng.Exited()
 	l.gen++
 	l.handshaking = true
-	l.slowHandshake = slow
 	l.header = l.header[:0]
 	l.options = l.options[:0]
 	l.name = "" // an engine that sends no id name has none
@@ -87,7 +84,7 @@ func (l *engineLink) headerLine(line string) error {
 // engine had finished one (so this one replaces it).
 func (l *engineLink) handshakeDone() (restart bool) {
 	l.handshaking = false
-	l.slowHandshake = nil
+	l.slowHandshake.stop()
 	restart = l.everReady
 	l.everReady = true
 	return restart
@@ -192,9 +189,11 @@ func (a *Adapter) spawnEngine() error {
 	if err != nil {
 		return err
 	}
-	a.engine.start(eng, a.after(a.opts.SlowHandshake))
-	if a.poll == nil || !a.poll.attach(eng, a.engine.gen) {
-		go readEngine(a.engine.gen, eng.Stdout(), a.engineCh, a.done, a.kick)
+	a.engine.start(eng)
+	a.startTimer(&a.engine.slowHandshake, evSlowHandshake, a.opts.SlowHandshake)
+	go a.watchExit(eng.Exited(), a.engine.gen)
+	if a.poll == nil || !a.poll.attach(eng) {
+		go a.readEngine(a.engine.gen, eng.Stdout())
 	}
 	return nil
 }
@@ -357,26 +356,23 @@ func withoutPonder(goLine string) string {
 	return strings.Join(out, " ")
 }
 
-type engineBatch struct {
-	gen  int    // which engine start these lines come from
-	data []byte // whole lines, each ending in '\n'
-	err  error  // set on the last batch of an engine: its stdout closed
-}
+// engineBatch is a reader goroutine's buffer of an engine's whole lines,
+// each ending in '\n'.
+type engineBatch struct{ data []byte }
 
 // batchPool recycles engine batches: a flood of info lines then costs no
 // allocation per batch.
 var batchPool = sync.Pool{New: func() any { return &engineBatch{data: make([]byte, 0, 64<<10)} }}
 
-// readEngine hands an engine's output to the loop in chunks of whole
-// lines, as they arrive: a lone line goes at once, and a flood costs one
-// read, one channel send and one GUI write per chunk, not per line (the
-// relay must keep up with cat). Lines of any length are kept whole.
-// wake is called after each batch handed over (the poll loop's kick).
-func readEngine(gen int, r io.Reader, ch chan<- *engineBatch, done <-chan struct{}, wake func()) {
+// readEngine hands an engine's output (start gen) to the loop in chunks
+// of whole lines, as they arrive: a lone line goes at once, and a flood
+// costs one read, one hand-over and one GUI write per chunk, not per line
+// (the relay must keep up with cat). Lines of any length are kept whole.
+// The last chunk carries the end of the output (its err).
+func (a *Adapter) readEngine(gen int, r io.Reader) {
 	var carry []byte // the start of a line not yet complete
 	for {
 		b := batchPool.Get().(*engineBatch)
-		b.gen, b.err = gen, nil
 		b.data = append(b.data[:0], carry...)
 		carry = carry[:0]
 		for {
@@ -389,10 +385,7 @@ func readEngine(gen int, r io.Reader, ch chan<- *engineBatch, done <-chan struct
 				if len(b.data) > 0 && b.data[len(b.data)-1] != '\n' {
 					b.data = append(b.data, '\n') // a last line without its end
 				}
-				b.err = err
-				if sendOrDone(ch, b, done) {
-					wake()
-				}
+				a.post(event{kind: evEngine, gen: gen, data: b.data, err: err, batch: b})
 				return
 			}
 			if last := bytes.LastIndexByte(b.data, '\n'); last >= 0 {
@@ -401,9 +394,8 @@ func readEngine(gen int, r io.Reader, ch chan<- *engineBatch, done <-chan struct
 				break
 			}
 		}
-		if !sendOrDone(ch, b, done) {
+		if !a.post(event{kind: evEngine, gen: gen, data: b.data, batch: b}) {
 			return
 		}
-		wake()
 	}
 }

@@ -21,10 +21,11 @@ import (
 // proxy 1.1-1.4 times PolyGlot's on a 2-CPU VM; this shape, 0.6-0.8).
 //
 // Everything else (a book's verdict, the engine's exit, a timer, the
-// output of an engine read by a goroutine) arrives as before, on the
-// loop's channels, and the sender then writes to an eventfd that is in the
-// same poll set (Adapter.kick): the loop looks at its channels when it
-// wakes for it.
+// output of an engine read by a goroutine) arrives as in the goroutine
+// loop, on the loop's events channel, and the sender then writes to an
+// eventfd that is in the same poll set (Adapter.post, kick): the loop
+// takes the events when it wakes for it. Every event, read here or
+// received, goes to the one dispatch.
 //
 // The GUI's input is polled and read as it is: blocking, and never made
 // non-blocking or reopened, because its open file is shared with the GUI
@@ -92,18 +93,9 @@ type outputFD interface {
 	StdoutFD() (fd int, ok bool)
 }
 
-// attach watches a new engine (start gen): its exit wakes the loop, and
-// its output is read by the loop when it is a descriptor (true); false: a
-// goroutine must read it.
-func (pl *pollLoop) attach(eng Engine, gen int) bool {
-	exited, done := eng.Exited(), pl.a.done
-	go func() {
-		select {
-		case <-exited:
-			pl.wake()
-		case <-done:
-		}
-	}()
+// attach takes a new engine: its output is read by the loop when it is
+// a descriptor (true); false: a goroutine must read it.
+func (pl *pollLoop) attach(eng Engine) bool {
 	pl.eng = -1
 	pl.engIn.reset()
 	if p, ok := eng.(outputFD); ok {
@@ -155,7 +147,7 @@ func (pl *pollLoop) run() error {
 			} else if err != nil {
 				// Not expected with valid arguments; the run cannot go on.
 				a.log.printf("poll: %v: quitting", err)
-				a.end.now = true
+				a.end.reach(over)
 				_, ferr := a.afterEvent(nil)
 				return ferr
 			}
@@ -181,49 +173,35 @@ func (pl *pollLoop) run() error {
 	}
 }
 
-// onWake handles what the other goroutines left on the loop's channels.
-func (pl *pollLoop) onWake() (over bool, err error) {
-	a := pl.a
+// onWake handles the events other goroutines posted.
+func (pl *pollLoop) onWake() (ended bool, err error) {
 	for {
-		var err error
 		select {
-		case b := <-a.engineCh: // an engine read by a goroutine
-			err = a.onEngineBatchFrom(b)
-		case <-a.engine.exited:
-			a.onEngineExited()
-		case v := <-a.bookCh:
-			a.onBookVerdict(v)
-		case <-a.end.wait:
-			a.onQuitWaitOver()
-		case <-a.end.drainBy:
-			a.onDrainOver()
-		case <-a.engine.slowHandshake:
-			a.onSlowHandshake()
-		case <-a.observer.said:
-			a.onObserverSaid()
+		case ev := <-pl.a.events:
+			if ended, err := pl.a.dispatch(ev); ended {
+				return true, err
+			}
 		default:
 			return false, nil
-		}
-		if over, err := a.afterEvent(err); over {
-			return true, err
 		}
 	}
 }
 
 // readEngine reads the engine's output once and hands its whole lines
 // over.
-func (pl *pollLoop) readEngine() (over bool, err error) {
+func (pl *pollLoop) readEngine() (ended bool, err error) {
 	lines, end := pl.engIn.read(pl.eng, 16<<10)
 	if end != nil {
 		pl.eng = -1 // a restart attaches the next engine's
 	} else if len(lines) == 0 {
 		return false, nil
 	}
-	return pl.a.afterEvent(pl.a.onEngineOutput(lines, end))
+	a := pl.a
+	return a.dispatch(event{kind: evEngine, gen: a.engine.gen, data: lines, err: end})
 }
 
 // readGUI reads the GUI's input once and hands its whole lines over.
-func (pl *pollLoop) readGUI() (over bool, err error) {
+func (pl *pollLoop) readGUI() (ended bool, err error) {
 	data, end := pl.guiIn.read(pl.gui, 4<<10)
 	if end != nil {
 		pl.gui = -1
@@ -241,11 +219,11 @@ func (pl *pollLoop) readGUI() (over bool, err error) {
 		data = data[nl+1:]
 	}
 	a := pl.a
-	a.onGUIBatch(lines, end)
-	if a.end.quitSeen {
+	ended, err = a.dispatch(event{kind: evGUI, lines: lines, err: end})
+	if a.end.quitSeen() {
 		pl.gui = -1 // lines after the quit are not read
 	}
-	return a.afterEvent(nil)
+	return ended, err
 }
 
 // inBuf is what the reads of one descriptor delivered, for whole lines.

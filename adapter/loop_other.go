@@ -10,7 +10,7 @@ import "io"
 type pollLoop struct{}
 
 func (a *Adapter) newPollLoop(io.Reader) *pollLoop { return nil }
-func (*pollLoop) attach(Engine, int) bool          { return false }
+func (*pollLoop) attach(Engine) bool               { return false }
 func (*pollLoop) wake()                            {}
 func (*pollLoop) close()                           {}
 func (*pollLoop) run() error                       { return nil }

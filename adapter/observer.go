@@ -3,6 +3,7 @@ package adapter
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // observerQueue is the GameObserver, if any, with the calls the loop has
@@ -29,10 +30,11 @@ type observerQueue struct {
 	stopping bool                 // no calls after pending
 	wake     chan struct{}        // cap 1: pending has calls
 	ended    chan struct{}        // closed when the worker is done
-	kick     func()               // wakes the poll loop after a send on said
-	// What the observer said, for the loop: said (cap 1) signals it.
+	// What the observer said, for the loop: tell posts it to the loop
+	// (nil until the worker starts), once until the loop has taken it.
 	words []observerWords
-	said  chan struct{}
+	tell  func()
+	told  atomic.Bool
 }
 
 // observerWords is one line the observer logged; warn: it is a warning,
@@ -63,11 +65,13 @@ func (q *observerQueue) laterNow(f func(GameObserver)) {
 	}
 }
 
-// start runs the worker that makes the calls from now on; kick wakes the
-// poll loop when the observer said something.
-func (q *observerQueue) start(kick func()) {
+// start runs the worker that makes the calls from now on; tell hands the
+// loop an event when the observer said something.
+func (q *observerQueue) start(tell func()) {
 	q.wake, q.ended = make(chan struct{}, 1), make(chan struct{})
-	q.said, q.kick = make(chan struct{}, 1), kick
+	q.mu.Lock()
+	q.tell = tell
+	q.mu.Unlock()
 	go q.work()
 }
 
@@ -140,10 +144,10 @@ func (q *observerQueue) warnf(format string, args ...any) {
 func (q *observerQueue) say(warn bool, format string, args ...any) {
 	q.mu.Lock()
 	q.words = append(q.words, observerWords{fmt.Sprintf(format, args...), warn})
+	tell := q.tell
 	q.mu.Unlock()
-	if q.said != nil {
-		signal(q.said)
-		q.kick()
+	if tell != nil && !q.told.Swap(true) {
+		tell()
 	}
 }
 
@@ -151,6 +155,7 @@ func (q *observerQueue) say(warn bool, format string, args ...any) {
 // warnings to stderr and the GUI too.
 func (a *Adapter) onObserverSaid() {
 	q := &a.observer
+	q.told.Store(false) // words said from now on are told again
 	q.mu.Lock()
 	words := q.words
 	q.words = nil

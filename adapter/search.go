@@ -99,7 +99,7 @@ func (a *Adapter) onGo(c uci.Command) {
 	case a.search.state == searchBookPonder:
 		a.log.printf("go while a book answer waits for ponderhit: that answer is sent as stopped")
 		a.releaseBookAnswer(false)
-	case a.search.state == searchEngine && !a.search.stopSent && a.search.ends() && !a.end.hurry:
+	case a.search.state == searchEngine && !a.search.stopSent && a.search.ends() && a.end.phase < hurried:
 		a.log.printf("go while the engine's search runs: it waits for that search's bestmove")
 		a.gui.queued = slices.Insert(a.gui.queued, 0, c)
 		a.gui.heldBySearch = true
