@@ -134,16 +134,17 @@ type Adapter struct {
 	events chan event
 	done   chan struct{} // closed when Run returns
 
-	gui      guiSide       // the GUI's side: our output, its uci, commands waiting for the handshake
-	engine   engineLink    // the engine: its handshake, restarts and what it announced
-	replies  replyQueue    // the order of our replies to the GUI
-	search   search        // the GUI's latest go, while someone owes its bestmove
-	game     game          // the position the GUI sent, as far as we follow it
-	books    bookSet       // the open books and the chooser
-	observer observerQueue // live learning, called after each flush
+	front    Front               // the GUI's protocol (front.go)
+	out      Out                 // the GUI's output, flushed after each event
+	gui      guiSide             // the GUI's commands waiting for the handshake or a search
+	engine   engineLink          // the engine: its handshake, restarts and what it announced
+	replies  replyQueue[*answer] // the order of our replies to the GUI
+	search   search              // the GUI's latest go, while someone owes its bestmove
+	game     game                // the position the GUI sent, as far as we follow it
+	books    bookSet             // the open books and the chooser
+	observer observerQueue       // live learning, called after each flush
 
-	// xb is the CECP front when the GUI speaks CECP (front.go); nil: UCI.
-	xb *xboardFront
+	runs []lineRun // the info runs of the engine batch being handled
 
 	end ending // the GUI's quit and what is left to do before the run ends
 
@@ -160,7 +161,8 @@ type Adapter struct {
 // never changed.
 func New(cfg *config.Config, opts Options) *Adapter {
 	a := &Adapter{settings: cfg.Clone(), opts: opts, observer: observerQueue{obs: opts.Observer}}
-	a.replies = newReplyQueue(a.toGUI)
+	a.replies = newReplyQueue(a.deliver, &answer{})
+	a.front = &chooser{a: a}
 	if a.opts.Stderr == nil {
 		a.opts.Stderr = os.Stderr
 	}
@@ -191,7 +193,7 @@ func New(cfg *config.Config, opts Options) *Adapter {
 // quits or goes away (nil), or until the engine cannot be kept running (an
 // error, already reported on stderr).
 func (a *Adapter) Run(stdin io.Reader, stdout io.Writer) (err error) {
-	a.gui.out = uci.NewWriter(stdout)
+	a.out = Out{w: uci.NewWriter(stdout), log: &a.log}
 	if a.opts.Log != nil {
 		a.log = logger{l: a.opts.Log, on: a.opts.Log.IsLevelEnabled(logrus.InfoLevel)}
 	} else {
@@ -209,7 +211,7 @@ func (a *Adapter) Run(stdin io.Reader, stdout io.Writer) (err error) {
 		if a.observer.obs != nil {
 			a.observer.stop() // the last game is learned before the run ends
 			a.onObserverSaid()
-			a.gui.out.Flush()
+			a.out.w.Flush()
 		}
 		a.books.close()
 		a.log.close()
@@ -254,7 +256,7 @@ func (a *Adapter) answerDue() { a.soon = true }
 // answeredGUI is answerDue for a readyok or bestmove just sent to the
 // GUI: its next command may follow at once, unless we still owe it more.
 func (a *Adapter) answeredGUI() {
-	if len(a.replies.entries) == 0 && a.search.state == searchNone {
+	if !a.replies.owing() && a.search.state == searchNone {
 		a.answerDue()
 	}
 }
@@ -301,11 +303,7 @@ func (a *Adapter) onGUIBatch(lines []string, readErr error) {
 			a.log.printf("reading the GUI: %v", readErr)
 		}
 		a.log.printf("GUI closed its end: quitting")
-		if a.xb != nil {
-			a.xb.onLine("quit") // after its commands that wait
-		} else {
-			a.onQuitInOrder(uci.Command{Kind: uci.CmdQuit, Line: "quit"})
-		}
+		a.front.GUIGone()
 	}
 }
 
@@ -318,7 +316,7 @@ func (a *Adapter) onEngineOutput(data []byte, readErr error) error {
 		return nil
 	}
 	if err := a.onEngineGone(); err != nil {
-		a.gui.out.Flush()
+		a.out.w.Flush()
 		a.engine.eng.Kill()
 		return err
 	}
@@ -348,10 +346,8 @@ func (a *Adapter) afterEvent(failed error) (ended bool, err error) {
 	if failed != nil {
 		return true, failed
 	}
-	if a.xb != nil {
-		a.xb.afterEvent() // what the front does once the core has settled
-	}
-	werr := a.gui.out.Flush()
+	a.front.Settled() // what the front does once the core has settled
+	werr := a.out.w.Flush()
 	a.observer.run() // after the flush: learning never delays an answer
 	if werr != nil && !a.end.now() {
 		a.log.printf("writing to the GUI: %v: quitting", werr)

@@ -47,11 +47,11 @@ func loopAdapter(b testing.TB, bookPath string, obs GameObserver) (*Adapter, *co
 	cfg := testConfig(b, bookPath)
 	a := New(cfg, Options{Observer: obs})
 	w := &countingWriter{}
-	a.gui.out = uci.NewWriter(w)
+	a.out = Out{w: uci.NewWriter(w), log: &a.log}
 	a.game.init()
 	a.openBooks()
 	a.engine.eng = nullEngine{make(chan struct{})}
-	a.engine.everReady, a.gui.talked = true, true
+	a.engine.everReady = true
 	b.Cleanup(a.books.close)
 	return a, w
 }
@@ -121,7 +121,7 @@ func benchmarkBookAnswer(b *testing.B, obs GameObserver) {
 		start := time.Now()
 		a.onGUILine(lines[k])
 		a.onGUILine("go wtime 60000 btime 60000 winc 1000 binc 1000")
-		a.gui.out.Flush()
+		a.out.w.Flush()
 		latency += time.Since(start)
 		a.observer.run() // after the flush, as the loop does
 	}
@@ -219,7 +219,7 @@ func BenchmarkBookAnswerSamePosition(b *testing.B) {
 				start := time.Now()
 				a.onGUILine(pos)
 				a.onGUILine("go wtime 60000 btime 60000")
-				a.gui.out.Flush()
+				a.out.w.Flush()
 				latency += time.Since(start)
 				a.observer.run()
 			}
@@ -237,14 +237,15 @@ func BenchmarkBookAnswerSamePosition(b *testing.B) {
 // no pipes or goroutines.
 func BenchmarkEngineChunk(b *testing.B) {
 	a, _ := loopAdapter(b, "", nil)
-	a.gui.out = uci.NewWriter(io.Discard)
+	a.out = Out{w: uci.NewWriter(io.Discard), log: &a.log}
+	a.front = newUCIFront(a, &a.out)
 	line := "info depth 20 seldepth 30 multipv 1 score cp 31 nodes 1234567 nps 1000000 hashfull 0 tbhits 0 time 1234 pv e2e4 e7e5 g1f3\n"
 	chunk := []byte(strings.Repeat(line, 64<<10/len(line)))
 	lines := bytes.Count(chunk, []byte("\n"))
 	b.SetBytes(int64(len(chunk)))
 	for b.Loop() {
 		a.onEngineBatch(chunk)
-		a.gui.out.Flush()
+		a.out.w.Flush()
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*lines), "ns/line")
 }

@@ -3,9 +3,7 @@ package adapter
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -16,12 +14,12 @@ import (
 	"github.com/polyproxy/polyproxy/uci"
 )
 
-// bookAnswer is a chosen book move and the lines that announce it.
+// bookAnswer is a chosen book move and how the GUI is told it.
 type bookAnswer struct {
 	move    string
 	ponder  string // "" when the book has no reply
-	forLine string // the position line it answers
-	lines   []string
+	forGame int    // the game given it answers (game.seq)
+	bm      BestMove
 	choice  book.Choice
 	key     board.Key // the position the move was chosen for
 	white   bool      // White made the book move
@@ -282,8 +280,8 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 	}
 	move := choice.Move.String()
 	gm := &a.game
-	after, ponder := gm.predicted, gm.predictedPonder
-	if after == nil || gm.predictedMove != move {
+	after, ponder, ponderMove := gm.predicted, gm.predictedPonder, board.Move(0)
+	if after == nil || gm.predictedMove != choice.Move {
 		// Not the answer given to this very position before: work it out.
 		var ok bool
 		if after, ok = gm.after(move); !ok {
@@ -296,26 +294,20 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 			ponder = reply.String()
 		}
 	}
-	bestmove := "bestmove " + move
 	if ponder != "" {
-		bestmove += " ponder " + ponder
+		ponderMove, _ = board.ParseMove(ponder)
 	}
 	ans := &bookAnswer{
 		move:    move,
 		ponder:  ponder,
-		forLine: a.game.line,
+		forGame: a.game.seq,
 		choice:  choice,
 		key:     cur.Pos.Key(),
 		white:   white,
 		ply:     len(cur.Keys) - 1,
 		after:   after,
-		lines: []string{
-			"info string book move " + move + " (weight " + strconv.FormatUint(choice.Weight, 10) + ", " +
-				strconv.FormatFloat(100*choice.Share, 'f', 1, 64) + "%, " + filepath.Base(choice.Book.Path()) + ")",
-			// Some hosts (fastchess) want a score before every bestmove.
-			"info depth 1 score cp 0 time 0 nodes 0 pv " + move,
-			bestmove,
-		},
+		bm: BestMove{Move: choice.Move, Ponder: ponderMove,
+			Book: bookChoice(choice.Weight, choice.Share, choice.Book.Path())},
 	}
 	return ans, true
 }
@@ -361,49 +353,60 @@ func (a *Adapter) noBookAt(cur *board.Line) string {
 	return a.maxMovesReason(cur)
 }
 
-// bookView is the book decision's view of a position, for a GUI that
+// BookView is the book decision's view of a position, for a GUI that
 // asks what the book holds (CECP's bk and hint): the book that would
 // answer there and its entries as the chooser judges them (policies,
 // per-side books and Width included), or why the book has no move.
-type bookView struct {
-	book  *book.Book       // nil: no book has an entry here
-	cands []book.Candidate // the book's entries for the position
-	why   string           // why the book would not answer ("": it would)
+type BookView struct {
+	Book       *book.Book       // nil: no book has an entry here
+	Candidates []book.Candidate // the book's entries for the position
+	Why        string           // why the book would not answer ("": it would)
+}
+
+// BookView is the book decision's view of the game as played (Game). It
+// draws no random number and touches no search: asking never changes
+// what the book or the engine plays.
+func (a *Adapter) BookView() BookView {
+	g := &a.game
+	if g.pondering {
+		played := board.Line{Pos: g.beforeLast, Keys: g.cur.Keys[:len(g.cur.Keys)-1]}
+		return a.viewBook(&played)
+	}
+	return a.viewBook(g.cur)
 }
 
 // viewBook is the book decision's view of the game cur (its last
-// position). It draws no random number and touches no search: asking
-// never changes what the book or the engine plays.
-func (a *Adapter) viewBook(cur *board.Line) bookView {
-	var v bookView
-	if v.why = a.noBookAt(cur); v.why != "" {
+// position).
+func (a *Adapter) viewBook(cur *board.Line) BookView {
+	var v BookView
+	if v.Why = a.noBookAt(cur); v.Why != "" {
 		return v
 	}
 	for _, b := range a.probed(cur.Pos.WhiteToMove()) {
 		cands := a.books.chooser.Candidates(b, &cur.Pos, cur.Seen)
-		if len(cands) > 0 && v.book == nil {
-			v.book, v.cands = b, cands
+		if len(cands) > 0 && v.Book == nil {
+			v.Book, v.Candidates = b, cands
 		}
 		for _, cd := range cands {
 			if cd.Eligible {
-				v.book, v.cands = b, cands
+				v.Book, v.Candidates = b, cands
 				a.markShortLines(cur, &v)
 				return v
 			}
 		}
 	}
-	v.why = "no book has a move it would play here"
-	if v.book == nil {
-		v.why = "not in book"
+	v.Why = "no book has a move it would play here"
+	if v.Book == nil {
+		v.Why = "not in book"
 	}
 	return v
 }
 
 // markShortLines leaves out the eligible moves BookMinLine refuses.
-func (a *Adapter) markShortLines(cur *board.Line, v *bookView) {
+func (a *Adapter) markShortLines(cur *board.Line, v *BookView) {
 	eligible := 0
-	for i := range v.cands {
-		cd := &v.cands[i]
+	for i := range v.Candidates {
+		cd := &v.Candidates[i]
 		if !cd.Eligible {
 			continue
 		}
@@ -414,23 +417,23 @@ func (a *Adapter) markShortLines(cur *board.Line, v *bookView) {
 		eligible++
 	}
 	if eligible == 0 {
-		v.why = "every move it would play ends its line too soon (BookMinLine)"
+		v.Why = "every move it would play ends its line too soon (BookMinLine)"
 	}
 }
 
-// likeliest is the eligible move of the highest weight (the first of
+// Likeliest is the eligible move of the highest weight (the first of
 // equals), the one the book plays most often.
-func (v *bookView) likeliest() (board.Move, bool) {
+func (v *BookView) Likeliest() (board.Move, bool) {
 	best := -1
-	for i, cd := range v.cands {
-		if cd.Eligible && (best < 0 || cd.Weight > v.cands[best].Weight) {
+	for i, cd := range v.Candidates {
+		if cd.Eligible && (best < 0 || cd.Weight > v.Candidates[best].Weight) {
 			best = i
 		}
 	}
 	if best < 0 {
 		return 0, false
 	}
-	return v.cands[best].Move, true
+	return v.Candidates[best].Move, true
 }
 
 // searchMoves reads the moves the GUI allows with searchmoves. An unreadable
@@ -456,22 +459,26 @@ func (a *Adapter) releaseBookAnswer(played bool) {
 	if ans == nil {
 		return
 	}
-	if played && a.game.ok && a.game.line == ans.forLine {
-		a.game.predicted, a.game.predictedMove, a.game.predictedPonder = ans.after, ans.move, ans.ponder
+	if played && a.game.ok && a.game.seq == ans.forGame {
+		a.game.predicted, a.game.predictedMove, a.game.predictedPonder = ans.after, ans.bm.Move, ans.ponder
 		a.books.policy.played(a.game.number, ans)
 	}
-	// A copy: the game may continue from ans.after before the observer
-	// runs.
-	after := ans.after.Pos
-	a.replies.emit(ans.lines, func() {
-		if played {
+	out := &answer{bm: ans.bm}
+	if played {
+		// A copy: the game may continue from ans.after before the
+		// observer runs.
+		after := ans.after.Pos
+		out.observe = func() {
 			a.observer.later(func(o GameObserver) {
 				o.BookMove(ans.choice.Book, ans.key, ans.choice.Entry.Move, ans.white)
 				o.AfterBestmove(after)
 			})
 		}
-	})
+	}
 	if played {
+		// Before the answer goes out: a front may go on with the game as
+		// it takes it.
 		a.warmAfterBookMove(ans)
 	}
+	a.replies.emit([]*answer{out}, nil)
 }

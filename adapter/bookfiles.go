@@ -110,5 +110,5 @@ func (a *Adapter) reopenBooks(why func(path string) string) {
 func (a *Adapter) notifyGUI(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	a.log.printf("%s", msg)
-	a.infoString(msg)
+	a.front.Notice(msg)
 }

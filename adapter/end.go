@@ -1,9 +1,8 @@
 package adapter
 
 import (
+	"slices"
 	"time"
-
-	"github.com/polyproxy/polyproxy/uci"
 )
 
 // The end of a run. The GUI's quit, and the end of its input, are
@@ -57,10 +56,11 @@ const stuckHandshakeGrace = 100 * time.Millisecond
 // when nothing before it waits; else after what waits, within QuitWait;
 // at once, too, when only the engine's handshake holds it up and nothing
 // before it needs an answer.
-func (a *Adapter) onQuitInOrder(c uci.Command) {
+func (a *Adapter) onQuitInOrder() {
 	a.end.reach(quitRead)
-	if !a.engine.handshaking && len(a.gui.queued) == 0 {
-		a.onGUICommand(c)
+	c := command{kind: cmdQuit}
+	if !a.Waiting() {
+		a.exec(c)
 		return
 	}
 	if a.engine.handshaking && !a.answersWaitForHandshake() {
@@ -76,16 +76,10 @@ func (a *Adapter) onQuitInOrder(c uci.Command) {
 // engine's handshake needs an answer the engine must give, or a restarted
 // engine owes one the dead engine did not give.
 func (a *Adapter) answersWaitForHandshake() bool {
-	if len(a.replies.entries) > 0 {
+	if a.replies.owing() {
 		return true
 	}
-	for _, c := range a.gui.queued {
-		switch c.Kind {
-		case uci.CmdUCI, uci.CmdIsReady, uci.CmdGo, uci.CmdUnknown:
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(a.gui.queued, func(c command) bool { return c.owesAnswer() })
 }
 
 // onQuitWaitOver: the answers owed before a quit did not come in time.
@@ -122,7 +116,7 @@ func (a *Adapter) finish() {
 		a.log.printf("the engine left without a bestmove it owed: bestmove 0000 instead")
 	}
 	a.replies.abandon()
-	a.gui.out.Flush()
+	a.out.w.Flush()
 	grace := a.opts.QuitGrace
 	switch {
 	case a.end.phase == overdue:

@@ -143,10 +143,10 @@ func TestPonderMissFollowsAsReplay(t *testing.T) {
 		fresh.onGUILine(line(game[:28]...))
 		g, f := &a.game, &fresh.game
 		if !g.ok || g.cur.Pos != f.cur.Pos || !slices.Equal(g.cur.Keys, f.cur.Keys) || !slices.Equal(g.moves, f.moves) ||
-			g.line != f.line || g.engineLine != f.engineLine || g.number != f.number {
+			g.engineLine() != f.engineLine() || g.number != f.number {
 			t.Fatalf("%s: after the ponder miss: %s, %d keys, %d moves, game %d, engine line %q; replayed: %s, %d keys, %d moves, game %d, %q",
-				tc.prefix, g.cur.Pos.FEN(), len(g.cur.Keys), len(g.moves), g.number, g.engineLine,
-				f.cur.Pos.FEN(), len(f.cur.Keys), len(f.moves), f.number, f.engineLine)
+				tc.prefix, g.cur.Pos.FEN(), len(g.cur.Keys), len(g.moves), g.number, g.engineLine(),
+				f.cur.Pos.FEN(), len(f.cur.Keys), len(f.moves), f.number, f.engineLine())
 		}
 		// A replacement that does not play is read in full, as before:
 		// the game is not followed.

@@ -47,6 +47,10 @@ func fitOption(o uci.Option, value string) (v, warning string, ok bool) {
 	return value, "", true
 }
 
+// EngineOption is the option the engine announced under name (in any
+// case), as it announced it.
+func (a *Adapter) EngineOption(name string) (uci.Option, bool) { return a.engine.option(name) }
+
 // option is the option the engine announced under name (case-insensitive).
 func (l *engineLink) option(name string) (uci.Option, bool) {
 	for _, o := range l.options {

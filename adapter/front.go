@@ -1,9 +1,12 @@
 package adapter
 
 import (
+	"bytes"
+	"path/filepath"
+	"strconv"
 	"strings"
 
-	"github.com/polyproxy/polyproxy/learn"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -12,136 +15,216 @@ import (
 // reply order (replies.go), searches (search.go), the game followed for the
 // book (game.go), the book decision and its policies (book.go, policy.go,
 // warm.go) and the learning hooks (the GameObserver). A front speaks the
-// GUI's protocol and drives the core:
-//
-//   - the UCI front (front_uci.go) hands the GUI's UCI commands to the core as
-//     they are, and the core's lines go to the GUI unchanged;
-//   - the CECP front (front_xboard*.go) keeps CECP's own state (force mode,
-//     clocks, sides, pondering, analysis) and its own board, drives the
-//     core through the calls below, and turns the core's lines (engine
-//     thinking, bestmove, readyok) into CECP.
+// GUI's protocol: the core hands it the GUI's lines and its events (Front),
+// and the front drives the core through its commands.
 //
 // Which front talks is chosen from the GUI's first command, as PolyGlot
 // chooses: "xboard" or "protover" for CECP, anything else for UCI.
 
-// guiOutput is where the core's lines for the GUI go: UCI lines, each
-// whole. The UCI front writes them as they are (a *uci.Writer); the CECP
-// front translates them.
-type guiOutput interface {
-	WriteLine(string)
-	WriteLineBytes([]byte)
-	// WriteLinesRaw takes whole lines, each ending in '\n'.
-	WriteLinesRaw([]byte)
-	Flush() error
+// Front speaks the GUI's protocol over the core. The core calls it on its
+// loop's goroutine, one call at a time: with the GUI's lines, and with its
+// events, which the front turns into the GUI's protocol on its Out. A front
+// may give the core commands while it handles an event, but must leave
+// searching (Go) to Settled.
+type Front interface {
+	// GUILine is one line the GUI sent, without its end.
+	GUILine(line string)
+	// GUIGone: the GUI's input ended (closed, or unreadable); the front
+	// quits in its turn.
+	GUIGone()
+	// BestMove answers a Go: one for each, in the order of the Gos.
+	BestMove(BestMove)
+	// ReadyOK answers an IsReady, in its turn.
+	ReadyOK()
+	// Info is a run of the engine's info lines, each ending in '\n', as
+	// the engine wrote them (less a '\r' before the end); valid during the
+	// call only.
+	Info(run []byte)
+	// Text is a run of the engine's lines that are not UCI (its answer to
+	// a command of the user's: go perft, d, eval; "Unknown command"), as
+	// Info's run is.
+	Text(run []byte)
+	// Notice is something polyproxy tells the GUI (a book it cannot open,
+	// a position it cannot follow, the engine's death).
+	Notice(msg string)
+	// Described answers Describe, in its turn: what the GUI is told of
+	// the engine and of the options it may set.
+	Described(Description)
+	// Settled: the core has handled an event, and its state is settled;
+	// the front may go on with what it left for then.
+	Settled()
 }
 
-// chooseFront picks the GUI's protocol from its first line that says
-// anything: true when that is CECP, whose front then handles every line.
-func (a *Adapter) chooseFront(line string) bool {
+// BestMove is the answer to a search: the engine's, or ours (a book move,
+// or no move).
+type BestMove struct {
+	// Move and Ponder are the moves in UCI form as given (Chess960
+	// castling as king takes rook); IsNull: none (the engine had no move,
+	// or gave none that reads as a move).
+	Move, Ponder board.Move
+	// Raw is the engine's line as it wrote it, for a front that relays it
+	// (valid during the call only); nil for ours.
+	Raw []byte
+	// Book is set when the book answered.
+	Book *BookChoice
+	// Why says why there is no move, when there is something to say (a
+	// position that cannot be played).
+	Why string
+}
+
+// BookChoice is what the book's answer was chosen from.
+type BookChoice struct {
+	Weight uint64
+	Share  float64 // of the position's weight, 0 to 1
+	File   string  // the book's file name, without its directory
+}
+
+// BookNote is the book's answer in words, as the GUI is told it: "book
+// move e2e4 (weight 300, 75.0%, book.bin)".
+func (b BestMove) BookNote() string {
+	return "book move " + b.Move.String() + " (weight " + strconv.FormatUint(b.Book.Weight, 10) + ", " +
+		strconv.FormatFloat(100*b.Book.Share, 'f', 1, 64) + "%, " + b.Book.File + ")"
+}
+
+// UCI is the answer as a UCI bestmove line: the engine's as it wrote it.
+func (b BestMove) UCI() string {
+	if b.Raw != nil {
+		return string(b.Raw)
+	}
+	if b.Move.IsNull() {
+		return "bestmove 0000"
+	}
+	s := "bestmove " + b.Move.String()
+	if !b.Ponder.IsNull() {
+		s += " ponder " + b.Ponder.String()
+	}
+	return s
+}
+
+// bookChoice is the book's choice as the fronts are told it.
+func bookChoice(weight uint64, share float64, path string) *BookChoice {
+	return &BookChoice{Weight: weight, Share: share, File: filepath.Base(path)}
+}
+
+// parseBestMove reads the engine's bestmove line: its move and its ponder
+// move, each null when missing or not a move (bestmove (none), 0000).
+func parseBestMove(line []byte) (move, ponder board.Move) {
+	f := bytes.Fields(line)
+	if len(f) < 2 {
+		return 0, 0
+	}
+	move = parseMoveBytes(f[1])
+	for i := 2; i+1 < len(f); i++ {
+		if strings.EqualFold(string(f[i]), "ponder") {
+			ponder = parseMoveBytes(f[i+1])
+			break
+		}
+	}
+	return move, ponder
+}
+
+func parseMoveBytes(b []byte) board.Move {
+	m, err := board.ParseMove(string(b))
+	if err != nil {
+		return 0
+	}
+	return m
+}
+
+// Description is what the GUI is told of the engine and of the options it
+// may set.
+type Description struct {
+	Name string // the engine's id name ("": it gave none)
+	// IDLines are the engine's other id lines (its author), as it wrote
+	// them.
+	IDLines []string
+	// Options are the engine's options, in its order, then ours.
+	Options []Option
+}
+
+// Option is an option the GUI may set: the engine's, or ours ("Polyglot
+// ..."). An engine's option that cannot be read is shown as it is to a UCI
+// GUI (Line) and to no other.
+type Option struct {
+	uci.Option        // as announced: an engine's with its configured value as the default
+	Line       string // as a UCI GUI is shown it
+	Ours       bool
+	Readable   bool // Option is read from the line
+}
+
+// Out is the GUI's output: a front writes its lines here, the core logs
+// them (when the log is on) and flushes them after each event.
+type Out struct {
+	w   *uci.Writer
+	log *logger
+}
+
+// Line writes one line.
+func (o *Out) Line(s string) {
+	if o.log.on {
+		o.log.traffic(">gui", s)
+	}
+	o.w.WriteLine(s)
+}
+
+// LineBytes writes one line.
+func (o *Out) LineBytes(b []byte) {
+	if o.log.on {
+		o.log.traffic(">gui", string(b))
+	}
+	o.w.WriteLineBytes(b)
+}
+
+// Lines writes a run of whole lines, each ending in '\n', with one copy.
+func (o *Out) Lines(run []byte) {
+	if o.log.on {
+		eachLine(run, func(l []byte) { o.log.traffic(">gui", string(l)) })
+	}
+	o.w.WriteLinesRaw(run)
+}
+
+// eachLine calls f with each line of a run of whole lines, without its
+// end.
+func eachLine(run []byte, f func(line []byte)) {
+	for len(run) > 0 {
+		nl := bytes.IndexByte(run, '\n')
+		f(run[:nl])
+		run = run[nl+1:]
+	}
+}
+
+// chooser is the front until the GUI's first command says which protocol
+// it speaks: the notices until then are kept for the front chosen.
+type chooser struct {
+	a       *Adapter
+	notices []string
+}
+
+func (c *chooser) GUILine(line string) {
 	word, _, _ := strings.Cut(strings.TrimSpace(line), " ")
 	if word == "" {
-		return false
-	}
-	a.gui.frontChosen = true
-	if word != "xboard" && word != "protover" {
-		return false
-	}
-	a.log.printf("the GUI speaks CECP (xboard): the CECP front translates")
-	a.xb = newXboardFront(a, a.gui.out)
-	a.gui.out = a.xb
-	return true
-}
-
-// The core's calls for a front that does not speak UCI. Each is the UCI
-// command a UCI GUI would send, handled in its turn like one: the same
-// order of replies, book decisions and engine handling for both fronts.
-
-func (a *Adapter) coreCommand(line string) {
-	c, err := uci.ParseCommand(line)
-	if err != nil {
-		a.log.printf("%v", err)
-	}
-	a.onGUICommandInOrder(c)
-}
-
-// coreNewGame starts a new game (ucinewgame).
-func (a *Adapter) coreNewGame() { a.coreCommand("ucinewgame") }
-
-// corePosition sets the game: line is the UCI position line a UCI GUI
-// would send (positionText keeps it). It takes the UCI front's way: a line
-// that extends the game followed costs its new moves only.
-func (a *Adapter) corePosition(line string) {
-	if a.extendFollowedGame(line) {
 		return
 	}
-	a.coreCommand(line)
-}
-
-// positionText is a front's game as a UCI position line, kept up to date
-// move by move: building it again from the moves for every search cost a
-// move the game's length.
-type positionText struct {
-	b        []byte
-	hasMoves bool // the "moves" word is written
-}
-
-// reset starts the line at fen ("": the start position).
-func (t *positionText) reset(fen string) {
-	t.b = append(t.b[:0], "position "...)
-	if fen == "" {
-		t.b = append(t.b, startBase...)
+	a := c.a
+	var f Front
+	if word == "xboard" || word == "protover" {
+		a.log.printf("the GUI speaks CECP (xboard): the CECP front translates")
+		f = newXboardFront(a, &a.out)
 	} else {
-		t.b = append(append(t.b, "fen "...), fen...)
+		f = newUCIFront(a, &a.out)
 	}
-	t.hasMoves = false
+	a.front = f
+	for _, n := range c.notices {
+		f.Notice(n)
+	}
+	f.GUILine(line)
 }
 
-// add appends a move (UCI form).
-func (t *positionText) add(move string) {
-	if !t.hasMoves {
-		t.b = append(t.b, " moves"...)
-		t.hasMoves = true
-	}
-	t.b = append(append(t.b, ' '), move...)
-}
-
-// line is the position line, with one more move when next is set (the
-// reply a ponder search assumes).
-func (t *positionText) line(next string) string {
-	if next == "" {
-		return string(t.b)
-	}
-	moves := " "
-	if !t.hasMoves {
-		moves = " moves "
-	}
-	return string(t.b) + moves + next
-}
-
-// coreGo starts a search: goLine is a UCI go line with its limits. Its
-// bestmove comes through the GUI's output in its turn, one per go.
-func (a *Adapter) coreGo(goLine string) { a.coreCommand(goLine) }
-
-// coreStop ends the running search; its bestmove still comes.
-func (a *Adapter) coreStop() { a.coreCommand("stop") }
-
-// corePonderHit turns the ponder search into the real one.
-func (a *Adapter) corePonderHit() { a.coreCommand("ponderhit") }
-
-// coreIsReady asks for a readyok once everything before it is done.
-func (a *Adapter) coreIsReady() { a.coreCommand("isready") }
-
-// coreSetOption sets an option: ours when its name starts with
-// "Polyglot ", else the engine's.
-func (a *Adapter) coreSetOption(name, value string, hasValue bool) {
-	line := "setoption name " + name
-	if hasValue {
-		line += " value " + value
-	}
-	a.coreCommand(line)
-}
-
-// coreGameResult tells the learning how the game ended, as the GUI said.
-func (a *Adapter) coreGameResult(o learn.Outcome, why string) {
-	a.observer.laterNow(func(obs GameObserver) { obs.GameResult(o, why) })
-}
+func (c *chooser) GUIGone()              { c.a.Quit() }
+func (c *chooser) BestMove(BestMove)     {}
+func (c *chooser) ReadyOK()              {}
+func (c *chooser) Info([]byte)           {}
+func (c *chooser) Text([]byte)           {}
+func (c *chooser) Notice(msg string)     { c.notices = append(c.notices, msg) }
+func (c *chooser) Described(Description) {}
+func (c *chooser) Settled()              {}

@@ -11,24 +11,19 @@ import (
 
 // xboardFront is the CECP (xboard protocol, version 2) front: what a
 // CECP GUI (XBoard, WinBoard, Arena, Cute Chess) expects of a
-// PolyGlot-run engine. It keeps CECP's state and its own board of the
-// game, for legality and the game's end, and drives the core (front.go)
-// with UCI positions and searches; the core's lines come back through
-// its guiOutput methods (front_xboard_out.go) and leave as CECP.
+// PolyGlot-run engine. It keeps CECP's state (force mode, clocks, sides,
+// pondering, analysis) and plays the game on the core's (Game): every
+// move goes to the core as it is played, and the front reads the
+// position there. The core's events leave as CECP (front_xboard_out.go).
 type xboardFront struct {
 	a   *Adapter
-	out *uci.Writer // the GUI's
+	out *Out
 
-	// held are the GUI's lines before the engine's first handshake: the
-	// features need the engine's name and options.
+	// held are the GUI's lines while the core's commands wait (for the
+	// engine's handshake): the features need the engine's name and
+	// options, and every command the position the core has.
 	held         []string
 	featuresOwed bool // protover read, its features wait for the handshake
-
-	startFEN string         // the game's start ("": the start position)
-	starts   [2]*board.Line // the start position, standard and Chess960, built once
-	board    *board.Line    // the game as played so far
-	moves    []string       // its moves from startFEN, in UCI form
-	line     positionText   // startFEN and moves as a UCI position line
 
 	force       bool // the engine plays neither side
 	engineWhite bool // the side it plays when not in force mode
@@ -43,14 +38,14 @@ type xboardFront struct {
 	drawClaimed bool
 
 	clock            cecpClock
-	ponderMove       string // the reply to ponder on, after our last move ("": none)
-	expected         string // the reply our last move's search expected, for hint ("": none)
-	expectedAt       int    // the number of moves played when it was expected
+	ponderMove       board.Move // the reply to ponder on, after our last move (null: none)
+	expected         board.Move // the reply our last move's search expected, for hint (null: none)
+	expectedAt       int        // the number of moves played when it was expected
 	searches         []*xbSearch
 	pings            []string   // ping numbers waiting for their readyok, in order
 	redrive          bool       // a bestmove came: drive once the core has settled
 	resignRun        int        // our moves in a row with a score at or below -ResignScore
-	lastScore        *uci.Score // the engine's score for our last move (nil: none, a book move)
+	lastScore        *uci.Score // the engine's score for our last move (nil: none)
 	lastInfo         uci.Info   // the last thinking of the running search, for "."
 	lastInfoSearchOK bool
 }
@@ -68,50 +63,42 @@ const (
 // bestmove per go, in order, so the front keeps them in a queue.
 type xbSearch struct {
 	kind       xbSearchKind
-	discarded  bool        // stopped for good (force, undo, new, a ponder miss): its bestmove is dropped
-	pos        *board.Line // the position searched, for the thinking's moves
-	ponderMove string      // xbPonder: the opponent's move it assumes
-	ponderSAN  string      // xbPonder: that move in SAN, for ShowPonder
-	bestScore  *uci.Score  // its last score, for resignation
+	discarded  bool           // stopped for good (force, undo, new, a ponder miss): its bestmove is dropped
+	pos        board.Position // the position searched, for the thinking's moves
+	ponderMove board.Move     // xbPonder: the opponent's move it assumes
+	ponderSAN  string         // xbPonder: that move in SAN, for ShowPonder
+	bestScore  *uci.Score     // its last score, for resignation
 }
 
-func newXboardFront(a *Adapter, out guiOutput) *xboardFront {
-	w, ok := out.(*uci.Writer)
-	if !ok {
-		panic("adapter: the CECP front needs the GUI's writer")
-	}
+func newXboardFront(a *Adapter, out *Out) *xboardFront {
 	// Until the GUI sends level: XBoard's default, 40 moves in 5 minutes.
-	x := &xboardFront{a: a, out: w, clock: cecpClock{mps: 40, baseMS: 5 * 60 * 1000}}
-	x.resetGame("")
-	a.gui.talked = true // notices go out as CECP comments from now on
+	x := &xboardFront{a: a, out: out, clock: cecpClock{mps: 40, baseMS: 5 * 60 * 1000}}
+	x.resetGame("") // a CECP engine starts at the start position
 	return x
 }
 
-// send writes one CECP line to the GUI.
-func (x *xboardFront) send(line string) {
-	if x.a.log.on {
-		x.a.log.traffic(">gui", line)
-	}
-	x.out.WriteLine(line)
-}
+// pos is the position on the board: the core's game as played.
+func (x *xboardFront) pos() *board.Position { return x.a.Game().Position() }
 
-// cecpMark starts a line of the front's that waited in the core's reply
-// queue: it leaves as it is, not translated.
-const cecpMark = "\x01"
+// plies is the number of moves played since the game's start.
+func (x *xboardFront) plies() int { return len(x.a.Game().Moves()) }
+
+// send writes one CECP line to the GUI.
+func (x *xboardFront) send(line string) { x.out.Line(line) }
 
 // reply answers a command of the GUI: after a pong still owed for an
 // earlier ping (it waits for the engine's readyok), so the GUI reads them
 // in the order it asked; at once otherwise, even while the engine thinks.
 func (x *xboardFront) reply(line string) {
-	if len(x.pings) == 0 || len(x.a.replies.entries) == 0 {
+	if len(x.pings) == 0 || !x.a.Owes() {
 		x.send(line)
 		return
 	}
-	x.a.replies.emit([]string{cecpMark + line}, nil)
+	x.a.InTurn(func() { x.send(line) })
 }
 
-// onLine handles one line of the GUI.
-func (x *xboardFront) onLine(line string) {
+// GUILine handles one line of the GUI.
+func (x *xboardFront) GUILine(line string) {
 	line = strings.TrimSpace(line)
 	if line == "" {
 		return
@@ -120,17 +107,17 @@ func (x *xboardFront) onLine(line string) {
 	if cmd == "quit" && len(x.held) == 0 {
 		// The GUI leaves: no search of ours is played or shown any more.
 		x.discardSearches()
-		x.a.onQuitInOrder(uci.Command{Kind: uci.CmdQuit, Line: "quit"})
+		x.a.Quit()
 		return
 	}
 	if cmd == "quit" {
 		// After the commands that wait for the handshake, in order; if
 		// it never completes, the quit's wait ends the run.
 		x.held = append(x.held, line)
-		x.a.startTimer(&x.a.end.wait, evQuitWait, x.a.opts.QuitWait)
+		x.a.QuitWhenReady()
 		return
 	}
-	if !x.a.engine.everReady {
+	if x.a.Waiting() {
 		// The features need the engine's name and options: everything
 		// waits for its handshake, in order. A GUI gives an engine that
 		// says done=0 as long as it needs.
@@ -141,8 +128,12 @@ func (x *xboardFront) onLine(line string) {
 		x.held = append(x.held, line)
 		return
 	}
-	x.command(cmd, arg, line)
+	x.command(xbCommand{name: cmd, arg: arg, line: line})
 }
+
+// GUIGone: the end of the GUI's input is a quit, after its commands that
+// wait.
+func (x *xboardFront) GUIGone() { x.GUILine("quit") }
 
 // cutWord splits a line into its first word and the rest, at a space or
 // a tab.
@@ -154,236 +145,242 @@ func cutWord(line string) (word, rest string) {
 	return line[:i], strings.TrimSpace(line[i+1:])
 }
 
-// afterEvent runs once the core has handled an event: the lines that
-// waited for the handshake, and the searches a bestmove calls for.
-func (x *xboardFront) afterEvent() {
-	if len(x.held) > 0 && x.a.engine.everReady {
+// Settled runs once the core has handled an event: the lines that waited
+// for the handshake, and the searches a bestmove calls for.
+func (x *xboardFront) Settled() {
+	if len(x.held) > 0 && !x.a.Waiting() {
 		held := x.held
 		x.held = nil
 		for _, l := range held {
-			if x.a.end.quitSeen() {
+			if x.a.Ending() {
 				return
 			}
-			x.onLine(l)
+			x.GUILine(l)
 		}
 	}
-	for x.redrive && !x.a.end.quitSeen() {
+	for x.redrive && !x.a.Ending() {
 		x.redrive = false
 		x.drive()
 	}
 }
 
-// command handles one CECP command in its turn.
-func (x *xboardFront) command(cmd, arg, line string) {
-	switch cmd {
-	case "xboard", "accepted", "rejected", "random", "computer", "name", "rating", "ics",
-		"nps", "pause", "resume":
-		// Nothing to do: informative, or features we do not offer.
-	case "protover":
-		x.sendFeatures()
-	case "bk":
-		x.showBook()
-	case "hint":
-		x.hint()
-	case "new":
+// xbCommand is one CECP command: its word, the rest, the whole line.
+type xbCommand struct{ name, arg, line string }
+
+// xboardCommands handle the GUI's commands, each in its turn.
+var xboardCommands = map[string]func(*xboardFront, xbCommand){
+	"protover":  func(x *xboardFront, _ xbCommand) { x.sendFeatures() },
+	"bk":        func(x *xboardFront, _ xbCommand) { x.showBook() },
+	"hint":      func(x *xboardFront, _ xbCommand) { x.hint() },
+	"new":       (*xboardFront).newGame,
+	"variant":   (*xboardFront).variant,
+	"force":     (*xboardFront).forceMode,
+	"go":        (*xboardFront).goCommand,
+	"playother": (*xboardFront).playOther,
+	"white":     (*xboardFront).sideToMove,
+	"black":     (*xboardFront).sideToMove,
+	"usermove":  func(x *xboardFront, c xbCommand) { x.userMove(c.arg) },
+	"level":     (*xboardFront).level,
+	"st":        (*xboardFront).st,
+	"sd":        (*xboardFront).sd,
+	"time":      (*xboardFront).clockTime,
+	"otim":      (*xboardFront).clockTime,
+	"post":      func(x *xboardFront, _ xbCommand) { x.post = true },
+	"nopost":    func(x *xboardFront, _ xbCommand) { x.post = false },
+	"hard":      (*xboardFront).hardMode,
+	"easy":      func(x *xboardFront, _ xbCommand) { x.hard = false; x.discardPonder() },
+	"ping":      func(x *xboardFront, c xbCommand) { x.ping(c.arg) },
+	"?":         (*xboardFront).moveNow,
+	"analyze":   (*xboardFront).analyze,
+	"exit":      (*xboardFront).exitAnalysis,
+	".":         func(x *xboardFront, _ xbCommand) { x.analysisStatus() },
+	"undo":      func(x *xboardFront, _ xbCommand) { x.takeBack(1, "undo") },
+	"remove":    func(x *xboardFront, _ xbCommand) { x.takeBack(2, "remove") },
+	"setboard":  func(x *xboardFront, c xbCommand) { x.setBoard(c.arg) },
+	"result":    func(x *xboardFront, c xbCommand) { x.result(c.arg) },
+	"draw":      func(x *xboardFront, _ xbCommand) { x.answerDraw() },
+	"memory":    (*xboardFront).resources,
+	"cores":     (*xboardFront).resources,
+	"egtpath":   (*xboardFront).egtPath,
+	"option":    func(x *xboardFront, c xbCommand) { x.setOption(c.arg, c.line) },
+	// Nothing to do: informative, or features we do not offer.
+	"xboard": nothing, "accepted": nothing, "rejected": nothing, "random": nothing, "computer": nothing,
+	"name": nothing, "rating": nothing, "ics": nothing, "nps": nothing, "pause": nothing, "resume": nothing,
+}
+
+func nothing(*xboardFront, xbCommand) {}
+
+// command handles one CECP command in its turn: a move without usermove
+// (protocol 1) when it is no command.
+func (x *xboardFront) command(c xbCommand) {
+	if handle, ok := xboardCommands[c.name]; ok {
+		handle(x, c)
+		return
+	}
+	if m, ok := x.parseMove(c.name); ok && c.arg == "" {
+		x.playUserMove(c.name, m)
+		return
+	}
+	x.reply("Error (unknown command): " + c.line)
+}
+
+// newGame: the start position, standard chess, the engine Black, the
+// clocks started again.
+func (x *xboardFront) newGame(xbCommand) {
+	x.discardSearches()
+	// At once, not with the first search as PolyGlot does: the engine
+	// clears its hash for ucinewgame (Stockfish with a big Hash takes a
+	// good part of a second), better while the GUI sets the game up than
+	// on the first move's clock.
+	x.a.NewGame()
+	x.setChess960(false) // new is standard chess until a variant command
+	x.resetGame("")
+	x.force, x.engineWhite = false, false
+	x.clock.newGame()
+	x.resignRun, x.lastScore = 0, nil
+	x.analyseFromHere()
+}
+
+func (x *xboardFront) variant(c xbCommand) {
+	switch {
+	case c.arg == "normal":
 		x.discardSearches()
-		// At once, not with the first search as PolyGlot does: the engine
-		// clears its hash for ucinewgame (Stockfish with a big Hash takes
-		// a good part of a second), better while the GUI sets the game up
-		// than on the first move's clock.
-		x.a.coreNewGame()
-		x.setChess960(false) // new is standard chess until a variant command
-		x.resetGame("")
-		x.force, x.engineWhite = false, false
-		x.clock.newGame()
-		x.resignRun, x.lastScore = 0, nil
-		x.analyseFromHere()
-	case "variant":
-		switch {
-		case arg == "normal":
-			x.discardSearches()
-			x.setChess960(false)
-			x.resetGame("")
-			x.analyseFromHere()
-		case arg == "fischerandom" && x.engineOptionNamed("UCI_Chess960") != "":
-			x.discardSearches()
-			x.setChess960(true)
-			x.resetGame("")
-			x.analyseFromHere()
-		default:
-			x.reply("Error (unsupported variant): " + arg)
-		}
-	case "force":
+		x.setChess960(false)
+	case c.arg == "fischerandom" && x.engineOptionNamed("UCI_Chess960") != "":
 		x.discardSearches()
-		x.force = true
-	case "go":
-		x.discardPonder()
-		if x.drawClaimed {
-			x.over, x.drawClaimed = false, false
-		}
-		x.force = false
-		x.engineWhite = x.board.Pos.WhiteToMove()
-		x.drive()
-	case "playother":
-		x.discardSearches()
-		x.force = false
-		x.engineWhite = !x.board.Pos.WhiteToMove()
-		x.drive()
-	case "white", "black":
-		// Protocol 1: the side to move; the engine plays the other.
-		x.discardSearches()
-		x.force = false
-		x.engineWhite = cmd == "black"
-	case "usermove":
-		x.userMove(arg)
-	case "level":
-		x.level(line, arg)
-	case "st":
-		if ms, ok := secondsToMS(arg); ok && ms > 0 {
-			x.clock.st(ms)
-		} else {
-			x.reply("Error (bad time): " + line)
-		}
-	case "sd":
-		if d, err := strconv.Atoi(arg); err == nil && d > 0 {
-			x.clock.depth = d
-		} else {
-			x.reply("Error (bad depth): " + line)
-		}
-	case "time", "otim":
-		cs, err := strconv.ParseInt(arg, 10, 64)
-		if err != nil || cs > maxClockCS || cs < -maxClockCS {
-			x.reply("Error (bad time): " + line)
-			return
-		}
-		if cmd == "time" {
-			x.clock.timeMS = cs * 10
-		} else {
-			x.clock.otimMS = cs * 10
-		}
-		x.clock.known = true
-	case "post":
-		x.post = true
-	case "nopost":
-		x.post = false
-	case "hard":
-		x.hard = true
-		if x.force || x.over || x.board.Pos.WhiteToMove() != x.engineWhite {
-			x.drive() // pondering, if a reply is expected: never our move, which waits for go
-		}
-	case "easy":
-		x.hard = false
-		x.discardPonder()
-	case "ping":
-		x.ping(arg)
-	case "?":
-		if s := x.active(); s != nil && s.kind == xbPlay {
-			x.a.coreStop() // its bestmove comes, and is played
-		}
-	case "analyze":
-		x.discardSearches()
-		x.analyzing = true
-		x.drive()
-	case "exit":
-		if x.analyzing {
-			x.discardSearches()
-			x.analyzing = false
-		}
-	case ".":
-		x.analysisStatus()
-	case "undo", "remove":
-		n := 1
-		if cmd == "remove" {
-			n = 2
-		}
-		x.takeBack(n)
-	case "setboard":
-		x.setBoard(arg)
-	case "result":
-		x.result(arg)
-	case "draw":
-		x.answerDraw()
-	case "memory", "cores":
-		if n, err := strconv.Atoi(arg); err != nil || n < 1 {
-			x.reply("Error (bad number): " + line)
-			return
-		}
-		if cmd == "memory" {
-			x.engineOption("Hash", arg, line)
-		} else {
-			x.engineOption("Threads", arg, line)
-		}
-	case "egtpath":
-		kind, path := cutWord(arg)
-		if kind != "syzygy" || x.engineOptionNamed("SyzygyPath") == "" {
-			x.reply("Error (unsupported tablebases): " + line)
-			return
-		}
-		x.engineOption("SyzygyPath", strings.TrimSpace(path), line)
-	case "option":
-		x.setOption(arg, line)
+		x.setChess960(true)
 	default:
-		if m, ok := x.parseMove(cmd); ok && arg == "" {
-			x.playUserMove(cmd, m) // a move without usermove: protocol 1
-			return
-		}
-		x.reply("Error (unknown command): " + line)
+		x.reply("Error (unsupported variant): " + c.arg)
+		return
+	}
+	x.resetGame("")
+	x.analyseFromHere()
+}
+
+func (x *xboardFront) forceMode(xbCommand) {
+	x.discardSearches()
+	x.force = true
+}
+
+func (x *xboardFront) goCommand(xbCommand) {
+	x.discardPonder()
+	if x.drawClaimed {
+		x.over, x.drawClaimed = false, false
+	}
+	x.force = false
+	x.engineWhite = x.pos().WhiteToMove()
+	x.drive()
+}
+
+func (x *xboardFront) playOther(xbCommand) {
+	x.discardSearches()
+	x.force = false
+	x.engineWhite = !x.pos().WhiteToMove()
+	x.drive()
+}
+
+// sideToMove is protocol 1's white and black: the side to move; the
+// engine plays the other.
+func (x *xboardFront) sideToMove(c xbCommand) {
+	x.discardSearches()
+	x.force = false
+	x.engineWhite = c.name == "black"
+}
+
+func (x *xboardFront) st(c xbCommand) {
+	if ms, ok := secondsToMS(c.arg); ok && ms > 0 {
+		x.clock.st(ms)
+	} else {
+		x.reply("Error (bad time): " + c.line)
 	}
 }
 
-// resetGame starts the board again from fen ("": the start position,
-// which always parses).
-func (x *xboardFront) resetGame(fen string) error {
-	if fen == "" {
-		x.useLine(x.startLine(), false)
-		return nil
+func (x *xboardFront) sd(c xbCommand) {
+	if d, err := strconv.Atoi(c.arg); err == nil && d > 0 {
+		x.clock.depth = d
+	} else {
+		x.reply("Error (bad depth): " + c.line)
 	}
-	l, err := board.NewLineVariant(fen, x.chess960)
-	if err != nil {
-		return err
-	}
-	x.useLine(l, true)
-	return nil
 }
 
-// startLine is a fresh copy of the start position, built once per
-// variant: every new game begins there.
-func (x *xboardFront) startLine() *board.Line {
-	i := 0
-	if x.chess960 {
-		i = 1
+// clockTime reads time and otim: our clock and the opponent's, in
+// centiseconds.
+func (x *xboardFront) clockTime(c xbCommand) {
+	cs, err := strconv.ParseInt(c.arg, 10, 64)
+	if err != nil || cs > maxClockCS || cs < -maxClockCS {
+		x.reply("Error (bad time): " + c.line)
+		return
 	}
-	if x.starts[i] == nil {
-		l, err := board.NewLineVariant("", x.chess960)
-		if err != nil {
-			panic(err) // the start position always parses
-		}
-		x.starts[i] = l
+	if c.name == "time" {
+		x.clock.timeMS = cs * 10
+	} else {
+		x.clock.otimMS = cs * 10
 	}
-	l := *x.starts[i]
-	l.Keys = append(make([]board.Key, 0, 64), x.starts[i].Keys...)
-	return &l
+	x.clock.known = true
 }
 
-// useLine starts the game at l: a position of the GUI's (setboard), or
-// the start position.
-func (x *xboardFront) useLine(l *board.Line, fromFEN bool) {
-	x.board = l
-	x.startFEN = ""
-	if fromFEN {
-		x.startFEN = l.Pos.FEN()
+func (x *xboardFront) hardMode(xbCommand) {
+	x.hard = true
+	if x.force || x.over || x.pos().WhiteToMove() != x.engineWhite {
+		x.drive() // pondering, if a reply is expected: never our move, which waits for go
 	}
-	x.moves = x.moves[:0]
-	x.line.reset(x.startFEN)
+}
+
+// moveNow is ?: the search for our move ends, and its bestmove is played.
+func (x *xboardFront) moveNow(xbCommand) {
+	if s := x.active(); s != nil && s.kind == xbPlay {
+		x.a.Stop()
+	}
+}
+
+func (x *xboardFront) analyze(xbCommand) {
+	x.discardSearches()
+	x.analyzing = true
+	x.drive()
+}
+
+func (x *xboardFront) exitAnalysis(xbCommand) {
+	if x.analyzing {
+		x.discardSearches()
+		x.analyzing = false
+	}
+}
+
+// resources reads memory and cores: the engine's Hash and Threads.
+func (x *xboardFront) resources(c xbCommand) {
+	if n, err := strconv.Atoi(c.arg); err != nil || n < 1 {
+		x.reply("Error (bad number): " + c.line)
+		return
+	}
+	if c.name == "memory" {
+		x.engineOption("Hash", c.arg, c.line)
+	} else {
+		x.engineOption("Threads", c.arg, c.line)
+	}
+}
+
+func (x *xboardFront) egtPath(c xbCommand) {
+	kind, path := cutWord(c.arg)
+	if kind != "syzygy" || x.engineOptionNamed("SyzygyPath") == "" {
+		x.reply("Error (unsupported tablebases): " + c.line)
+		return
+	}
+	x.engineOption("SyzygyPath", strings.TrimSpace(path), c.line)
+}
+
+// resetGame starts the game again from fen ("": the start position, which
+// always parses).
+func (x *xboardFront) resetGame(fen string) {
+	x.a.SetGame(Game{FEN: fen})
 	x.over, x.drawClaimed = false, false
-	x.ponderMove, x.expected = "", ""
+	x.ponderMove, x.expected = 0, 0
 }
 
 // level reads "level MPS BASE INC": BASE in minutes or minutes:seconds,
 // INC in seconds.
-func (x *xboardFront) level(line, arg string) {
-	f := strings.Fields(arg)
-	bad := func() { x.reply("Error (bad level): " + line) }
+func (x *xboardFront) level(c xbCommand) {
+	f := strings.Fields(c.arg)
+	bad := func() { x.reply("Error (bad level): " + c.line) }
 	if len(f) != 3 {
 		bad()
 		return
@@ -423,17 +420,20 @@ func secondsToMS(s string) (int64, bool) {
 // parseMove reads a move in coordinate form (e2e4, e7e8q) or, from GUIs
 // that send it anyway, SAN; ok when it is legal here.
 func (x *xboardFront) parseMove(s string) (board.Move, bool) {
-	pos := &x.board.Pos
+	pos := x.pos()
 	if m, err := board.ParseMove(strings.ToLower(s)); err == nil {
-		if played, err := pos.LegalMove(pos.ToPlayed(m)); err == nil {
-			return played, true
-		}
-		return 0, false
+		return legalHere(pos, m)
 	}
 	if m, err := board.ParseSAN(pos, s); err == nil {
 		return m, true
 	}
 	return 0, false
+}
+
+// legalHere is m as played on pos, when it is legal there.
+func legalHere(pos *board.Position, m board.Move) (board.Move, bool) {
+	played, err := pos.LegalMove(pos.ToPlayed(m))
+	return played, err == nil
 }
 
 // userMove handles usermove MOVE.
@@ -455,37 +455,28 @@ func (x *xboardFront) playUserMove(s string, m board.Move) {
 		x.reply("Illegal move: " + s)
 		return
 	}
-	move := m.String()
 	running := x.active()
-	hit := running != nil && running.kind == xbPonder && running.ponderMove == move && !x.force
+	hit := running != nil && running.kind == xbPonder && running.ponderMove == m && !x.force
 	if running != nil && !hit {
 		running.discarded = true
-		x.a.coreStop()
+		x.a.Stop()
 	}
-	x.ponderMove = ""
-	x.play(m)
+	x.ponderMove = 0
+	x.a.Play("", m) // on a ponder miss, in place of the move pondered on
 	if !x.force && x.claimEnd() {
 		if hit {
 			running.discarded = true
-			x.a.coreStop()
+			x.a.Stop()
 		}
 		return
 	}
 	if hit {
 		running.kind = xbPlay
-		x.a.log.printf("ponder hit on %s", move)
-		x.a.corePonderHit()
+		x.a.Logf("ponder hit on %s", m)
+		x.a.PonderHit()
 		return
 	}
 	x.drive()
-}
-
-// play plays a legal move on the front's board.
-func (x *xboardFront) play(m board.Move) {
-	x.board.Pos.Play(m)
-	x.board.Keys = append(x.board.Keys, x.board.Pos.Key())
-	x.moves = append(x.moves, m.String())
-	x.line.add(x.moves[len(x.moves)-1])
 }
 
 // active is the search the front waits for (not discarded), or nil.
@@ -501,11 +492,11 @@ func (x *xboardFront) active() *xbSearch {
 // discardSearches stops what the engine searches for us: its bestmove
 // will be dropped.
 func (x *xboardFront) discardSearches() {
-	x.ponderMove = ""
+	x.ponderMove = 0
 	x.lastInfoSearchOK = false
 	if s := x.active(); s != nil {
 		s.discarded = true
-		x.a.coreStop()
+		x.a.Stop()
 	}
 }
 
@@ -520,10 +511,10 @@ func (x *xboardFront) analyseFromHere() {
 
 // discardPonder stops a ponder search.
 func (x *xboardFront) discardPonder() {
-	x.ponderMove = ""
+	x.ponderMove = 0
 	if s := x.active(); s != nil && s.kind == xbPonder {
 		s.discarded = true
-		x.a.coreStop()
+		x.a.Stop()
 	}
 }
 
@@ -535,54 +526,50 @@ func (x *xboardFront) drive() {
 	}
 	switch {
 	case x.analyzing:
-		x.startSearch(xbAnalyze, "go infinite", x.board, "")
+		x.startSearch(xbAnalyze, uci.Go{Infinite: true}, 0)
 	case x.force || x.over:
-	case x.board.Pos.WhiteToMove() == x.engineWhite:
-		x.startSearch(xbPlay, x.goLine(false), x.board, "")
-	case x.hard && x.ponderMove != "":
+	case x.pos().WhiteToMove() == x.engineWhite:
+		x.startSearch(xbPlay, x.limits(false), 0)
+	case x.hard && !x.ponderMove.IsNull():
 		move := x.ponderMove
-		x.ponderMove = ""
-		m, err := board.ParseMove(move)
-		if err != nil {
-			return
-		}
-		// The searched position only (for its thinking's moves): a copy
-		// of the game's keys would cost the game's length.
-		after := &board.Line{Pos: x.board.Pos}
-		if _, err := after.Play(m); err != nil {
-			return
-		}
-		x.startSearch(xbPonder, x.goLine(true), after, move)
-		if played, ok := x.parseMove(move); ok {
-			x.searches[len(x.searches)-1].ponderSAN = x.board.Pos.SAN(played)
+		x.ponderMove = 0
+		if _, ok := legalHere(x.pos(), move); ok {
+			x.startSearch(xbPonder, x.limits(true), move)
 		}
 	}
 }
 
-// startSearch has the core search pos (the board, or the board and the
-// ponder move) with goLine.
-func (x *xboardFront) startSearch(kind xbSearchKind, goLine string, pos *board.Line, ponderMove string) {
-	x.a.corePosition(x.line.line(ponderMove))
-	x.searches = append(x.searches, &xbSearch{kind: kind, pos: pos, ponderMove: ponderMove})
+// startSearch has the core search the game (a ponder search: after
+// ponderMove) with limits.
+func (x *xboardFront) startSearch(kind xbSearchKind, limits uci.Go, ponderMove board.Move) {
+	s := &xbSearch{kind: kind, pos: *x.pos(), ponderMove: ponderMove}
+	x.searches = append(x.searches, s)
 	x.lastInfoSearchOK = false
-	// A book answer comes back at once, through onBestmove.
-	x.a.coreGo(goLine)
+	if kind != xbPonder {
+		// A book answer comes back at once, through BestMove.
+		x.a.Go(limits)
+		return
+	}
+	played, _ := legalHere(&s.pos, ponderMove)
+	s.ponderSAN = s.pos.SAN(played)
+	x.a.PonderOn(ponderMove, limits)
+	s.pos = *x.a.Game().Searched()
 }
 
-// goLine is the UCI go for our next move (ponder: on the opponent's
-// time).
-func (x *xboardFront) goLine(ponder bool) string {
-	done := len(x.moves) / 2 // our moves since the game's start
+// limits are the search limits for our next move (ponder: on the
+// opponent's time).
+func (x *xboardFront) limits(ponder bool) uci.Go {
+	done := x.plies() / 2 // our moves since the game's start
 	if ponder {
-		done = (len(x.moves) + 1) / 2
+		done = (x.plies() + 1) / 2
 	}
-	return x.clock.goLine(ponder, x.engineWhite, done, int64(x.a.settings.STFudge))
+	return x.clock.limits(ponder, x.engineWhite, done, int64(x.a.settings.STFudge))
 }
 
 // onBestmove takes the bestmove of the oldest search owed.
-func (x *xboardFront) onBestmove(line string) {
+func (x *xboardFront) onBestmove(bm BestMove) {
 	if len(x.searches) == 0 {
-		x.a.log.printf("bestmove with no search of the front's: dropped")
+		x.a.Logf("bestmove with no search of the front's: dropped")
 		return
 	}
 	s := x.searches[0]
@@ -591,42 +578,42 @@ func (x *xboardFront) onBestmove(line string) {
 		return
 	}
 	x.redrive = true
-	bm, err := uci.ParseBestMove(line)
-	m, merr := board.ParseMove(bm.Move)
-	if err != nil || merr != nil || bm.Move == "0000" {
+	if bm.Move.IsNull() {
 		// No move: the engine is mated or stalemated, or could not
 		// search (the position killed it twice): a resignation, rather
 		// than a game left to lose on time.
 		if !x.claimEnd() {
-			x.a.notify("the engine gave no move in a game that goes on (%s): resigning", line)
-			x.send("resign")
-			x.over = true
+			x.a.Notify("the engine gave no move in a game that goes on (%s): resigning", bm.UCI())
+			x.resign()
 		}
 		return
 	}
-	played, lerr := x.board.Pos.LegalMove(x.board.Pos.ToPlayed(m))
-	if lerr != nil {
-		x.a.notify("the engine's move %s is illegal here: resigning", bm.Move)
-		x.send("resign")
-		x.over = true
+	played, ok := legalHere(x.pos(), bm.Move)
+	if !ok {
+		x.a.Notify("the engine's move %s is illegal here: resigning", bm.Move)
+		x.resign()
 		return
 	}
 	x.lastScore = s.bestScore
 	if x.resigns(s) {
-		x.send("resign")
-		x.over = true
+		x.resign()
 		return
 	}
 	text := x.moveText(played)
-	x.play(played)
+	x.a.Play("", played)
 	x.send("move " + text)
 	if x.claimEnd() {
 		return
 	}
-	x.expected, x.expectedAt = bm.Ponder, len(x.moves)
-	if x.hard && bm.Ponder != "" {
+	x.expected, x.expectedAt = bm.Ponder, x.plies()
+	if x.hard && !bm.Ponder.IsNull() {
 		x.ponderMove = bm.Ponder
 	}
+}
+
+func (x *xboardFront) resign() {
+	x.send("resign")
+	x.over = true
 }
 
 // setChess960 switches the engine's UCI_Chess960 (the core follows it:
@@ -636,7 +623,7 @@ func (x *xboardFront) setChess960(on bool) {
 		return
 	}
 	x.chess960 = on
-	x.a.coreSetOption(x.engineOptionNamed("UCI_Chess960"), strconv.FormatBool(on), true)
+	x.a.SetOption(x.engineOptionNamed("UCI_Chess960"), strconv.FormatBool(on), true)
 }
 
 // moveText is our move m as CECP writes it: in coordinates, but castling
@@ -644,7 +631,7 @@ func (x *xboardFront) setChess960(on bool) {
 // CECP GUI would read as a capture).
 func (x *xboardFront) moveText(m board.Move) string {
 	if x.chess960 {
-		if san := x.board.Pos.SAN(m); strings.HasPrefix(san, "O-O") {
+		if san := x.pos().SAN(m); strings.HasPrefix(san, "O-O") {
 			return strings.TrimRight(san, "+#")
 		}
 	}
@@ -661,7 +648,7 @@ func (x *xboardFront) resigns(s *xbSearch) bool {
 		x.resignRun = 0
 		return false
 	}
-	pos := &x.board.Pos
+	pos := x.pos()
 	if len(pos.LegalMoves()) == 1 {
 		return false
 	}
@@ -699,17 +686,17 @@ func hasQueen(pos *board.Position, white bool) bool {
 func (x *xboardFront) answerDraw() {
 	c := x.a.settings
 	if c.HandleDraws && x.lastScore != nil && !x.over && lostBy(x.lastScore, c.ContemptScore) {
-		x.a.log.printf("draw offer accepted (HandleDraws: the engine's last score is at or below -%d)", c.ContemptScore)
+		x.a.Logf("draw offer accepted (HandleDraws: the engine's last score is at or below -%d)", c.ContemptScore)
 		x.send("offer draw")
 		return
 	}
-	x.a.log.printf("draw offer declined (HandleDraws off, or the engine's last score above -ContemptScore)")
+	x.a.Logf("draw offer declined (HandleDraws off, or the engine's last score above -ContemptScore)")
 }
 
 // claimEnd claims the game's end when the board shows one, as PolyGlot
 // claims it.
 func (x *xboardFront) claimEnd() bool {
-	p := &x.board.Pos
+	p := x.pos()
 	claim := ""
 	switch p.Status() {
 	case board.Checkmate:
@@ -725,7 +712,7 @@ func (x *xboardFront) claimEnd() bool {
 		switch {
 		case p.HalfmoveClock() >= 100:
 			claim = "1/2-1/2 {Fifty move rule}"
-		case x.repeated() >= 3:
+		case x.a.Game().Repetitions() >= 3:
 			claim = "1/2-1/2 {Draw by repetition}"
 		}
 		x.drawClaimed = claim != ""
@@ -734,28 +721,23 @@ func (x *xboardFront) claimEnd() bool {
 		return false
 	}
 	x.over = true
-	x.ponderMove = ""
+	x.ponderMove = 0
 	x.send(claim)
 	return true
 }
 
-// repeated is how often the current position occurred in the game.
-func (x *xboardFront) repeated() int { return x.board.Repetitions() }
-
 // takeBack takes back n moves (undo 1, remove 2).
-func (x *xboardFront) takeBack(n int) {
-	if n > len(x.moves) {
-		x.reply("Error (no moves to take back): " + map[int]string{1: "undo", 2: "remove"}[n])
+func (x *xboardFront) takeBack(n int, name string) {
+	g := x.a.Game()
+	moves := g.Moves()
+	if n > len(moves) {
+		x.reply("Error (no moves to take back): " + name)
 		return
 	}
 	x.discardSearches()
-	moves := append([]string(nil), x.moves[:len(x.moves)-n]...)
-	fen := x.startFEN
-	x.resetGame(fen) // parsed before: it parses again
-	for _, s := range moves {
-		m, _ := board.ParseMove(s)
-		x.play(m)
-	}
+	x.a.SetGame(Game{FEN: g.FEN(), Moves: moves[:len(moves)-n]})
+	x.over, x.drawClaimed = false, false
+	x.ponderMove, x.expected = 0, 0
 	x.analyseFromHere()
 }
 
@@ -767,7 +749,7 @@ func (x *xboardFront) setBoard(fen string) {
 		return
 	}
 	x.discardSearches()
-	x.useLine(l, true)
+	x.resetGame(l.Pos.FEN())
 	x.analyseFromHere()
 }
 
@@ -776,24 +758,18 @@ func (x *xboardFront) result(arg string) {
 	res, comment := cutWord(arg)
 	x.discardSearches()
 	x.over, x.drawClaimed = true, false
-	// The learning sees the game as it ended, then its result.
-	x.a.corePosition(x.line.line(""))
 	why := "result " + res
 	if c := strings.Trim(strings.TrimSpace(comment), "{}"); c != "" {
 		why += " (" + c + ")"
 	}
-	x.a.coreGameResult(learn.ParseOutcome(res), why)
+	x.a.GameResult(learn.ParseOutcome(res), why)
 }
 
 // engineOptionNamed is the engine's spelling of option name ("": it has
 // none).
 func (x *xboardFront) engineOptionNamed(name string) string {
-	for _, o := range x.a.engine.options {
-		if strings.EqualFold(o.Name, name) {
-			return o.Name
-		}
-	}
-	return ""
+	o, _ := x.a.EngineOption(name)
+	return o.Name
 }
 
 // engineOption sets an engine option for memory, cores and egtpath.
@@ -803,7 +779,7 @@ func (x *xboardFront) engineOption(name, value, line string) {
 		x.reply("Error (the engine has no " + name + "): " + line)
 		return
 	}
-	x.a.coreSetOption(spelled, value, true)
+	x.a.SetOption(spelled, value, true)
 }
 
 // setOption handles "option NAME[=VALUE]": ours ("Polyglot ...") or
@@ -811,28 +787,22 @@ func (x *xboardFront) engineOption(name, value, line string) {
 func (x *xboardFront) setOption(arg, line string) {
 	name, value, hasValue := strings.Cut(arg, "=")
 	name = strings.TrimSpace(name)
-	ours := len(name) > len(ourOptionPrefix) && strings.EqualFold(name[:len(ourOptionPrefix)], ourOptionPrefix)
-	typ := ""
-	if !ours {
-		spelled := x.engineOptionNamed(name)
-		if spelled == "" {
-			x.reply("Error (unknown option): " + line)
-			return
-		}
-		name = spelled
-		for _, o := range x.a.engine.options {
-			if o.Name == spelled {
-				typ = o.Type
+	var o uci.Option
+	if isOurs(name) {
+		for _, ours := range xboardOurOptions(x.a) {
+			if strings.EqualFold(ours.Name, name) {
+				o = ours
 			}
 		}
 	} else {
-		for _, l := range xboardOurOptionLines(x.a) {
-			if o, err := uci.ParseOption(l); err == nil && strings.EqualFold(o.Name, name) {
-				typ = o.Type
-			}
+		var ok bool
+		if o, ok = x.a.EngineOption(name); !ok {
+			x.reply("Error (unknown option): " + line)
+			return
 		}
+		name = o.Name
 	}
-	if typ == "check" {
+	if o.Type == "check" {
 		switch value {
 		case "1":
 			value = "true"
@@ -840,7 +810,7 @@ func (x *xboardFront) setOption(arg, line string) {
 			value = "false"
 		}
 	}
-	x.a.coreSetOption(name, value, hasValue)
+	x.a.SetOption(name, value, hasValue)
 }
 
 // ping answers "ping N" once every command before it is handled: at
@@ -849,14 +819,13 @@ func (x *xboardFront) setOption(arg, line string) {
 // readyok comes after the replies it owes, so the pong keeps its place
 // among the answers.
 func (x *xboardFront) ping(n string) {
-	a := x.a
-	if len(a.replies.entries) == 0 && len(a.gui.queued) == 0 && !a.engine.handshaking && len(x.pings) == 0 {
+	if !x.a.Owes() && !x.a.Waiting() && len(x.pings) == 0 {
 		x.send("pong " + n)
-		a.answeredGUI()
+		x.a.Answered()
 		return
 	}
 	x.pings = append(x.pings, n)
-	a.coreIsReady()
+	x.a.IsReady()
 }
 
 // analysisStatus answers "." in analyze mode: the search's time, nodes

@@ -15,12 +15,12 @@ import (
 // with a space and an empty line ends the answer. It is answered in any
 // mode, and no search notices it.
 func (x *xboardFront) showBook() {
-	v := x.a.viewBook(x.board)
+	v := x.a.BookView()
 	var lines []string
-	if v.book != nil {
-		lines = append(lines, " "+filepath.Base(v.book.Path())+":")
-		pos := &x.board.Pos
-		for _, cd := range v.cands {
+	if v.Book != nil {
+		lines = append(lines, " "+filepath.Base(v.Book.Path())+":")
+		pos := x.pos()
+		for _, cd := range v.Candidates {
 			if !cd.Legal {
 				continue
 			}
@@ -37,8 +37,8 @@ func (x *xboardFront) showBook() {
 			lines = append(lines, b.String())
 		}
 	}
-	if v.why != "" {
-		lines = append(lines, " no book move here: "+v.why)
+	if v.Why != "" {
+		lines = append(lines, " no book move here: "+v.Why)
 	}
 	for _, l := range lines {
 		x.reply(l)
@@ -62,15 +62,15 @@ func (x *xboardFront) hint() {
 	if x.over {
 		return
 	}
-	v := x.a.viewBook(x.board)
-	if m, ok := v.likeliest(); ok {
+	v := x.a.BookView()
+	if m, ok := v.Likeliest(); ok {
 		x.reply("Hint: " + x.moveText(m))
 		return
 	}
-	if x.expected == "" || x.expectedAt != len(x.moves) {
+	if x.expected.IsNull() || x.expectedAt != x.plies() {
 		return
 	}
-	if m, ok := x.parseMove(x.expected); ok {
+	if m, ok := legalHere(x.pos(), x.expected); ok {
 		x.reply("Hint: " + x.moveText(m))
 	}
 }

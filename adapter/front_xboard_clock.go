@@ -1,9 +1,6 @@
 package adapter
 
-import (
-	"strconv"
-	"strings"
-)
+import "github.com/polyproxy/polyproxy/uci"
 
 // cecpClock is the time control a CECP GUI sets, kept by CECP's rules:
 // level sets moves per session, base and increment, and ends st; st sets
@@ -32,44 +29,31 @@ func (c *cecpClock) newGame() {
 	c.known = false
 }
 
-// goLine is the UCI go for our move (ponder: on the opponent's time),
-// playing White or Black, done of our moves made since the game's start:
-// st's time less stFudge as the movetime (st is a bound, movetime the
-// exact time), else the clocks; sd's depth either way.
-func (c *cecpClock) goLine(ponder, white bool, done int, stFudge int64) string {
-	var b strings.Builder
-	b.WriteString("go")
-	if ponder {
-		b.WriteString(" ponder")
-	}
-	if c.depth > 0 {
-		b.WriteString(" depth " + strconv.Itoa(c.depth))
-	}
+// limits are the search limits for our move (ponder: on the opponent's
+// time), playing White or Black, done of our moves made since the game's
+// start: st's time less stFudge as the movetime (st is a bound, movetime
+// the exact time), else the clocks; sd's depth either way.
+func (c *cecpClock) limits(ponder, white bool, done int, stFudge int64) uci.Go {
+	g := uci.Go{Ponder: ponder, Depth: int64(c.depth)}
 	if c.moveTimeMS > 0 {
-		b.WriteString(" movetime " + strconv.FormatInt(max(c.moveTimeMS-stFudge, 1), 10))
-		return b.String()
+		g.MoveTime, g.HasMoveTime = max(c.moveTimeMS-stFudge, 1), true
+		return g
 	}
 	own, opp := c.timeMS, c.otimMS
 	if !c.known {
 		if c.baseMS == 0 && c.incMS == 0 {
-			if c.depth > 0 {
-				return b.String()
-			}
-			return b.String() + " infinite" // no limit at all: the GUI's ? ends it
+			g.Infinite = c.depth == 0 // no limit at all: the GUI's ? ends it
+			return g
 		}
 		own, opp = c.baseMS, c.baseMS
 	}
-	w, bl := own, opp
 	if !white {
-		w, bl = opp, own
+		own, opp = opp, own
 	}
-	b.WriteString(" wtime " + strconv.FormatInt(max(w, 1), 10) + " btime " + strconv.FormatInt(max(bl, 1), 10))
-	if c.incMS > 0 {
-		inc := strconv.FormatInt(c.incMS, 10)
-		b.WriteString(" winc " + inc + " binc " + inc)
-	}
+	g.WTime, g.BTime, g.HasWTime, g.HasBTime = max(own, 1), max(opp, 1), true, true
+	g.WInc, g.BInc = c.incMS, c.incMS
 	if c.mps > 0 {
-		b.WriteString(" movestogo " + strconv.Itoa(c.mps-done%c.mps))
+		g.MovesToGo = c.mps - done%c.mps
 	}
-	return b.String()
+	return g
 }

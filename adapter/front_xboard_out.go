@@ -9,75 +9,100 @@ import (
 	"github.com/polyproxy/polyproxy/uci"
 )
 
-// The core's lines, as a UCI GUI would get them, leave the CECP front as
-// CECP: bestmove as "move", readyok as the pong it was asked for, thinking
-// in CECP's units, anything else as a comment.
+// The core's events leave the CECP front as CECP: a bestmove as "move",
+// a readyok as the pong it was asked for, thinking in CECP's units, the
+// engine's other lines and our notices as comments.
 
-func (x *xboardFront) WriteLine(s string)      { x.fromCore([]byte(s)) }
-func (x *xboardFront) WriteLineBytes(b []byte) { x.fromCore(b) }
-func (x *xboardFront) Flush() error            { return x.out.Flush() }
-func (x *xboardFront) WriteLinesRaw(data []byte) {
-	for len(data) > 0 {
-		nl := bytes.IndexByte(data, '\n')
-		x.fromCore(bytes.TrimSuffix(data[:nl], []byte("\r")))
-		data = data[nl+1:]
+// BestMove takes the answer to the oldest search owed: a book's answer
+// is shown as the engine's thinking would be, at depth 1 with no score.
+func (x *xboardFront) BestMove(bm BestMove) {
+	switch {
+	case bm.Book != nil:
+		x.infoString(bm.BookNote())
+		x.thinking(uci.Info{Depth: 1, HasScore: true, PV: []string{bm.Move.String()}})
+	case bm.Why != "":
+		x.infoString("no move: " + bm.Why)
 	}
+	x.onBestmove(bm)
 }
 
-// fromCore turns one line of the core into CECP.
-func (x *xboardFront) fromCore(line []byte) {
-	if bytes.HasPrefix(line, []byte(cecpMark)) {
-		x.send(string(line[len(cecpMark):]))
-		return
+// ReadyOK answers the oldest ping waiting.
+func (x *xboardFront) ReadyOK() {
+	if len(x.pings) == 0 {
+		return // a readyok no ping asked for
 	}
-	switch uci.ClassifyEngineLine(line) {
-	case uci.EngineBestMove:
-		x.onBestmove(string(line))
-	case uci.EngineReadyOK:
-		if len(x.pings) == 0 {
-			return // a readyok no ping asked for
-		}
-		n := x.pings[0]
-		x.pings = x.pings[1:]
-		x.send("pong " + n)
-	case uci.EngineInfo:
-		x.onInfo(line)
-	case uci.EngineID, uci.EngineOption, uci.EngineUCIOK:
-	default:
-		if s := strings.TrimSpace(string(line)); s != "" {
+	n := x.pings[0]
+	x.pings = x.pings[1:]
+	x.send("pong " + n)
+}
+
+func (x *xboardFront) Info(run []byte) { eachLine(run, x.onInfo) }
+
+// Text shows the engine's other lines as comments.
+func (x *xboardFront) Text(run []byte) {
+	eachLine(run, func(l []byte) {
+		if s := strings.TrimSpace(string(l)); s != "" {
 			x.send("# " + s)
 		}
-	}
+	})
 }
+
+// Notice goes straight to the GUI as a comment: a notice is no search's
+// line, and is shown whatever search the front is waiting for.
+func (x *xboardFront) Notice(msg string) { x.send("# " + msg) }
+
+// Described: the features are answered from the core's Description when
+// protover comes.
+func (x *xboardFront) Described(Description) {}
 
 // onInfo shows the engine's thinking (post) as CECP's "ply score time
 // nodes pv", with the score in centipawns (mate in N: 100000+N) and the
 // time in centiseconds, the moves in SAN; an info string becomes a
 // comment.
 func (x *xboardFront) onInfo(line []byte) {
-	if len(x.searches) > 0 && x.searches[0].discarded {
-		return // of a search whose move is never played: nothing to show
-	}
 	if bytes.HasPrefix(line, []byte("info string")) {
 		if in, err := uci.ParseInfo(string(line)); err == nil {
-			x.send("# " + in.String)
+			x.infoString(in.String)
 		}
 		return
 	}
 	// Read in full only when it can be shown: many lines of a search
 	// (currmove, nodes) have no score.
-	s := x.active()
-	if s == nil || x.searches[0] != s || !uci.HasScore(line) {
-		return // no thinking to show
+	if !x.showsThinking() || !uci.HasScore(line) {
+		return
 	}
+	if in, err := uci.ParseInfo(string(line)); err == nil {
+		x.thinking(in)
+	}
+}
+
+// infoString shows an info string of the search the front waits for as
+// a comment.
+func (x *xboardFront) infoString(s string) {
+	if len(x.searches) > 0 && x.searches[0].discarded {
+		return // of a search whose move is never played: nothing to show
+	}
+	x.send("# " + s)
+}
+
+// showsThinking reports whether the thinking that comes now is the
+// search's the front waits for.
+func (x *xboardFront) showsThinking() bool {
+	s := x.active()
+	return s != nil && x.searches[0] == s
+}
+
+// thinking takes a line of thinking with a score: the score for
+// resignation, the line for "." and, with post, the line shown.
+func (x *xboardFront) thinking(in uci.Info) {
+	if !x.showsThinking() {
+		return
+	}
+	s := x.searches[0]
 	if s.kind == xbPonder && !x.a.settings.ShowPonder {
 		return
 	}
-	in, err := uci.ParseInfo(string(line))
-	if err != nil || !in.HasScore || len(in.PV) == 0 {
-		return
-	}
-	if in.MultiPV > 1 {
+	if !in.HasScore || len(in.PV) == 0 || in.MultiPV > 1 {
 		return // the main line only
 	}
 	sc := in.Score
@@ -107,7 +132,7 @@ func (x *xboardFront) onInfo(line []byte) {
 // pvSAN writes a principal variation in SAN from the searched position,
 // up to its first move that does not play there (as given from then on).
 func (x *xboardFront) pvSAN(s *xbSearch, pv []string) string {
-	pos := s.pos.Pos // a copy
+	pos := s.pos // a copy
 	out := make([]string, 0, len(pv))
 	for i, mv := range pv {
 		m, err := board.ParseMove(mv)
@@ -132,9 +157,10 @@ func (x *xboardFront) sendFeatures() {
 		x.reply("feature done=0") // the rest may take a moment: the GUI waits
 	}
 	x.featuresOwed = false
+	d := a.Description()
 	name := a.settings.EngineName
 	if name == "" {
-		name = a.engine.name
+		name = d.Name
 		if name == "" {
 			name = "polyproxy"
 		}
@@ -154,20 +180,17 @@ func (x *xboardFront) sendFeatures() {
 	for _, f := range fs {
 		x.reply("feature " + f)
 	}
-	for _, l := range a.engine.header {
-		o, err := uci.ParseOption(withConfiguredDefault(l, a.engine.configured))
-		if err != nil || coveredByCommand(o.Name) {
+	for _, o := range d.Options {
+		if !o.Readable || o.Ours || coveredByCommand(o.Name) {
 			continue
 		}
-		if f := cecpOption(o); f != "" {
+		if f := cecpOption(o.Option); f != "" {
 			x.reply("feature option=\"" + f + "\"")
 		}
 	}
-	for _, l := range xboardOurOptionLines(a) {
-		if o, err := uci.ParseOption(l); err == nil {
-			if f := cecpOption(o); f != "" {
-				x.reply("feature option=\"" + f + "\"")
-			}
+	for _, o := range xboardOurOptions(a) {
+		if f := cecpOption(o); f != "" {
+			x.reply("feature option=\"" + f + "\"")
 		}
 	}
 	x.reply("feature done=1")
@@ -224,20 +247,26 @@ func cecpOption(o uci.Option) string {
 	return ""
 }
 
-// xboardOurOptionLines are our options for a CECP GUI: those of UCI mode,
+// xboardOurOptions are our options for a CECP GUI: those of UCI mode,
 // and resignation, draw offers, the thinking shown while pondering and
 // st's margin, which only CECP mode handles (a UCI GUI does them for its
 // engine).
-func xboardOurOptionLines(a *Adapter) []string {
+func xboardOurOptions(a *Adapter) []uci.Option {
 	c := a.settings
-	return append(ourOptionLines(c),
-		"option name "+ourOptionPrefix+"Resign type check default "+strconv.FormatBool(c.Resign),
-		"option name "+ourOptionPrefix+"ResignMoves type spin default "+strconv.Itoa(c.ResignMoves)+" min 0 max 10000",
-		"option name "+ourOptionPrefix+"ResignScore type spin default "+strconv.Itoa(c.ResignScore)+" min 0 max 10000",
-		"option name "+ourOptionPrefix+"QueenNeverResigns type check default "+strconv.FormatBool(c.QueenNeverResigns),
-		"option name "+ourOptionPrefix+"HandleDraws type check default "+strconv.FormatBool(c.HandleDraws),
-		"option name "+ourOptionPrefix+"ContemptScore type spin default "+strconv.Itoa(c.ContemptScore)+" min 0 max 10000",
-		"option name "+ourOptionPrefix+"ShowPonder type check default "+strconv.FormatBool(c.ShowPonder),
-		"option name "+ourOptionPrefix+"STFudge type spin default "+strconv.Itoa(c.STFudge)+" min 0 max 1000",
+	check := func(name string, v bool) uci.Option {
+		return uci.Option{Name: ourOptionPrefix + name, Type: "check", Default: strconv.FormatBool(v)}
+	}
+	spin := func(name string, v, max int) uci.Option {
+		return uci.Option{Name: ourOptionPrefix + name, Type: "spin", Default: strconv.Itoa(v), Min: "0", Max: strconv.Itoa(max)}
+	}
+	return append(ourOptions(c),
+		check("Resign", c.Resign),
+		spin("ResignMoves", c.ResignMoves, 10000),
+		spin("ResignScore", c.ResignScore, 10000),
+		check("QueenNeverResigns", c.QueenNeverResigns),
+		check("HandleDraws", c.HandleDraws),
+		spin("ContemptScore", c.ContemptScore, 10000),
+		check("ShowPonder", c.ShowPonder),
+		spin("STFudge", c.STFudge, 1000),
 	)
 }

@@ -29,9 +29,9 @@ type engineLink struct {
 	// in time (unset once it has).
 	slowHandshake loopTimer
 
-	position string   // the last position line it was sent ("": none since its start or ucinewgame)
-	header   []string // the engine's id and option lines, raw, for the GUI's uci
-	name     string   // its id name
+	position string      // the last position line it was sent ("": none since its start or ucinewgame)
+	header   []announced // the engine's id and option lines, for the GUI's uci
+	name     string      // its id name
 	options  []uci.Option
 	// configured are the configured options ([Engine], -uci) as sent to
 	// it: its spelling, values fitted to its ranges.
@@ -62,22 +62,32 @@ func (l *engineLink) start(eng Engine) {
 	l.position = ""
 }
 
-// headerLine keeps an id or option line of the handshake; an option line
-// it cannot read is kept for the GUI but returned as an error.
-func (l *engineLink) headerLine(line string) error {
-	l.header = append(l.header, line)
-	if uci.ClassifyEngineLine([]byte(line)) == uci.EngineOption {
-		o, err := uci.ParseOption(line)
-		if err != nil {
-			return err
+// announced is an id or option line of the engine's handshake, as it
+// wrote it and as read.
+type announced struct {
+	line     string
+	isOption bool
+	option   uci.Option // isOption and readable: the option read
+	readable bool
+	isName   bool // an id name line
+}
+
+// headerLine keeps an id or option line (option: an option line) of the
+// handshake; an option line it cannot read is kept for the GUI but
+// returned as an error.
+func (l *engineLink) headerLine(line string, option bool) error {
+	h := announced{line: line, isOption: option}
+	var err error
+	if option {
+		h.option, err = uci.ParseOption(line)
+		if h.readable = err == nil; h.readable {
+			l.options = append(l.options, h.option)
 		}
-		l.options = append(l.options, o)
-		return nil
+	} else if id, idErr := uci.ParseID(line); idErr == nil && id.Key == "name" {
+		h.isName, l.name = true, id.Value
 	}
-	if id, err := uci.ParseID(line); err == nil && id.Key == "name" {
-		l.name = id.Value
-	}
-	return nil
+	l.header = append(l.header, h)
+	return err
 }
 
 // handshakeDone ends the handshake; restart tells whether an earlier
@@ -274,7 +284,9 @@ func (a *Adapter) onPoisonedSearch(status string) {
 	a.search.state = searchNone
 	a.search.reissued = false
 	g := &a.game
-	g.line, g.engineLine, g.refused = "", "", why
+	g.changed()
+	g.clearLine()
+	g.refused = why
 	g.forget()
 	a.gui.heldBySearch = false // what waited for that search waits for the new engine's handshake now
 }
@@ -310,14 +322,14 @@ func (a *Adapter) resume() {
 	switch {
 	case a.search.state == searchEngine:
 		a.toEnginePosition(a.search.engineLine)
-	case a.game.engineLine != "":
-		a.toEnginePosition(a.game.engineLine)
+	case a.game.engineLine() != "":
+		a.toEnginePosition(a.game.engineLine())
 	}
 	if a.search.state == searchEngine {
 		// The position just sent is the one the search was for.
-		goLine := a.search.goLine
+		limits := a.search.limits
 		if a.search.ponderHit {
-			goLine = withoutPonder(goLine)
+			limits.Ponder = false
 		}
 		if !a.search.clockFrom.IsZero() {
 			// The mover's clock has run since the search began (or the
@@ -327,8 +339,9 @@ func (a *Adapter) resume() {
 				white = a.game.pos().WhiteToMove()
 				black = !white
 			}
-			goLine = uci.ChargeTime(goLine, time.Since(a.search.clockFrom).Milliseconds(), white, black)
+			limits = limits.Charged(time.Since(a.search.clockFrom).Milliseconds(), white, black)
 		}
+		goLine := limits.String()
 		a.log.printf("re-issuing the search the engine died in: %s", goLine)
 		a.toEngine(goLine)
 		a.search.reissued = !a.engine.diedWarm
@@ -343,17 +356,6 @@ func setOptionLine(o uci.SetOption) string {
 		return "setoption name " + o.Name + " value " + o.Value
 	}
 	return "setoption name " + o.Name
-}
-
-func withoutPonder(goLine string) string {
-	words := strings.Fields(goLine)
-	out := words[:0]
-	for _, w := range words {
-		if w != "ponder" {
-			out = append(out, w)
-		}
-	}
-	return strings.Join(out, " ")
 }
 
 // engineBatch is a reader goroutine's buffer of an engine's whole lines,

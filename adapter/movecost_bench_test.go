@@ -172,8 +172,8 @@ func benchmarkMoveCost(b *testing.B, front string, obs GameObserver, game []stri
 	if front == "uci" && w.bestmoves-bestmoves < b.N {
 		b.Fatalf("%d bestmoves for %d moves", w.bestmoves-bestmoves, b.N)
 	}
-	if front == "xboard" && len(a.xb.moves) != k-1-base {
-		b.Fatalf("the front played %d plies, want %d", len(a.xb.moves), k-1-base)
+	if front == "xboard" && len(a.Game().Moves()) != k-1-base {
+		b.Fatalf("the front played %d plies, want %d", len(a.Game().Moves()), k-1-base)
 	}
 	if !a.game.ok {
 		b.Fatalf("game not followed: %s", a.game.err)

@@ -14,27 +14,27 @@ import (
 // names them in UCI mode ("Polyglot BookFile").
 const ourOptionPrefix = "Polyglot "
 
-// ourOptionLines are polyproxy's own UCI options, named as PolyGlot names
+// ourOptions are polyproxy's own UCI options, named as PolyGlot names
 // them in UCI mode, with the settings c as defaults.
-func ourOptionLines(c *config.Config) []string {
-	check := func(name string, v bool) string {
-		return "option name " + ourOptionPrefix + name + " type check default " + strconv.FormatBool(v)
+func ourOptions(c *config.Config) []uci.Option {
+	check := func(name string, v bool) uci.Option {
+		return uci.Option{Name: ourOptionPrefix + name, Type: "check", Default: strconv.FormatBool(v)}
 	}
-	str := func(name, v string) string {
+	str := func(name, v string) uci.Option {
 		if v == "" {
 			v = "<empty>"
 		}
-		return "option name " + ourOptionPrefix + name + " type string default " + v
+		return uci.Option{Name: ourOptionPrefix + name, Type: "string", Default: v}
 	}
-	spin := func(name string, v, min, max int) string {
-		return "option name " + ourOptionPrefix + name + " type spin default " + strconv.Itoa(v) +
-			" min " + strconv.Itoa(min) + " max " + strconv.Itoa(max)
+	spin := func(name string, v, min, max int) uci.Option {
+		return uci.Option{Name: ourOptionPrefix + name, Type: "spin", Default: strconv.Itoa(v),
+			Min: strconv.Itoa(min), Max: strconv.Itoa(max)}
 	}
-	mode := "option name " + ourOptionPrefix + "BookMode type combo default " + c.BookMode.String()
+	mode := uci.Option{Name: ourOptionPrefix + "BookMode", Type: "combo", Default: c.BookMode.String()}
 	for _, m := range book.Modes() {
-		mode += " var " + m.String()
+		mode.Vars = append(mode.Vars, m.String())
 	}
-	return []string{
+	return []uci.Option{
 		check("Book", c.Book),
 		str("BookFile", strings.Join(c.BookFiles, config.BookFileSeparator)),
 		spin("BookDepth", c.BookDepth, 0, max(c.BookDepth, 1000)),
@@ -60,14 +60,20 @@ func ourOptionLines(c *config.Config) []string {
 	}
 }
 
-// withConfiguredDefault is an engine's option line announced with the
-// value the configuration ([Engine], -uci: configured) gives it as its
-// default, as PolyGlot does: a GUI that sends every option's stored
-// default (Arena) then keeps the configured value instead of overriding it.
-func withConfiguredDefault(line string, configured []config.Option) string {
-	o, err := uci.ParseOption(line)
-	if err != nil || o.Type == "button" {
-		return line
+// isOurs reports whether an option's name is one of ours ("Polyglot
+// ...", in any case).
+func isOurs(name string) bool {
+	return len(name) > len(ourOptionPrefix) && strings.EqualFold(name[:len(ourOptionPrefix)], ourOptionPrefix)
+}
+
+// withConfiguredDefault is an engine's option (o, announced as line)
+// with the value the configuration ([Engine], -uci: configured) gives it
+// as its default, as PolyGlot announces it: a GUI that sends every
+// option's stored default (Arena) then keeps the configured value instead
+// of overriding it.
+func withConfiguredDefault(o uci.Option, line string, configured []config.Option) (uci.Option, string) {
+	if o.Type == "button" {
+		return o, line
 	}
 	for _, c := range configured {
 		if !strings.EqualFold(c.Name, o.Name) {
@@ -78,7 +84,7 @@ func withConfiguredDefault(line string, configured []config.Option) string {
 		case "check":
 			b, err := config.ParseBool(v)
 			if err != nil {
-				return line
+				return o, line
 			}
 			v = strconv.FormatBool(b)
 		case "string":
@@ -87,20 +93,19 @@ func withConfiguredDefault(line string, configured []config.Option) string {
 			}
 		}
 		o.Default = v
-		return o.String()
+		return o, o.String()
 	}
-	return line
+	return o, line
 }
 
 // onSetOption routes a setoption: one of ours (Polyglot ...) changes our
 // settings; any other goes to the engine and is kept for a restart.
-func (a *Adapter) onSetOption(c uci.Command) {
-	o := *c.SetOption
-	if len(o.Name) > len(ourOptionPrefix) && strings.EqualFold(o.Name[:len(ourOptionPrefix)], ourOptionPrefix) {
+func (a *Adapter) onSetOption(o uci.SetOption) {
+	if isOurs(o.Name) {
 		a.setOurOption(strings.TrimSpace(o.Name[len(ourOptionPrefix):]), o.Value)
 		return
 	}
-	a.toEngine(c.Line)
+	a.toEngine(setOptionLine(o))
 	a.engine.rememberSetOption(o)
 	a.noteChess960(o.Name, o.Value)
 	a.noteAnalyseMode(o.Name, o.Value)
@@ -121,9 +126,9 @@ func (a *Adapter) noteChess960(name, value string) {
 	a.game.chess960 = on
 	a.game.forget()
 	if on {
-		a.infoString("UCI_Chess960 is on: positions and book moves in Chess960 notation (castling king takes rook) from the next position")
+		a.front.Notice("UCI_Chess960 is on: positions and book moves in Chess960 notation (castling king takes rook) from the next position")
 	} else {
-		a.infoString("UCI_Chess960 is off: standard chess from the next position")
+		a.front.Notice("UCI_Chess960 is off: standard chess from the next position")
 	}
 }
 

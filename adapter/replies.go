@@ -4,7 +4,7 @@ package adapter
 type reply int
 
 const (
-	replyNone     reply = iota // not owed: our own lines
+	replyNone     reply = iota // not owed: our own answers
 	replyReadyOK               // for an isready
 	replyBestmove              // for a go
 	// replyOwnReadyOK is for our own isready after a command of the
@@ -14,37 +14,43 @@ const (
 )
 
 // replyQueue keeps the GUI's replies in the order it asked for them. The
-// engine's replies go to the GUI as they come; our own lines (a book
+// engine's replies go to the GUI as they come; our own answers (a book
 // answer, a "bestmove 0000") must not overtake a reply the engine still
 // owes for an earlier request, or the GUI would take our bestmove for the
 // answer to its isready, or one go's bestmove for another's.
 //
-// So every owed reply is a marker in the queue, and our lines queue behind
+// So every owed reply is a marker in the queue, and our answers queue behind
 // the markers owed when they were sent; they go out, oldest first, once
 // every marker before them is settled. Nothing owed: they go out at once.
-type replyQueue struct {
-	entries []queued
-	send    func(line string) // writes one line to the GUI
+//
+// T is what our answers are: the core's are bestmoves.
+type replyQueue[T any] struct {
+	entries []queued[T]
+	send    func(T) // hands one of our answers to the GUI's front
+	// lost is the answer that replaces a bestmove the engine never gives.
+	lost T
 }
 
-// queued is a marker (owed) or our lines, with what to do once they are
+// queued is a marker (owed) or our answers, with what to do once they are
 // sent.
-type queued struct {
+type queued[T any] struct {
 	owed  reply
-	lines []string
+	items []T
 	after func()
 }
 
-func newReplyQueue(send func(line string)) replyQueue { return replyQueue{send: send} }
+func newReplyQueue[T any](send func(T), lostBestmove T) replyQueue[T] {
+	return replyQueue[T]{send: send, lost: lostBestmove}
+}
 
-// expect notes a reply the engine owes: our lines sent from now on wait
+// expect notes a reply the engine owes: our answers sent from now on wait
 // for it.
-func (q *replyQueue) expect(r reply) {
-	q.entries = append(q.entries, queued{owed: r})
+func (q *replyQueue[T]) expect(r reply) {
+	q.entries = append(q.entries, queued[T]{owed: r})
 }
 
 // owes counts the replies of kind r still owed.
-func (q *replyQueue) owes(r reply) int {
+func (q *replyQueue[T]) owes(r reply) int {
 	n := 0
 	for _, e := range q.entries {
 		if e.owed == r {
@@ -58,7 +64,7 @@ func (q *replyQueue) owes(r reply) int {
 // was owed, a reply nobody asked for) and sends what no longer waits.
 // Markers of different kinds may settle out of order: an engine answers
 // an isready at once, even during a search it still owes a bestmove for.
-func (q *replyQueue) settle(r reply) bool {
+func (q *replyQueue[T]) settle(r reply) bool {
 	for i, e := range q.entries {
 		if e.owed == r {
 			q.entries = append(q.entries[:i], q.entries[i+1:]...)
@@ -71,7 +77,7 @@ func (q *replyQueue) settle(r reply) bool {
 
 // nextReadyOK is the kind of the oldest readyok owed, the GUI's or our
 // own (the engine answers isready in order), or replyNone.
-func (q *replyQueue) nextReadyOK() reply {
+func (q *replyQueue[T]) nextReadyOK() reply {
 	for _, e := range q.entries {
 		if e.owed == replyReadyOK || e.owed == replyOwnReadyOK {
 			return e.owed
@@ -80,22 +86,25 @@ func (q *replyQueue) nextReadyOK() reply {
 	return replyNone
 }
 
-// emit sends our lines now, or once the replies owed before them are
+// emit sends our answers now, or once the replies owed before them are
 // settled; after (may be nil) runs right after they are sent.
-func (q *replyQueue) emit(lines []string, after func()) {
+func (q *replyQueue[T]) emit(items []T, after func()) {
 	if len(q.entries) > 0 {
-		q.entries = append(q.entries, queued{lines: lines, after: after})
+		q.entries = append(q.entries, queued[T]{items: items, after: after})
 		return
 	}
-	q.sendOut(queued{lines: lines, after: after})
+	q.sendOut(queued[T]{items: items, after: after})
 }
+
+// owing reports whether any reply is owed, or any answer of ours waits.
+func (q *replyQueue[T]) owing() bool { return len(q.entries) > 0 }
 
 // replaceLostBestmoves is for an engine restart: the bestmoves the dead
 // engine owed will never come. Each becomes our "bestmove 0000", so the
 // GUI still gets one per go, in order; except, with keepLast, the last
 // one, for the search that is issued again to the new engine. It returns
 // how many were replaced.
-func (q *replyQueue) replaceLostBestmoves(keepLast bool) int {
+func (q *replyQueue[T]) replaceLostBestmoves(keepLast bool) int {
 	keep := -1
 	if keepLast {
 		for i, e := range q.entries {
@@ -107,7 +116,7 @@ func (q *replyQueue) replaceLostBestmoves(keepLast bool) int {
 	n := 0
 	for i := range q.entries {
 		if e := &q.entries[i]; e.owed == replyBestmove && i != keep {
-			*e = queued{lines: []string{"bestmove 0000"}}
+			*e = queued[T]{items: []T{q.lost}}
 			n++
 		}
 	}
@@ -115,21 +124,21 @@ func (q *replyQueue) replaceLostBestmoves(keepLast bool) int {
 	return n
 }
 
-// abandon gives up the replies still owed (the engine is gone): our lines
+// abandon gives up the replies still owed (the engine is gone): our answers
 // that waited behind them go out, in order.
-func (q *replyQueue) abandon() {
+func (q *replyQueue[T]) abandon() {
 	for i := range q.entries {
 		if e := &q.entries[i]; e.owed != replyNone {
-			*e = queued{}
+			*e = queued[T]{}
 		}
 	}
 	q.drain()
 }
 
-// drain sends our lines at the head of the queue, up to the first marker.
-// Each entry leaves the queue before its after runs, so lines that after
+// drain sends our answers at the head of the queue, up to the first marker.
+// Each entry leaves the queue before its after runs, so answers that after
 // emits queue behind the rest.
-func (q *replyQueue) drain() {
+func (q *replyQueue[T]) drain() {
 	for len(q.entries) > 0 && q.entries[0].owed == replyNone {
 		e := q.entries[0]
 		q.entries = q.entries[1:]
@@ -137,9 +146,9 @@ func (q *replyQueue) drain() {
 	}
 }
 
-func (q *replyQueue) sendOut(e queued) {
-	for _, l := range e.lines {
-		q.send(l)
+func (q *replyQueue[T]) sendOut(e queued[T]) {
+	for _, it := range e.items {
+		q.send(it)
 	}
 	if e.after != nil {
 		e.after()

@@ -111,7 +111,7 @@ func TestReplyQueue(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var sent []string
-			q := newReplyQueue(func(l string) { sent = append(sent, l) })
+			q := newReplyQueue(func(l string) { sent = append(sent, l) }, "bestmove 0000")
 			for i, op := range tc.ops {
 				sent = sent[:0]
 				switch {
@@ -148,7 +148,7 @@ func TestReplyQueue(t *testing.T) {
 // the lines already released with it, never ahead.
 func TestReplyQueueAfterEmitsInOrder(t *testing.T) {
 	var sent []string
-	q := newReplyQueue(func(l string) { sent = append(sent, l) })
+	q := newReplyQueue(func(l string) { sent = append(sent, l) }, "bestmove 0000")
 	q.expect(replyBestmove)
 	q.emit([]string{"x"}, func() { q.emit([]string{"z"}, nil) })
 	q.emit([]string{"y"}, nil)

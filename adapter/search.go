@@ -11,7 +11,7 @@ import (
 type search struct {
 	state searchState
 	// The engine's search (state searchEngine):
-	goLine     string // the go line it is searching, to issue again after a restart
+	limits     uci.Go // its limits, to issue it again after a restart
 	engineLine string // the position line it searches
 	// endsByItself: it has a limit (depth, nodes, movetime, mate, a
 	// clock), so the engine gives its bestmove without a stop, unless it
@@ -72,12 +72,13 @@ func (a *Adapter) onStop() {
 
 // onPonderHit turns a ponder search into a real one: the engine's clock
 // starts now, or the held book answer goes out as played.
-func (a *Adapter) onPonderHit(c uci.Command) {
+func (a *Adapter) onPonderHit() {
+	a.game.pondering = false // the move pondered on is played
 	switch a.search.state {
 	case searchEngine:
 		a.search.ponderHit = true
 		a.search.clockFrom = time.Now()
-		a.toEngine(c.Line)
+		a.toEngine("ponderhit")
 	case searchBookPonder:
 		a.releaseBookAnswer(true)
 	default:
@@ -94,14 +95,17 @@ func (a *Adapter) onPonderHit(c uci.Command) {
 // after it wait too. Only a search that cannot end by itself (go infinite,
 // a go ponder without ponderhit) is stopped first: the engine would wait
 // for ever.
-func (a *Adapter) onGo(c uci.Command) {
+func (a *Adapter) onGo(limits uci.Go) {
+	if a.game.pondering && !limits.Ponder {
+		a.settlePonder() // a search of the game as played
+	}
 	switch {
 	case a.search.state == searchBookPonder:
 		a.log.printf("go while a book answer waits for ponderhit: that answer is sent as stopped")
 		a.releaseBookAnswer(false)
 	case a.search.state == searchEngine && !a.search.stopSent && a.search.ends() && a.end.phase < hurried:
 		a.log.printf("go while the engine's search runs: it waits for that search's bestmove")
-		a.gui.queued = slices.Insert(a.gui.queued, 0, c)
+		a.gui.queued = slices.Insert(a.gui.queued, 0, command{kind: cmdGo, limits: limits})
 		a.gui.heldBySearch = true
 		return
 	case a.search.state == searchEngine && !a.search.stopSent:
@@ -111,34 +115,34 @@ func (a *Adapter) onGo(c uci.Command) {
 	a.search.state = searchNone
 	if a.game.refused != "" {
 		a.log.printf("book: no (position refused); no search: bestmove 0000")
-		a.replies.emit([]string{"info string no move: " + a.game.refused, "bestmove 0000"}, nil)
+		a.replies.emit([]*answer{{bm: BestMove{Why: a.game.refused}}}, nil)
 		return
 	}
 	if a.game.ok {
 		a.books.policy.asked(a.game.number, len(a.game.cur.Keys)-1)
 	}
-	if ans, ok := a.bookMove(c.Go); ok {
-		if c.Go.Ponder {
+	if ans, ok := a.bookMove(&limits); ok {
+		if limits.Ponder {
 			a.search.state = searchBookPonder
 			a.search.bookAnswer = ans
 			a.log.printf("book answer held until ponderhit or stop")
-			a.startWarm(a.game.engineLine, "the GUI ponders on a book position", false)
+			a.startWarm(a.game.engineLine(), "the GUI ponders on a book position", false)
 			return
 		}
 		a.search.bookAnswer = ans
 		a.releaseBookAnswer(true)
 		return
 	}
-	a.toEngineAfterPosition(c.Line)
+	a.search.engineLine = a.game.engineLine()
+	a.toEngineAfterPosition(limits.String())
 	a.replies.expect(replyBestmove)
 	a.search.state = searchEngine
-	a.search.goLine = c.Line
-	a.search.engineLine = a.game.engineLine
-	a.search.endsByItself = hasLimit(c.Go)
-	a.search.ponder = c.Go.Ponder
+	a.search.limits = limits
+	a.search.endsByItself = hasLimit(&limits)
+	a.search.ponder = limits.Ponder
 	a.search.reissued = false
 	a.search.clockFrom = time.Time{}
-	if !c.Go.Ponder {
+	if !limits.Ponder {
 		a.search.clockFrom = time.Now()
 	}
 	a.search.stopSent, a.search.ponderHit = false, false
@@ -148,8 +152,8 @@ func (a *Adapter) onGo(c uci.Command) {
 // toEngineAfterPosition sends the GUI's position (the engine gets it only
 // when it is to search: book answers need none) and then goLine.
 func (a *Adapter) toEngineAfterPosition(goLine string) {
-	if a.game.engineLine != "" {
-		a.toEnginePosition(a.game.engineLine)
+	if pos := a.game.engineLine(); pos != "" {
+		a.toEnginePosition(pos)
 	}
 	a.toEngine(goLine)
 }

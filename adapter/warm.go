@@ -96,10 +96,10 @@ func (a *Adapter) warmSwallows() bool {
 // warmAfterBookMove starts, with BookPonderAlways, the search of the
 // position after a book move just played, in the opponent's time.
 func (a *Adapter) warmAfterBookMove(ans *bookAnswer) {
-	if !a.warmAllowed(true) || !a.game.ok || a.game.line != ans.forLine {
+	if !a.warmAllowed(true) || !a.game.ok || a.game.seq != ans.forGame {
 		return
 	}
-	a.startWarm(withMove(a.game.engineLine, ans.move), "after the book move "+ans.move+", in the opponent's time", true)
+	a.startWarm(withMove(a.game.engineLine(), ans.move), "after the book move "+ans.move+", in the opponent's time", true)
 }
 
 // warmAllowed reports whether the settings allow a warm search, always

@@ -1,0 +1,107 @@
+package adapter
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+
+	"github.com/polyproxy/polyproxy/uci"
+)
+
+// guiSide is what we know of the GUI's side of the conversation.
+type guiSide struct {
+	// queued are its commands waiting for the engine's handshake, or
+	// (heldBySearch) a go waiting for the running search to end and the
+	// commands after it.
+	queued       []command
+	heldBySearch bool
+}
+
+// readGUI hands the GUI's lines to the loop, a batch at a time (the
+// goroutine loop's reader).
+func (a *Adapter) readGUI(r io.Reader) {
+	lr := uci.NewLineReader(r, 64<<10)
+	for {
+		var lines []string
+		for {
+			l, err := lr.ReadLine()
+			if err != nil {
+				a.post(event{kind: evGUI, lines: lines, err: err})
+				return
+			}
+			lines = append(lines, string(l))
+			if !lr.HasBufferedLine() {
+				break
+			}
+		}
+		if !a.post(event{kind: evGUI, lines: lines}) {
+			return
+		}
+		// Let the loop answer on this thread before our next read blocks
+		// it in a system call: saves a thread hand-off per command.
+		runtime.Gosched()
+	}
+}
+
+// onGUILine handles one line from the GUI: its front reads it.
+func (a *Adapter) onGUILine(line string) {
+	if a.log.on {
+		a.log.traffic("gui>", line)
+	}
+	a.front.GUILine(line)
+}
+
+// notify reports a problem everywhere: stderr, log and the GUI.
+func (a *Adapter) notify(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	fmt.Fprintln(a.opts.Stderr, "polyproxy: "+msg)
+	a.log.printf("%s", msg)
+	a.front.Notice(msg)
+}
+
+// fatalf reports why polyproxy ends: stderr, log and the GUI.
+func (a *Adapter) fatalf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	fmt.Fprintln(a.opts.Stderr, "polyproxy: "+msg)
+	a.log.printf("fatal: %s", msg)
+	a.front.Notice(msg)
+}
+
+// Description is what the GUI is told of the engine and of our options:
+// the engine's options announced with the values the configuration gives
+// them as their defaults.
+func (a *Adapter) Description() Description {
+	d := Description{Name: a.engine.name}
+	for _, h := range a.engine.header {
+		switch {
+		case h.isName:
+		case !h.isOption:
+			d.IDLines = append(d.IDLines, h.line)
+		case !h.readable:
+			d.Options = append(d.Options, Option{Line: h.line})
+		default:
+			o, line := withConfiguredDefault(h.option, h.line, a.engine.configured)
+			d.Options = append(d.Options, Option{Option: o, Line: line, Readable: true})
+		}
+	}
+	for _, o := range ourOptions(a.settings) {
+		d.Options = append(d.Options, Option{Option: o, Line: o.String(), Ours: true, Readable: true})
+	}
+	return d
+}
+
+// deliver hands one of our answers to the front, in its turn.
+func (a *Adapter) deliver(ans *answer) {
+	if ans.observe != nil {
+		ans.observe() // before the front moves the game on with it
+	}
+	a.front.BestMove(ans.bm)
+	a.answeredGUI()
+}
+
+// answer is one of our answers to a go, and the learning calls that go
+// with it.
+type answer struct {
+	bm      BestMove
+	observe func()
+}
