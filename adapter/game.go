@@ -364,11 +364,16 @@ func (a *Adapter) replaceLastMove(moves []board.Move, line string) bool {
 	// Cut in place: the game alone holds its moves and keys (a line made
 	// with After copies the keys before it grows them).
 	g.changed()
-	if g.guiLine {
-		g.writeText(g.given())
+	switch {
+	case line != "" && g.base == startBase:
+		g.line, g.lineKept, g.guiLine = line, true, true // the GUI's own line replaces the engine's
+	case g.guiLine:
+		g.writeText(g.given()) // the core writes the line from now on
+		fallthrough
+	default:
+		g.text.undoLast()
+		g.lineKept = false
 	}
-	g.text.undoLast()
-	g.lineKept = false
 	g.cur.Pos = g.beforeLast
 	g.cur.Keys = g.cur.Keys[:len(g.cur.Keys)-1]
 	g.moves = g.moves[:n-1]
