@@ -237,7 +237,7 @@ func (a *Adapter) Run(stdin io.Reader, stdout io.Writer) (err error) {
 		return err
 	}
 	a.game.init()
-	a.openBooks() // checked after the first handshake (verifyBooks)
+	a.openBooks(config.ReopenBooks | config.RebuildChooser) // checked after the first handshake (verifyBooks)
 	if a.poll != nil {
 		return a.poll.run()
 	}

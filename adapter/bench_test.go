@@ -13,6 +13,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
@@ -49,7 +50,7 @@ func loopAdapter(b testing.TB, bookPath string, obs GameObserver) (*Adapter, *co
 	w := &countingWriter{}
 	a.out = Out{w: uci.NewWriter(w), log: &a.log}
 	a.game.init()
-	a.openBooks()
+	a.openBooks(config.ReopenBooks | config.RebuildChooser)
 	a.engine.eng = nullEngine{make(chan struct{})}
 	a.engine.everReady = true
 	b.Cleanup(a.books.close)
@@ -102,7 +103,7 @@ func benchmarkBookAnswer(b *testing.B, obs GameObserver) {
 	}
 	a, w := loopAdapter(b, gnuchessBook, obs)
 	a.settings.BookMode = book.Weighted
-	a.openBooks()
+	a.openBooks(config.ReopenBooks | config.RebuildChooser)
 	var latency time.Duration
 	var lines []string
 	for k := 1; 2*k <= 18; k++ {
@@ -211,7 +212,7 @@ func BenchmarkBookAnswerSamePosition(b *testing.B) {
 		b.Run(tc.name, func(b *testing.B) {
 			a, w := loopAdapter(b, gnuchessBook, tc.obs())
 			a.settings.BookMode = book.Weighted
-			a.openBooks()
+			a.openBooks(config.ReopenBooks | config.RebuildChooser)
 			pos := "position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1"
 			var latency time.Duration
 			b.ResetTimer()

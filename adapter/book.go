@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
@@ -39,31 +38,31 @@ type bookSet struct {
 	open []*book.Book // every open book, once
 	// unverified are books opened and not yet given to verifyBooks.
 	unverified []*book.Book
-	// The lists in priority order: BookFile, and BookFileWhite and
-	// BookFileBlack when they are set (whiteSet, blackSet), which replace
-	// BookFile for the positions with that side to move.
-	any, white, black  []*book.Book
-	whiteSet, blackSet bool
-	disk               []bookOnDisk // each book file in use as it was on disk when opened
-	files              string       // the settings the open books were made from
-	chooser            *book.Chooser
-	chooseBy           string     // the settings the chooser was made from
-	policy             bookPolicy // what the book policies remember of the game
-	saidNoChess960     bool       // the log has said that Chess960 games skip the ABK books
-	warm               warmSearch // the engine searching while the book answers
+	// side are the books for the positions with Black ([0]) or White
+	// ([1]) to move, in priority order (config.BooksFor); ownList tells
+	// that the side has a list of its own (BookFileWhite, BookFileBlack).
+	side    [2][]*book.Book
+	ownList [2]bool
+	disk    []bookOnDisk // each book file in use as it was on disk when opened
+	chooser *book.Chooser
+	// gen changes whenever the books or the chooser are made anew: what
+	// was measured with them (the look-ahead's cache) is stale.
+	gen            int
+	policy         bookPolicy // what the book policies remember of the game
+	saidNoChess960 bool       // the log has said that Chess960 games skip the ABK books
+	warm           warmSearch // the engine searching while the book answers
 }
 
 // forSide is the books for the positions where White (or Black) is to
 // move: the side polyproxy plays there. A position's books answer for it,
 // give the ponder reply after it and carry the look-ahead through it.
-func (s *bookSet) forSide(white bool) []*book.Book {
-	switch {
-	case white && s.whiteSet:
-		return s.white
-	case !white && s.blackSet:
-		return s.black
+func (s *bookSet) forSide(white bool) []*book.Book { return s.side[sideIndex(white)] }
+
+func sideIndex(white bool) int {
+	if white {
+		return 1
 	}
-	return s.any
+	return 0
 }
 
 // probed is the books probed for the side to move in this game: those for
@@ -89,116 +88,74 @@ func (a *Adapter) probed(white bool) []*book.Book {
 // listName is the setting the books for a side come from, for the log.
 func (s *bookSet) listName(white bool) string {
 	switch {
-	case white && s.whiteSet:
+	case white && s.ownList[1]:
 		return "BookFileWhite"
-	case !white && s.blackSet:
+	case !white && s.ownList[0]:
 		return "BookFileBlack"
 	}
 	return "BookFile"
 }
 
-// bookLists are the configured lists in use: BookFile only while a side
-// has no list of its own.
-func bookLists(c *config.Config) (general, white, black []string) {
-	if len(c.BookFilesWhite) == 0 || len(c.BookFilesBlack) == 0 {
-		general = c.BookFiles
+// openBooks makes anew what a change of settings invalidated: the chooser
+// (RebuildChooser), the open books (ReopenBooks). A book that cannot be
+// opened is reported and skipped: polyproxy plays on without it.
+func (a *Adapter) openBooks(changed config.Invalidates) {
+	if changed&config.RebuildChooser != 0 || a.books.chooser == nil {
+		// BookLearnWeight prefers moves that did well (see docs/learning.md).
+		a.books.chooser = book.NewChooser(a.settings.ChooserOptions(learn.Weight), a.settings.BookSeed)
+		a.books.gen++
 	}
-	return general, c.BookFilesWhite, c.BookFilesBlack
-}
-
-// booksInUse is every book file in use, each once, in the order of the
-// lists.
-func booksInUse(c *config.Config) []string {
-	general, white, black := bookLists(c)
-	var all []string
-	for _, l := range [][]string{general, white, black} {
-		for _, p := range l {
-			if !slices.Contains(all, p) {
-				all = append(all, p)
-			}
-		}
-	}
-	return all
-}
-
-// bookSettings is what the open books and the chooser depend on; a change
-// reopens them.
-func bookSettings(c *config.Config) (files, choosing string) {
-	general, white, black := bookLists(c)
-	files = strings.Join(general, "\x00") + "\x01" + strings.Join(white, "\x00") + "\x01" + strings.Join(black, "\x00")
-	if !c.Book {
-		files = ""
-	}
-	choosing = fmt.Sprintf("%s/%d/%t/%d/%t/%d/%d", c.BookMode, c.BookThreshold, c.BookAvoidRepetition, c.BookSeed, c.BookLearnWeight, c.BookWidth, c.BookMinWeight)
-	return files, choosing
-}
-
-// openBooks (re)opens the configured books when their settings changed. A
-// book that cannot be opened is reported and skipped: polyproxy plays on
-// without it.
-func (a *Adapter) openBooks() {
-	files, choosing := bookSettings(a.settings)
-	if choosing != a.books.chooseBy || a.books.chooser == nil {
-		opts := book.Options{
-			Mode:              a.settings.BookMode,
-			ThresholdPerMille: a.settings.BookThreshold,
-			AvoidRepetition:   a.settings.BookAvoidRepetition,
-			Width:             a.settings.BookWidth,
-			MinWeight:         uint64(a.settings.BookMinWeight),
-		}
-		if a.settings.BookLearnWeight {
-			opts.Weight = learn.Weight // prefer moves that did well (see docs/learning.md)
-		}
-		a.books.chooser = book.NewChooser(opts, a.settings.BookSeed)
-		a.books.chooseBy = choosing
-	}
-	if files == a.books.files {
+	if changed&config.ReopenBooks == 0 {
 		return
 	}
 	a.books.close()
-	a.books.files = files
+	a.books.gen++
 	if !a.settings.Book {
 		a.log.printf("book off")
 		return
 	}
 	byPath := map[string]*book.Book{}
-	for _, path := range booksInUse(a.settings) {
+	for _, path := range a.settings.BooksInUse() {
 		a.books.disk = append(a.books.disk, bookOnDisk{path, statBook(path)}) // before: a change after it is seen
-		opening := time.Now()
-		b, err := book.Open(path)
-		if err != nil {
-			a.notify("book %s not used: %v; playing on without it", path, err)
-			continue
+		if b := a.openBook(path); b != nil {
+			byPath[path] = b
 		}
-		if abk := b.ABK(); abk != nil {
-			// Read whole, unlike a mapped book: the log shows what it cost.
-			a.log.printf("book %s: ABK book read in %v (%d records, %d positions, %d moves)",
-				path, time.Since(opening).Round(time.Millisecond), abk.Records, abk.Positions, abk.Moves)
-		}
-		for _, w := range b.Warnings() {
-			a.notify("book %s: %s", path, w)
-		}
-		if b.Len() == 0 {
-			// Kept open: a rewrite is noticed and reopened as for any book.
-			a.notify("book %s has no entries: no move comes from it until it is written", path)
-		}
-		a.books.open = append(a.books.open, b)
-		byPath[path] = b
-		a.log.printf("book %s opened (%d entries)", path, b.Len())
-		a.books.unverified = append(a.books.unverified, b)
 	}
-	opened := func(paths []string) []*book.Book {
-		var l []*book.Book
-		for _, p := range paths {
+	for i, white := range []bool{false, true} {
+		for _, p := range a.settings.BooksFor(white) {
 			if b := byPath[p]; b != nil {
-				l = append(l, b)
+				a.books.side[i] = append(a.books.side[i], b)
 			}
 		}
-		return l
 	}
-	general, white, black := bookLists(a.settings)
-	a.books.any, a.books.white, a.books.black = opened(general), opened(white), opened(black)
-	a.books.whiteSet, a.books.blackSet = len(white) > 0, len(black) > 0
+	a.books.ownList = [2]bool{len(a.settings.BookFilesBlack) > 0, len(a.settings.BookFilesWhite) > 0}
+}
+
+// openBook opens one book file and says what is wrong with it; nil: it
+// cannot be used.
+func (a *Adapter) openBook(path string) *book.Book {
+	opening := time.Now()
+	b, err := book.Open(path)
+	if err != nil {
+		a.notify("book %s not used: %v; playing on without it", path, err)
+		return nil
+	}
+	if abk := b.ABK(); abk != nil {
+		// Read whole, unlike a mapped book: the log shows what it cost.
+		a.log.printf("book %s: ABK book read in %v (%d records, %d positions, %d moves)",
+			path, time.Since(opening).Round(time.Millisecond), abk.Records, abk.Positions, abk.Moves)
+	}
+	for _, w := range b.Warnings() {
+		a.notify("book %s: %s", path, w)
+	}
+	if b.Len() == 0 {
+		// Kept open: a rewrite is noticed and reopened as for any book.
+		a.notify("book %s has no entries: no move comes from it until it is written", path)
+	}
+	a.books.open = append(a.books.open, b)
+	a.log.printf("book %s opened (%d entries)", path, b.Len())
+	a.books.unverified = append(a.books.unverified, b)
+	return b
 }
 
 // verifyBooks checks that the books just opened are sorted, as lookups
@@ -234,9 +191,8 @@ func (s *bookSet) close() {
 	for _, b := range s.open {
 		b.Close()
 	}
-	s.open, s.disk, s.any, s.white, s.black, s.unverified = nil, nil, nil, nil, nil, nil
-	s.whiteSet, s.blackSet = false, false
-	s.files = ""
+	s.open, s.disk, s.side, s.unverified = nil, nil, [2][]*book.Book{}, nil
+	s.ownList = [2]bool{}
 	s.saidNoChess960 = false
 }
 
@@ -255,7 +211,7 @@ func (a *Adapter) bookMove(g *uci.Go) (*bookAnswer, bool) {
 		only = searchMoves(g.SearchMoves)
 	}
 	list := ""
-	if a.books.whiteSet || a.books.blackSet {
+	if a.books.ownList != [2]bool{} {
 		list = " (" + a.books.listName(white) + ")"
 	}
 	a.books.chooser.Explain(a.log.on) // the reasons are for the log alone

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/config"
 )
 
 // Books that change on disk while polyproxy runs (a new version copied
@@ -90,9 +91,8 @@ func (a *Adapter) heldInMemory(path string) bool {
 // is told of each such book opened, and openBooks reports each one that
 // cannot be.
 func (a *Adapter) reopenBooks(why func(path string) string) {
-	a.books.close()
-	a.openBooks()
-	for _, path := range booksInUse(a.settings) {
+	a.openBooks(config.ReopenBooks)
+	for _, path := range a.settings.BooksInUse() {
 		w := why(path)
 		if w == "" {
 			continue

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
 )
@@ -783,31 +784,25 @@ func (x *xboardFront) engineOption(name, value, line string) {
 }
 
 // setOption handles "option NAME[=VALUE]": ours ("Polyglot ...") or
-// the engine's; a check's 0 and 1 become false and true.
+// the engine's; an engine's check's 0 and 1 become false and true (ours
+// take them as they are).
 func (x *xboardFront) setOption(arg, line string) {
 	name, value, hasValue := strings.Cut(arg, "=")
 	name = strings.TrimSpace(name)
-	var o uci.Option
-	if isOurs(name) {
-		for _, ours := range xboardOurOptions(x.a) {
-			if strings.EqualFold(ours.Name, name) {
-				o = ours
-			}
-		}
-	} else {
-		var ok bool
-		if o, ok = x.a.EngineOption(name); !ok {
+	if _, ours := config.OurOption(name); !ours {
+		o, ok := x.a.EngineOption(name)
+		if !ok {
 			x.reply("Error (unknown option): " + line)
 			return
 		}
 		name = o.Name
-	}
-	if o.Type == "check" {
-		switch value {
-		case "1":
-			value = "true"
-		case "0":
-			value = "false"
+		if o.Type == "check" {
+			switch value {
+			case "1":
+				value = "true"
+			case "0":
+				value = "false"
+			}
 		}
 	}
 	x.a.SetOption(name, value, hasValue)

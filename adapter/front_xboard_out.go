@@ -181,17 +181,15 @@ func (x *xboardFront) sendFeatures() {
 		x.reply("feature " + f)
 	}
 	for _, o := range d.Options {
-		if !o.Readable || o.Ours || coveredByCommand(o.Name) {
+		if !o.Readable || coveredByCommand(o.Name) {
 			continue
 		}
 		if f := cecpOption(o.Option); f != "" {
 			x.reply("feature option=\"" + f + "\"")
 		}
 	}
-	for _, o := range xboardOurOptions(a) {
-		if f := cecpOption(o); f != "" {
-			x.reply("feature option=\"" + f + "\"")
-		}
+	for _, f := range a.settings.CECPFeatures() {
+		x.reply("feature " + f)
 	}
 	x.reply("feature done=1")
 }
@@ -245,28 +243,4 @@ func cecpOption(o uci.Option) string {
 		return name + " -string " + def
 	}
 	return ""
-}
-
-// xboardOurOptions are our options for a CECP GUI: those of UCI mode,
-// and resignation, draw offers, the thinking shown while pondering and
-// st's margin, which only CECP mode handles (a UCI GUI does them for its
-// engine).
-func xboardOurOptions(a *Adapter) []uci.Option {
-	c := a.settings
-	check := func(name string, v bool) uci.Option {
-		return uci.Option{Name: ourOptionPrefix + name, Type: "check", Default: strconv.FormatBool(v)}
-	}
-	spin := func(name string, v, max int) uci.Option {
-		return uci.Option{Name: ourOptionPrefix + name, Type: "spin", Default: strconv.Itoa(v), Min: "0", Max: strconv.Itoa(max)}
-	}
-	return append(ourOptions(c),
-		check("Resign", c.Resign),
-		spin("ResignMoves", c.ResignMoves, 10000),
-		spin("ResignScore", c.ResignScore, 10000),
-		check("QueenNeverResigns", c.QueenNeverResigns),
-		check("HandleDraws", c.HandleDraws),
-		spin("ContemptScore", c.ContemptScore, 10000),
-		check("ShowPonder", c.ShowPonder),
-		spin("STFudge", c.STFudge, 1000),
-	)
 }

@@ -67,9 +67,9 @@ func (a *Adapter) fatalf(format string, args ...any) {
 	a.front.Notice(msg)
 }
 
-// Description is what the GUI is told of the engine and of our options:
-// the engine's options announced with the values the configuration gives
-// them as their defaults.
+// Description is what the GUI is told of the engine: its options
+// announced with the values the configuration gives them as their
+// defaults. (Ours are the configuration's: Settings().Options.)
 func (a *Adapter) Description() Description {
 	d := Description{Name: a.engine.name}
 	for _, h := range a.engine.header {
@@ -83,9 +83,6 @@ func (a *Adapter) Description() Description {
 			o, line := withConfiguredDefault(h.option, h.line, a.engine.configured)
 			d.Options = append(d.Options, Option{Option: o, Line: line, Readable: true})
 		}
-	}
-	for _, o := range ourOptions(a.settings) {
-		d.Options = append(d.Options, Option{Option: o, Line: o.String(), Ours: true, Readable: true})
 	}
 	return d
 }

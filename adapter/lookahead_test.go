@@ -18,7 +18,7 @@ import (
 func walkOn(books ...*book.Book) *lineWalk {
 	w := &lineWalk{}
 	c := book.NewChooser(fixture.PolyGlotOptions, 1)
-	w.prepare(1, "test", c, func(bool) []*book.Book { return books })
+	w.prepare(1, 1, c, func(bool) []*book.Book { return books })
 	return w
 }
 
@@ -64,13 +64,13 @@ func TestLineWalkTranspositionsAndCycles(t *testing.T) {
 	}
 	// The cache holds what was measured: the transposed position counts
 	// as one visit the second time.
-	w.prepare(1, "test", w.chooser, w.books)
+	w.prepare(1, 1, w.chooser, w.books)
 	lineAfter(t, w, "e2e4", 10)
 	if w.visited > 1 {
 		t.Errorf("measured again: %d positions visited", w.visited)
 	}
 	// Another game, or other books or rules, measure afresh.
-	w.prepare(2, "test", w.chooser, w.books)
+	w.prepare(2, 1, w.chooser, w.books)
 	if len(w.cache) != 0 {
 		t.Error("cache kept into the next game")
 	}
@@ -140,7 +140,7 @@ func TestLineWalkOnRealBook(t *testing.T) {
 	// budget (about one position in ten near the start is so): taken as
 	// long enough. 12 plies are found at once.
 	for _, need := range []int{config100, 12} {
-		w.prepare(w.game+1, "test", w.chooser, w.books)
+		w.prepare(w.game+1, 1, w.chooser, w.books)
 		start := time.Now()
 		got, complete := lineAfter(t, w, "e2e4 g8f6", need)
 		d := time.Since(start)
@@ -152,7 +152,7 @@ func TestLineWalkOnRealBook(t *testing.T) {
 			t.Errorf("a walk took %v", d)
 		}
 	}
-	w.prepare(w.game+1, "test", w.chooser, w.books)
+	w.prepare(w.game+1, 1, w.chooser, w.books)
 	if got, complete := lineAfter(t, w, "e2e4", 8); got != 8 || !complete || w.visited != 8 {
 		t.Errorf("need 8: %d, complete %v, %d visited", got, complete, w.visited)
 	}

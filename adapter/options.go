@@ -4,67 +4,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
 )
-
-// ourOptionPrefix marks the options that belong to polyproxy, as PolyGlot
-// names them in UCI mode ("Polyglot BookFile").
-const ourOptionPrefix = "Polyglot "
-
-// ourOptions are polyproxy's own UCI options, named as PolyGlot names
-// them in UCI mode, with the settings c as defaults.
-func ourOptions(c *config.Config) []uci.Option {
-	check := func(name string, v bool) uci.Option {
-		return uci.Option{Name: ourOptionPrefix + name, Type: "check", Default: strconv.FormatBool(v)}
-	}
-	str := func(name, v string) uci.Option {
-		if v == "" {
-			v = "<empty>"
-		}
-		return uci.Option{Name: ourOptionPrefix + name, Type: "string", Default: v}
-	}
-	spin := func(name string, v, min, max int) uci.Option {
-		return uci.Option{Name: ourOptionPrefix + name, Type: "spin", Default: strconv.Itoa(v),
-			Min: strconv.Itoa(min), Max: strconv.Itoa(max)}
-	}
-	mode := uci.Option{Name: ourOptionPrefix + "BookMode", Type: "combo", Default: c.BookMode.String()}
-	for _, m := range book.Modes() {
-		mode.Vars = append(mode.Vars, m.String())
-	}
-	return []uci.Option{
-		check("Book", c.Book),
-		str("BookFile", strings.Join(c.BookFiles, config.BookFileSeparator)),
-		spin("BookDepth", c.BookDepth, 0, max(c.BookDepth, 1000)),
-		spin("BookTreshold", c.BookThreshold, 0, 1000),
-		check("BookRandom", c.BookMode != book.Best),
-		mode,
-		check("BookAvoidRepetition", c.BookAvoidRepetition),
-		check("BookLearn", c.BookLearn),
-		check("BookLearnWeight", c.BookLearnWeight),
-		str("BookSeed", strconv.FormatUint(c.BookSeed, 10)),
-		str("BookFileWhite", strings.Join(c.BookFilesWhite, config.BookFileSeparator)),
-		str("BookFileBlack", strings.Join(c.BookFilesBlack, config.BookFileSeparator)),
-		spin("BookWidth", c.BookWidth, 0, config.MaxBookWidth),
-		spin("BookMaxMoves", c.BookMaxMoves, 0, config.MaxBookMaxMoves),
-		spin("BookMinWeight", c.BookMinWeight, 0, config.MaxBookMinWeight),
-		spin("BookMinLine", c.BookMinLine, 0, config.MaxBookMinLine),
-		check("BookPonder", c.BookPonder),
-		check("BookPonderAlways", c.BookPonderAlways),
-		spin("LearnResignScore", c.LearnResignScore, 1, 100000),
-		spin("LearnResignMoves", c.LearnResignMoves, 1, 1000),
-		check("Log", c.Log),
-		str("LogFile", c.LogFile),
-	}
-}
-
-// isOurs reports whether an option's name is one of ours ("Polyglot
-// ...", in any case).
-func isOurs(name string) bool {
-	return len(name) > len(ourOptionPrefix) && strings.EqualFold(name[:len(ourOptionPrefix)], ourOptionPrefix)
-}
 
 // withConfiguredDefault is an engine's option (o, announced as line)
 // with the value the configuration ([Engine], -uci: configured) gives it
@@ -101,8 +44,8 @@ func withConfiguredDefault(o uci.Option, line string, configured []config.Option
 // onSetOption routes a setoption: one of ours (Polyglot ...) changes our
 // settings; any other goes to the engine and is kept for a restart.
 func (a *Adapter) onSetOption(o uci.SetOption) {
-	if isOurs(o.Name) {
-		a.setOurOption(strings.TrimSpace(o.Name[len(ourOptionPrefix):]), o.Value)
+	if name, ours := config.OurOption(o.Name); ours {
+		a.setOurOption(name, o.Value)
 		return
 	}
 	a.toEngine(setOptionLine(o))
@@ -133,31 +76,32 @@ func (a *Adapter) noteChess960(name, value string) {
 }
 
 // setOurOption applies "setoption name Polyglot NAME value V" to our
-// settings and to what depends on them.
+// settings and makes anew what the change invalidates (config's table
+// says what).
 func (a *Adapter) setOurOption(name, value string) {
-	if value == "<empty>" {
-		value = "" // how UCI writes an empty string; GUIs echo our default back
-	}
-	if err := a.settings.ApplyPolyGlot(name, value); err != nil {
+	changed, err := a.settings.SetOption(name, value)
+	if err != nil {
 		a.notify("setoption Polyglot %s: %v", name, err)
 		return
 	}
 	a.log.printf("option Polyglot %s set to %q", name, value)
-	a.tellLearning()
-	a.stopWarmIfOff()
-	switch strings.ToLower(name) {
-	case "log", "logfile":
-		if a.opts.Log == nil {
-			a.applyLogConfig()
-		}
+	if changed&config.ResendLearning != 0 {
+		a.tellLearning()
 	}
-	if strings.EqualFold(name, "BookFile") {
-		// Reopened even when the path is the same, as PolyGlot does: the
-		// way to reload a book that changed.
-		a.reopenBooks(func(string) string { return "setoption Polyglot BookFile" })
+	if changed&config.RecheckWarm != 0 {
+		a.stopWarmIfOff()
+	}
+	if changed&config.ReopenLog != 0 && a.opts.Log == nil {
+		a.applyLogConfig()
+	}
+	if s, _ := config.Lookup(name); s != nil && s.Reload {
+		// Reopened even when the value is the same, as PolyGlot does:
+		// the way to reload a book that changed.
+		a.openBooks(changed &^ config.ReopenBooks)
+		a.reopenBooks(func(string) string { return "setoption Polyglot " + s.Name })
 		return
 	}
-	a.openBooks() // reopens only when the book settings changed
+	a.openBooks(changed)
 }
 
 // tellLearning gives the observer the learning settings as they are now.
@@ -171,7 +115,7 @@ func (a *Adapter) tellLearning() {
 		ResignMoves: a.settings.LearnResignMoves,
 	}
 	if a.settings.Book {
-		ls.Books = booksInUse(a.settings)
+		ls.Books = a.settings.BooksInUse()
 	}
 	a.observer.laterNow(func(o GameObserver) { o.SetLearning(ls) })
 }

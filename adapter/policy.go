@@ -80,7 +80,7 @@ func (a *Adapter) shortLine(cur *board.Line, move board.Move) string {
 	after := cur.Pos
 	after.Play(move)
 	w := &a.books.policy.lines
-	w.prepare(a.game.number, a.books.files+"\x02"+a.books.chooseBy, a.books.chooser, a.books.forSide)
+	w.prepare(a.game.number, a.books.gen, a.books.chooser, a.books.forSide)
 	plies, complete := w.longest(cur.Keys, &after, need)
 	switch {
 	case !complete:
@@ -110,7 +110,7 @@ const (
 // measured once.
 type lineWalk struct {
 	game    int
-	by      string // the books and rules the cache was measured with
+	by      int // the books and rules the cache was measured with (bookSet.gen)
 	chooser *book.Chooser
 	books   func(white bool) []*book.Book
 	// cache holds the exact length of the longest line from a position,
@@ -129,8 +129,8 @@ type lineWalk struct {
 }
 
 // prepare readies the walk for game number game with the books and rules
-// named by: the cache holds while neither changes.
-func (w *lineWalk) prepare(game int, by string, c *book.Chooser, books func(white bool) []*book.Book) {
+// of generation by: the cache holds while neither changes.
+func (w *lineWalk) prepare(game, by int, c *book.Chooser, books func(white bool) []*book.Book) {
 	if w.cache == nil || game != w.game || by != w.by || len(w.cache) > lineCacheLimit {
 		w.cache = map[board.Key]int32{}
 		w.game, w.by = game, by

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/uci"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
@@ -406,10 +407,10 @@ func FuzzOurNumericOptions(f *testing.F) {
 			out := map[string][3]string{}
 			for _, l := range lines {
 				o, err := uci.ParseOption(l)
-				if err != nil || !strings.HasPrefix(o.Name, ourOptionPrefix) {
+				if err != nil || !strings.HasPrefix(o.Name, config.OptionPrefix) {
 					continue
 				}
-				out[strings.TrimPrefix(o.Name, ourOptionPrefix)] = [3]string{o.Default, o.Min, o.Max}
+				out[strings.TrimPrefix(o.Name, config.OptionPrefix)] = [3]string{o.Default, o.Min, o.Max}
 			}
 			return out
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -211,6 +212,9 @@ func (f *uciFront) Described(d Description) {
 	}
 	for _, o := range d.Options {
 		f.out.Line(o.Line)
+	}
+	for _, o := range f.a.Settings().Options(config.UCI) {
+		f.out.Line(o.UCI().String())
 	}
 	f.out.Line("uciok")
 	f.talked = true
