@@ -1,6 +1,6 @@
 // Package ucitest is a scriptable fake UCI engine for tests, as
 // net/http/httptest is a fake server: Serve speaks UCI over any reader and
-// writer, Start runs it in-process (an engine the adapter's tests drive
+// writer, Start runs it in-process (an engine the proxy's tests drive
 // directly), and Main is the command line of the process that the
 // integration tests build from testdata/fakeengine and that the benchmark
 // runs. Settings say how it behaves, well or badly.

@@ -1,0 +1,189 @@
+package core
+
+import (
+	"bytes"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/uci"
+)
+
+// The seam between the core and a front: what the core hands a front
+// (Front, its events, Out), as the commands (commands.go) are what the
+// front hands the core. The core is protocol-neutral underneath its UCI
+// vocabulary: its limits are uci.Go's, its moves UCI's; a front turns them
+// into the GUI's protocol.
+
+// Front speaks the GUI's protocol over the core. The core calls it on its
+// loop's goroutine, one call at a time: with the GUI's lines, and with its
+// events, which the front turns into the GUI's protocol on its Out. A front
+// may give the core commands while it handles an event, but must leave
+// searching (Go) to Settled.
+type Front interface {
+	// GUILine is one line the GUI sent, without its end.
+	GUILine(line string)
+	// GUIGone: the GUI's input ended (closed, or unreadable); the front
+	// quits in its turn.
+	GUIGone()
+	// BestMove answers a Go: one for each, in the order of the Gos.
+	BestMove(BestMove)
+	// ReadyOK answers an IsReady, in its turn.
+	ReadyOK()
+	// Info is a run of the engine's info lines, each ending in '\n', as
+	// the engine wrote them (less a '\r' before the end); valid during the
+	// call only.
+	Info(run []byte)
+	// Text is a run of the engine's lines that are not UCI (its answer to
+	// a command of the user's: go perft, d, eval; "Unknown command"), as
+	// Info's run is.
+	Text(run []byte)
+	// Notice is something polyproxy tells the GUI (a book it cannot open,
+	// a position it cannot follow, the engine's death).
+	Notice(msg string)
+	// Described answers Describe, in its turn: what the GUI is told of
+	// the engine and of the options it may set.
+	Described(Description)
+	// Settled: the core has handled an event, and its state is settled;
+	// the front may go on with what it left for then.
+	Settled()
+}
+
+// BestMove is the answer to a search: the engine's, or ours (a book move,
+// or no move).
+type BestMove struct {
+	// Move and Ponder are the moves in UCI form as given (Chess960
+	// castling as king takes rook); IsNull: none (the engine had no move,
+	// or gave none that reads as a move).
+	Move, Ponder board.Move
+	// Raw is the engine's line as it wrote it, for a front that relays it
+	// (valid during the call only); nil for ours.
+	Raw []byte
+	// Book is set when the book answered.
+	Book *BookChoice
+	// Why says why there is no move, when there is something to say (a
+	// position that cannot be played).
+	Why string
+}
+
+// BookChoice is what the book's answer was chosen from.
+type BookChoice struct {
+	Weight uint64
+	Share  float64 // of the position's weight, 0 to 1
+	File   string  // the book's file name, without its directory
+}
+
+// BookNote is the book's answer in words, as the GUI is told it: "book
+// move e2e4 (weight 300, 75.0%, book.bin)".
+func (b BestMove) BookNote() string {
+	return "book move " + b.Move.String() + " (weight " + strconv.FormatUint(b.Book.Weight, 10) + ", " +
+		strconv.FormatFloat(100*b.Book.Share, 'f', 1, 64) + "%, " + b.Book.File + ")"
+}
+
+// UCI is the answer as a UCI bestmove line: the engine's as it wrote it.
+func (b BestMove) UCI() string {
+	if b.Raw != nil {
+		return string(b.Raw)
+	}
+	if b.Move.IsNull() {
+		return "bestmove 0000"
+	}
+	s := "bestmove " + b.Move.String()
+	if !b.Ponder.IsNull() {
+		s += " ponder " + b.Ponder.String()
+	}
+	return s
+}
+
+// bookChoice is the book's choice as the fronts are told it.
+func bookChoice(weight uint64, share float64, path string) *BookChoice {
+	return &BookChoice{Weight: weight, Share: share, File: filepath.Base(path)}
+}
+
+// parseBestMove reads the engine's bestmove line: its move and its ponder
+// move, each null when missing or not a move (bestmove (none), 0000).
+func parseBestMove(line []byte) (move, ponder board.Move) {
+	f := bytes.Fields(line)
+	if len(f) < 2 {
+		return 0, 0
+	}
+	move = parseMoveBytes(f[1])
+	for i := 2; i+1 < len(f); i++ {
+		if strings.EqualFold(string(f[i]), "ponder") {
+			ponder = parseMoveBytes(f[i+1])
+			break
+		}
+	}
+	return move, ponder
+}
+
+func parseMoveBytes(b []byte) board.Move {
+	m, err := board.ParseMove(string(b))
+	if err != nil {
+		return 0
+	}
+	return m
+}
+
+// Description is what the GUI is told of the engine and of the options it
+// may set.
+type Description struct {
+	Name string // the engine's id name ("": it gave none)
+	// IDLines are the engine's other id lines (its author), as it wrote
+	// them.
+	IDLines []string
+	// Options are the engine's options, in its order, then ours.
+	Options []Option
+}
+
+// Option is an option the GUI may set: the engine's, or ours ("Polyglot
+// ..."). An engine's option that cannot be read is shown as it is to a UCI
+// GUI (Line) and to no other.
+type Option struct {
+	uci.Option        // as announced: an engine's with its configured value as the default
+	Line       string // as a UCI GUI is shown it
+	Ours       bool
+	Readable   bool // Option is read from the line
+}
+
+// Out is the GUI's output: a front writes its lines here, the core logs
+// them (when the log is on) and flushes them after each event.
+type Out struct {
+	w   *uci.Writer
+	log *logger
+}
+
+// Line writes one line.
+func (o *Out) Line(s string) {
+	if o.log.on {
+		o.log.traffic(">gui", s)
+	}
+	o.w.WriteLine(s)
+}
+
+// LineBytes writes one line.
+func (o *Out) LineBytes(b []byte) {
+	if o.log.on {
+		o.log.traffic(">gui", string(b))
+	}
+	o.w.WriteLineBytes(b)
+}
+
+// Lines writes a run of whole lines, each ending in '\n', with one copy.
+func (o *Out) Lines(run []byte) {
+	if o.log.on {
+		EachLine(run, func(l []byte) { o.log.traffic(">gui", string(l)) })
+	}
+	o.w.WriteLinesRaw(run)
+}
+
+// EachLine calls f with each line of a run of whole lines (Info, Text),
+// without its end.
+func EachLine(run []byte, f func(line []byte)) {
+	for len(run) > 0 {
+		nl := bytes.IndexByte(run, '\n')
+		f(run[:nl])
+		run = run[nl+1:]
+	}
+}
