@@ -5,9 +5,11 @@ package core
 
 import (
 	"io"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/uci"
@@ -93,3 +95,9 @@ func (nullEngine) ExitErr() error            { return nil }
 
 // MaxPoisons is how many deaths in searches the core gives up after.
 const MaxPoisons = maxPoisons
+
+// Made is what a change of settings makes anew: the chooser, the books
+// opened, the log's file (each compared by identity).
+func (c *Core) Made() (chooser any, books []*book.Book, log any) {
+	return c.books.chooser, slices.Clone(c.books.open), c.log.file
+}
