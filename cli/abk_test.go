@@ -8,12 +8,14 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 // openBook opens a book for a test.
 func openBook(t *testing.T, path string) *book.Book {
 	t.Helper()
-	b, err := book.Open(path)
+	b, err := formats.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,14 +38,14 @@ func entriesIn(b *book.Book) map[[2]uint64]book.Entry {
 func TestConvertBook(t *testing.T) {
 	dir := t.TempDir()
 	src, _ := learnFixtureCopy(t)
-	abk, back := filepath.Join(dir, "learn.abk"), filepath.Join(dir, "back.bin")
-	if code, _, errs := runCmd(t, "convert-book", "-in", src, "-out", abk); code != 0 {
+	abkPath, back := filepath.Join(dir, "learn.abk"), filepath.Join(dir, "back.bin")
+	if code, _, errs := runCmd(t, "convert-book", "-in", src, "-out", abkPath); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if code, _, errs := runCmd(t, "convert-book", "-in", abk, "-out", back); code != 0 || !strings.Contains(errs, "Polyglot book "+back) {
+	if code, _, errs := runCmd(t, "convert-book", "-in", abkPath, "-out", back); code != 0 || !strings.Contains(errs, "Polyglot book "+back) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if openBook(t, abk).ABK() == nil || openBook(t, back).ABK() != nil {
+	if abk.InfoOf(openBook(t, abkPath)) == nil || abk.InfoOf(openBook(t, back)) != nil {
 		t.Fatal("formats not as the names say")
 	}
 	was, got := entriesIn(openBook(t, src)), entriesIn(openBook(t, back))
@@ -55,7 +57,7 @@ func TestConvertBook(t *testing.T) {
 			t.Errorf("entry %x came back from nowhere", id)
 		}
 	}
-	code, _, errs := runCmd(t, "convert-book", "-in", abk, "-out", abk)
+	code, _, errs := runCmd(t, "convert-book", "-in", abkPath, "-out", abkPath)
 	if code != 2 || !strings.Contains(errs, "is the input") {
 		t.Errorf("converting over the input: exit %d: %s", code, errs)
 	}
@@ -65,13 +67,13 @@ func TestConvertBook(t *testing.T) {
 // into a .abk, and info-book's ABK figures.
 func TestABKOutputs(t *testing.T) {
 	dir := t.TempDir()
-	bin, abk := filepath.Join(dir, "r.bin"), filepath.Join(dir, "r.abk")
-	if code, _, errs := runCmd(t, "make-book", "-pgn", "testdata/pgn/random.pgn", "-bin", bin, "-abk", abk, "-max-ply", "8", "-min-game", "1", "-q"); code != 0 {
+	bin, abkPath := filepath.Join(dir, "r.bin"), filepath.Join(dir, "r.abk")
+	if code, _, errs := runCmd(t, "make-book", "-pgn", "testdata/pgn/random.pgn", "-bin", bin, "-abk", abkPath, "-max-ply", "8", "-min-game", "1", "-q"); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	// The ABK book holds the bin book's moves on the tree (not those
 	// under a move make-book left out, a move that scored nothing).
-	made, fromABK := entriesIn(openBook(t, bin)), entriesIn(openBook(t, abk))
+	made, fromABK := entriesIn(openBook(t, bin)), entriesIn(openBook(t, abkPath))
 	for id := range fromABK {
 		if _, ok := made[id]; !ok {
 			t.Fatalf("the ABK book has %x, the bin book not", id)
@@ -84,7 +86,7 @@ func TestABKOutputs(t *testing.T) {
 	other := filepath.Join(dir, "r.book")
 	if code, _, errs := runCmd(t, "make-book", "-pgn", "testdata/pgn/random.pgn", "-abk", other, "-max-ply", "8", "-min-game", "1", "-q"); code != 0 {
 		t.Errorf("-abk r.book: exit %d: %s", code, errs)
-	} else if string(readAll(t, other)) != string(readAll(t, abk)) {
+	} else if string(readAll(t, other)) != string(readAll(t, abkPath)) {
 		t.Error("-abk r.book is not the ABK book -abk r.abk is")
 	}
 	counts, fromCounts := filepath.Join(dir, "small-v1.abk"), filepath.Join(dir, "c.abk")
@@ -98,11 +100,11 @@ func TestABKOutputs(t *testing.T) {
 		t.Error("convert-book and make-book -from-counts made different ABK books of the same counts")
 	}
 	merged := filepath.Join(dir, "m.abk")
-	if code, _, errs := runCmd(t, "merge-book", "-in1", abk, "-in2", bin, "-out", merged); code != 0 {
+	if code, _, errs := runCmd(t, "merge-book", "-in1", abkPath, "-in2", bin, "-out", merged); code != 0 {
 		t.Fatalf("merge-book: exit %d: %s", code, errs)
 	}
 	m := openBook(t, merged)
-	if m.ABK() == nil || len(entriesIn(m)) != len(fromABK) {
+	if abk.InfoOf(m) == nil || len(entriesIn(m)) != len(fromABK) {
 		t.Errorf("merged ABK book: %d entries, want %d", len(entriesIn(m)), len(fromABK))
 	}
 	code, out, errs := runCmd(t, "info-book", "-bin", merged, "-json")
@@ -110,9 +112,9 @@ func TestABKOutputs(t *testing.T) {
 		t.Fatalf("info-book: exit %d: %s", code, errs)
 	}
 	var info struct {
-		ABK *book.ABKInfo `json:"abk"`
+		ABK *abk.Info `json:"abk"`
 	}
-	if err := json.Unmarshal([]byte(out), &info); err != nil || info.ABK == nil || info.ABK.Records == 0 || info.ABK.Settings.MaxPly != book.ABKMaxPly {
+	if err := json.Unmarshal([]byte(out), &info); err != nil || info.ABK == nil || info.ABK.Records == 0 || info.ABK.Settings.MaxPly != abk.MaxPly {
 		t.Errorf("info-book -json: %v %s", err, out)
 	}
 }
@@ -130,18 +132,18 @@ func readAll(t *testing.T, path string) []byte {
 // into the Polyglot book it was made from, for every move on the tree.
 func TestLearnIntoABK(t *testing.T) {
 	bin, _ := learnFixtureCopy(t)
-	abk := filepath.Join(t.TempDir(), "book.abk")
-	if code, _, errs := runCmd(t, "convert-book", "-in", bin, "-out", abk); code != 0 {
+	abkPath := filepath.Join(t.TempDir(), "book.abk")
+	if code, _, errs := runCmd(t, "convert-book", "-in", bin, "-out", abkPath); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	abkBefore := entriesIn(openBook(t, abk))
+	abkBefore := entriesIn(openBook(t, abkPath))
 	binBefore := entriesIn(openBook(t, bin))
-	for _, path := range []string{bin, abk} {
+	for _, path := range []string{bin, abkPath} {
 		if code, _, errs := runLearnCmd(t, "-book", path, "-pgn", "testdata/learn/games.pgn", "-player", "Alpha"); code != 0 {
 			t.Fatalf("%s: exit %d: %s", path, code, errs)
 		}
 	}
-	binAfter, abkAfter := entriesIn(openBook(t, bin)), entriesIn(openBook(t, abk))
+	binAfter, abkAfter := entriesIn(openBook(t, bin)), entriesIn(openBook(t, abkPath))
 	learned := 0
 	for id, was := range abkBefore {
 		now := abkAfter[id]

@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/build"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 func runConvertBook(args []string, stdout, stderr io.Writer) error {
@@ -17,8 +19,8 @@ func runConvertBook(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(stderr)
 	in := fs.String("in", "", "book `file` to read: Polyglot, ABK (Arena's) or a counts file (make-book -counts), told by content")
 	out := fs.String("out", "", "book `file` to write: ABK for a .abk name, else Polyglot (replaced atomically; not the input)")
-	maxPly := book.ABKMaxPly
-	intFlag(fs, &maxPly, "max-ply", maxPly, 1, book.ABKMaxPly, "an ABK book's tree goes `N` plies deep from the start position")
+	maxPly := abk.MaxPly
+	intFlag(fs, &maxPly, "max-ply", maxPly, 1, abk.MaxPly, "an ABK book's tree goes `N` plies deep from the start position")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: polyproxy convert-book -in FILE -out FILE [-max-ply N]")
 		fmt.Fprintln(stderr, "Polyglot -> ABK: the tree from the start position through the book's legal moves, priority from")
@@ -53,7 +55,7 @@ func runConvertBook(args []string, stdout, stderr io.Writer) error {
 		ins.warn(stderr, "convert-book")
 		src = book.FromEntries(*in, entries)
 	} else {
-		if src, err = book.Open(*in); err != nil {
+		if src, err = formats.Open(*in); err != nil {
 			return err
 		}
 		for _, w := range src.Warnings() {
@@ -61,8 +63,8 @@ func runConvertBook(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	defer src.Close()
-	if book.IsABKPath(*out) {
-		if err := writeABK("convert-book", *out, src, maxPly, stderr); err != nil {
+	if formats.Claimed(*out) == abk.Format {
+		if _, err := writeABK("convert-book", *out, src, maxPly, stderr); err != nil {
 			return err
 		}
 	} else {
@@ -83,7 +85,7 @@ func runConvertBook(args []string, stdout, stderr io.Writer) error {
 }
 
 // isCountsFile reports a counts file, by its first bytes. Anything but a
-// regular file is left to book.Open to refuse (opening a FIFO would block).
+// regular file is left to formats.Open to refuse (opening a FIFO would block).
 func isCountsFile(path string) (bool, error) {
 	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
 		return false, nil

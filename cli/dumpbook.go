@@ -7,6 +7,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/build"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 func runDumpBook(args []string, stdout, stderr io.Writer) error {
@@ -63,7 +64,7 @@ func runDumpBook(args []string, stdout, stderr io.Writer) error {
 // and verifies the key order, so that lookups on an unsorted book stay
 // exact (a command can afford one pass over the file).
 func openChecked(path string, stderr io.Writer, cmd string) (*book.Book, error) {
-	b, err := book.Open(path)
+	b, err := formats.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -8,15 +8,18 @@ import (
 	"strings"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/build"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 type infoBookResult struct {
-	File string `json:"file"`
+	File   string `json:"file"`
+	Format string `json:"format"` // the file's format: "Polyglot", "ABK"
 	*book.Stats
-	ABK      *book.ABKInfo `json:"abk,omitempty"` // for an ABK book (Arena's format)
-	Warnings []string      `json:"warnings"`
-	Lines    *bookLines    `json:"lines,omitempty"`
+	ABK      *abk.Info  `json:"abk,omitempty"` // for an ABK book (Arena's format)
+	Warnings []string   `json:"warnings"`
+	Lines    *bookLines `json:"lines,omitempty"`
 }
 
 // bookLines are PolyGlot's info-book figures, from walking the lines that
@@ -44,7 +47,7 @@ func runInfoBook(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, "bin"); err != nil {
 		return err
 	}
-	b, err := book.Open(*bin)
+	b, err := formats.Open(*bin)
 	if err != nil {
 		return err
 	}
@@ -53,7 +56,7 @@ func runInfoBook(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	res := infoBookResult{File: *bin, Stats: s, Warnings: s.Warnings(), ABK: b.ABK()}
+	res := infoBookResult{File: *bin, Format: b.Format().Name(), Stats: s, Warnings: s.Warnings(), ABK: abk.InfoOf(b)}
 	if a := res.ABK; a != nil {
 		if a.TrailingBytes != 0 {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("ABK size is not a whole number of 28-byte records: the last %d byte(s) are ignored", a.TrailingBytes))
@@ -98,6 +101,9 @@ func runInfoBook(args []string, stdout, stderr io.Writer) error {
 				st.MinGames, st.MinWonGames, st.MinWinPercentWhite, st.MinWinPercentBlack, st.PriorityImportance, st.GamesImportance, st.ScoreImportance, st.MaxPly)
 		}
 		w("entries", "%d (the tree's positions and moves to its max ply)", s.Entries)
+	} else if f := b.Format(); f != book.Polyglot {
+		w("format", "%s, read as the Polyglot book below", f.Name())
+		w("entries", "%d", s.Entries)
 	} else {
 		w("entries", "%d (%d bytes)", s.Entries, s.Entries*book.EntrySize+s.TrailingBytes)
 	}

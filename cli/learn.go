@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/book/pgn"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
@@ -52,16 +53,16 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	open := book.OpenLearnFile
+	open := formats.OpenLearnFile
 	if *dryRun {
-		open = book.OpenLearnFileReadOnly
+		open = formats.OpenLearnFileReadOnly
 	}
 	lf, err := open(*bookPath)
 	if err != nil {
 		return err
 	}
 	defer lf.Close()
-	b, err := book.Open(*bookPath)
+	b, err := formats.Open(*bookPath)
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/build"
 	"github.com/polyproxy/polyproxy/book/pgn"
 )
@@ -272,7 +273,8 @@ func makeBookABK(b *build.Builder, bin, abk string, maxPly int, stderr io.Writer
 		src = book.FromEntries(abk, entries)
 	}
 	defer src.Close()
-	return writeABK("make-book", abk, src, maxPly, stderr)
+	_, err := writeABK("make-book", abk, src, maxPly, stderr)
+	return err
 }
 
 // makeBookFromCounts is make-book -from-counts: the counts added up in
@@ -301,7 +303,7 @@ func makeBookFromCounts(files []string, out, abkOut string, opt build.Options, s
 	if abkOut != "" {
 		// The counts were made to their own max ply: the tree goes as
 		// deep as their lines do.
-		if err := writeABK("make-book", abkOut, book.FromEntries(abkOut, entries), book.ABKMaxPly, stderr); err != nil {
+		if _, err := writeABK("make-book", abkOut, book.FromEntries(abkOut, entries), abk.MaxPly, stderr); err != nil {
 			return err
 		}
 	}

@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/build"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 func runMergeBook(args []string, stdout, stderr io.Writer) error {
@@ -33,12 +35,12 @@ func runMergeBook(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	start := time.Now()
-	a, err := book.Open(*in1)
+	a, err := formats.Open(*in1)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	b, err := book.Open(*in2)
+	b, err := formats.Open(*in2)
 	if err != nil {
 		return err
 	}
@@ -52,7 +54,7 @@ func runMergeBook(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%v; nothing written", err)
 	}
-	if err := writeBookAs("merge-book", *out, entries, book.ABKMaxPly, stderr); err != nil {
+	if err := writeBookAs("merge-book", *out, entries, abk.MaxPly, stderr); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "merge-book: %d + %d entries -> %d written to %s in %.2fs; %d moves in both",

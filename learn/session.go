@@ -7,6 +7,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 // Settings are what live learning goes by. The adapter gives them with
@@ -113,7 +114,7 @@ func (s *Session) file(path string) *book.LearnFile {
 	if f, ok := s.files[path]; ok {
 		return f
 	}
-	f, err := book.OpenLearnFile(path)
+	f, err := formats.OpenLearnFile(path)
 	if err != nil {
 		s.warnf("learn: BookLearn is on but %v: games go on without learning into this book", err)
 		s.files[path] = nil

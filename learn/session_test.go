@@ -10,6 +10,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 )
@@ -56,7 +57,7 @@ func bookFor(t *testing.T, l gameLine, plies ...int) (*book.Book, []book.Entry) 
 		entries = append(entries, book.Entry{Key: l.keys[p], Move: board.NewMove(0, 63, 0), Weight: 1, Learn: 0x00050005})
 	}
 	path := fixture.WriteEntries(t, append([]book.Entry(nil), entries...))
-	b, err := book.Open(path)
+	b, err := formats.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

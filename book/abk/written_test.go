@@ -1,4 +1,4 @@
-package book_test
+package abk_test
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/build"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
@@ -31,7 +32,7 @@ var writtenABK = []struct {
 		return b
 	}},
 	{"written-pgn.abk", 8, func(t *testing.T) *book.Book {
-		f, err := os.Open("../testdata/pgn/random.pgn")
+		f, err := os.Open("../../testdata/pgn/random.pgn")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,11 +57,11 @@ func TestABKWrittenUpToDate(t *testing.T) {
 			src := w.source(t)
 			defer src.Close()
 			tmp := filepath.Join(t.TempDir(), w.name)
-			if _, err := book.WriteABK(tmp, src, w.maxPly); err != nil {
+			if _, err := abk.Write(tmp, src, w.maxPly); err != nil {
 				t.Fatal(err)
 			}
 			made := readFile(t, tmp)
-			path := filepath.Join("testdata/abk", w.name)
+			path := filepath.Join("testdata", w.name)
 			if *updateABK {
 				if err := os.WriteFile(path, made, 0o644); err != nil {
 					t.Fatal(err)

@@ -57,7 +57,7 @@ public final class AbkOracle {
         PrintWriter out = new PrintWriter(new BufferedWriter(
                 new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
         out.println("# What DroidFish's ABK reader (AbkBook.getBookEntries) offers in " + args[2] + ".");
-        out.println("# AbkBook from " + args[3] + "; made by book/testdata/abk/oracle.sh; walked to ply " + maxPly + ".");
+        out.println("# AbkBook from " + args[3] + "; made by book/abk/testdata/oracle.sh; walked to ply " + maxPly + ".");
         out.println("# A line: MOVES | MOVE:WEIGHT MOVE:WEIGHT ...");
         out.println("#   MOVES: the UCI moves from the start position to the position (\"start\" for none).");
         out.println("#   MOVE:WEIGHT: each move the reader returns there, in its order (the sibling chain's),");

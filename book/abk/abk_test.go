@@ -1,4 +1,4 @@
-package book_test
+package abk_test
 
 import (
 	"bytes"
@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
 
@@ -68,7 +70,7 @@ func gnuchessABK(t *testing.T, maxPly int) (bin *book.Book, abkPath string) {
 	}
 	t.Cleanup(func() { bin.Close() })
 	abkPath = filepath.Join(t.TempDir(), "gnuchess.abk")
-	st, err := book.WriteABK(abkPath, bin, maxPly)
+	st, err := abk.Write(abkPath, bin, maxPly)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,16 +86,16 @@ func gnuchessABK(t *testing.T, maxPly int) (bin *book.Book, abkPath string) {
 func TestABKFromPolyglotKeepsEveryMove(t *testing.T) {
 	const maxPly = 14
 	bin, abkPath := gnuchessABK(t, maxPly)
-	abk, err := book.Open(filepath.Join(abkPath)) // told by content and name
+	ab, err := formats.Open(abkPath) // told by content and name
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer abk.Close()
-	if abk.ABK() == nil || len(abk.ABK().Problems) != 0 || len(abk.Warnings()) != 0 {
-		t.Fatalf("ABK info %+v, warnings %q", abk.ABK(), abk.Warnings())
+	defer ab.Close()
+	if abk.InfoOf(ab) == nil || len(abk.InfoOf(ab).Problems) != 0 || len(ab.Warnings()) != 0 {
+		t.Fatalf("ABK info %+v, warnings %q", abk.InfoOf(ab), ab.Warnings())
 	}
 	back := filepath.Join(t.TempDir(), "back.bin")
-	if err := book.WriteFile(back, entriesOf(abk)); err != nil {
+	if err := book.WriteFile(back, entriesOf(ab)); err != nil {
 		t.Fatal(err)
 	}
 	round, err := book.Open(back)
@@ -130,10 +132,10 @@ func TestABKFromPolyglotKeepsEveryMove(t *testing.T) {
 			}
 		}
 	})
-	if positions != abk.ABK().Positions {
-		t.Errorf("the bin book has moves in %d positions within %d plies, the ABK book has %d", positions, maxPly, abk.ABK().Positions)
+	if positions != abk.InfoOf(ab).Positions {
+		t.Errorf("the bin book has moves in %d positions within %d plies, the ABK book has %d", positions, maxPly, abk.InfoOf(ab).Positions)
 	}
-	t.Logf("%d positions, %+v", positions, *abk.ABK())
+	t.Logf("%d positions, %+v", positions, *abk.InfoOf(ab))
 }
 
 // entriesOf lists a book's entries in file order.
@@ -150,13 +152,13 @@ func entriesOf(b *book.Book) []book.Entry {
 func TestABKThroughPolyglotKeepsTheTree(t *testing.T) {
 	const maxPly = 12
 	_, abkPath := gnuchessABK(t, maxPly)
-	abk, err := book.Open(abkPath)
+	ab, err := formats.Open(abkPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer abk.Close()
+	defer ab.Close()
 	bin := filepath.Join(t.TempDir(), "mid.bin")
-	if err := book.WriteFile(bin, entriesOf(abk)); err != nil {
+	if err := book.WriteFile(bin, entriesOf(ab)); err != nil {
 		t.Fatal(err)
 	}
 	mid, err := book.Open(bin)
@@ -165,13 +167,13 @@ func TestABKThroughPolyglotKeepsTheTree(t *testing.T) {
 	}
 	defer mid.Close()
 	again := filepath.Join(t.TempDir(), "again.abk")
-	if _, err := book.WriteABK(again, mid, maxPly); err != nil {
+	if _, err := abk.Write(again, mid, maxPly); err != nil {
 		t.Fatal(err)
 	}
 	a, b := readFile(t, abkPath), readFile(t, again)
 	if !bytes.Equal(a, b) {
-		for i := book.ABKFirstRecord; i*book.ABKRecordSize < min(len(a), len(b)); i++ {
-			ra, rb := book.DecodeABKRecord(a[i*book.ABKRecordSize:]), book.DecodeABKRecord(b[i*book.ABKRecordSize:])
+		for i := abk.FirstRecord; i*abk.RecordSize < min(len(a), len(b)); i++ {
+			ra, rb := abk.DecodeRecord(a[i*abk.RecordSize:]), abk.DecodeRecord(b[i*abk.RecordSize:])
 			if ra != rb {
 				t.Fatalf("record %d: %+v came back %+v", i, ra, rb)
 			}
@@ -198,18 +200,18 @@ func BenchmarkABKOpen(b *testing.B) {
 	}
 	defer bin.Close()
 	path := filepath.Join(b.TempDir(), "gnuchess.abk")
-	st, err := book.WriteABK(path, bin, book.ABKMaxPly)
+	st, err := abk.Write(path, bin, abk.MaxPly)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportMetric(float64(st.Records), "records")
 	b.ResetTimer()
 	for range b.N {
-		abk, err := book.Open(path)
+		ab, err := formats.Open(path)
 		if err != nil {
 			b.Fatal(err)
 		}
-		abk.Close()
+		ab.Close()
 	}
 }
 
@@ -222,18 +224,18 @@ func BenchmarkABKProbe(b *testing.B) {
 	}
 	defer bin.Close()
 	path := filepath.Join(b.TempDir(), "gnuchess.abk")
-	if _, err := book.WriteABK(path, bin, book.ABKMaxPly); err != nil {
+	if _, err := abk.Write(path, bin, abk.MaxPly); err != nil {
 		b.Fatal(err)
 	}
-	abk, err := book.Open(path)
+	ab, err := formats.Open(path)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer abk.Close()
+	defer ab.Close()
 	key := board.StartPosition().Key()
 	b.ResetTimer()
 	for range b.N {
-		if len(abk.Entries(key)) == 0 {
+		if len(ab.Entries(key)) == 0 {
 			b.Fatal("no moves at the start")
 		}
 	}
@@ -246,7 +248,7 @@ func BenchmarkABKProbe(b *testing.B) {
 // wins and draws, and the book's settings (the new book weighs by priority,
 // the priorities made from the weights the old settings gave).
 func TestArenaABKThroughPolyglot(t *testing.T) {
-	src, err := book.Open("testdata/abk/small.abk")
+	src, err := abk.Open("testdata/small.abk")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,10 +264,10 @@ func TestArenaABKThroughPolyglot(t *testing.T) {
 	}
 	defer mid.Close()
 	again := filepath.Join(dir, "again.abk")
-	if _, err := book.WriteABK(again, mid, int(src.ABK().Settings.MaxPly)); err != nil {
+	if _, err := abk.Write(again, mid, int(abk.InfoOf(src).Settings.MaxPly)); err != nil {
 		t.Fatal(err)
 	}
-	back, err := book.Open(again)
+	back, err := abk.Open(again)
 	if err != nil {
 		t.Fatal(err)
 	}

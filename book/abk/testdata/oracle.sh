@@ -9,7 +9,7 @@
 #
 # DROIDFISH is a checkout of github.com/peterosterlund2/droidfish or its bare
 # git directory. Without it the script says so and does nothing, so that
-# `go generate ./book` still runs the other steps. ORACLE_BUILD names the
+# `go generate ./book/abk` still runs the other steps. ORACLE_BUILD names the
 # folder to compile in (default: a fresh temporary one); ORACLE_MAX_PLY the
 # depth the walk stops at (default 40).
 set -eu

@@ -1,4 +1,4 @@
-package book_test
+package abk_test
 
 import (
 	"bufio"
@@ -11,7 +11,9 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 // oracleLine is one position of an oracle table: the moves that reach it
@@ -149,7 +151,7 @@ var abkCorrupt = map[string]bool{"cycle-siblings.abk": true, "cycle-deleted.abk"
 // plays the union of their branches (the one difference allowed), and on
 // corrupt books the positions in abkBeyondDroidFish.
 func TestABKAgainstDroidFish(t *testing.T) {
-	tables, err := filepath.Glob("testdata/abk/*.oracle.txt")
+	tables, err := filepath.Glob("testdata/*.oracle.txt")
 	if err != nil || len(tables) == 0 {
 		t.Fatalf("no oracle tables in testdata/abk: %v", err)
 	}
@@ -157,7 +159,7 @@ func TestABKAgainstDroidFish(t *testing.T) {
 		name := strings.TrimSuffix(filepath.Base(table), ".oracle.txt") + ".abk"
 		t.Run(name, func(t *testing.T) {
 			lines := readOracle(t, table)
-			b, err := book.Open(filepath.Join("testdata/abk", name))
+			b, err := formats.Open(filepath.Join("testdata", name))
 			if err != nil {
 				// Only a file too short for any move may fail to open, and
 				// DroidFish must offer nothing in it either.
@@ -167,7 +169,7 @@ func TestABKAgainstDroidFish(t *testing.T) {
 				return
 			}
 			defer b.Close()
-			if problems := b.ABK().Problems; (len(problems) > 0) != abkCorrupt[name] {
+			if problems := abk.InfoOf(b).Problems; (len(problems) > 0) != abkCorrupt[name] {
 				t.Errorf("problems reported: %v; corrupt book: %v", problems, abkCorrupt[name])
 			}
 			// Lines by position: a transposition (or a cycle) gives one

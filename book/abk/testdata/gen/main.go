@@ -1,4 +1,4 @@
-// Command gen writes the hand-made ABK books of book/testdata/abk: small
+// Command gen writes the hand-made ABK books of book/abk/testdata: small
 // trees, each showing one odd case of the format (deleted records, the
 // book's filters and importances at their limits, promotions, a
 // transposition) or one kind of corruption (cycles, pointers out of the
@@ -6,7 +6,7 @@
 // itself, so that a file can be exactly as broken as wanted, and depends on
 // nothing of polyproxy's.
 //
-// Usage: go run ./testdata/abk/gen -dir testdata/abk (from book/; see
+// Usage: go run ./testdata/gen -dir testdata (from book/abk/; see
 // README.md there for what each book holds).
 package main
 

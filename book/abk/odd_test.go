@@ -1,4 +1,4 @@
-package book_test
+package abk_test
 
 import (
 	"math"
@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
@@ -25,27 +27,27 @@ type abkRec struct {
 }
 
 // abkBytes lays out recs from record 900 on, after a header with s.
-func abkBytes(t testing.TB, s book.ABKSettings, recs []abkRec) []byte {
+func abkBytes(t testing.TB, s abk.Settings, recs []abkRec) []byte {
 	t.Helper()
-	data := make([]byte, book.ABKHeaderSize+len(recs)*book.ABKRecordSize)
+	data := make([]byte, abk.HeaderSize+len(recs)*abk.RecordSize)
 	s.Encode(data)
 	ptr := func(i int) int32 {
 		if i < 0 {
 			return -1
 		}
-		return int32(book.ABKFirstRecord + i)
+		return int32(abk.FirstRecord + i)
 	}
 	for i, r := range recs {
 		m, err := board.ParseMove(r.move)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rec := book.ABKRecord{From: m.From(), To: m.To(), Priority: r.prio, Games: r.games, Wins: r.wins, Losses: r.losses,
+		rec := abk.Record{From: m.From(), To: m.To(), Priority: r.prio, Games: r.games, Wins: r.wins, Losses: r.losses,
 			Next: ptr(r.next), Sibling: ptr(r.sibling)}
 		if r.deleted {
 			rec.Flags = 0x01000000
 		}
-		rec.Encode(data[book.ABKHeaderSize+i*book.ABKRecordSize:])
+		rec.Encode(data[abk.HeaderSize+i*abk.RecordSize:])
 	}
 	return data
 }
@@ -53,7 +55,7 @@ func abkBytes(t testing.TB, s book.ABKSettings, recs []abkRec) []byte {
 // openABKBytes writes data under name and opens it.
 func openABKBytes(t *testing.T, name string, data []byte) *book.Book {
 	t.Helper()
-	b, err := book.Open(writeRaw(t, name, data))
+	b, err := formats.Open(writeRaw(t, name, data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +63,7 @@ func openABKBytes(t *testing.T, name string, data []byte) *book.Book {
 	return b
 }
 
-var prioOnly = book.ABKSettings{PriorityImportance: 3, MaxPly: 100}
+var prioOnly = abk.Settings{PriorityImportance: 3, MaxPly: 100}
 
 // movesAt is "move weight games/points" at the position after moves.
 func movesAt(t *testing.T, b *book.Book, moves string) []string {
@@ -91,10 +93,10 @@ func TestABKTransposition(t *testing.T) {
 		8: {move: "g8f6", prio: 3, games: 2, wins: 1, losses: 0, next: -1, sibling: -1},
 	}
 	b := openABKBytes(t, "transposed.bin", abkBytes(t, prioOnly, recs)) // told by content
-	if b.ABK() == nil {
+	if abk.InfoOf(b) == nil {
 		t.Fatal("not read as ABK")
 	}
-	if info := b.ABK(); info.Merged != 1 || len(info.Problems) != 0 || info.Depth != 4 || info.Reached != 9 {
+	if info := abk.InfoOf(b); info.Merged != 1 || len(info.Problems) != 0 || info.Depth != 4 || info.Reached != 9 {
 		t.Errorf("info %+v", *info)
 	}
 	// b8c6: priority max(6,3)=6, 8 games, Black won 2 (White lost 2),
@@ -126,7 +128,7 @@ func TestABKCorruptTree(t *testing.T) {
 		7: {move: "g1f3", prio: 5, games: 1, next: -1, sibling: -1}, // under the deleted move only
 	}
 	b := openABKBytes(t, "corrupt.abk", abkBytes(t, prioOnly, recs))
-	info := b.ABK()
+	info := abk.InfoOf(b)
 	var problems []string
 	for _, p := range info.Problems {
 		problems = append(problems, p.Error())
@@ -167,13 +169,13 @@ func TestABKTruncated(t *testing.T) {
 		{move: "e7e5", prio: 5, games: 1, next: -1, sibling: -1},
 	})
 	b := openABKBytes(t, "cut.abk", data[:len(data)-10])
-	if info := b.ABK(); info.TrailingBytes != 18 || len(info.Problems) != 1 || info.Problems[0].Record != 900 {
+	if info := abk.InfoOf(b); info.TrailingBytes != 18 || len(info.Problems) != 1 || info.Problems[0].Record != 900 {
 		t.Errorf("info %+v", *info)
 	}
 	if got := movesAt(t, b, ""); !slices.Equal(got, []string{"e2e4 65535 1/1"}) {
 		t.Errorf("start: %q", got)
 	}
-	if _, err := book.Open(writeRaw(t, "short.abk", data[:1000])); err == nil || !strings.Contains(err.Error(), "too short") {
+	if _, err := formats.Open(writeRaw(t, "short.abk", data[:1000])); err == nil || !strings.Contains(err.Error(), "too short") {
 		t.Errorf("a 1000-byte ABK book opened: %v", err)
 	}
 }
@@ -190,13 +192,13 @@ func writeRaw(t *testing.T, name string, data []byte) string {
 
 // TestABKWeights checks the weight formula on hand-computed cases.
 func TestABKWeights(t *testing.T) {
-	moves := []book.ABKMoveStats{
+	moves := []abk.MoveStats{
 		{Priority: 9, Games: 10, Won: 6, Lost: 2, WhiteToMove: true}, // score 0.7
 		{Priority: 3, Games: 30, Won: 9, Lost: 9, WhiteToMove: true}, // score 0.5
 		{Priority: 0, Games: 0, WhiteToMove: true},                   // no games: filtered
 	}
-	s := book.ABKSettings{PriorityImportance: 3, GamesImportance: 3, ScoreImportance: 3, MaxPly: 99}
-	w := book.ABKFloatWeights(moves, s)
+	s := abk.Settings{PriorityImportance: 3, GamesImportance: 3, ScoreImportance: 3, MaxPly: 99}
+	w := abk.FloatWeights(moves, s)
 	e3 := math.Exp(0.624 * 3)
 	want0 := 9.0/12*e3 + 10.0/40*e3 + 0.7/1.2*e3*1.4
 	want1 := 3.0/12*e3 + 30.0/40*e3 + 0.5/1.2*e3*1.4
@@ -205,31 +207,31 @@ func TestABKWeights(t *testing.T) {
 	}
 	// Importance 0 leaves a part out; 1, 2 and 4 raise it to 0.66, 0.86
 	// and 7/6.
-	s = book.ABKSettings{PriorityImportance: 1, GamesImportance: 0, ScoreImportance: 0}
-	w = book.ABKFloatWeights(moves[:2], s)
+	s = abk.Settings{PriorityImportance: 1, GamesImportance: 0, ScoreImportance: 0}
+	w = abk.FloatWeights(moves[:2], s)
 	if r, want := w[0]/w[1], math.Pow(3, 0.66); math.Abs(r-want) > 1e-9 {
 		t.Errorf("importance 1: ratio %v, want %v", r, want)
 	}
 	s.PriorityImportance = 4
-	w = book.ABKFloatWeights(moves[:2], s)
+	w = abk.FloatWeights(moves[:2], s)
 	if r, want := w[0]/w[1], math.Pow(3, 7.0/6); math.Abs(r-want) > 1e-9 {
 		t.Errorf("importance 4: ratio %v, want %v", r, want)
 	}
 	// Filters at their limits: exactly the minimum passes.
-	s = book.ABKSettings{PriorityImportance: 3, MinGames: 10, MinWonGames: 6, MinWinPercentWhite: 70}
-	w = book.ABKFloatWeights(moves[:2], s)
+	s = abk.Settings{PriorityImportance: 3, MinGames: 10, MinWonGames: 6, MinWinPercentWhite: 70}
+	w = abk.FloatWeights(moves[:2], s)
 	if math.IsNaN(w[0]) || !math.IsNaN(w[1]) {
 		t.Errorf("filters at the limit: %v", w)
 	}
 	// All importances 0: the filters are off, and every move weighs 1.
-	s = book.ABKSettings{MinGames: 1000}.Effective()
-	w = book.ABKFloatWeights(moves[:2], s)
+	s = abk.Settings{MinGames: 1000}.Effective()
+	w = abk.FloatWeights(moves[:2], s)
 	if w[0] != 1 || w[1] != 1 {
 		t.Errorf("zero importances: %v", w)
 	}
 	// Black's view: Won is Black's wins, and the black minimum applies.
-	black := []book.ABKMoveStats{{Priority: 5, Games: 4, Won: 1, Lost: 3}}
-	if w := book.ABKFloatWeights(black, book.ABKSettings{PriorityImportance: 3, MinWinPercentBlack: 26}); !math.IsNaN(w[0]) {
+	black := []abk.MoveStats{{Priority: 5, Games: 4, Won: 1, Lost: 3}}
+	if w := abk.FloatWeights(black, abk.Settings{PriorityImportance: 3, MinWinPercentBlack: 26}); !math.IsNaN(w[0]) {
 		t.Errorf("black at 25%%: %v", w)
 	}
 }
@@ -244,15 +246,15 @@ func FuzzABKReader(f *testing.F) {
 		{move: "e7e5", prio: 5, games: 1, next: 3, sibling: 0},
 		{move: "g8f6", prio: 5, games: 1, next: -1, sibling: 1, deleted: true},
 	})
-	f.Add(append(slices.Clone(seed[0xDE:0xDE+32]), seed[book.ABKHeaderSize:]...))
+	f.Add(append(slices.Clone(seed[0xDE:0xDE+32]), seed[abk.HeaderSize:]...))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, in []byte) {
-		data := make([]byte, book.ABKHeaderSize, book.ABKHeaderSize+len(in))
+		data := make([]byte, abk.HeaderSize, abk.HeaderSize+len(in))
 		copy(data[0xDE:0xDE+32], in)
 		if len(in) > 32 {
 			data = append(data, in[32:]...)
 		}
-		info, entries, err := book.ReadABK(data)
+		info, entries, err := abk.Read(data)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -282,7 +284,7 @@ func TestABKLearn(t *testing.T) {
 	afterE4 := fixture.Line(t, "", "e2e4")
 	e4, _ := board.ParseMove("e2e4")
 	c5, _ := board.ParseMove("c7c5")
-	lf, err := book.OpenLearnFile(path)
+	lf, err := formats.OpenLearnFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,9 +321,9 @@ func TestABKLearn(t *testing.T) {
 		rec                 int
 		games, wins, losses int32
 	}{{900, 11, 6, 2}, {902, 5, 1, 2}} {
-		rec := book.DecodeABKRecord(want[r.rec*book.ABKRecordSize:])
+		rec := abk.DecodeRecord(want[r.rec*abk.RecordSize:])
 		rec.Games, rec.Wins, rec.Losses = r.games, r.wins, r.losses
-		rec.Encode(want[r.rec*book.ABKRecordSize:])
+		rec.Encode(want[r.rec*abk.RecordSize:])
 	}
 	if !slices.Equal(got, want) {
 		t.Fatal("the file is not the old one with the two records' statistics counted")
@@ -332,10 +334,10 @@ func TestABKLearn(t *testing.T) {
 // shorter than the header is no ABK book.
 func TestABKEmpty(t *testing.T) {
 	b := openABKBytes(t, "empty.abk", abkBytes(t, prioOnly, nil))
-	if b.Len() != 0 || len(b.ABK().Problems) != 0 || len(b.Warnings()) != 0 {
-		t.Errorf("empty book: %d entries, %+v, %q", b.Len(), *b.ABK(), b.Warnings())
+	if b.Len() != 0 || len(abk.InfoOf(b).Problems) != 0 || len(b.Warnings()) != 0 {
+		t.Errorf("empty book: %d entries, %+v, %q", b.Len(), *abk.InfoOf(b), b.Warnings())
 	}
-	if _, err := book.Open(writeRaw(t, "short.abk", make([]byte, book.ABKHeaderSize-1))); err == nil || !strings.Contains(err.Error(), "too short") {
+	if _, err := formats.Open(writeRaw(t, "short.abk", make([]byte, abk.HeaderSize-1))); err == nil || !strings.Contains(err.Error(), "too short") {
 		t.Errorf("a file shorter than the header: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package book
+package abk
 
 import (
 	"bufio"
@@ -6,22 +6,23 @@ import (
 	"io"
 	"math"
 
+	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 )
 
-// ABKMaxPly is the deepest max ply an ABK book's settings can hold.
-const ABKMaxPly = 9999
+// MaxPly is the deepest max ply an ABK book's settings can hold.
+const MaxPly = 9999
 
-// ABKWriteSettings are the settings WriteABK gives a book: no filters, and
+// WriteSettings are the settings Write gives a book: no filters, and
 // the weight from the priority alone, as it is (importance 3): a reader
 // applying Arena's settings weighs the moves as the priorities, which are
 // the Polyglot weights' proportions.
-func ABKWriteSettings(maxPly int) ABKSettings {
-	return ABKSettings{PriorityImportance: 3, MaxPly: int32(maxPly)}
+func WriteSettings(maxPly int) Settings {
+	return Settings{PriorityImportance: 3, MaxPly: int32(maxPly)}
 }
 
-// ABKWriteStats is what WriteABK wrote.
-type ABKWriteStats struct {
+// WriteStats is what Write wrote.
+type WriteStats struct {
 	Records   int // move records
 	Positions int // positions given their moves
 	// Transposed counts positions reached again by another move order:
@@ -33,17 +34,17 @@ type ABKWriteStats struct {
 	BookPositions int
 }
 
-// abkNode is a position of the tree being written and the record whose
+// node is a position of the tree being written and the record whose
 // next-move pointer leads to its moves.
-type abkNode struct {
+type node struct {
 	pos    *board.Position
 	ply    int
 	parent int // index into the records, -1 for the start position
 }
 
-// WriteABK writes src as an ABK book at path (through WriteFileFrom: all
+// Write writes src as an ABK book at path (through WriteFileFrom: all
 // or nothing). The tree grows from the start position through src's legal
-// moves, breadth first, to positions maxPly plies deep (1 to ABKMaxPly).
+// moves, breadth first, to positions maxPly plies deep (1 to MaxPly).
 // ABK is a tree and Polyglot a table of positions: a position reached
 // again by another move order is not expanded a second time (a cycle or
 // the transpositions of a big book would multiply the tree), so its moves
@@ -57,21 +58,21 @@ type abkNode struct {
 // win and two draws). A move of weight above 0 with no games is written as
 // one draw, so that readers skipping moves without games (DroidFish, the
 // minimum games filter) still offer it.
-func WriteABK(path string, src *Book, maxPly int) (ABKWriteStats, error) {
-	var st ABKWriteStats
-	if maxPly < 1 || maxPly > ABKMaxPly {
-		return st, fmt.Errorf("write ABK book %s: max ply %d is outside 1-%d", path, maxPly, ABKMaxPly)
+func Write(path string, src *book.Book, maxPly int) (WriteStats, error) {
+	var st WriteStats
+	if maxPly < 1 || maxPly > MaxPly {
+		return st, fmt.Errorf("write ABK book %s: max ply %d is outside 1-%d", path, maxPly, MaxPly)
 	}
-	records, st, err := abkTreeOf(src, maxPly)
+	records, st, err := treeOf(src, maxPly)
 	if err != nil {
 		return st, fmt.Errorf("write ABK book %s: %w", path, err)
 	}
-	err = WriteFileFrom(path, func(w io.Writer) error {
+	err = book.WriteFileFrom(path, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 256<<10)
-		header := make([]byte, ABKHeaderSize)
-		ABKWriteSettings(maxPly).Encode(header)
+		header := make([]byte, HeaderSize)
+		WriteSettings(maxPly).Encode(header)
 		bw.Write(header)
-		var buf [ABKRecordSize]byte
+		var buf [RecordSize]byte
 		for _, r := range records {
 			r.Encode(buf[:])
 			bw.Write(buf[:])
@@ -84,18 +85,14 @@ func WriteABK(path string, src *Book, maxPly int) (ABKWriteStats, error) {
 	return st, err
 }
 
-// abkTreeOf lays out the tree of src's moves from the start position: a
+// treeOf lays out the tree of src's moves from the start position: a
 // position's moves consecutive, as a sibling chain, in the order of the
 // breadth-first walk. The first record is record 900.
-func abkTreeOf(src *Book, maxPly int) ([]ABKRecord, ABKWriteStats, error) {
-	var st ABKWriteStats
-	start, err := startPosition()
-	if err != nil {
-		return nil, st, err
-	}
+func treeOf(src *book.Book, maxPly int) ([]Record, WriteStats, error) {
+	var st WriteStats
 	var prev board.Key
 	for i := 0; i < src.Len(); i++ {
-		if k := src.keyAt(i); k != 0 && (st.BookPositions == 0 || k != prev) {
+		if k := src.Entry(i).Key; k != 0 && (st.BookPositions == 0 || k != prev) {
 			st.BookPositions++
 			prev = k
 		}
@@ -103,12 +100,12 @@ func abkTreeOf(src *Book, maxPly int) ([]ABKRecord, ABKWriteStats, error) {
 	if err := src.Err(); err != nil {
 		return nil, st, err
 	}
-	var records []ABKRecord
+	var records []Record
 	expanded := map[board.Key]bool{}
-	queue := []abkNode{{start, 0, -1}}
+	queue := []node{{board.StartPosition(), 0, -1}}
 	type move struct {
 		played board.Move
-		e      Entry
+		e      book.Entry
 	}
 	var moves []move
 	for len(queue) > 0 {
@@ -125,7 +122,7 @@ func abkTreeOf(src *Book, maxPly int) ([]ABKRecord, ABKWriteStats, error) {
 		}
 		moves = moves[:0]
 		var top uint16
-		src.Each(key, func(_ int, e Entry) {
+		src.Each(key, func(_ int, e book.Entry) {
 			if e.Move.IsNull() {
 				return
 			}
@@ -147,18 +144,18 @@ func abkTreeOf(src *Book, maxPly int) ([]ABKRecord, ABKWriteStats, error) {
 		st.Positions++
 		first := len(records)
 		if n.parent >= 0 {
-			records[n.parent].Next = int32(ABKFirstRecord + first)
+			records[n.parent].Next = int32(FirstRecord + first)
 		}
 		white := n.pos.WhiteToMove()
 		for i, m := range moves {
-			r := abkRecordFor(m.played, m.e, top, white)
+			r := recordFor(m.played, m.e, top, white)
 			if i < len(moves)-1 {
-				r.Sibling = int32(ABKFirstRecord + first + i + 1)
+				r.Sibling = int32(FirstRecord + first + i + 1)
 			}
 			records = append(records, r)
-			queue = append(queue, abkNode{n.pos.Next(m.played), n.ply + 1, first + i})
+			queue = append(queue, node{n.pos.Next(m.played), n.ply + 1, first + i})
 		}
-		if len(records)+ABKFirstRecord > math.MaxInt32/ABKRecordSize {
+		if len(records)+FirstRecord > math.MaxInt32/RecordSize {
 			return nil, st, fmt.Errorf("more than %d records: too big for an ABK book (lower the max ply)", len(records))
 		}
 	}
@@ -166,10 +163,10 @@ func abkTreeOf(src *Book, maxPly int) ([]ABKRecord, ABKWriteStats, error) {
 	return records, st, nil
 }
 
-// abkRecordFor is the record of a book entry (Next and Sibling left 0):
-// see WriteABK.
-func abkRecordFor(played board.Move, e Entry, top uint16, white bool) ABKRecord {
-	r := ABKRecord{From: played.From(), To: played.To(), Promo: abkPromo(played.Promo(), white), Next: -1, Sibling: -1}
+// recordFor is the record of a book entry (Next and Sibling left 0):
+// see Write.
+func recordFor(played board.Move, e book.Entry, top uint16, white bool) Record {
+	r := Record{From: played.From(), To: played.To(), Promo: promoCode(played.Promo(), white), Next: -1, Sibling: -1}
 	if e.Weight > 0 {
 		r.Priority = int8(max(1, math.Round(9*float64(e.Weight)/float64(top))))
 	}

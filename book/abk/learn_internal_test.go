@@ -1,4 +1,4 @@
-package book
+package abk
 
 import (
 	"os"
@@ -7,16 +7,16 @@ import (
 	"testing"
 )
 
-// TestWriteABKStatsAcrossASector: statistics that cross a 512-byte sector
+// TestWriteStatsAcrossASector: statistics that cross a 512-byte sector
 // are written as three aligned words, and only they change.
-func TestWriteABKStatsAcrossASector(t *testing.T) {
+func TestWriteStatsAcrossASector(t *testing.T) {
 	for _, rec := range []int32{900, 987, 1006} { // 987: bytes 27,640-27,651 cross 27,648
-		off := int64(rec)*ABKRecordSize + abkStatsOffset
+		off := int64(rec)*RecordSize + statsOffset
 		crosses := off/512 != (off+11)/512
 		if crosses != (rec == 987) {
 			t.Fatalf("record %d crosses a sector: %v", rec, crosses)
 		}
-		data := make([]byte, (rec+2)*ABKRecordSize)
+		data := make([]byte, (rec+2)*RecordSize)
 		for i := range data {
 			data[i] = byte(i)
 		}
@@ -28,16 +28,15 @@ func TestWriteABKStatsAcrossASector(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lf := &LearnFile{f: f, path: path, writable: true, abk: true}
-		r := DecodeABKRecord(data[rec*ABKRecordSize:])
+		r := DecodeRecord(data[rec*RecordSize:])
 		r.Games, r.Wins, r.Losses = 7, -3, 1<<30
-		if err := lf.writeABKStats(rec, r); err != nil {
+		if err := writeStats(f, rec, r); err != nil {
 			t.Fatal(err)
 		}
 		f.Close()
 		got, _ := os.ReadFile(path)
 		want := slices.Clone(data)
-		r.Encode(want[rec*ABKRecordSize:])
+		r.Encode(want[rec*RecordSize:])
 		if !slices.Equal(got, want) {
 			t.Errorf("record %d: the file is not the old one with the statistics written", rec)
 		}

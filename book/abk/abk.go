@@ -1,11 +1,8 @@
-package book
+package abk
 
 import (
 	"encoding/binary"
 	"fmt"
-	"io"
-	"path/filepath"
-	"strings"
 
 	"github.com/polyproxy/polyproxy/book/board"
 )
@@ -18,29 +15,29 @@ import (
 // moves of one position are a sibling chain. Castling is the king's
 // two-square move. Transpositions are separate branches.
 const (
-	ABKRecordSize  = 28
-	ABKFirstRecord = 900
-	ABKHeaderSize  = ABKFirstRecord * ABKRecordSize // 25,200 bytes
+	RecordSize  = 28
+	FirstRecord = 900
+	HeaderSize  = FirstRecord * RecordSize // 25,200 bytes
 )
 
 // Where the book's settings lie in the header: little-endian int32s.
 const (
-	abkMinGamesOffset           = 0xDE
-	abkMinWonGamesOffset        = 0xE2
-	abkMinWinPercentWhiteOffset = 0xE6
-	abkMinWinPercentBlackOffset = 0xEA
-	abkPriorityImportanceOffset = 0xEE
-	abkGamesImportanceOffset    = 0xF2
-	abkScoreImportanceOffset    = 0xF6
-	abkMaxPlyOffset             = 0xFA
+	minGamesOffset           = 0xDE
+	minWonGamesOffset        = 0xE2
+	minWinPercentWhiteOffset = 0xE6
+	minWinPercentBlackOffset = 0xEA
+	priorityImportanceOffset = 0xEE
+	gamesImportanceOffset    = 0xF2
+	scoreImportanceOffset    = 0xF6
+	maxPlyOffset             = 0xFA
 )
 
-// abkDeleted is the flags value of a deleted record.
-const abkDeleted = 0x01000000
+// deletedFlag is the flags value of a deleted record.
+const deletedFlag = 0x01000000
 
-// ABKSettings are an ABK book's "book settings" as Arena keeps them in
+// Settings are an ABK book's "book settings" as Arena keeps them in
 // the header, as stored (Effective clamps them the way they are used).
-type ABKSettings struct {
+type Settings struct {
 	MinGames           int32 `json:"min_games"`
 	MinWonGames        int32 `json:"min_won_games"`
 	MinWinPercentWhite int32 `json:"min_win_percent_white"`
@@ -51,28 +48,28 @@ type ABKSettings struct {
 	MaxPly             int32 `json:"max_ply"`
 }
 
-var abkSettingOffsets = [8]int{abkMinGamesOffset, abkMinWonGamesOffset, abkMinWinPercentWhiteOffset,
-	abkMinWinPercentBlackOffset, abkPriorityImportanceOffset, abkGamesImportanceOffset,
-	abkScoreImportanceOffset, abkMaxPlyOffset}
+var settingOffsets = [8]int{minGamesOffset, minWonGamesOffset, minWinPercentWhiteOffset,
+	minWinPercentBlackOffset, priorityImportanceOffset, gamesImportanceOffset,
+	scoreImportanceOffset, maxPlyOffset}
 
-func (s *ABKSettings) fields() [8]*int32 {
+func (s *Settings) fields() [8]*int32 {
 	return [8]*int32{&s.MinGames, &s.MinWonGames, &s.MinWinPercentWhite, &s.MinWinPercentBlack,
 		&s.PriorityImportance, &s.GamesImportance, &s.ScoreImportance, &s.MaxPly}
 }
 
-// DecodeABKSettings reads the settings from a header (at least 0xFE bytes).
-func DecodeABKSettings(header []byte) ABKSettings {
-	var s ABKSettings
+// DecodeSettings reads the settings from a header (at least 0xFE bytes).
+func DecodeSettings(header []byte) Settings {
+	var s Settings
 	for i, f := range s.fields() {
-		*f = int32(binary.LittleEndian.Uint32(header[abkSettingOffsets[i]:]))
+		*f = int32(binary.LittleEndian.Uint32(header[settingOffsets[i]:]))
 	}
 	return s
 }
 
 // Encode writes the settings into a header (at least 0xFE bytes).
-func (s ABKSettings) Encode(header []byte) {
+func (s Settings) Encode(header []byte) {
 	for i, f := range s.fields() {
-		binary.LittleEndian.PutUint32(header[abkSettingOffsets[i]:], uint32(*f))
+		binary.LittleEndian.PutUint32(header[settingOffsets[i]:], uint32(*f))
 	}
 }
 
@@ -80,9 +77,9 @@ func (s ABKSettings) Encode(header []byte) {
 // range (games counts to 0 and up, percents 0-100, importances 0-15, max
 // ply 0-9999), and with all three importances 0 the filters off, as Arena's
 // readers (DroidFish's among them) take them.
-func (s ABKSettings) Effective() ABKSettings {
+func (s Settings) Effective() Settings {
 	clamp := func(v, hi int32) int32 { return min(max(v, 0), hi) }
-	e := ABKSettings{
+	e := Settings{
 		MinGames:           max(s.MinGames, 0),
 		MinWonGames:        max(s.MinWonGames, 0),
 		MinWinPercentWhite: clamp(s.MinWinPercentWhite, 100),
@@ -98,8 +95,8 @@ func (s ABKSettings) Effective() ABKSettings {
 	return e
 }
 
-// ABKRecord is one 28-byte record of an ABK book.
-type ABKRecord struct {
+// Record is one 28-byte record of an ABK book.
+type Record struct {
 	From, To board.Square
 	// Promo is the promotion piece: 0 none, 1 rook, 2 knight, 3 bishop,
 	// 4 queen; negative for White's (as Arena writes it), positive for
@@ -110,24 +107,24 @@ type ABKRecord struct {
 	// of them those White won and lost (White's view for either side's
 	// moves).
 	Games, Wins, Losses int32
-	Flags               int32 // abkDeleted for a deleted move
+	Flags               int32 // deletedFlag for a deleted move
 	Next                int32 // first reply (by the other side); 0 or less: none
 	Sibling             int32 // next alternative (same side); 0 or less: none
 }
 
-// DecodeABKRecord reads a record from the first 28 bytes of b.
-func DecodeABKRecord(b []byte) ABKRecord {
-	_ = b[ABKRecordSize-1]
+// DecodeRecord reads a record from the first 28 bytes of b.
+func DecodeRecord(b []byte) Record {
+	_ = b[RecordSize-1]
 	i32 := func(o int) int32 { return int32(binary.LittleEndian.Uint32(b[o:])) }
-	return ABKRecord{
+	return Record{
 		From: board.Square(b[0]), To: board.Square(b[1]), Promo: int8(b[2]), Priority: int8(b[3]),
 		Games: i32(4), Wins: i32(8), Losses: i32(12), Flags: i32(16), Next: i32(20), Sibling: i32(24),
 	}
 }
 
 // Encode writes the record into the first 28 bytes of b.
-func (r ABKRecord) Encode(b []byte) {
-	_ = b[ABKRecordSize-1]
+func (r Record) Encode(b []byte) {
+	_ = b[RecordSize-1]
 	b[0], b[1], b[2], b[3] = byte(r.From), byte(r.To), byte(r.Promo), byte(r.Priority)
 	for i, v := range [6]int32{r.Games, r.Wins, r.Losses, r.Flags, r.Next, r.Sibling} {
 		binary.LittleEndian.PutUint32(b[4+4*i:], uint32(v))
@@ -135,12 +132,12 @@ func (r ABKRecord) Encode(b []byte) {
 }
 
 // Deleted reports a record marked deleted.
-func (r ABKRecord) Deleted() bool { return r.Flags == abkDeleted }
+func (r Record) Deleted() bool { return r.Flags == deletedFlag }
 
 // Move is the record's move in Polyglot's coding, as played (castling as
 // the king's move, e1g1); ok is false for squares or a promotion code out
 // of range.
-func (r ABKRecord) Move() (m board.Move, ok bool) {
+func (r Record) Move() (m board.Move, ok bool) {
 	if r.From > 63 || r.To > 63 {
 		return 0, false
 	}
@@ -162,8 +159,8 @@ func (r ABKRecord) Move() (m board.Move, ok bool) {
 	return board.NewMove(r.From, r.To, p), true
 }
 
-// abkPromo is the record's promotion code for p played by white.
-func abkPromo(p board.Promo, white bool) int8 {
+// promoCode is the record's promotion code for p played by white.
+func promoCode(p board.Promo, white bool) int8 {
 	var c int8
 	switch p {
 	case board.PromoRook:
@@ -181,10 +178,11 @@ func abkPromo(p board.Promo, white bool) int8 {
 	return c
 }
 
-// abkStartMove reports whether the record's move is one of the 20 moves of
-// the start position: what tells an ABK file by its content (the header
-// has no signature; many writers leave it zero but for the settings).
-func abkStartMove(r ABKRecord) bool {
+// startMove reports whether the record's move is one of the 20 moves of
+// the start position: what the first record of a book must hold (the
+// header has no signature; many writers leave it zero but for the
+// settings).
+func startMove(r Record) bool {
 	if r.Promo != 0 || r.From > 63 || r.To > 63 {
 		return false
 	}
@@ -200,32 +198,11 @@ func abkStartMove(r ABKRecord) bool {
 	return false
 }
 
-// IsABKPath reports a file name ending in .abk (any case): the tools
-// write an ABK book to such a name, a Polyglot book to any other.
-func IsABKPath(path string) bool { return strings.EqualFold(filepath.Ext(path), ".abk") }
-
-// ABKError is a corrupt part of an ABK tree: the record where it was met
+// Problem is a corrupt part of an ABK tree: the record where it was met
 // and what is wrong. The rest of the book is still read.
-type ABKError struct {
+type Problem struct {
 	Record int32
 	Reason string
 }
 
-func (e ABKError) Error() string { return fmt.Sprintf("record %d: %s", e.Record, e.Reason) }
-
-// isABKFile reports whether the open file f of size bytes is an ABK book:
-// by its content, or by its name when too short or too damaged to tell (so
-// that the error speaks of ABK).
-func isABKFile(f io.ReaderAt, path string, size int64) (bool, error) {
-	if IsABKPath(path) {
-		return true, nil
-	}
-	if size < ABKHeaderSize+ABKRecordSize {
-		return false, nil
-	}
-	head := make([]byte, ABKRecordSize)
-	if _, err := f.ReadAt(head, ABKHeaderSize); err != nil {
-		return false, err
-	}
-	return abkStartMove(DecodeABKRecord(head)), nil
-}
+func (e Problem) Error() string { return fmt.Sprintf("record %d: %s", e.Record, e.Reason) }
