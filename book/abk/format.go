@@ -19,11 +19,17 @@ func (format) Open(path string) (*book.Book, error) { return Open(path) }
 func (format) Chess960() bool                       { return false }
 func (format) ReadWhole() bool                      { return true }
 
-// Fits tells an ABK file by its content: its first record holds one of
-// the start position's moves.
+// Fits checks the facts an ABK book must have: a header, whole 28-byte
+// records after it, and a first record (the root of the tree, when there
+// is any move) holding one of the start position's moves.
 func (format) Fits(f io.ReaderAt, size int64) error {
-	if size < HeaderSize+RecordSize {
-		return fmt.Errorf("%d bytes is too short for an ABK book with moves", size)
+	switch {
+	case size < HeaderSize:
+		return fmt.Errorf("%d bytes is shorter than the header (%d bytes)", size, HeaderSize)
+	case size%RecordSize != 0:
+		return fmt.Errorf("size %d is not a whole number of %d-byte records", size, RecordSize)
+	case size == HeaderSize:
+		return nil // the header alone: a book without moves
 	}
 	var root [RecordSize]byte
 	if _, err := f.ReadAt(root[:], HeaderSize); err != nil {

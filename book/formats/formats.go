@@ -36,9 +36,13 @@ func Claimed(path string) book.Format {
 	return All[0]
 }
 
-// Recognise tells the format of the book file at path: the format its
-// name claims (Claimed) when that is another than Polyglot, else the first
-// other format the file fits (Format.Fits), else Polyglot.
+// Recognise tells the format of the book file at path by its structure:
+// the format whose every structural fact (Format.Fits) the file has. A
+// file that fits several, or none, is taken for the format its name claims
+// (Claimed) when that is among those it fits, or fits none: that format's
+// reader then reads what it can, and its warnings and errors speak of it.
+// A file fitting several formats, none of them the one its name claims,
+// is an error naming them.
 func Recognise(path string) (book.Format, error) {
 	// The kind of file first: opening a FIFO would block.
 	if st, err := os.Stat(path); err != nil {
@@ -47,9 +51,6 @@ func Recognise(path string) (book.Format, error) {
 		return nil, fmt.Errorf("open book %s: is a directory", path)
 	} else if !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("open book %s: not a regular file", path)
-	}
-	if claimed := Claimed(path); claimed != book.Polyglot {
-		return claimed, nil
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -60,12 +61,29 @@ func Recognise(path string) (book.Format, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open book %s: %w", path, err)
 	}
-	for _, format := range All[1:] {
+	var fits []book.Format
+	for _, format := range All {
 		if format.Fits(f, st.Size()) == nil {
+			fits = append(fits, format)
+		}
+	}
+	claimed := Claimed(path)
+	switch {
+	case len(fits) == 1:
+		return fits[0], nil
+	case len(fits) == 0:
+		return claimed, nil
+	}
+	for _, format := range fits {
+		if format == claimed {
 			return format, nil
 		}
 	}
-	return book.Polyglot, nil
+	names := make([]string, len(fits))
+	for i, format := range fits {
+		names[i] = format.Name() + " (" + format.Ext() + ")"
+	}
+	return nil, fmt.Errorf("open book %s: the file fits the %s formats alike, and its name claims the %s format: name it for the format it is", path, strings.Join(names, " and "), claimed.Name())
 }
 
 // Open opens the book at path in its format (Recognise).
