@@ -462,13 +462,14 @@ func (a *Adapter) releaseBookAnswer(played bool) {
 		a.game.predicted, a.game.predictedMove, a.game.predictedPonder = ans.after, ans.move, ans.ponder
 		a.books.policy.played(a.game.number, ans)
 	}
-	// A copy: the game may continue from ans.after before the observer
+	// Copies: the game may continue from ans.after before the observer
 	// runs.
 	after := ans.after.Pos
+	line := slices.Clone(ans.after.Keys[:ans.ply+1])
 	a.replies.emit(ans.lines, func() {
 		if played {
 			a.observer.later(func(o GameObserver) {
-				o.BookMove(ans.choice.Book, ans.key, ans.choice.Entry.Move, ans.white)
+				o.BookMove(ans.choice.Book, line, ans.choice.Entry.Move, ans.white)
 				o.AfterBestmove(after)
 			})
 		}

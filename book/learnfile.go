@@ -123,6 +123,11 @@ type LearnUpdate struct {
 	Key    board.Key
 	Move   board.Move
 	Result Result
+	// Line is the keys of the positions the game went through, from its
+	// first to Key (nil when not known). A format that keeps its moves on
+	// lines from the start position (ABK) counts the result on the line
+	// the game played, where it has it.
+	Line []board.Key
 }
 
 // LearnChange is what happened (or, from Preview, would happen) to one

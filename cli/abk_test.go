@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/abk"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/formats"
 )
 
@@ -158,4 +160,87 @@ func TestLearnIntoABK(t *testing.T) {
 	if learned == 0 {
 		t.Fatal("nothing learned into the ABK book")
 	}
+}
+
+// TestLearnPGNOnTheLinePlayed: learn -pgn counts a game into the record on
+// the line it played, where probe and every reader see it. The book plays
+// 1.Nf3 Nc6 2.e4 (10 games, drawn) on line A and on line B, the last root
+// move, 1.Nc3 Nf6 2.Nb1 Ng8 3.Nf3 Nc6 4.e4, beyond the book's max ply of 4;
+// learning counted the game into line B's record, where nothing reads it.
+func TestLearnPGNOnTheLinePlayed(t *testing.T) {
+	lines := [][]string{
+		{"g1f3", "b8c6", "e2e4"}, {"g1f3", "b8c6", "d2d4"},
+		{"b1c3", "g8f6", "c3b1", "f6g8", "g1f3", "b8c6", "e2e4"}, {"b1c3", "g8f6", "c3b1", "f6g8", "g1f3", "b8c6", "d2d4"},
+	}
+	data := abkTree(t, abk.Settings{PriorityImportance: 3, GamesImportance: 3, MaxPly: 4}, lines, 10)
+	path := filepath.Join(t.TempDir(), "lines.abk")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pgn := filepath.Join(t.TempDir(), "game.pgn")
+	if err := os.WriteFile(pgn, []byte("[White \"Engine\"]\n[Black \"Other\"]\n[Result \"1-0\"]\n\n1. Nf3 Nc6 2. e4 e5 1-0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runLearnCmd(t, "-book", path, "-pgn", pgn, "-player", "Engine", "-v")
+	if code != 0 || !strings.Contains(out, "move e2e4: 1 game(s): 10 games 10 points -> 11 games 12 points") {
+		t.Fatalf("exit %d: %s%s", code, out, errs)
+	}
+	code, out, errs = runCmd(t, "probe", "-book", path, "-moves", "g1f3 b8c6", "-json")
+	var res struct {
+		Entries []struct {
+			Move          string
+			Games, Points int
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil {
+		t.Fatalf("exit %d: %v: %s%s", code, err, out, errs)
+	}
+	for _, e := range res.Entries {
+		if e.Move == "e2e4" && (e.Games != 11 || e.Points != 12) {
+			t.Errorf("probe after 1.Nf3 Nc6 reads e2e4 with %d games %d points, want 11 and 12", e.Games, e.Points)
+		}
+	}
+}
+
+// abkTree is an ABK book of lines (UCI moves from the start position):
+// lines sharing a first move share its record, as in Arena's books,
+// except where a line leaves another. Every record has games draws.
+func abkTree(t *testing.T, s abk.Settings, lines [][]string, games int32) []byte {
+	t.Helper()
+	var recs []abk.Record
+	var moves []string
+	var chain func(prefix []string) int32
+	chain = func(prefix []string) int32 {
+		first, prev := int32(-1), -1
+		var seen []string
+		for _, l := range lines {
+			if len(l) <= len(prefix) || !slices.Equal(l[:len(prefix)], prefix) || slices.Contains(seen, l[len(prefix)]) {
+				continue
+			}
+			mv := l[len(prefix)]
+			seen = append(seen, mv)
+			m, err := board.ParseMove(mv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := len(recs)
+			recs = append(recs, abk.Record{From: m.From(), To: m.To(), Priority: 5, Games: games, Next: -1, Sibling: -1})
+			moves = append(moves, mv)
+			if prev >= 0 {
+				recs[prev].Sibling = int32(abk.FirstRecord + i)
+			} else {
+				first = int32(abk.FirstRecord + i)
+			}
+			prev = i
+			recs[i].Next = chain(append(slices.Clone(prefix), mv))
+		}
+		return first
+	}
+	chain(nil)
+	data := make([]byte, abk.HeaderSize+len(recs)*abk.RecordSize)
+	s.Encode(data)
+	for i, r := range recs {
+		r.Encode(data[abk.HeaderSize+i*abk.RecordSize:])
+	}
+	return data
 }

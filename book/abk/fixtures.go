@@ -10,4 +10,5 @@ package abk
 //go:generate go run ./testdata/gen -dir testdata
 //go:generate sh testdata/learned.sh
 //go:generate go test -run TestABKWrittenUpToDate -update-abk .
+//go:generate go test -run TestLearnedTreesUpToDate -update-trees .
 //go:generate sh testdata/oracle.sh

@@ -78,7 +78,7 @@ type moveID struct {
 type tree struct {
 	data    []byte
 	records int32 // including the header's 900
-	maxPly  int   // the effective max ply: moves from this ply on are not read
+	maxPly  int   // the effective max ply: moves from this ply on are not served
 	info    *Info
 }
 
@@ -90,26 +90,33 @@ func (t *tree) problem(rec int32, format string, args ...any) {
 	t.info.Problems = append(t.info.Problems, Problem{Record: rec, Reason: fmt.Sprintf(format, args...)})
 }
 
-// visit is called for each live record reached, with the position its
-// move is played in and that position's ply.
-type visit func(rec int32, r Record, pos *board.Position, played board.Move, ply int)
+// visit is called for each record the reader serves: live, reached, legal,
+// within the max ply. It gets the position the record's move is played in,
+// the move as played, that position's ply, and the mark of the record's
+// sibling chain; it returns the mark for the chain of the record's
+// replies. Marks follow lines through the tree for a visitor that wants
+// to (learning follows the games' lines); the reader leaves them at -1.
+type visit func(rec int32, r Record, pos *board.Position, played board.Move, ply int, mark int32) int32
 
 // walk visits the tree from record 900 depth first, siblings in chain
-// order. A pointer out of range, a record reached a second time (a cycle,
-// or branches sharing records) and a move illegal in its position are
-// problems: reported with the record holding them, and not followed.
-func (t *tree) walk(visit visit) {
+// order, the root chain marked root. A pointer out of range, a record
+// reached a second time (a cycle, or branches sharing records) and a move
+// illegal in its position are problems: reported with the record holding
+// them, and not followed. Records beyond the max ply are walked for the
+// info (depth, problems) but not visited: no reader serves them.
+func (t *tree) walk(root int32, visit visit) {
 	type chain struct {
 		first int32
 		from  int32 // the record pointing at first; -1 for the root
 		pos   *board.Position
 		ply   int
+		mark  int32
 	}
 	if t.records == FirstRecord {
 		return // the header alone: a book without moves
 	}
 	seen := make([]bool, t.records)
-	stack := []chain{{FirstRecord, -1, board.StartPosition(), 0}}
+	stack := []chain{{FirstRecord, -1, board.StartPosition(), 0, root}}
 	for len(stack) > 0 {
 		c := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -142,9 +149,12 @@ func (t *tree) walk(visit visit) {
 			if c.ply+1 > t.info.Depth {
 				t.info.Depth = c.ply + 1
 			}
-			visit(prev, rec, c.pos, played, c.ply)
+			mark := int32(-1)
+			if c.ply < t.maxPly {
+				mark = visit(prev, rec, c.pos, played, c.ply, c.mark)
+			}
 			if rec.Next > 0 {
-				stack = append(stack, chain{rec.Next, prev, c.pos.Next(played), c.ply + 1})
+				stack = append(stack, chain{rec.Next, prev, c.pos.Next(played), c.ply + 1, mark})
 			}
 		}
 	}
@@ -209,10 +219,7 @@ func Read(data []byte) (*Info, []book.Entry, error) {
 	size := min(t.info.Records, 1<<20)
 	moves := make([]treeMove, 0, size)
 	index := make(map[moveID]int, size)
-	t.walk(func(rec int32, r Record, pos *board.Position, played board.Move, ply int) {
-		if ply >= t.maxPly {
-			return
-		}
+	t.walk(-1, func(rec int32, r Record, pos *board.Position, played board.Move, ply int, _ int32) int32 {
 		id := moveID{pos.Key(), pos.ToBook(played)}
 		i, ok := index[id]
 		if !ok {
@@ -227,6 +234,7 @@ func Read(data []byte) (*Info, []book.Entry, error) {
 		m.wins += int64(r.Wins)
 		m.losses += int64(r.Losses)
 		m.priority = max(m.priority, r.Priority)
+		return -1
 	})
 	// A position's moves together, in the order met (record numbers grow
 	// in the walk's order of first meeting). Not a stable sort: without a
