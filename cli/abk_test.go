@@ -244,3 +244,20 @@ func abkTree(t *testing.T, s abk.Settings, lines [][]string, games int32) []byte
 	}
 	return data
 }
+
+// TestInfoBookCastlingAsKingTakesRook: info-book reports a record storing
+// castling as the king taking its own rook (e1h1), which no ABK reader
+// plays.
+func TestInfoBookCastlingAsKingTakesRook(t *testing.T) {
+	italian := []string{"e2e4", "e7e5", "g1f3", "g8f6", "f1c4", "f8c5"}
+	data := abkTree(t, abk.Settings{PriorityImportance: 3, MaxPly: 40},
+		[][]string{append(slices.Clone(italian), "e1h1"), append(slices.Clone(italian), "d2d3")}, 10)
+	path := filepath.Join(t.TempDir(), "castle.abk")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd(t, "info-book", "-bin", path)
+	if code != 0 || !strings.Contains(out, "warning: ABK tree: record 906: e1h1 is castling written as the king taking its own rook (Polyglot's form; ABK writes the king's move, e1g1)") {
+		t.Errorf("exit %d: %s%s", code, out, errs)
+	}
+}

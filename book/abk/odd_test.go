@@ -341,3 +341,48 @@ func TestABKEmpty(t *testing.T) {
 		t.Errorf("a file shorter than the header: %v", err)
 	}
 }
+
+// TestABKCastlingAsKingTakesRook: a record storing castling as Polyglot
+// does, the king taking its own rook (e1h1), is no move in an ABK book:
+// Arena's format writes castling as the king's move (e1g1), and Arena's
+// readers take e1h1 for the king moving onto its rook (DroidFish never
+// matches it to the castling played, and offers no book move where it is
+// listed). It is reported, with its replies skipped, and the position's
+// other moves served; it was taken for O-O and merged with e1g1.
+func TestABKCastlingAsKingTakesRook(t *testing.T) {
+	recs := []abkRec{
+		0:  {move: "e2e4", prio: 5, games: 10, next: 1, sibling: -1},
+		1:  {move: "e7e5", prio: 5, games: 10, next: 2, sibling: -1},
+		2:  {move: "g1f3", prio: 5, games: 10, next: 3, sibling: -1},
+		3:  {move: "g8f6", prio: 5, games: 10, next: 4, sibling: -1},
+		4:  {move: "f1c4", prio: 5, games: 10, next: 5, sibling: -1},
+		5:  {move: "f8c5", prio: 5, games: 10, next: 6, sibling: -1},
+		6:  {move: "e1h1", prio: 5, games: 10, next: 8, sibling: 7},
+		7:  {move: "d2d3", prio: 5, games: 10, next: 9, sibling: -1},
+		8:  {move: "d7d6", prio: 5, games: 10, next: -1, sibling: -1},
+		9:  {move: "e8h8", prio: 5, games: 10, next: -1, sibling: 10},
+		10: {move: "d7d6", prio: 5, games: 10, next: -1, sibling: -1},
+	}
+	b := openABKBytes(t, "castle.abk", abkBytes(t, prioOnly, recs))
+	var problems []string
+	for _, p := range abk.InfoOf(b).Problems {
+		problems = append(problems, p.Error())
+	}
+	want := []string{
+		"record 906: e1h1 is castling written as the king taking its own rook (Polyglot's form; ABK writes the king's move, e1g1): not a move here (ply 7), its replies are skipped",
+		"record 909: e8h8 is castling written as the king taking its own rook (Polyglot's form; ABK writes the king's move, e8g8): not a move here (ply 8), its replies are skipped",
+	}
+	if !slices.Equal(problems, want) {
+		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(problems, "\n"), strings.Join(want, "\n"))
+	}
+	const italian = "e2e4 e7e5 g1f3 g8f6 f1c4 f8c5"
+	for moves, want := range map[string][]string{
+		italian:           {"d2d3 65535 10/10"},
+		italian + " d2d3": {"d7d6 65535 10/10"},
+		italian + " e1g1": nil,
+	} {
+		if got := movesAt(t, b, moves); !slices.Equal(got, want) {
+			t.Errorf("after %s: %q, want %q", moves, got, want)
+		}
+	}
+}

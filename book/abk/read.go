@@ -175,6 +175,15 @@ func (t *tree) legal(rec int32, r Record, pos *board.Position, ply int) (board.M
 		t.problem(rec, "%s has the promotion code %d, which is the other side's", m, r.Promo)
 		return 0, false
 	}
+	if castling := pos.ToPlayed(m); castling != m && r.Promo == 0 {
+		// Polyglot's form of castling, the king taking its own rook. ABK
+		// stores castling as the king's two-square move, and Arena's
+		// readers take this record as the king moving onto its rook:
+		// DroidFish's never matches it to the castling played, and offers
+		// no book move at all where it is listed.
+		t.problem(rec, "%s is castling written as the king taking its own rook (Polyglot's form; ABK writes the king's move, %s): not a move here (ply %d), its replies are skipped", m, castling, ply+1)
+		return 0, false
+	}
 	played, err := pos.LegalMove(m)
 	if err != nil {
 		t.problem(rec, "%s is not legal in its position (ply %d): its replies are skipped", m, ply+1)

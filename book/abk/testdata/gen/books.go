@@ -15,6 +15,7 @@ var makers = map[string]func() []byte{
 	"transposition.abk":    transposition,
 	"maxply.abk":           maxPly,
 	"illegal-move.abk":     illegalMove,
+	"castle-rook.abk":      castleRook,
 	"cycle-siblings.abk":   cycleSiblings,
 	"cycle-deleted.abk":    cycleDeleted,
 	"cycle-line.abk":       cycleLine,
@@ -258,6 +259,20 @@ func illegalMove() []byte {
 			mv("d8h4", 5, 10, 4, 3)),
 		mv("d2d4", 5, 10, 4, 3, mv("d7d5", 5, 10, 4, 3)),
 	).bytes()
+}
+
+// castleRook writes castling as Polyglot stores it, the king taking its
+// own rook (e1h1, e8h8), beside a legal move in each position; e1h1 has a
+// reply.
+func castleRook() []byte {
+	italian := line(5, 10, 4, 3, "e2e4", "e7e5", "g1f3", "g8f6", "f1c4", "f8c5")
+	lastMove(italian).replies = []*node{
+		mv("e1h1", 5, 10, 4, 3, mv("d7d6", 5, 10, 4, 3)),
+		mv("d2d3", 5, 10, 4, 3,
+			mv("e8h8", 5, 10, 4, 3),
+			mv("d7d6", 5, 10, 4, 3)),
+	}
+	return newBook(plain, italian).bytes()
 }
 
 // cycleSiblings closes a sibling chain of live moves into a loop after
