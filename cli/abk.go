@@ -12,13 +12,14 @@ import (
 // writeBookAs writes entries as a book at path in the format its name
 // asks for: an ABK book (Arena's) for a .abk name, its tree to maxPly
 // plies (see abk.Write), else a Polyglot book. who names the command for
-// its note on stderr.
-func writeBookAs(who, path string, entries []book.Entry, maxPly int, stderr io.Writer) error {
+// its note on stderr. It returns what it wrote: "N entries" or "N ABK
+// records".
+func writeBookAs(who, path string, entries []book.Entry, maxPly int, stderr io.Writer) (string, error) {
 	if formats.Claimed(path) != abk.Format {
-		return book.WriteFile(path, entries)
+		return fmt.Sprintf("%d entries", len(entries)), book.WriteFile(path, entries)
 	}
-	_, err := writeABK(who, path, book.FromEntries(path, entries), maxPly, stderr)
-	return err
+	records, err := writeABK(who, path, book.FromEntries(path, entries), maxPly, stderr)
+	return fmt.Sprintf("%d ABK records", records), err
 }
 
 // writeABK writes src as an ABK book and says what the tree holds: a

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -102,12 +103,18 @@ func TestABKOutputs(t *testing.T) {
 		t.Error("convert-book and make-book -from-counts made different ABK books of the same counts")
 	}
 	merged := filepath.Join(dir, "m.abk")
-	if code, _, errs := runCmd(t, "merge-book", "-in1", abkPath, "-in2", bin, "-out", merged); code != 0 {
+	code, _, errs := runCmd(t, "merge-book", "-in1", abkPath, "-in2", bin, "-out", merged)
+	if code != 0 {
 		t.Fatalf("merge-book: exit %d: %s", code, errs)
 	}
 	m := openBook(t, merged)
 	if abk.InfoOf(m) == nil || len(entriesIn(m)) != len(fromABK) {
 		t.Errorf("merged ABK book: %d entries, want %d", len(entriesIn(m)), len(fromABK))
+	}
+	// It says what it wrote: the records of the ABK tree, not the merged
+	// entries it was made from.
+	if records := abk.InfoOf(m).Records; !strings.Contains(errs, fmt.Sprintf(" -> %d ABK records written to %s", records, merged)) {
+		t.Errorf("merge-book wrote %d records and says: %s", records, errs)
 	}
 	code, out, errs := runCmd(t, "info-book", "-bin", merged, "-json")
 	if code != 0 {

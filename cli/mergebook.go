@@ -54,11 +54,12 @@ func runMergeBook(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%v; nothing written", err)
 	}
-	if err := writeBookAs("merge-book", *out, entries, abk.MaxPly, stderr); err != nil {
+	written, err := writeBookAs("merge-book", *out, entries, abk.MaxPly, stderr)
+	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "merge-book: %d + %d entries -> %d written to %s in %.2fs; %d moves in both",
-		st.Entries1, st.Entries2, st.Written, *out, time.Since(start).Seconds(), st.Combined)
+	fmt.Fprintf(stderr, "merge-book: %d + %d entries -> %s written to %s in %.2fs; %d moves in both",
+		st.Entries1, st.Entries2, written, *out, time.Since(start).Seconds(), st.Combined)
 	if st.Saturated > 0 {
 		fmt.Fprintf(stderr, ", %d weights capped at 65535", st.Saturated)
 	}
