@@ -11,8 +11,8 @@ import (
 
 // A Format is a book file format as the one book decision and the tools
 // see it: recognised by the structure of a file, opened as the
-// Polyglot-shaped book every policy reads (Book), and learned into in
-// place where its reader reads. book/formats lists the formats and
+// Polyglot-shaped book every policy reads (Book), and, a Learner, learned
+// into in place where its reader reads. book/formats lists the formats and
 // recognises a file among them.
 type Format interface {
 	// Name is what info-book and the log call the format ("Polyglot").
@@ -26,13 +26,6 @@ type Format interface {
 	// Open opens a file of the format as the book the decision reads: its
 	// positions' moves as Polyglot entries, found by key.
 	Open(path string) (*Book, error)
-	// Learn counts updates into f, an open file of the format size bytes
-	// long, in place: each into what the format's reader reads for its
-	// position and move, found by the reader's own walk. LearnFile calls
-	// it under the file's lock; with write false it only says what it
-	// would do. The changes are in the order each place first appears in
-	// updates. A format read only returns an error.
-	Learn(f *os.File, size int64, updates []LearnUpdate, write bool) ([]LearnChange, error)
 	// Chess960 reports a format whose books can hold Chess960 positions.
 	Chess960() bool
 	// ReadWhole reports a format whose reader reads the whole file when it
@@ -41,8 +34,21 @@ type Format interface {
 	ReadWhole() bool
 }
 
+// A Learner is a format that results are learned into (a format without
+// Learn is read only: OpenLearnFile refuses its books).
+type Learner interface {
+	Format
+	// Learn counts updates into f, an open file of the format size bytes
+	// long, in place: each into what the format's reader reads for its
+	// position and move, found by the reader's own walk. LearnFile calls
+	// it under the file's lock; with write false it only says what it
+	// would do. The changes are in the order each place first appears in
+	// updates.
+	Learn(f *os.File, size int64, updates []LearnUpdate, write bool) ([]LearnChange, error)
+}
+
 // Polyglot is the Polyglot format (the package's doc describes it).
-var Polyglot Format = polyglot{}
+var Polyglot Learner = polyglot{}
 
 type polyglot struct{}
 

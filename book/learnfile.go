@@ -13,7 +13,7 @@ import (
 )
 
 // LearnFile is a book opened for learning: under the file's lock, held for
-// a batch of updates, its format (Format.Learn) finds each update's place
+// a batch of updates, its format (a Learner) finds each update's place
 // in the file as it is then, with the walk its reader reads by, and writes
 // through the descriptor (pwrite) nothing but the counts there.
 type LearnFile struct {
@@ -21,7 +21,7 @@ type LearnFile struct {
 	f        *os.File   // nil between batches where open files block replacing
 	path     string
 	writable bool
-	format   Format // what counts the updates into the file (Format.Learn)
+	format   Learner // what counts the updates into the file
 }
 
 // ErrBookDeleted is returned (wrapped) by Apply and Preview when the
@@ -29,28 +29,45 @@ type LearnFile struct {
 var ErrBookDeleted = errors.New("the book was deleted since it was opened")
 
 // OpenLearnFile opens a book of format f for counting game results into
-// it. It fails when the file cannot be opened for writing, so callers can
-// warn before any game. (book/formats opens a book of any format, told by
-// its content.)
+// it. It fails when the file cannot be opened for writing, or f is read
+// only, so callers can warn before any game. (book/formats opens a book of
+// any format, told by its content.)
 func OpenLearnFile(path string, f Format) (*LearnFile, error) {
+	l, err := learner(path, f)
+	if err != nil {
+		return nil, err
+	}
 	file, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return nil, fmt.Errorf("open book for learning: %w", err)
 	}
-	return newFile(file, path, f, true)
+	return newFile(file, path, l, true)
 }
 
 // OpenLearnFileReadOnly opens a book of format f to preview updates
 // (Preview) without the right to change it.
 func OpenLearnFileReadOnly(path string, f Format) (*LearnFile, error) {
+	l, err := learner(path, f)
+	if err != nil {
+		return nil, err
+	}
 	file, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open book: %w", err)
 	}
-	return newFile(file, path, f, false)
+	return newFile(file, path, l, false)
 }
 
-func newFile(f *os.File, path string, format Format, writable bool) (*LearnFile, error) {
+// learner is f, when results can be learned into its books.
+func learner(path string, f Format) (Learner, error) {
+	l, ok := f.(Learner)
+	if !ok {
+		return nil, fmt.Errorf("open book %s for learning: the %s format is read only", path, f.Name())
+	}
+	return l, nil
+}
+
+func newFile(f *os.File, path string, format Learner, writable bool) (*LearnFile, error) {
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
@@ -186,11 +203,7 @@ func (f *LearnFile) run(updates []LearnUpdate, write bool) (changes []LearnChang
 			err = fmt.Errorf("learn %s: unlock: %w", f.path, uerr)
 		}
 	}()
-	format := f.format
-	if format == nil {
-		format = Polyglot
-	}
-	return format.Learn(f.f, st.Size(), updates, write)
+	return f.format.Learn(f.f, st.Size(), updates, write)
 }
 
 // Learn counts updates into the learn fields of a Polyglot book: an
@@ -247,7 +260,7 @@ func (polyglot) Learn(file *os.File, size int64, updates []LearnUpdate, write bo
 
 // Unwritten marks changes[i:] as not made, when writing change i failed
 // with err (the changes before it are written), and returns err: what a
-// Format's Learn returns then.
+// Learner's Learn returns then.
 func Unwritten(changes []LearnChange, i int, err error) error {
 	for j := i; j < len(changes); j++ {
 		changes[j].After = changes[j].Before

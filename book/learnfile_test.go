@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -500,5 +501,29 @@ func TestConcurrentGoroutines(t *testing.T) {
 	}
 	if got := fixture.LearnAt(fixture.ReadFile(t, path), 0); got != book.MakeLearn(workers*each, 2*workers*each) {
 		t.Fatalf("%v, want %d games", got, workers*each)
+	}
+}
+
+// readOnlyFormat is a format results cannot be learned into (no Learn).
+type readOnlyFormat struct{}
+
+func (readOnlyFormat) Name() string                         { return "ReadOnly" }
+func (readOnlyFormat) Ext() string                          { return ".ro" }
+func (readOnlyFormat) Fits(io.ReaderAt, int64) error        { return nil }
+func (readOnlyFormat) Open(path string) (*book.Book, error) { return book.Open(path) }
+func (readOnlyFormat) Chess960() bool                       { return false }
+func (readOnlyFormat) ReadWhole() bool                      { return true }
+
+// TestOpenLearnFileOfAReadOnlyFormat: a book of a format that is read only
+// is refused for learning when it is opened, before any game.
+func TestOpenLearnFileOfAReadOnlyFormat(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "book.ro")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, open := range []func(string, book.Format) (*book.LearnFile, error){book.OpenLearnFile, book.OpenLearnFileReadOnly} {
+		if _, err := open(path, readOnlyFormat{}); err == nil || !strings.Contains(err.Error(), "the ReadOnly format is read only") {
+			t.Errorf("a read-only format's book opened for learning: %v", err)
+		}
 	}
 }

@@ -3,6 +3,6 @@
 // tree of records that reads a book (Read, Open) into the Polyglot book
 // every policy plays from, the weights Arena's settings give (as
 // DroidFish's reader computes them), the writer (Write) and learning in
-// place (Format.Learn), which finds every record through the reader's own
-// walk. Format is the format as book/formats lists it.
+// place, which finds every record through the reader's own walk. Format
+// is the format (a book.Learner) as book/formats lists it.
 package abk

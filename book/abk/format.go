@@ -9,7 +9,7 @@ import (
 
 // Format is Arena's ABK format: read whole into the Polyglot book it
 // amounts to (Read), learned into through the reader's walk (Learn).
-var Format book.Format = format{}
+var Format book.Learner = format{}
 
 type format struct{}
 

@@ -16,7 +16,7 @@ import (
 const statsOffset = 4
 
 // Learn counts updates into the records of an ABK book in place (the
-// book's Format.Learn). An update's record is found by the reader's own
+// book.Learner Format). An update's record is found by the reader's own
 // walk (Read's), so it is always a record the reader serves:
 //
 //   - the record on the line the game played (LearnUpdate.Line) when the
