@@ -347,7 +347,7 @@ func (r *runner) measureProbe() {
 		Title:     "6. probe in-process, " + size + "-entry book (book.Entries, random keys in the book)",
 		Polyproxy: newSide("polyproxy", ""), PolyGlot: newSide("PolyGlot", noLibrary.Error())}
 	inOpen := &result{ID: "open-inprocess", Kind: kindTime,
-		Title:     "6. open in-process, " + size + "-entry book (book.Open + Close)",
+		Title:     "6. open in-process, " + size + "-entry book (formats.Open + Close)",
 		Polyproxy: newSide("polyproxy", ""), PolyGlot: newSide("PolyGlot", noLibrary.Error())}
 	uciProbe := &result{ID: "probe-uci", Kind: kindTime,
 		Title:     "6. book answer on the " + size + "-entry book: position fen + go → bestmove",

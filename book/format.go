@@ -58,40 +58,41 @@ func (polyglot) Open(path string) (*Book, error) { return Open(path) }
 func (polyglot) Chess960() bool                  { return true }
 func (polyglot) ReadWhole() bool                 { return false }
 
-// fitHead is how many entries Fits reads from the start of a Polyglot
-// book: 32 KB, which cover an ABK book's 25,200-byte header and its first
-// records, where another format's structure shows. The rest of the order
-// is Verify's to check (in the background: opening a book reads nothing
-// of it).
-const fitHead = 2048
+// fitSpots are the entries whose keys Fits reads, as ranges [first,
+// end): where another format's structure would show as keys out of order.
+// An ABK book's header holds its settings in the bytes of entries 13 to 15
+// (zero around them), and its first record starts at entry 1575, its
+// 16-byte key followed by the record's flags, zero. Reading them costs
+// three small reads, so that opening a book stays the same for any size;
+// the whole order is Verify's to check.
+var fitSpots = [][2]int64{{0, 17}, {1574, 1578}}
 
 // Fits checks the facts a Polyglot book must have: a whole number of
 // 16-byte entries, and keys in order (key 0, the header's, only at the
-// start) over the first fitHead entries and up to the last entry.
+// start) where it reads them: fitSpots, and the last entry.
 func (polyglot) Fits(f io.ReaderAt, size int64) error {
 	if size%EntrySize != 0 {
 		return fmt.Errorf("size %d is not a multiple of %d", size, EntrySize)
 	}
 	n := size / EntrySize
-	head := make([]byte, min(n, fitHead)*EntrySize)
-	if _, err := f.ReadAt(head, 0); err != nil {
-		return err
-	}
+	spots := append(fitSpots[:len(fitSpots):len(fitSpots)], [2]int64{n - 1, n})
+	var buf [17 * EntrySize]byte
 	var prev board.Key
-	for i := 0; i < len(head); i += EntrySize {
-		k := board.Key(binary.BigEndian.Uint64(head[i:]))
-		if k < prev {
-			return fmt.Errorf("keys out of order at entry %d", i/EntrySize)
+	for _, s := range spots {
+		first, end := max(s[0], 0), min(s[1], n)
+		if first >= end {
+			continue
 		}
-		prev = k
-	}
-	if n > fitHead {
-		var last [8]byte
-		if _, err := f.ReadAt(last[:], (n-1)*EntrySize); err != nil {
+		b := buf[:(end-first)*EntrySize]
+		if _, err := f.ReadAt(b, first*EntrySize); err != nil {
 			return err
 		}
-		if board.Key(binary.BigEndian.Uint64(last[:])) < prev {
-			return fmt.Errorf("the last key is smaller than entry %d's", fitHead-1)
+		for i := range end - first {
+			k := board.Key(binary.BigEndian.Uint64(b[i*EntrySize:]))
+			if k < prev {
+				return fmt.Errorf("keys out of order at entry %d", first+i)
+			}
+			prev = k
 		}
 	}
 	return nil
