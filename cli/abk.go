@@ -11,7 +11,7 @@ import (
 // plies (see book.WriteABK), else a Polyglot book.
 func writeBookAs(e *env, path string, entries []book.Entry, maxPly int) error {
 	if !book.IsABKPath(path) {
-		return book.WriteFile(path, entries)
+		return e.outs.WriteFile(path, entries)
 	}
 	return writeABK(e, path, book.FromEntries(path, entries), maxPly)
 }
@@ -21,7 +21,7 @@ func writeBookAs(e *env, path string, entries []book.Entry, maxPly int) error {
 // position, so what no line of book moves reaches is left out.
 func writeABK(e *env, path string, src *book.Book, maxPly int) error {
 	maxPly = min(maxPly, book.ABKMaxPly)
-	st, err := book.WriteABK(path, src, maxPly)
+	st, err := e.outs.WriteABK(path, src, maxPly)
 	if err != nil {
 		return err
 	}

@@ -217,7 +217,7 @@ func (o *bookToOpeningsOptions) run(e *env) error {
 	}
 	found := len(ops)
 	if o.eng.path != "" {
-		if ops, err = o.eng.filter(ops, e.stderr); err != nil {
+		if ops, err = o.eng.filter(e, ops); err != nil {
 			return err
 		}
 	}

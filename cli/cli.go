@@ -17,6 +17,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/internal/version"
 )
@@ -65,6 +66,22 @@ func (cl *commandLine) operands() []string { return cl.fs.Args() }
 type env struct {
 	cmd            string
 	stdout, stderr io.Writer
+	// outs are the files the command writes: each written beside its
+	// target, all put in place together when the command has done its
+	// work (commit), none on a failure or a signal.
+	outs      *book.Batch
+	stop      *interrupt
+	committed bool
+}
+
+// commit puts the outputs in place, signals held; a command commits
+// before it reports what it wrote, else it is done when it returns.
+func (e *env) commit() error {
+	if e.committed {
+		return nil
+	}
+	e.committed = true
+	return e.stop.finish(e.outs.Commit)
 }
 
 // warnf prints a warning of the command on stderr.
@@ -98,7 +115,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // execute runs a book tool the same way for every tool: its flags
 // parsed into its options, validated, its outputs checked against its
-// inputs, then its work.
+// inputs, then its work, its outputs put in place only when it is done,
+// a stop signal caught.
 func (c *command) execute(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -117,7 +135,14 @@ func (c *command) execute(args []string, stdout, stderr io.Writer) error {
 	if err := checkOutputs(opts.files()); err != nil {
 		return err
 	}
-	return opts.run(&env{cmd: c.name, stdout: stdout, stderr: stderr})
+	e := &env{cmd: c.name, stdout: stdout, stderr: stderr, outs: &book.Batch{}}
+	e.stop = catchSignals(e)
+	defer e.stop.release()
+	defer e.outs.Abort()
+	if err := opts.run(e); err != nil {
+		return err
+	}
+	return e.commit()
 }
 
 // usage starts with the version, as PolyGlot's help starts with its own.
@@ -159,6 +184,7 @@ func reported(code int, err error) error { return &exitError{code: code, err: er
 // exitCode reports err on stderr, prefixed with who failed, and returns
 // the exit code it stands for.
 func exitCode(stderr io.Writer, who string, err error) int {
+	awaitHalt()
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return 0
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/build"
 )
 
@@ -51,7 +50,10 @@ func (o *compileBookOptions) run(e *env) error {
 	if len(problems) > 0 {
 		return fmt.Errorf("%d error(s); nothing written", len(problems))
 	}
-	if err := book.WriteFile(o.out, entries); err != nil {
+	if err := e.outs.WriteFile(o.out, entries); err != nil {
+		return err
+	}
+	if err := e.commit(); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "compile-book: %d lines, %d moves, %d entries (%d never played) written to %s\n",

@@ -61,10 +61,13 @@ func (o *convertBookOptions) run(e *env) error {
 		if err := src.Err(); err != nil {
 			return err
 		}
-		if err := book.WriteFile(o.out, entries); err != nil {
+		if err := e.outs.WriteFile(o.out, entries); err != nil {
 			return err
 		}
 		fmt.Fprintf(e.stderr, "convert-book: Polyglot book %s: %d entries\n", o.out, len(entries))
+	}
+	if err := e.commit(); err != nil {
+		return err
 	}
 	fmt.Fprintf(e.stderr, "convert-book: %s -> %s in %.2fs\n", o.in, o.out, time.Since(start).Seconds())
 	return nil

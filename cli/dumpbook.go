@@ -58,11 +58,14 @@ func (o *dumpBookOptions) run(e *env) error {
 	return nil
 }
 
-// writeOutput runs write on stdout, or on the file out written
-// atomically.
+// writeOutput runs write on stdout, or on the file out, put in place
+// once written (the command's only output).
 func writeOutput(e *env, out string, write func(io.Writer) error) error {
 	if out != "" {
-		return book.WriteFileFrom(out, write)
+		if err := e.outs.WriteFileFrom(out, write); err != nil {
+			return err
+		}
+		return e.commit()
 	}
 	bw := bufio.NewWriter(e.stdout)
 	if err := write(bw); err != nil {

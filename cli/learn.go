@@ -94,10 +94,14 @@ func (o *learnOptions) run(e *env) error {
 	if o.dryRun {
 		changes, err = lf.Preview(updates)
 	} else {
-		changes, err = lf.Apply(updates)
-		if err == nil {
-			err = lf.Sync()
-		}
+		// Every game counted or none: a signal waits for the book to be
+		// written.
+		err = e.stop.finish(func() (err error) {
+			if changes, err = lf.Apply(updates); err == nil {
+				err = lf.Sync()
+			}
+			return err
+		})
 	}
 	o.report(e, changes)
 	return err

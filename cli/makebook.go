@@ -7,14 +7,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
@@ -126,13 +123,15 @@ func (o *makeBookOptions) run(e *env) error {
 	if err := b.PrepareTemp(); err != nil {
 		return fmt.Errorf("%v (choose another folder with -tmp); no book written", err)
 	}
-	stop := stopOnSignal(b, e.stderr)
-	defer stop.release()
-	if err := o.read(e, b, start, stop); err != nil {
+	e.stop.onStop(func() { b.Close() })
+	if err := o.read(e, b, start); err != nil {
 		return err
 	}
-	moves, err := o.write(e, b, stop)
+	moves, err := o.write(e, b)
 	if err != nil {
+		return err
+	}
+	if err := e.commit(); err != nil {
 		return err
 	}
 	o.summary(e, b, moves, start)
@@ -140,7 +139,7 @@ func (o *makeBookOptions) run(e *env) error {
 }
 
 // read counts every game of the -pgn files.
-func (o *makeBookOptions) read(e *env, b *build.Builder, start time.Time, stop *signalStop) error {
+func (o *makeBookOptions) read(e *env, b *build.Builder, start time.Time) error {
 	details := 0
 	if !o.quiet {
 		b.OnSkip = func(s build.SkippedGame) {
@@ -154,9 +153,8 @@ func (o *makeBookOptions) read(e *env, b *build.Builder, start time.Time, stop *
 	}
 	var inputSize, consumed int64 // of the inputs read, for a full disk's estimate
 	for _, name := range o.pgns {
-		err := o.addPGNFile(e, b, name, start, &inputSize, &consumed)
-		if err = stop.why(err); err != nil {
-			return fmt.Errorf("%v; no book written", tempSpaceNeeded(err, inputSize, consumed))
+		if err := o.addPGNFile(e, b, name, start, &inputSize, &consumed); err != nil {
+			return fmt.Errorf("%w; no book written", tempSpaceNeeded(err, inputSize, consumed))
 		}
 	}
 	s := b.Stats()
@@ -171,18 +169,18 @@ func (o *makeBookOptions) read(e *env, b *build.Builder, start time.Time, stop *
 
 // write writes the outputs asked for: the counts, the book, the ABK
 // book; moves is the book's entries.
-func (o *makeBookOptions) write(e *env, b *build.Builder, stop *signalStop) (moves int, err error) {
+func (o *makeBookOptions) write(e *env, b *build.Builder) (moves int, err error) {
 	if o.counts != "" {
-		if err := stop.why(book.WriteFileFrom(o.counts, b.WriteCounts)); err != nil {
+		if err := e.outs.WriteFileFrom(o.counts, b.WriteCounts); err != nil {
 			return 0, err
 		}
 	}
 	if o.bin != "" {
-		err := book.WriteFileFrom(o.bin, func(w io.Writer) (err error) {
+		err := e.outs.WriteFileFrom(o.bin, func(w io.Writer) (err error) {
 			moves, err = b.WriteBook(w)
 			return err
 		})
-		if err = stop.why(err); err != nil {
+		if err != nil {
 			return 0, err
 		}
 		if moves == 0 {
@@ -190,7 +188,7 @@ func (o *makeBookOptions) write(e *env, b *build.Builder, stop *signalStop) (mov
 		}
 	}
 	if o.abk != "" {
-		if err := stop.why(makeBookABK(e, b, o.bin, o.abk, o.build.MaxPly)); err != nil {
+		if err := makeBookABK(e, b, o.bin, o.abk, o.build.MaxPly); err != nil {
 			return 0, err
 		}
 	}
@@ -218,13 +216,13 @@ func (o *makeBookOptions) summary(e *env, b *build.Builder, moves int, start tim
 }
 
 // makeBookABK writes the book b made as an ABK book: from the Polyglot
-// book just written to bin, or, without one, from the book's entries
+// book just written for bin, or, without one, from the book's entries
 // gathered in memory (an ABK tree is made from the whole table anyway).
 func makeBookABK(e *env, b *build.Builder, bin, abk string, maxPly int) error {
 	var src *book.Book
 	if bin != "" {
 		var err error
-		if src, err = book.Open(bin); err != nil {
+		if src, err = book.Open(e.outs.Pending(bin)); err != nil {
 			return err
 		}
 	} else {
@@ -265,7 +263,7 @@ func (o *makeBookOptions) runFromCounts(e *env) error {
 	}
 	warnIfEmpty(e, entries)
 	if o.bin != "" {
-		if err := book.WriteFile(o.bin, entries); err != nil {
+		if err := e.outs.WriteFile(o.bin, entries); err != nil {
 			return err
 		}
 	}
@@ -275,6 +273,9 @@ func (o *makeBookOptions) runFromCounts(e *env) error {
 		if err := writeABK(e, o.abk, book.FromEntries(o.abk, entries), book.ABKMaxPly); err != nil {
 			return err
 		}
+	}
+	if err := e.commit(); err != nil {
+		return err
 	}
 	fmt.Fprintf(e.stderr, "make-book: %d counts files, %d games, %d positions, %d position-moves, %d entries written to %s in %.2fs\n",
 		len(o.fromCounts), st.Games, st.Positions, st.Records, len(entries), strings.Trim(o.bin+" "+o.abk, " "), time.Since(start).Seconds())
@@ -459,70 +460,4 @@ func tempSpaceNeeded(err error, inputSize, consumed int64) error {
 			megabytes(int64(float64(te.Written)*float64(inputSize)/float64(consumed))))
 	}
 	return fmt.Errorf("%w; the rest of the input needs more: free some space, or choose another folder with -tmp", err)
-}
-
-// signalStop removes a build's temporary files when make-book is
-// interrupted (Ctrl-C, SIGINT; SIGTERM) and makes the build fail, which
-// then returns at its next game or position. A build blocked reading a
-// pipe that sends nothing cannot notice: after a grace period make-book
-// exits from here (nothing but the removed runs was written by then; the
-// book is written only after the reading).
-type signalStop struct {
-	sigs chan os.Signal
-	done chan struct{}
-	once sync.Once
-	mu   sync.Mutex
-	got  os.Signal
-}
-
-func stopOnSignal(b *build.Builder, stderr io.Writer) *signalStop {
-	s := &signalStop{sigs: make(chan os.Signal, 1), done: make(chan struct{})}
-	signal.Notify(s.sigs, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		select {
-		case sig := <-s.sigs:
-			s.mu.Lock()
-			s.got = sig
-			s.mu.Unlock()
-			b.Close()
-			select {
-			case <-s.done:
-			case <-time.After(signalGrace):
-				var e *exitError
-				errors.As(s.why(errRemovedBySignal), &e)
-				fmt.Fprintf(stderr, "make-book: %v\n", e)
-				os.Exit(e.code)
-			}
-		case <-s.done:
-		}
-	}()
-	return s
-}
-
-// signalGrace is how long an interrupted build has to return by itself.
-const signalGrace = time.Second
-
-var errRemovedBySignal = errors.New("interrupted")
-
-// why turns the error of an interrupted build into one saying so, with
-// the exit code of a process killed by the signal (128 + its number).
-func (s *signalStop) why(err error) error {
-	s.mu.Lock()
-	sig := s.got
-	s.mu.Unlock()
-	if sig == nil || err == nil {
-		return err
-	}
-	code := 130
-	if n, ok := sig.(syscall.Signal); ok {
-		code = 128 + int(n)
-	}
-	return &exitError{code: code, err: fmt.Errorf("stopped by %v: temporary files removed; no book written", sig)}
-}
-
-func (s *signalStop) release() {
-	s.once.Do(func() {
-		signal.Stop(s.sigs)
-		close(s.done)
-	})
 }

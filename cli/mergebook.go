@@ -64,6 +64,9 @@ func (o *mergeBookOptions) run(e *env) error {
 	if err := writeBookAs(e, o.out, entries, book.ABKMaxPly); err != nil {
 		return err
 	}
+	if err := e.commit(); err != nil {
+		return err
+	}
 	fmt.Fprintf(e.stderr, "merge-book: %d + %d entries -> %d written to %s in %.2fs; %d moves in both",
 		st.Entries1, st.Entries2, st.Written, o.out, time.Since(start).Seconds(), st.Combined)
 	if st.Saturated > 0 {

@@ -58,13 +58,16 @@ func (o *sumCountsOptions) run(e *env) error {
 	}
 	defer ins.Close()
 	var st build.SumStats
-	err = book.WriteFileFrom(o.out, func(w io.Writer) error {
+	err = e.outs.WriteFileFrom(o.out, func(w io.Writer) error {
 		var err error
 		st, err = build.SumCounts(readers, w)
 		return err
 	})
 	if err != nil {
 		return fmt.Errorf("%v; nothing written", err)
+	}
+	if err := e.commit(); err != nil {
+		return err
 	}
 	ins.warn(e)
 	fmt.Fprintf(e.stderr, "sum-counts: %d files, %d games", len(o.inputs), st.Games)
