@@ -37,9 +37,10 @@ type command struct {
 
 // options are one command's flags, parsed into a value. define declares
 // them; validate refuses, before any input is read, a combination that
-// cannot run (a usage error, exit 2); files names what the command reads
-// and writes, so that every command gets the same checks of its outputs
-// (see checkOutputs); run does the work.
+// cannot run (a usage error, exit 2), such as a setting one of its
+// outputs cannot take; files names what the command reads and writes,
+// so that every command gets the same checks of its outputs (see
+// checkOutputs); run does the work, writing its outputs into env.outs.
 type options interface {
 	define(fs *flag.FlagSet)
 	validate(cl *commandLine) error
@@ -114,9 +115,9 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // execute runs a book tool the same way for every tool: its flags
-// parsed into its options, validated, its outputs checked against its
-// inputs, then its work, its outputs put in place only when it is done,
-// a stop signal caught.
+// parsed into its options, validated, its outputs checked (against its
+// inputs, and that they can be written), then its work, its outputs put
+// in place together only when it is done, a stop signal caught.
 func (c *command) execute(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -132,10 +133,10 @@ func (c *command) execute(args []string, stdout, stderr io.Writer) error {
 	if err := opts.validate(&commandLine{fs}); err != nil {
 		return err
 	}
-	if err := checkOutputs(opts.files()); err != nil {
+	e := &env{cmd: c.name, stdout: stdout, stderr: stderr, outs: &book.Batch{}}
+	if err := checkOutputs(e.outs, opts); err != nil {
 		return err
 	}
-	e := &env{cmd: c.name, stdout: stdout, stderr: stderr, outs: &book.Batch{}}
 	e.stop = catchSignals(e)
 	defer e.stop.release()
 	defer e.outs.Abort()

@@ -63,6 +63,8 @@ func (o *learnOptions) files() (inputs, outputs []fileArg) {
 	return []fileArg{{"-pgn", o.pgn}}, []fileArg{{"-book", o.book}}
 }
 
+func (o *learnOptions) writesInPlace() {}
+
 func (o *learnOptions) run(e *env) error {
 	open := book.OpenLearnFile
 	if o.dryRun {

@@ -95,6 +95,9 @@ func (o *makeBookOptions) validate(cl *commandLine) error {
 	case o.bin == "" && o.abk == "" && o.counts == "":
 		return usageErrorf("-bin, -abk or -counts is required")
 	}
+	if o.abk != "" && len(o.fromCounts) == 0 && o.build.MaxPly < 1 {
+		return usageErrorf("-abk with -max-ply %d: an ABK book holds lines of 1 to %d plies", o.build.MaxPly, book.ABKMaxPly)
+	}
 	if stdins := len(o.pgns) - len(slices.DeleteFunc(slices.Clone(o.pgns), func(p string) bool { return p == "-" })); stdins > 1 {
 		return usageErrorf("-pgn - (standard input) can be given once")
 	}

@@ -83,11 +83,7 @@ func helper(t *testing.T, args ...string) *exec.Cmd {
 // folderHolds checks dir holds exactly names.
 func folderHolds(t *testing.T, what, dir string, names ...string) {
 	t.Helper()
-	var got []string
-	es, _ := os.ReadDir(dir)
-	for _, e := range es {
-		got = append(got, e.Name())
-	}
+	got := dirNames(t, dir)
 	slices.Sort(got)
 	slices.Sort(names)
 	if !slices.Equal(got, names) {
