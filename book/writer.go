@@ -197,8 +197,10 @@ func (b *Batch) Commit() error {
 			files = append(files, s)
 		}
 	}
-	// Each old file is kept under a second name, a hard link, until all
-	// are in place; "" for a file that did not exist.
+	// A file another program holds (Windows) is found before anything is
+	// renamed. Each old file but the last one's is kept under a second
+	// name, a hard link, until all are in place: a rename that fails puts
+	// them back. "" for a file that did not exist.
 	backups := make([]string, len(files))
 	defer func() {
 		for _, bk := range backups {
@@ -208,7 +210,16 @@ func (b *Batch) Commit() error {
 		}
 	}()
 	for i, s := range files {
-		if _, err := os.Lstat(s.target); err == nil {
+		if len(files) == 1 {
+			break // one file needs no putting back
+		}
+		if err := waitReplaceable(s.target); err != nil {
+			for _, t := range files {
+				os.Remove(t.tmp)
+			}
+			return fmt.Errorf("write %s: %w; no file replaced", s.path, err)
+		}
+		if _, err := os.Lstat(s.target); err == nil && i < len(files)-1 {
 			backups[i] = s.tmp + ".old"
 			if err := os.Link(s.target, backups[i]); err != nil {
 				backups[i] = "-" // no hard links here: it cannot be put back
