@@ -42,7 +42,7 @@ type node struct {
 	parent int // index into the records, -1 for the start position
 }
 
-// Write writes src as an ABK book at path (through WriteFileFrom: all
+// Write writes src as an ABK book at path (as a batch of one: all
 // or nothing). The tree grows from the start position through src's legal
 // moves, breadth first, to positions maxPly plies deep (1 to MaxPly).
 // ABK is a tree and Polyglot a table of positions: a position reached
@@ -59,6 +59,18 @@ type node struct {
 // one draw, so that readers skipping moves without games (DroidFish, the
 // minimum games filter) still offer it.
 func Write(path string, src *book.Book, maxPly int) (WriteStats, error) {
+	var b book.Batch
+	defer b.Abort()
+	st, err := WriteTo(&b, path, src, maxPly)
+	if err != nil {
+		return st, err
+	}
+	return st, b.Commit()
+}
+
+// WriteTo writes src as an ABK book at path into the batch b, as Write
+// does; it is put in place by b's Commit, with the batch's other files.
+func WriteTo(b *book.Batch, path string, src *book.Book, maxPly int) (WriteStats, error) {
 	var st WriteStats
 	if maxPly < 1 || maxPly > MaxPly {
 		return st, fmt.Errorf("write ABK book %s: max ply %d is outside 1-%d", path, maxPly, MaxPly)
@@ -67,7 +79,7 @@ func Write(path string, src *book.Book, maxPly int) (WriteStats, error) {
 	if err != nil {
 		return st, fmt.Errorf("write ABK book %s: %w", path, err)
 	}
-	err = book.WriteFileFrom(path, func(w io.Writer) error {
+	err = b.WriteFileFrom(path, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 256<<10)
 		header := make([]byte, HeaderSize)
 		WriteSettings(maxPly).Encode(header)
