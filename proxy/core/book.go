@@ -8,6 +8,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
@@ -78,7 +79,7 @@ func (c *Core) probed(white bool) []*book.Book {
 		if !b.NoChess960() {
 			kept = append(kept, b)
 		} else if !c.books.saidNoChess960 {
-			c.log.printf("book %s: %s", b.Path(), book.NoChess960Reason)
+			c.log.printf("book %s: %s", b.Path(), b.NoChess960Reason())
 		}
 	}
 	c.books.saidNoChess960 = true
@@ -135,15 +136,14 @@ func (c *Core) openBooks(changed config.Invalidates) {
 // cannot be used.
 func (c *Core) openBook(path string) *book.Book {
 	opening := time.Now()
-	b, err := book.Open(path)
+	b, err := formats.Open(path)
 	if err != nil {
 		c.notify("book %s not used: %v; playing on without it", path, err)
 		return nil
 	}
-	if abk := b.ABK(); abk != nil {
+	if f := b.Format(); f.ReadWhole() {
 		// Read whole, unlike a mapped book: the log shows what it cost.
-		c.log.printf("book %s: ABK book read in %v (%d records, %d positions, %d moves)",
-			path, time.Since(opening).Round(time.Millisecond), abk.Records, abk.Positions, abk.Moves)
+		c.log.printf("book %s: %s book read in %v (%v)", path, f.Name(), time.Since(opening).Round(time.Millisecond), b.Report())
 	}
 	for _, w := range b.Warnings() {
 		c.notify("book %s: %s", path, w)
@@ -421,12 +421,13 @@ func (c *Core) releaseBookAnswer(played bool) {
 	}
 	out := &answer{bm: ans.bm}
 	if played {
-		// A copy: the game may continue from ans.after before the
+		// Copies: the game may continue from ans.after before the
 		// observer runs.
 		after := ans.after.Pos
+		line := slices.Clone(ans.after.Keys[:ans.ply+1])
 		out.observe = func() {
 			c.observer.later(func(o GameObserver) {
-				o.BookMove(ans.choice.Book, ans.key, ans.choice.Entry.Move, ans.white)
+				o.BookMove(ans.choice.Book, line, ans.choice.Entry.Move, ans.white)
 				o.AfterBestmove(after)
 			})
 		}

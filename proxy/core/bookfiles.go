@@ -83,7 +83,7 @@ func (c *Core) checkBooksOnDisk(betweenGames bool) bool {
 
 // heldInMemory reports a book read whole when opened (an ABK book).
 func (c *Core) heldInMemory(path string) bool {
-	return slices.ContainsFunc(c.books.open, func(b *book.Book) bool { return b.Path() == path && b.ABK() != nil })
+	return slices.ContainsFunc(c.books.open, func(b *book.Book) bool { return b.Path() == path && b.Format().ReadWhole() })
 }
 
 // reopenBooks closes and opens the configured books again. why says, for
