@@ -19,7 +19,8 @@
 //     loops hand every event to one dispatch (events.go). Output to the
 //     GUI is flushed after each event: a line never waits for the next
 //     one, and a flood of engine lines still costs one write per read.
-//   - The commands wait their turn (commands.go): behind the engine's
+//   - The GUI's lines go to the front as they are read (gui.go); the
+//     commands it gives wait their turn (commands.go): behind the engine's
 //     handshake, or behind a search that ends by itself.
 //   - Reply order (replyQueue, replies.go). The engine's replies go to the
 //     front as they come; our own answers (a book's bestmove) wait behind
