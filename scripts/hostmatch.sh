@@ -10,7 +10,9 @@
 #   scripts/hostmatch.sh cutechess PATH/cutechess-cli [uci|xboard] [GAMES] [TC]
 #   scripts/hostmatch.sh fastchess PATH/fastchess [uci] [GAMES] [TC]
 #
-# Defaults: uci, 100 games, tc 2+0.05, the gnuchess book (BOOK=PATH names another, .bin or .abk). Everything goes to a new folder under
+# Defaults: uci, 100 games, tc 2+0.05, the gnuchess book (BOOK=PATH names another, .bin or .abk). ADJUDICATE=1
+# adjudicates as rating lists do (a draw from move 34 after 8 moves within 20 cp, a resignation after 3
+# moves at 600 cp or more). Everything goes to a new folder under
 # ${TMPDIR:-/tmp}, named at the end. fastchess ends a game on the opponent's
 # last move without sending it to the engine, so live learning can miss
 # games there (the log says "result unknown"); the learn check is reported,
@@ -27,6 +29,11 @@ gnubook=${BOOK:-/usr/share/games/gnuchess/book.bin}
 [ -x "$engine" ] && [ -f "$gnubook" ] || { echo "hostmatch: needs stockfish and gnuchess-book (scripts/setup.sh), or BOOK naming a book" >&2; exit 2; }
 ext=${gnubook##*.} # bin or abk: the copies keep the format's name
 
+adjudicate=()
+if [ "${ADJUDICATE:-}" = 1 ]; then
+	adjudicate=(-draw movenumber=34 movecount=8 score=20 -resign movecount=3 score=600)
+fi
+
 out=$(mktemp -d "${TMPDIR:-/tmp}/hostmatch.XXXXXX")
 go build -o "$out/polyproxy" .
 cp "$gnubook" "$out/book.$ext"
@@ -42,7 +49,7 @@ cutechess)
 	for a in "${proxyargs[@]}"; do args+=("arg=$a"); done
 	"$bin" -engine name=proxy cmd="$out/polyproxy" "${args[@]}" proto="$proto" \
 		-engine name=sf cmd="$engine" proto=uci option.Hash=16 option.Threads=1 "option.Move Overhead=$overhead" \
-		-each tc="$tc" -games "$games" -repeat -recover -pgnout "$out/games.pgn" -concurrency 1 >"$out/host.out" 2>&1
+		-each tc="$tc" -games "$games" -repeat -recover "${adjudicate[@]}" -pgnout "$out/games.pgn" -concurrency 1 >"$out/host.out" 2>&1
 	;;
 fastchess)
 	[ "$proto" = uci ] || { echo "hostmatch: fastchess speaks UCI only" >&2; exit 2; }
@@ -63,7 +70,7 @@ fastchess)
 	# fastchess saves its state as config.json in its working folder.
 	(cd "$out" && "$bin" -engine name=proxy cmd="$out/polyproxy" args="$out/polyglot.ini" \
 		-engine name=sf cmd="$engine" option.Hash=16 option.Threads=1 "option.Move Overhead=$overhead" \
-		-each tc="$tc" -rounds $((games / 2)) -games 2 -repeat -recover -pgnout file="$out/games.pgn" -concurrency 1 >"$out/host.out" 2>&1)
+		-each tc="$tc" -rounds $((games / 2)) -games 2 -repeat -recover "${adjudicate[@]}" -pgnout file="$out/games.pgn" -concurrency 1 >"$out/host.out" 2>&1)
 	;;
 *)
 	echo "hostmatch: host is cutechess or fastchess, not $host" >&2
@@ -72,10 +79,11 @@ fastchess)
 esac
 
 played=$(grep -c '^\[Result "' "$out/games.pgn" || true)
+booked=$(grep -c '>gui \(info string\|#\) book move ' "$out/proxy.log" || true)
 bad=$(grep -ciE 'loses on time|forfeit|illegal|disconnect|stalls|crash' "$out/games.pgn" || true)
 cp "$gnubook" "$out/learned.$ext"
 "$out/polyproxy" learn -book "$out/learned.$ext" -pgn "$out/games.pgn" -player proxy >"$out/learn.out" 2>&1
 differ=$(cmp -l "$out/learned.$ext" "$out/book.$ext" | wc -l || true)
-echo "hostmatch: $host $proto, $played games, $bad forfeits/time losses/illegal moves; live learning vs learn -pgn: $differ bytes differ; files in $out"
+echo "hostmatch: $host $proto, $played games, $booked book moves, $bad forfeits/time losses/illegal moves; live learning vs learn -pgn: $differ bytes differ; files in $out"
 [ "$played" = "$games" ] && [ "$bad" = 0 ] || exit 1
 [ "$host" = fastchess ] || [ "$differ" = 0 ] || exit 1

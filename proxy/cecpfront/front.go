@@ -553,7 +553,7 @@ func (x *Front) startSearch(kind xbSearchKind, limits uci.Go, ponderMove board.M
 	x.lastInfoSearchOK = false
 	if kind != xbPonder {
 		// A book answer comes back at once, through BestMove.
-		x.c.Go(limits)
+		x.c.Go(limits, "")
 		return
 	}
 	played, _ := legalHere(&s.pos, ponderMove)

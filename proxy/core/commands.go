@@ -15,23 +15,23 @@ import (
 // by itself), so the engine gets its options before the GUI's commands,
 // and the GUI its answers in the order it asked.
 
-// Describe asks what the GUI is to be told of the engine and of the
-// options it may set: Described answers, once the engine has said it.
-func (c *Core) Describe() { c.inOrder(command{kind: cmdDescribe}) }
+// Describe asks what the GUI is to be told of the engine (its name, id
+// lines and options): Described answers, once the engine has said it.
+func (c *Core) Describe() { c.inOrder(&command{kind: cmdDescribe}) }
 
 // NewGame starts a new game: the next game given does not continue the
 // last one.
-func (c *Core) NewGame() { c.inOrder(command{kind: cmdNewGame}) }
+func (c *Core) NewGame() { c.inOrder(&command{kind: cmdNewGame}) }
 
 // SetGame gives the game whole: at the cost of its new moves when it
 // extends the game given, or replaces its last move (a ponder miss); the
 // same game again changes nothing.
-func (c *Core) SetGame(g Game) { c.inOrder(command{kind: cmdSetGame, game: g}) }
+func (c *Core) SetGame(g Game) { c.inOrder(&command{kind: cmdSetGame, game: g}) }
 
 // Play goes on with the game given by moves, at their cost. line is the
 // game now as the GUI writes it (Game.Line), or "".
 func (c *Core) Play(line string, moves ...board.Move) {
-	c.inOrder(command{kind: cmdPlay, moves: moves, text: line})
+	c.inOrder(&command{kind: cmdPlay, moves: moves, text: line})
 }
 
 // ReplaceLast replaces the last move of the game given by moves (a ponder
@@ -39,61 +39,65 @@ func (c *Core) Play(line string, moves ...board.Move) {
 // taken back), at their cost. line is the game now as the GUI writes it
 // (Game.Line), or "".
 func (c *Core) ReplaceLast(line string, moves ...board.Move) {
-	c.inOrder(command{kind: cmdReplaceLast, moves: moves, text: line})
+	c.inOrder(&command{kind: cmdReplaceLast, moves: moves, text: line})
 }
 
 // RefuseGame takes a game the front could not read (text, as the GUI
 // wrote it; why: what is wrong): none reaches the engine, and a search
 // gets no move, with why.
 func (c *Core) RefuseGame(text, why string) {
-	c.inOrder(command{kind: cmdRefuse, text: text, why: why})
+	c.inOrder(&command{kind: cmdRefuse, text: text, why: why})
 }
 
 // Go searches the game given with limits: the book answers when it may,
 // else the engine searches. Its BestMove comes in its turn, one per Go.
 // A ponder search (limits.Ponder) searches the game's last move on the
-// opponent's time.
-func (c *Core) Go(limits uci.Go) { c.inOrder(command{kind: cmdGo, limits: limits}) }
+// opponent's time. line is the go line as the GUI wrote it, for a GUI
+// that writes the engine's own lines (UCI): the engine gets it as it is
+// (words it alone knows included); "": the core writes it from limits.
+func (c *Core) Go(limits uci.Go, line string) {
+	c.inOrder(&command{kind: cmdGo, limits: limits, text: line})
+}
 
 // PonderOn searches the game as if m were played next, on the opponent's
 // time (limits.Ponder set): m is not the game's move until PonderHit, and
 // the game given (Game) does not show it; a game given next with another
 // move replaces it at the cost of a move.
 func (c *Core) PonderOn(m board.Move, limits uci.Go) {
-	c.inOrder(command{kind: cmdPonderOn, moves: []board.Move{m}, limits: limits})
+	c.inOrder(&command{kind: cmdPonderOn, moves: []board.Move{m}, limits: limits})
 }
 
 // Stop ends the running search; its BestMove still comes.
-func (c *Core) Stop() { c.inOrder(command{kind: cmdStop}) }
+func (c *Core) Stop() { c.inOrder(&command{kind: cmdStop}) }
 
 // PonderHit turns the ponder search into the real one: the move pondered
 // on is played.
-func (c *Core) PonderHit() { c.inOrder(command{kind: cmdPonderHit}) }
+func (c *Core) PonderHit() { c.inOrder(&command{kind: cmdPonderHit}) }
 
 // IsReady asks for a ReadyOK once everything before it is answered.
-func (c *Core) IsReady() { c.inOrder(command{kind: cmdIsReady}) }
+func (c *Core) IsReady() { c.inOrder(&command{kind: cmdIsReady}) }
 
 // SetOption sets an option: ours when its name starts with "Polyglot ",
 // else the engine's (hasValue false: a button, or a value-less setting).
 func (c *Core) SetOption(name, value string, hasValue bool) {
-	c.inOrder(command{kind: cmdSetOption, text: name, why: value, hasValue: hasValue})
+	c.inOrder(&command{kind: cmdSetOption, text: name, value: value, hasValue: hasValue})
 }
 
 // GameResult ends the game with the result the GUI gave (why: as said to
 // the log), for learning.
 func (c *Core) GameResult(o learn.Outcome, why string) {
-	c.inOrder(command{kind: cmdResult, outcome: o, why: why})
+	c.inOrder(&command{kind: cmdResult, outcome: o, why: why})
 }
 
 // Forward sends the engine a line of the GUI's as it is (debug, register):
 // nothing is owed for it.
-func (c *Core) Forward(line string) { c.inOrder(command{kind: cmdForward, text: line}) }
+func (c *Core) Forward(line string) { c.inOrder(&command{kind: cmdForward, text: line}) }
 
 // UserCommand sends the engine a command of the user's that is not UCI
 // (d, eval, bench, go perft, a typo): the engine gets the game first (d
 // and eval show it), unless it is searching, and its answer reaches the
 // front as Text, before the answers to later commands.
-func (c *Core) UserCommand(line string) { c.inOrder(command{kind: cmdUser, text: line}) }
+func (c *Core) UserCommand(line string) { c.inOrder(&command{kind: cmdUser, text: line}) }
 
 // Quit ends the run in its turn: everything asked before it is answered
 // as the engine alone would answer it, and the engine's output reaches
@@ -107,7 +111,8 @@ type command struct {
 	moves    []board.Move // cmdPlay, cmdReplaceLast, cmdPonderOn
 	limits   uci.Go       // cmdGo, cmdPonderOn
 	text     string       // a line, or an option's name
-	why      string       // cmdRefuse, cmdResult; cmdSetOption: the value
+	why      string       // cmdRefuse, cmdResult
+	value    string       // cmdSetOption
 	hasValue bool         // cmdSetOption
 	outcome  learn.Outcome
 }
@@ -144,7 +149,7 @@ func (c *command) owesAnswer() bool {
 }
 
 // inOrder handles c now, or after the commands that wait.
-func (c *Core) inOrder(cmd command) {
+func (c *Core) inOrder(cmd *command) {
 	if c.Waiting() {
 		c.gui.queued = append(c.gui.queued, inQueue(cmd))
 		return
@@ -158,12 +163,12 @@ func (c *Core) releaseQueued() {
 	for len(c.gui.queued) > 0 && !c.engine.handshaking && !c.gui.heldBySearch && !c.end.draining() {
 		cmd := c.gui.queued[0]
 		c.gui.queued = c.gui.queued[1:]
-		c.exec(cmd)
+		c.exec(&cmd)
 	}
 }
 
 // exec handles one command, in its turn.
-func (c *Core) exec(cmd command) {
+func (c *Core) exec(cmd *command) {
 	switch cmd.kind {
 	case cmdDescribe:
 		c.front.Described(c.Description())
@@ -179,7 +184,7 @@ func (c *Core) exec(cmd command) {
 		c.game.lost = &givenGame{} // nothing to go on from
 		c.refusePosition(cmd.why, cmd.text)
 	case cmdGo:
-		c.onGo(cmd.limits)
+		c.onGo(cmd.limits, cmd.text)
 	case cmdPonderOn:
 		c.ponderOn(cmd.moves[0], cmd.limits)
 	case cmdStop:
@@ -191,7 +196,7 @@ func (c *Core) exec(cmd command) {
 		c.replies.expect(replyReadyOK)
 		c.answerDue()
 	case cmdSetOption:
-		c.onSetOption(uci.SetOption{Name: cmd.text, Value: cmd.why, HasValue: cmd.hasValue})
+		c.onSetOption(uci.SetOption{Name: cmd.text, Value: cmd.value, HasValue: cmd.hasValue})
 	case cmdResult:
 		c.settlePonder()
 		o, why := cmd.outcome, cmd.why
@@ -222,7 +227,7 @@ func (c *Core) ponderOn(m board.Move, limits uci.Go) {
 	c.settlePonder()
 	c.play([]board.Move{m}, "")
 	c.game.pondering = c.game.ok
-	c.onGo(limits)
+	c.onGo(limits, "")
 }
 
 // settlePonder takes back the move a ponder search assumed when no
@@ -329,9 +334,10 @@ func (v GameView) Repetitions() int {
 	return v.g.cur.Repetitions()
 }
 
-// inQueue is c with its moves copied: a front may reuse its slices once
-// the call returns.
-func inQueue(c command) command {
+// inQueue is a copy of cmd to keep, its moves copied: a front may reuse
+// its slices once the call returns.
+func inQueue(cmd *command) command {
+	c := *cmd
 	c.moves = slices.Clone(c.moves)
 	c.game.Moves = slices.Clone(c.game.Moves)
 	return c

@@ -60,7 +60,7 @@ func (c *Core) onQuitInOrder() {
 	c.end.reach(quitRead)
 	quit := command{kind: cmdQuit}
 	if !c.Waiting() {
-		c.exec(quit)
+		c.exec(&quit)
 		return
 	}
 	if c.engine.handshaking && !c.answersWaitForHandshake() {

@@ -31,9 +31,9 @@ func (lineFormatter) Format(e *logrus.Entry) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// OpenLog returns the logger cfg asks for: off (nil) unless Log is set,
+// openLog returns the logger cfg asks for: off (nil) unless Log is set,
 // then appending to LogFile. Never stdout: it belongs to UCI.
-func OpenLog(cfg *config.Config) (*logrus.Logger, io.Closer, error) {
+func openLog(cfg *config.Config) (*logrus.Logger, io.Closer, error) {
 	if !cfg.Log {
 		return nil, nil, nil
 	}
@@ -79,7 +79,7 @@ func (l *logger) close() {
 func (c *Core) applyLogConfig() {
 	c.log.close()
 	c.log = logger{}
-	l, closer, err := OpenLog(c.settings)
+	l, closer, err := openLog(c.settings)
 	if err != nil {
 		c.notify("%v: logging off", err)
 		return

@@ -110,10 +110,12 @@ func benchmarkMoveCost(b *testing.B, front string, obs core.GameObserver, game [
 	// so k is odd): thinking with a score, then its move, game[k].
 	engineOut := make([][]byte, len(game))
 	uciLines := make([]string, len(game))
+	uciMoves := make([][]string, len(game)) // the GUI's lines for ply k: its game, then go
 	for k := base + 1; k+1 < len(game); k += 2 {
 		engineOut[k] = []byte("info depth 12 seldepth 18 multipv 1 score cp 25 nodes 123456 nps 1000000 hashfull 10 time 123 pv " +
 			game[k] + " " + game[k+1] + "\nbestmove " + game[k] + " ponder " + game[k+1] + "\n")
 		uciLines[k] = baseLine + " " + strings.Join(game[base:k], " ")
+		uciMoves[k] = []string{uciLines[k], "go wtime 60000 btime 60000"}
 	}
 	event := func(lines ...string) {
 		if _, err := a.GUIEvent(lines...); err != nil {
@@ -128,7 +130,7 @@ func benchmarkMoveCost(b *testing.B, front string, obs core.GameObserver, game [
 	// move plays the GUI's move game[k-1] and the engine's game[k].
 	move := func(k int) {
 		if front == "uci" {
-			event(uciLines[k], "go wtime 60000 btime 60000")
+			event(uciMoves[k]...)
 		} else {
 			event("usermove " + game[k-1])
 		}

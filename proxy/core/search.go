@@ -95,7 +95,7 @@ func (c *Core) onPonderHit() {
 // after it wait too. Only a search that cannot end by itself (go infinite,
 // a go ponder without ponderhit) is stopped first: the engine would wait
 // for ever.
-func (c *Core) onGo(limits uci.Go) {
+func (c *Core) onGo(limits uci.Go, line string) {
 	if c.game.pondering && !limits.Ponder {
 		c.settlePonder() // a search of the game as played
 	}
@@ -105,7 +105,7 @@ func (c *Core) onGo(limits uci.Go) {
 		c.releaseBookAnswer(false)
 	case c.search.state == searchEngine && !c.search.stopSent && c.search.ends() && c.end.phase < hurried:
 		c.log.printf("go while the engine's search runs: it waits for that search's bestmove")
-		c.gui.queued = slices.Insert(c.gui.queued, 0, command{kind: cmdGo, limits: limits})
+		c.gui.queued = slices.Insert(c.gui.queued, 0, command{kind: cmdGo, limits: limits, text: line})
 		c.gui.heldBySearch = true
 		return
 	case c.search.state == searchEngine && !c.search.stopSent:
@@ -134,7 +134,10 @@ func (c *Core) onGo(limits uci.Go) {
 		return
 	}
 	c.search.engineLine = c.game.engineLine()
-	c.toEngineAfterPosition(limits.String())
+	if line == "" {
+		line = limits.String()
+	}
+	c.toEngineAfterPosition(line)
 	c.replies.expect(replyBestmove)
 	c.search.state = searchEngine
 	c.search.limits = limits

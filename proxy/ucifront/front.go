@@ -24,7 +24,8 @@ type Front struct {
 	notices []string
 	// last is the GUI's last position line, when it was read into moves
 	// in full: the next is read at the cost of its new moves.
-	last lastPosition
+	last  lastPosition
+	moves []board.Move // the moves read from a line, reused
 }
 
 // lastPosition is a position line the GUI sent.
@@ -72,7 +73,7 @@ func (f *Front) GUILine(line string) {
 			c.UserCommand(cmd.Line)
 			return
 		}
-		c.Go(*cmd.Go)
+		c.Go(*cmd.Go, cmd.Line)
 	case uci.CmdStop:
 		c.Stop()
 	case uci.CmdPonderHit:
@@ -99,8 +100,8 @@ func (f *Front) position(line string, c uci.Command, err error) {
 	if !p.StartPos {
 		g.FEN = p.FEN
 	}
-	moves, n := readMoves(p.Moves)
-	g.Moves, g.Unread = moves, p.Moves[n:]
+	f.moves = readMoves(f.moves[:0], p.Moves)
+	g.Moves, g.Unread = f.moves, p.Moves[len(f.moves):]
 	f.c.SetGame(g)
 	if len(g.Unread) == 0 {
 		f.last = lastPosition{line: line, hasMovesWord: p.Moves != nil}
@@ -119,11 +120,10 @@ func (f *Front) goOn(line string) bool {
 		return false
 	}
 	if words, ok := uci.MovesAfter(last.line, line, last.hasMovesWord); ok {
-		moves, n := readMoves(words)
-		if n < len(words) {
+		if f.moves = readMoves(f.moves[:0], words); len(f.moves) < len(words) {
 			return false
 		}
-		f.c.Play(line, moves...)
+		f.c.Play(line, f.moves...)
 		last.line = line
 		if len(words) > 0 {
 			last.hasMovesWord, last.lastMove = true, words[len(words)-1]
@@ -139,19 +139,17 @@ func (f *Front) goOn(line string) bool {
 	if !ok || len(words) == 0 {
 		return false
 	}
-	moves, n := readMoves(words)
-	if n < len(words) {
+	if f.moves = readMoves(f.moves[:0], words); len(f.moves) < len(words) {
 		return false
 	}
-	f.c.ReplaceLast(line, moves...)
+	f.c.ReplaceLast(line, f.moves...)
 	last.line, last.lastMove = line, words[len(words)-1]
 	return true
 }
 
-// readMoves reads the GUI's moves up to the first word that is no move:
-// n of them.
-func readMoves(words []string) (moves []board.Move, n int) {
-	moves = make([]board.Move, 0, len(words))
+// readMoves appends to moves the GUI's moves up to the first word that
+// is no move.
+func readMoves(moves []board.Move, words []string) []board.Move {
 	for _, w := range words {
 		m, err := board.ParseMove(w)
 		if err != nil {
@@ -159,7 +157,7 @@ func readMoves(words []string) (moves []board.Move, n int) {
 		}
 		moves = append(moves, m)
 	}
-	return moves, len(moves)
+	return moves
 }
 
 // cutLastMove is line without its last move, move, and the space before.
