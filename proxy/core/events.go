@@ -22,6 +22,7 @@ type event struct {
 	err     error
 	batch   *engineBatch // evEngine from a reader goroutine: recycled once handled
 	verdict bookVerdict  // evBookVerdict
+	call    func()       // evCall
 }
 
 type eventKind int
@@ -35,6 +36,9 @@ const (
 	evDrain                          // the engine has had its grace to leave after quit
 	evSlowHandshake                  // the engine has not finished its handshake in time
 	evObserverSaid                   // the observer logged or warned
+	// evCall runs a function on the loop, between events: another
+	// goroutine's look at the loop's state (onLoop).
+	evCall
 )
 
 // dispatch handles one event, then ends it (afterEvent): ended is true
@@ -70,6 +74,8 @@ func (c *Core) dispatch(ev event) (ended bool, err error) {
 		}
 	case evObserverSaid:
 		c.onObserverSaid()
+	case evCall:
+		ev.call()
 	}
 	return c.afterEvent(err)
 }
@@ -82,6 +88,22 @@ func (c *Core) post(ev event) bool {
 	}
 	c.kick()
 	return true
+}
+
+// onLoop runs f on the loop, between events, and waits for it: for a
+// goroutine that looks at the loop's state. false: the run is over, and f
+// did not run.
+func (c *Core) onLoop(f func()) bool {
+	done := make(chan struct{})
+	if !c.post(event{kind: evCall, call: func() { f(); close(done) }}) {
+		return false
+	}
+	select {
+	case <-done:
+		return true
+	case <-c.done:
+		return false
+	}
 }
 
 // loopTimer is a timer of the loop's: its event counts only while it is

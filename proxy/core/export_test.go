@@ -97,7 +97,14 @@ func (nullEngine) ExitErr() error            { return nil }
 const MaxPoisons = maxPoisons
 
 // Made is what a change of settings makes anew: the chooser, the books
-// opened, the log's file (each compared by identity).
+// opened, the log's file (each compared by identity), read on the loop.
 func (c *Core) Made() (chooser any, books []*book.Book, log any) {
-	return c.books.chooser, slices.Clone(c.books.open), c.log.file
+	c.onLoop(func() { chooser, books, log = c.books.chooser, slices.Clone(c.books.open), c.log.file })
+	return chooser, books, log
+}
+
+// Setting is the value of setting s, read on the loop.
+func (c *Core) Setting(s config.Setting) (v string) {
+	c.onLoop(func() { v = s.Value(c.settings) })
+	return v
 }

@@ -65,7 +65,7 @@ func TestOptionTableViews(t *testing.T) {
 			if !s.Offered(front) {
 				continue
 			}
-			was := s.Value(h.Core.Settings())
+			was := h.Core.Setting(s)
 			checkSet(t, h, rec, front, s, tableSample(t, s, was))
 			set(h, front, s, was) // back, so the next effects show (books and log on)
 		}
@@ -116,7 +116,7 @@ func checkSet(t *testing.T, h *harness, rec *recorder, front config.Front, s con
 	learning := learned(rec)
 	chooser, books, log := h.Core.Made()
 	set(h, front, s, value)
-	if got := s.Value(h.Core.Settings()); got != value {
+	if got := h.Core.Setting(s); got != value {
 		t.Errorf("%s: set to %q through %s, the setting is %q", s.Name, value, frontName(front), got)
 	}
 	chooser2, books2, log2 := h.Core.Made()
