@@ -42,7 +42,7 @@ type Front interface {
 	// a position it cannot follow, the engine's death).
 	Notice(msg string)
 	// Described answers Describe, in its turn: what the GUI is told of
-	// the engine and of the options it may set.
+	// the engine (our options are the settings': Settings().Options).
 	Described(Description)
 	// Settled: the core has handled an event, and its state is settled;
 	// the front may go on with what it left for then.
@@ -162,7 +162,7 @@ type Description struct {
 	// IDLines are the engine's other id lines (its author), as it wrote
 	// them.
 	IDLines []string
-	// Options are the engine's options, in its order, then ours.
+	// Options are the engine's options, in its order.
 	Options []Option
 }
 
