@@ -589,7 +589,7 @@ func (x *Front) onBestmove(bm core.BestMove) {
 		// search (the position killed it twice): a resignation, rather
 		// than a game left to lose on time.
 		if !x.claimEnd() {
-			x.c.Notify("the engine gave no move in a game that goes on (%s): resigning", bm.UCI())
+			x.c.Notify("the engine gave no move in a game that goes on (%s): resigning", bm.AppendUCI(nil))
 			x.resign()
 		}
 		return

@@ -19,7 +19,7 @@ import (
 func (x *Front) BestMove(bm core.BestMove) {
 	switch {
 	case bm.Book != nil:
-		x.infoString(bm.BookNote())
+		x.infoString(string(bm.AppendBookNote(nil)))
 		x.thinking(uci.Info{Depth: 1, HasScore: true, PV: []string{bm.Move.String()}})
 	case bm.Why != "":
 		x.infoString("no move: " + bm.Why)

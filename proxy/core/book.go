@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"time"
 
@@ -20,6 +21,7 @@ type bookAnswer struct {
 	ponder  string // "" when the book has no reply
 	forGame int    // the game given it answers (game.seq)
 	bm      BestMove
+	book    BookChoice // what bm.Book points to
 	choice  book.Choice
 	key     board.Key // the position the move was chosen for
 	white   bool      // White made the book move
@@ -262,9 +264,10 @@ func (c *Core) bookMove(g *uci.Go) (*bookAnswer, bool) {
 		white:   white,
 		ply:     len(cur.Keys) - 1,
 		after:   after,
-		bm: BestMove{Move: choice.Move, Ponder: ponderMove,
-			Book: bookChoice(choice.Weight, choice.Share, choice.Book.Path())},
+		bm:      BestMove{Move: choice.Move, Ponder: ponderMove},
+		book:    BookChoice{Weight: choice.Weight, Share: choice.Share, File: filepath.Base(choice.Book.Path())},
 	}
+	ans.bm.Book = &ans.book
 	return ans, true
 }
 
@@ -419,7 +422,7 @@ func (c *Core) releaseBookAnswer(played bool) {
 		c.game.predicted, c.game.predictedMove, c.game.predictedPonder = ans.after, ans.bm.Move, ans.ponder
 		c.books.policy.played(c.game.number, ans)
 	}
-	out := &answer{bm: ans.bm}
+	out := answer{bm: ans.bm}
 	if played {
 		// Copies: the game may continue from ans.after before the
 		// observer runs.
@@ -437,5 +440,5 @@ func (c *Core) releaseBookAnswer(played bool) {
 		// it takes it.
 		c.warmAfterBookMove(ans)
 	}
-	c.replies.emit([]*answer{out}, nil)
+	c.replies.emit([]answer{out}, nil)
 }

@@ -13,7 +13,9 @@ import (
 // order, as the GUI gave the command it comes from: at once, or after the
 // commands that wait (for the engine's handshake, for a search that ends
 // by itself), so the engine gets its options before the GUI's commands,
-// and the GUI its answers in the order it asked.
+// and the GUI its answers in the order it asked. (A move and a search, a
+// game's usual commands, go straight to their handler when nothing waits:
+// a command held costs what copying its limits costs.)
 
 // Describe asks what the GUI is to be told of the engine (its name, id
 // lines and options): Described answers, once the engine has said it.
@@ -31,6 +33,10 @@ func (c *Core) SetGame(g Game) { c.inOrder(&command{kind: cmdSetGame, game: g}) 
 // Play goes on with the game given by moves, at their cost. line is the
 // game now as the GUI writes it (Game.Line), or "".
 func (c *Core) Play(line string, moves ...board.Move) {
+	if !c.Waiting() { // the usual case, a move of a game: no command to hold
+		c.play(moves, line)
+		return
+	}
 	c.inOrder(&command{kind: cmdPlay, moves: moves, text: line})
 }
 
@@ -39,6 +45,10 @@ func (c *Core) Play(line string, moves ...board.Move) {
 // taken back), at their cost. line is the game now as the GUI writes it
 // (Game.Line), or "".
 func (c *Core) ReplaceLast(line string, moves ...board.Move) {
+	if !c.Waiting() {
+		c.replaceLast(moves, line)
+		return
+	}
 	c.inOrder(&command{kind: cmdReplaceLast, moves: moves, text: line})
 }
 
@@ -56,6 +66,10 @@ func (c *Core) RefuseGame(text, why string) {
 // that writes the engine's own lines (UCI): the engine gets it as it is
 // (words it alone knows included); "": the core writes it from limits.
 func (c *Core) Go(limits uci.Go, line string) {
+	if !c.Waiting() {
+		c.onGo(limits, line)
+		return
+	}
 	c.inOrder(&command{kind: cmdGo, limits: limits, text: line})
 }
 

@@ -141,15 +141,15 @@ type Core struct {
 	events chan event
 	done   chan struct{} // closed when Run returns
 
-	front    Front               // the GUI's protocol (front.go)
-	out      Out                 // the GUI's output, flushed after each event
-	gui      guiSide             // the GUI's commands waiting for the handshake or a search
-	engine   engineLink          // the engine: its handshake, restarts and what it announced
-	replies  replyQueue[*answer] // the order of our replies to the GUI
-	search   search              // the GUI's latest go, while someone owes its bestmove
-	game     game                // the position the GUI sent, as far as we follow it
-	books    bookSet             // the open books and the chooser
-	observer observerQueue       // live learning, called after each flush
+	front    Front              // the GUI's protocol (front.go)
+	out      Out                // the GUI's output, flushed after each event
+	gui      guiSide            // the GUI's commands waiting for the handshake or a search
+	engine   engineLink         // the engine: its handshake, restarts and what it announced
+	replies  replyQueue[answer] // the order of our replies to the GUI
+	search   search             // the GUI's latest go, while someone owes its bestmove
+	game     game               // the position the GUI sent, as far as we follow it
+	books    bookSet            // the open books and the chooser
+	observer observerQueue      // live learning, called after each flush
 
 	runs []lineRun // the info runs of the engine batch being handled
 
@@ -168,7 +168,7 @@ type Core struct {
 // never changed.
 func New(cfg *config.Config, opts Options) *Core {
 	c := &Core{settings: cfg.Clone(), opts: opts, observer: observerQueue{obs: opts.Observer}}
-	c.replies = newReplyQueue(c.deliver, &answer{})
+	c.replies = newReplyQueue(c.deliver, answer{})
 	if c.opts.Stderr == nil {
 		c.opts.Stderr = os.Stderr
 	}

@@ -2,7 +2,6 @@ package core
 
 import (
 	"bytes"
-	"path/filepath"
 	"strconv"
 
 	"github.com/polyproxy/polyproxy/book/board"
@@ -73,31 +72,29 @@ type BookChoice struct {
 	File   string  // the book's file name, without its directory
 }
 
-// BookNote is the book's answer in words, as the GUI is told it: "book
-// move e2e4 (weight 300, 75.0%, book.bin)".
-func (b BestMove) BookNote() string {
-	return "book move " + b.Move.String() + " (weight " + strconv.FormatUint(b.Book.Weight, 10) + ", " +
-		strconv.FormatFloat(100*b.Book.Share, 'f', 1, 64) + "%, " + b.Book.File + ")"
+// AppendBookNote appends the book's answer in words, as the GUI is told
+// it: "book move e2e4 (weight 300, 75.0%, book.bin)".
+func (b *BestMove) AppendBookNote(dst []byte) []byte {
+	dst = b.Move.AppendTo(append(dst, "book move "...))
+	dst = strconv.AppendUint(append(dst, " (weight "...), b.Book.Weight, 10)
+	dst = strconv.AppendFloat(append(dst, ", "...), 100*b.Book.Share, 'f', 1, 64)
+	return append(append(append(dst, "%, "...), b.Book.File...), ')')
 }
 
-// UCI is the answer as a UCI bestmove line: the engine's as it wrote it.
-func (b BestMove) UCI() string {
+// AppendUCI appends the answer as a UCI bestmove line: the engine's as it
+// wrote it.
+func (b *BestMove) AppendUCI(dst []byte) []byte {
 	if b.Raw != nil {
-		return string(b.Raw)
+		return append(dst, b.Raw...)
 	}
 	if b.Move.IsNull() {
-		return "bestmove 0000"
+		return append(dst, "bestmove 0000"...)
 	}
-	s := "bestmove " + b.Move.String()
+	dst = b.Move.AppendTo(append(dst, "bestmove "...))
 	if !b.Ponder.IsNull() {
-		s += " ponder " + b.Ponder.String()
+		dst = b.Ponder.AppendTo(append(dst, " ponder "...))
 	}
-	return s
-}
-
-// bookChoice is the book's choice as the fronts are told it.
-func bookChoice(weight uint64, share float64, path string) *BookChoice {
-	return &BookChoice{Weight: weight, Share: share, File: filepath.Base(path)}
+	return dst
 }
 
 // parseBestMove reads the engine's bestmove line: its move and its ponder

@@ -88,7 +88,7 @@ func (c *Core) Description() Description {
 }
 
 // deliver hands one of our answers to the front, in its turn.
-func (c *Core) deliver(ans *answer) {
+func (c *Core) deliver(ans answer) {
 	if ans.observe != nil {
 		ans.observe() // before the front moves the game on with it
 	}

@@ -115,7 +115,7 @@ func (c *Core) onGo(limits uci.Go, line string) {
 	c.search.state = searchNone
 	if c.game.refused != "" {
 		c.log.printf("book: no (position refused); no search: bestmove 0000")
-		c.replies.emit([]*answer{{bm: BestMove{Why: c.game.refused}}}, nil)
+		c.replies.emit([]answer{{bm: BestMove{Why: c.game.refused}}}, nil)
 		return
 	}
 	if c.game.ok {

@@ -26,6 +26,7 @@ type Front struct {
 	// in full: the next is read at the cost of its new moves.
 	last  lastPosition
 	moves []board.Move // the moves read from a line, reused
+	buf   []byte       // a line written, reused
 }
 
 // lastPosition is a position line the GUI sent.
@@ -171,6 +172,9 @@ func cutLastMove(line, move string) (string, bool) {
 
 func (f *Front) GUIGone() { f.c.Quit() }
 
+// BestMove writes the answer to a go: the engine's line as it wrote it;
+// a book's announced, with a score before it as some hosts (fastchess)
+// want before every bestmove; no move with why.
 func (f *Front) BestMove(b core.BestMove) {
 	if b.Raw != nil {
 		f.out.LineBytes(b.Raw)
@@ -178,13 +182,18 @@ func (f *Front) BestMove(b core.BestMove) {
 	}
 	switch {
 	case b.Book != nil:
-		f.out.Line("info string " + b.BookNote())
-		// Some hosts (fastchess) want a score before every bestmove.
-		f.out.Line("info depth 1 score cp 0 time 0 nodes 0 pv " + b.Move.String())
+		f.line(b.AppendBookNote(append(f.buf[:0], "info string "...)))
+		f.line(b.Move.AppendTo(append(f.buf[:0], "info depth 1 score cp 0 time 0 nodes 0 pv "...)))
 	case b.Why != "":
 		f.out.Line("info string no move: " + b.Why)
 	}
-	f.out.Line(b.UCI())
+	f.line(b.AppendUCI(f.buf[:0]))
+}
+
+// line writes a line made in f.buf.
+func (f *Front) line(b []byte) {
+	f.buf = b
+	f.out.LineBytes(b)
 }
 
 func (f *Front) ReadyOK()        { f.out.Line("readyok") }
