@@ -37,6 +37,9 @@ type game struct {
 	line     string
 	lineKept bool
 	guiLine  bool
+	// gui is the GUI's own line for a game the core writes (from a FEN):
+	// the engine gets it when it says the same, without a copy.
+	gui string
 	// lost is the game given while it is not followed (ok false); when it
 	// is, the game given is base and moves.
 	lost *givenGame
@@ -111,7 +114,12 @@ func (g *game) pos() *board.Position { return &g.cur.Pos }
 // ("": none), made a string once per change.
 func (g *game) engineLine() string {
 	if !g.lineKept {
-		g.line, g.lineKept = string(g.text.b), true
+		if g.gui != "" && string(g.text.b) == g.gui {
+			g.line = g.gui
+		} else {
+			g.line = string(g.text.b)
+		}
+		g.lineKept = true
 	}
 	return g.line
 }
@@ -127,6 +135,7 @@ func (g *game) setLine(gv givenGame, guiLine string) {
 		return
 	}
 	g.writeText(gv)
+	g.gui = guiLine
 }
 
 // extendLine adds moves to the engine's line (guiLine: the GUI's own
@@ -139,7 +148,7 @@ func (g *game) extendLine(moves []board.Move, guiLine string) {
 	if g.guiLine {
 		g.writeText(g.given())
 	}
-	g.lineKept = false
+	g.lineKept, g.gui = false, guiLine
 	for _, m := range moves {
 		g.text.add(m)
 	}
@@ -148,7 +157,7 @@ func (g *game) extendLine(moves []board.Move, guiLine string) {
 // clearLine leaves the engine no line.
 func (g *game) clearLine() {
 	g.text.clear()
-	g.guiLine, g.lineKept = false, false
+	g.guiLine, g.lineKept, g.gui = false, false, ""
 }
 
 // given is the game given: base, moves, and the words that are no move.
@@ -305,7 +314,7 @@ func (g *game) writeText(gv givenGame) {
 	for _, w := range gv.unread {
 		g.text.addWord(w)
 	}
-	g.guiLine, g.lineKept = false, false
+	g.guiLine, g.lineKept, g.gui = false, false, ""
 }
 
 // extendGame follows moves played since the game given (none: the same
@@ -313,8 +322,12 @@ func (g *game) writeText(gv givenGame) {
 func (c *Core) extendGame(moves []board.Move, line string) {
 	g := &c.game
 	if len(moves) == 0 {
-		if line != "" && g.guiLine {
+		switch {
+		case line == "":
+		case g.guiLine:
 			g.line = line // as the GUI writes it now
+		default:
+			g.gui, g.lineKept = line, false
 		}
 		return
 	}
@@ -372,7 +385,7 @@ func (c *Core) replaceLastMove(moves []board.Move, line string) bool {
 		fallthrough
 	default:
 		g.text.undoLast()
-		g.lineKept = false
+		g.lineKept, g.gui = false, line
 	}
 	g.cur.Pos = g.beforeLast
 	g.cur.Keys = g.cur.Keys[:len(g.cur.Keys)-1]
