@@ -26,6 +26,9 @@ type Position struct {
 	Stats Stats // the position's own statistics
 	Moves []Move
 	Page  int32 // the table's page it was found in
+	// Offset is the position's byte in its page: with Page, which entry
+	// of the book answered.
+	Offset int
 }
 
 // Move is one of a position's book moves.
@@ -56,7 +59,7 @@ func (b *Book) Probe(p *board.Position, opt Options) (*Position, error) {
 	if rec == nil || err != nil {
 		return nil, err
 	}
-	out := &Position{Stats: rec.stats, Page: rec.page}
+	out := &Position{Stats: rec.stats, Page: rec.page, Offset: rec.offset}
 	for i := 0; i+1 < len(rec.moves); i += 2 {
 		code, ann := rec.moves[i], Annotation(rec.moves[i+1])
 		m, why := v.decode(code)
