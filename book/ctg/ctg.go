@@ -213,7 +213,7 @@ func (b *Book) problemOnce(id string, p Problem) {
 // is past the file's end (reported).
 func (b *Book) tableEntry(i int32) (page int32, ok bool, err error) {
 	if int64(i) >= b.ctoEntries {
-		b.problem(".cto", -1, fmt.Sprintf("the table has %d entries, too few for the page bounds %d-%d (entry %d was wanted): the file is cut short", b.ctoEntries, b.lower, b.upper, i))
+		b.problemOnce("cto short", Problem{File: ".cto", Page: -1, Reason: fmt.Sprintf("the table has %d entries, too few for the page bounds %d-%d (entry %d was wanted first): the file is cut short", b.ctoEntries, b.lower, b.upper, i)})
 		return 0, false, nil
 	}
 	var buf [4]byte
