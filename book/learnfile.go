@@ -62,7 +62,7 @@ func OpenLearnFileReadOnly(path string, f Format) (*LearnFile, error) {
 func learner(path string, f Format) (Learner, error) {
 	l, ok := f.(Learner)
 	if !ok {
-		return nil, fmt.Errorf("open book %s for learning: the %s format is read only", path, f.Name())
+		return nil, fmt.Errorf("open book %s for learning: the %s format is read only (convert-book -in %s -out BOOK.bin, or .abk, makes a book that learns)", path, f.Name(), path)
 	}
 	return l, nil
 }
