@@ -83,9 +83,9 @@ type Book struct {
 // Problem is a corrupt part of a book, met while reading it: the rest of
 // the book is still used.
 type Problem struct {
-	File   string // the file it is in: ".ctg", ".cto"
-	Page   int32  // the table's page number, or -1
-	Reason string
+	File   string `json:"file"` // the file it is in: ".ctg", ".cto"
+	Page   int32  `json:"page"` // the table's page number, or -1
+	Reason string `json:"reason"`
 }
 
 func (p Problem) Error() string {
@@ -103,8 +103,15 @@ func Open(name string) (*Book, error) {
 	ctgPath, ctoPath, ctbPath := Paths(name)
 	var missing []string
 	for _, p := range []string{ctgPath, ctoPath, ctbPath} {
-		if _, err := os.Stat(p); errors.Is(err, os.ErrNotExist) {
+		st, err := os.Stat(p)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
 			missing = append(missing, filepath.Base(p))
+		case err != nil:
+			return nil, fmt.Errorf("open CTG book %s: %w", name, err)
+		case !st.Mode().IsRegular():
+			// Checked before opening any: opening a FIFO would block.
+			return nil, fmt.Errorf("open CTG book %s: %s is not a regular file", name, p)
 		}
 	}
 	if len(missing) > 0 {

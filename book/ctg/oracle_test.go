@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/ctg"
 )
@@ -125,6 +126,19 @@ func polyproxyPlays(t *testing.T, b *ctg.Book, pos *board.Position, opt ctg.Opti
 	return plays
 }
 
+// chooserPlays is what the book decision plays at pos from a CTG book
+// opened as a book.Book: the legal moves of weight above 0 and their
+// shares, as the Chooser sees them (Polyglot weights, the heaviest 65535).
+func chooserPlays(c *book.Chooser, b *book.Book, pos *board.Position) map[string]float64 {
+	plays := map[string]float64{}
+	for _, cd := range c.Candidates(b, pos, nil) {
+		if cd.Legal && cd.Weight > 0 {
+			plays[cd.Move.String()] = cd.Share
+		}
+	}
+	return plays
+}
+
 // withoutUnderpromotions takes out of got the underpromotions polyproxy
 // plays where DroidFish offers the queen's promotion of the same pawn
 // move with weight 0 (DroidFish reads every promotion as the queen's,
@@ -160,13 +174,15 @@ func renormalize(plays map[string]float64) {
 }
 
 // sameShares reports two sets of moves with shares within 1e-4.
-func sameShares(a, b map[string]float64) bool {
+func sameShares(a, b map[string]float64) bool { return sharesWithin(a, b, 1e-4) }
+
+func sharesWithin(a, b map[string]float64, tolerance float64) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for m, s := range a {
 		o, ok := b[m]
-		if !ok || math.Abs(s-o) > 1e-4 {
+		if !ok || math.Abs(s-o) > tolerance {
 			return false
 		}
 	}
@@ -212,7 +228,8 @@ func TestAgainstDroidFish(t *testing.T) {
 	if err != nil || len(tables) == 0 {
 		t.Fatalf("no oracle tables in testdata: %v", err)
 	}
-	var positions, compared, underpromotions, illegalPositions, faultsPassed int
+	var positions, compared, underpromotions, illegalPositions, faultsPassed, chosen, resolution int
+	chooser := book.NewChooser(book.Options{}, 1)
 	for _, table := range tables {
 		name := strings.TrimSuffix(filepath.Base(table), ".oracle.txt") + ".ctg"
 		t.Run(name, func(t *testing.T) {
@@ -236,6 +253,14 @@ func TestAgainstDroidFish(t *testing.T) {
 			if isCorrupt && corrupt.openError != "" {
 				t.Fatalf("opened a book that should fail with %q", corrupt.openError)
 			}
+			// The book as the book decision reads it, under each setting.
+			var views [len(settings)]*book.Book
+			for k, opt := range settings {
+				if views[k], err = ctg.WithOptions(opt).Open(filepath.Join("testdata", name)); err != nil {
+					t.Fatal(err)
+				}
+				defer views[k].Close()
+			}
 			var source map[board.Key]oracleLine
 			if isCorrupt {
 				source = map[board.Key]oracleLine{}
@@ -253,6 +278,23 @@ func TestAgainstDroidFish(t *testing.T) {
 						illegalPositions++
 					}
 					got := polyproxyPlays(t, b, pos, opt)
+					viewed := chooserPlays(chooser, views[k], pos)
+					switch {
+					case sameShares(viewed, got):
+						if len(got) > 0 {
+							chosen++
+						}
+					case sharesWithin(viewed, got, float64(len(got))/65535):
+						// A Polyglot weight is a 65535th of the heaviest
+						// move's, and a move above 0 weighs at least 1 (it
+						// is still played, as DroidFish plays it): with
+						// main lines preferred the other moves weigh a
+						// millionth, so each share is off by up to
+						// 1/65535.
+						resolution++
+					default:
+						t.Errorf("%s (setting %d): the book decision plays %v, the reader %v", l.fen, k, viewed, got)
+					}
 					underpromotions += withoutUnderpromotions(got, l.columns[k])
 					if len(l.columns[k]) == 0 && len(got) > 0 && isCorrupt {
 						// DroidFish's query ended in an I/O error.
@@ -292,8 +334,8 @@ func TestAgainstDroidFish(t *testing.T) {
 			}
 		})
 	}
-	t.Logf("%d books, %d positions, %d (position, setting) pairs compared; allowed differences: %d underpromotions, %d with a move DroidFish lists illegally, %d past a fault DroidFish's query stops at",
-		len(tables), positions, compared, underpromotions, illegalPositions, faultsPassed)
+	t.Logf("%d books, %d positions, %d (position, setting) pairs compared; allowed differences: %d underpromotions, %d with a move DroidFish lists illegally, %d past a fault DroidFish's query stops at. The book decision (book.Book, Chooser) plays the reader's moves with its shares within 1e-4 in %d pairs with moves, within the Polyglot weight's resolution (moves/65535) in %d",
+		len(tables), positions, compared, underpromotions, illegalPositions, faultsPassed, chosen, resolution)
 }
 
 func mustFEN(t *testing.T, fen string) *board.Position {

@@ -126,11 +126,11 @@ func (a Annotation) String() string {
 type Options struct {
 	// TournamentMode never plays a move into a position marked to avoid
 	// in tournaments.
-	TournamentMode bool
+	TournamentMode bool `json:"tournament_mode"`
 	// PreferMainLines multiplies the weight of a move into a main-line
 	// position, and of an "only move", by mainLineFactor: the other moves
 	// are then as good as never played.
-	PreferMainLines bool
+	PreferMainLines bool `json:"prefer_main_lines"`
 }
 
 // mainLineFactor is what PreferMainLines multiplies by; an "only move"
