@@ -104,6 +104,10 @@ type Config struct {
 	// the opponent's time.
 	BookPonder       bool
 	BookPonderAlways bool
+	// DroidFish's two choices over a CTG book's weights: never play into a
+	// position marked to avoid in tournaments; play the main lines.
+	BookCTGTournamentMode  bool
+	BookCTGPreferMainLines bool
 	// Live-learning adjudication: a game counts as decided when the engine
 	// reports a score beyond LearnResignScore for LearnResignMoves moves in a row.
 	LearnResignScore int // centipawns

@@ -321,7 +321,7 @@ var views = map[Invalidates]func(c *Config) any{
 		if !c.Book {
 			return nil
 		}
-		return [][]string{c.BooksFor(true), c.BooksFor(false)}
+		return []any{c.BooksFor(true), c.BooksFor(false), c.ReadOptions()}
 	},
 	RebuildChooser: func(c *Config) any {
 		o := c.ChooserOptions(func(book.Entry) uint64 { return 0 })
@@ -486,5 +486,32 @@ func TestToolFlags(t *testing.T) {
 	}
 	if n < 5 {
 		t.Errorf("only %d tool flags", n)
+	}
+}
+
+// TestReadFlags: the tools that read books take the flags of the settings
+// that change how a book is read, and only those; each reaches the read
+// options.
+func TestReadFlags(t *testing.T) {
+	fs := flag.NewFlagSet("tool", flag.ContinueOnError)
+	c := Default("")
+	c.ReadFlags(fs)
+	var defined []string
+	fs.VisitAll(func(f *flag.Flag) { defined = append(defined, f.Name) })
+	var want []string
+	for _, s := range Settings() {
+		if s.Reads {
+			want = append(want, s.ToolFlag)
+		}
+	}
+	slices.Sort(want)
+	if !slices.Equal(defined, want) || len(want) != 2 {
+		t.Fatalf("ReadFlags defines %q, want %q", defined, want)
+	}
+	if err := fs.Parse([]string{"-ctg-tournament-mode", "-ctg-prefer-main-lines"}); err != nil {
+		t.Fatal(err)
+	}
+	if o := c.ReadOptions().CTG; !o.TournamentMode || !o.PreferMainLines {
+		t.Errorf("read options %+v", o)
 	}
 }
