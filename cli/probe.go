@@ -12,6 +12,8 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/ctg"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/learn"
 )
@@ -32,6 +34,42 @@ type probeEntry struct {
 	Eligible  bool    `json:"eligible"`      // could be chosen (weight, threshold, width, min weight)
 	Out       string  `json:"out,omitempty"` // the rule that leaves it out: legal, weight, threshold, width, min_weight
 	Note      string  `json:"note,omitempty"`
+	// CTG is what a CTG book holds of the move.
+	CTG *probeCTGMove `json:"ctg,omitempty"`
+}
+
+// probeCTGMove is what a CTG book holds of a move: its annotation, and the
+// statistics of the position it leads to, from the view of the side that
+// plays the move (all 0 when the book has not got that position).
+type probeCTGMove struct {
+	Annotation string `json:"annotation"` // "!", "?!", "only move", ...; "" for none
+	// Recommendation is the byte of the position after the move: 64-127
+	// marks it to avoid in tournaments, 128 and up a main line (Mark).
+	Recommendation int     `json:"recommendation"`
+	Mark           string  `json:"mark,omitempty"` // "avoid", "main line"
+	InBook         bool    `json:"in_book"`        // the book has the position after the move
+	Games          int     `json:"games"`
+	Won            int     `json:"won"`
+	Drawn          int     `json:"drawn"`
+	Lost           int     `json:"lost"`
+	Weight         float64 `json:"droidfish_weight"` // DroidFish's weight, under the read options
+}
+
+// probeCTGPosition is a CTG book's statistics of the position itself,
+// from the view of its side to move.
+type probeCTGPosition struct {
+	Games          int    `json:"games"`
+	Won            int    `json:"won"`
+	Drawn          int    `json:"drawn"`
+	Lost           int    `json:"lost"`
+	Rating         int    `json:"rating"`      // the players' average (0: none rated)
+	Performance    int    `json:"performance"` // their average performance
+	Recommendation int    `json:"recommendation"`
+	Mark           string `json:"mark,omitempty"`
+	// TournamentMode and PreferMainLines are the read options the weights
+	// follow.
+	TournamentMode  bool `json:"tournament_mode"`
+	PreferMainLines bool `json:"prefer_main_lines"`
 }
 
 // probeRule is one rule of choosing and the moves it leaves eligible,
@@ -61,6 +99,8 @@ type probeResult struct {
 	PositionWeight uint64       `json:"position_weight"`
 	Rules          []probeRule  `json:"rules"`
 	Entries        []probeEntry `json:"entries"`
+	// CTG is a CTG book's statistics of the position, when Book is one.
+	CTG *probeCTGPosition `json:"ctg,omitempty"`
 }
 
 var probeCommand = command{
@@ -69,7 +109,8 @@ var probeCommand = command{
                       [-json] [-threshold N] [-width N] [-min-weight N] [-learn-weight]
 Lists the position's entries in file order, and which moves each rule of choosing leaves eligible.
 Shares are of the total weight of the legal entries; learn is the raw field, shown as games
-(high 16 bits) / points (low 16 bits, half points).
+(high 16 bits) / points (low 16 bits, half points). A CTG book's moves also show their annotation
+and the statistics and recommendation of the position each leads to.
 `,
 	required: []string{"book"},
 	new:      func() options { return &probeOptions{} },
@@ -125,14 +166,23 @@ func (o *probeOptions) run(e *env) error {
 			b.Close()
 		}
 	}()
+	told := map[*book.Book]int{}
 	for _, p := range paths {
-		b, err := openChecked(e, p)
+		// As the proxy opens it: a CTG book found a position at a time.
+		b, err := formats.OpenWith(p, o.settings.ReadOptions())
 		if err != nil {
 			return err
 		}
-		books = append(books, b)
+		books = append(books, checked(e, b))
+		told[b] = len(b.Warnings())
 	}
 	res := o.report(paths, books)
+	for _, b := range books {
+		// The faults the probe met in a book found by position.
+		for _, w := range b.Warnings()[told[b]:] {
+			e.warnf("%s: %s", b.Path(), w)
+		}
+	}
 	if o.asJSON {
 		return json.NewEncoder(e.stdout).Encode(res)
 	}
@@ -179,7 +229,52 @@ func (o *probeOptions) report(paths []string, books []*book.Book) probeResult {
 		res.Entries = append(res.Entries, e)
 	}
 	res.Rules = probeRules(o.settings, cands)
+	if len(books) > 0 {
+		addCTG(&res, books[shown], pos)
+	}
 	return res
+}
+
+// addCTG adds what a CTG book holds of the position and its moves, when
+// the book shown is one.
+func addCTG(res *probeResult, b *book.Book, pos *board.Position) {
+	r, opt := ctg.ReaderOf(b)
+	if r == nil {
+		return
+	}
+	p, err := r.Probe(pos, opt)
+	if p == nil || err != nil {
+		return
+	}
+	s := &p.Stats
+	res.CTG = &probeCTGPosition{Games: s.Games, Won: s.Wins, Drawn: s.Draws, Lost: s.Losses, Rating: s.Rating(),
+		Performance: s.Performance(), Recommendation: int(s.Recommendation), Mark: ctgMark(s),
+		TournamentMode: opt.TournamentMode, PreferMainLines: opt.PreferMainLines}
+	for i := range res.Entries {
+		e := &res.Entries[i]
+		for _, m := range p.Moves {
+			if m.Move.String() != e.Move {
+				continue
+			}
+			c := &probeCTGMove{Annotation: m.Annotation.String(), Weight: m.Weight}
+			if n := m.Next; n != nil {
+				// The next position's figures are its side to move's.
+				c.InBook, c.Recommendation, c.Mark = true, int(n.Recommendation), ctgMark(n)
+				c.Games, c.Won, c.Drawn, c.Lost = n.Games, n.Losses, n.Draws, n.Wins
+			}
+			e.CTG = c
+		}
+	}
+}
+
+func ctgMark(s *ctg.Stats) string {
+	switch {
+	case s.Avoid():
+		return "avoid"
+	case s.MainLine():
+		return "main line"
+	}
+	return ""
 }
 
 // printProbe writes probe's text report.
@@ -210,6 +305,11 @@ func printProbe(stdout io.Writer, res probeResult) error {
 		return err
 	}
 	fmt.Fprintln(stdout)
+	if res.CTG != nil {
+		if err := printProbeCTG(stdout, res); err != nil {
+			return err
+		}
+	}
 	for _, r := range res.Rules {
 		var name string
 		switch {
@@ -228,6 +328,42 @@ func printProbe(stdout io.Writer, res probeResult) error {
 		}
 		fmt.Fprintf(stdout, "eligible after %s: %s\n", name, moves)
 	}
+	return nil
+}
+
+// printProbeCTG writes what a CTG book holds of the position and its
+// moves.
+func printProbeCTG(stdout io.Writer, res probeResult) error {
+	c := res.CTG
+	fmt.Fprintf(stdout, "CTG position: %d games, +%d =%d -%d for the side to move, rating %d, performance %d, recommendation %d %s\n",
+		c.Games, c.Won, c.Drawn, c.Lost, c.Rating, c.Performance, c.Recommendation, c.Mark)
+	var opts []string
+	if c.TournamentMode {
+		opts = append(opts, "tournament mode")
+	}
+	if c.PreferMainLines {
+		opts = append(opts, "main lines preferred")
+	}
+	if len(opts) > 0 {
+		fmt.Fprintf(stdout, "CTG weights with %s\n", strings.Join(opts, " and "))
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "move\tannotation\tgames after\twon\tdrawn\tlost\trecommendation\tdroidfish weight\t\t")
+	for _, e := range res.Entries {
+		m := e.CTG
+		if m == nil {
+			continue
+		}
+		if !m.InBook {
+			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t-\t%.6g\t\tleads out of the book\n", e.Move, m.Annotation, m.Weight)
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%.6g\t\t%s\n", e.Move, m.Annotation, m.Games, m.Won, m.Drawn, m.Lost, m.Recommendation, m.Weight, m.Mark)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
 	return nil
 }
 
