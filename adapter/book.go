@@ -128,7 +128,7 @@ func booksInUse(c *config.Config) []string {
 // reopens them.
 func bookSettings(c *config.Config) (files, choosing string) {
 	general, white, black := bookLists(c)
-	files = strings.Join(general, "\x00") + "\x01" + strings.Join(white, "\x00") + "\x01" + strings.Join(black, "\x00")
+	files = strings.Join(general, "\x00") + "\x01" + strings.Join(white, "\x00") + "\x01" + strings.Join(black, "\x00") + "\x01" + fmt.Sprint(c.ReadOptions())
 	if !c.Book {
 		files = ""
 	}
@@ -168,7 +168,7 @@ func (a *Adapter) openBooks() {
 	for _, path := range booksInUse(a.settings) {
 		a.books.disk = append(a.books.disk, bookOnDisk{path, statBook(path)}) // before: a change after it is seen
 		opening := time.Now()
-		b, err := formats.Open(path)
+		b, err := formats.OpenWith(path, a.settings.ReadOptions())
 		if err != nil {
 			a.notify("book %s not used: %v; playing on without it", path, err)
 			continue
@@ -180,13 +180,17 @@ func (a *Adapter) openBooks() {
 		for _, w := range b.Warnings() {
 			a.notify("book %s: %s", path, w)
 		}
-		if b.Len() == 0 {
+		if b.Len() == 0 && !b.FoundByPosition() {
 			// Kept open: a rewrite is noticed and reopened as for any book.
 			a.notify("book %s has no entries: no move comes from it until it is written", path)
 		}
 		a.books.open = append(a.books.open, b)
 		byPath[path] = b
-		a.log.printf("book %s opened (%d entries)", path, b.Len())
+		if b.FoundByPosition() {
+			a.log.printf("book %s opened (%s book, found a position at a time: %v)", path, b.Format().Name(), b.Report())
+		} else {
+			a.log.printf("book %s opened (%d entries)", path, b.Len())
+		}
 		a.books.unverified = append(a.books.unverified, b)
 	}
 	opened := func(paths []string) []*book.Book {
