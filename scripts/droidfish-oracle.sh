@@ -1,9 +1,9 @@
 #!/bin/sh
 # Compiles one of DroidFish's book readers with the game logic it needs and
 # an oracle harness of ours, for the book format tests' oracle scripts
-# (book/ctg/testdata/oracle.sh). Run by hand, not in CI: it needs a JDK
-# (javac; Debian's default-jdk-headless) and DroidFish's source, which stays
-# outside the repository.
+# (book/abk/testdata/oracle.sh, book/ctg/testdata/oracle.sh). Run by hand,
+# not in CI: it needs a JDK (javac; Debian's default-jdk-headless) and
+# DroidFish's source, which stays outside the repository.
 #
 #   DROIDFISH=/path/to/droidfish sh scripts/droidfish-oracle.sh BUILD READER.java HARNESS_DIR
 #
@@ -11,8 +11,9 @@
 # git directory. BUILD is the folder to compile in; the classes land in
 # BUILD/classes, and BUILD/source says which DroidFish they came from (the
 # commit, for a git directory or a checkout). READER is the reader's file in
-# DroidFish's book package (CtgBook.java); HARNESS_DIR holds our Java files
-# (the harness and stand-ins for the DroidFish classes that drag Android in).
+# DroidFish's book package (AbkBook.java, CtgBook.java); HARNESS_DIR holds
+# our Java files (the harness and stand-ins for the DroidFish classes that
+# drag Android in).
 set -eu
 [ $# -eq 3 ] || { echo "usage: DROIDFISH=... $0 BUILD READER.java HARNESS_DIR" >&2; exit 2; }
 build=$1 reader=$2 harness=$3
