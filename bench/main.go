@@ -50,7 +50,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-var allMeasurements = []string{"book", "relay", "xboard", "startup", "flood", "makebook", "makebook960", "makebooklichess", "makebookbounded", "probe", "abk"}
+var allMeasurements = []string{"book", "relay", "xboard", "startup", "flood", "makebook", "makebook960", "makebooklichess", "makebookbounded", "probe", "abk", "ctg"}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	var cfg config
@@ -127,6 +127,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 			r.measureProbe()
 		case "abk":
 			r.measureABK()
+		case "ctg":
+			r.measureCTG()
 		}
 		r.logf("   %s took %v", m, time.Since(t0).Round(time.Millisecond))
 	}

@@ -301,3 +301,24 @@ func Base(name string) string {
 	}
 	return name
 }
+
+// LayoutFor is a layout for a big book made from games: its positions
+// spread over the pages of one level of the table (masks 2^k-1, with twice
+// the pages the positions fill), so that a position is in the first page
+// its hash names and a probe reads one page; two levels above take what
+// overflows.
+func (b *Book) LayoutFor(games uint32) (Layout, error) {
+	bytes := 0
+	for _, e := range b.order {
+		eb, err := e.bytes()
+		if err != nil {
+			return Layout{}, err
+		}
+		bytes += len(eb)
+	}
+	m := int32(0)
+	for int64(m)+1 < 2*int64(bytes/ctg.PageSize+1) {
+		m = 2*m + 1
+	}
+	return Layout{Lower: m, Upper: 4*m + 3, Games: games}, nil
+}

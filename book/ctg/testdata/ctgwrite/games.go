@@ -110,3 +110,32 @@ func (b *Book) AddGames(r io.Reader, maxPly int) (GamesStats, error) {
 		st.Games++
 	}
 }
+
+// FromGamesStats is what FromGames read and wrote.
+type FromGamesStats struct {
+	GamesStats
+	Positions int // entries (mirror twins are one)
+	Pages     int
+	Layout    Layout
+}
+
+// FromGames writes a book of the games of a PGN stream to maxPly plies
+// (AddGames) as name (any of its three files), laid out for its size
+// (LayoutFor).
+func FromGames(r io.Reader, maxPly int, name string) (FromGamesStats, error) {
+	b := New()
+	var st FromGamesStats
+	var err error
+	if st.GamesStats, err = b.AddGames(r, maxPly); err != nil {
+		return st, err
+	}
+	if st.Layout, err = b.LayoutFor(uint32(st.Games)); err != nil {
+		return st, err
+	}
+	f, err := b.Build(st.Layout)
+	if err != nil {
+		return st, err
+	}
+	st.Positions, st.Pages = b.Len(), f.Pages()
+	return st, f.Write(name)
+}
