@@ -4,13 +4,17 @@
 # are not Debian packages, so CI cannot run this: build them from their
 # public repositories). polyproxy, with the gnuchess book and BookLearn on,
 # plays Stockfish alone; the script then checks the PGN for forfeits, time
-# losses and illegal moves, and that the live-learned book equals what
-# `polyproxy learn -pgn` writes from the match's PGN.
+# losses and illegal moves, counts the proxy's book moves in its log, and
+# checks that the live-learned book equals what `polyproxy learn -pgn`
+# writes from the match's PGN.
 #
 #   scripts/hostmatch.sh cutechess PATH/cutechess-cli [uci|xboard] [GAMES] [TC]
 #   scripts/hostmatch.sh fastchess PATH/fastchess [uci] [GAMES] [TC]
 #
-# Defaults: uci, 100 games, tc 2+0.05, the gnuchess book (BOOK=PATH names another, .bin or .abk). Everything goes to a new folder under
+# Defaults: uci, 100 games, tc 2+0.05, the gnuchess book (BOOK=PATH names
+# another: .bin, .abk, or a CTG book by any of its three files, copied
+# together; a CTG book is read only, so BookLearn is off and the learn check
+# skipped). Everything goes to a new folder under
 # ${TMPDIR:-/tmp}, named at the end. fastchess ends a game on the opponent's
 # last move without sending it to the engine, so live learning can miss
 # games there (the log says "result unknown"); the learn check is reported,
@@ -25,15 +29,26 @@ tc=${5:-2+0.05}
 engine=/usr/games/stockfish
 gnubook=${BOOK:-/usr/share/games/gnuchess/book.bin}
 [ -x "$engine" ] && [ -f "$gnubook" ] || { echo "hostmatch: needs stockfish and gnuchess-book (scripts/setup.sh), or BOOK naming a book" >&2; exit 2; }
-ext=${gnubook##*.} # bin or abk: the copies keep the format's name
+ext=${gnubook##*.} # bin, abk or ctg: the copies keep the format's name
+learn=true
 
 out=$(mktemp -d "${TMPDIR:-/tmp}/hostmatch.XXXXXX")
 go build -o "$out/polyproxy" .
-cp "$gnubook" "$out/book.$ext"
+case $(echo "$ext" | tr '[:upper:]' '[:lower:]') in
+ctg | cto | ctb)
+	for e in ctg cto ctb; do
+		f=${gnubook%.*}.$e
+		[ -f "$f" ] || f=${gnubook%.*}.$(echo "$e" | tr '[:lower:]' '[:upper:]')
+		cp "$f" "$out/book.$e"
+	done
+	ext=ctg learn=false
+	;;
+*) cp "$gnubook" "$out/book.$ext" ;;
+esac
 # Both sides get the same Move Overhead, so a loaded machine costs both alike.
 overhead=40
 proxyargs=(-noini -ec "$engine" -log true -lf "$out/proxy.log"
-	-pg Book=true -pg BookFile="$out/book.$ext" -pg BookLearn=true
+	-pg Book=true -pg BookFile="$out/book.$ext" -pg BookLearn=$learn
 	-uci Hash=16 -uci Threads=1 -uci "Move Overhead=$overhead")
 
 case $host in
@@ -52,7 +67,7 @@ fastchess)
 		EngineCommand = $engine
 		Book = true
 		BookFile = $out/book.$ext
-		BookLearn = true
+		BookLearn = $learn
 		Log = true
 		LogFile = $out/proxy.log
 		[Engine]
@@ -73,9 +88,18 @@ esac
 
 played=$(grep -c '^\[Result "' "$out/games.pgn" || true)
 bad=$(grep -ciE 'loses on time|forfeit|illegal|disconnect|stalls|crash' "$out/games.pgn" || true)
+timeouts=$(grep -ci 'loses on time' "$out/games.pgn" || true)
+illegal=$(grep -ci 'illegal' "$out/games.pgn" || true)
+bookmoves=$(grep -cE ': [a-h][1-8][a-h][1-8][qrbn]? chosen \(' "$out/proxy.log" || true)
+summary="hostmatch: $host $proto, $played games, $bookmoves book moves, $bad forfeits/time losses/illegal moves ($timeouts on time, $illegal illegal)"
+if [ "$learn" = false ]; then
+	echo "$summary; the book is read only (no learning); files in $out"
+	[ "$played" = "$games" ] && [ "$bad" = 0 ] || exit 1
+	exit 0
+fi
 cp "$gnubook" "$out/learned.$ext"
 "$out/polyproxy" learn -book "$out/learned.$ext" -pgn "$out/games.pgn" -player proxy >"$out/learn.out" 2>&1
 differ=$(cmp -l "$out/learned.$ext" "$out/book.$ext" | wc -l || true)
-echo "hostmatch: $host $proto, $played games, $bad forfeits/time losses/illegal moves; live learning vs learn -pgn: $differ bytes differ; files in $out"
+echo "$summary; live learning vs learn -pgn: $differ bytes differ; files in $out"
 [ "$played" = "$games" ] && [ "$bad" = 0 ] || exit 1
 [ "$host" = fastchess ] || [ "$differ" = 0 ] || exit 1
