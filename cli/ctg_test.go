@@ -167,6 +167,14 @@ func TestCTGTools(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "CTG position: ") || !strings.Contains(out, "only move") || !strings.Contains(out, "main line") {
 		t.Errorf("probe: exit %d\n%s", code, out)
 	}
+	// A per-side book: Black's moves from the CTG book, White's not.
+	for moves, want := range map[string]string{"e2e4": ctgBook("games", ".ctb"), "": "testdata/book/empty.bin"} {
+		code, out, errs = runCmd(t, "probe", "-book", "testdata/book/empty.bin", "-book-black", ctgBook("games", ".ctb"), "-moves", moves, "-json")
+		var side probeResult
+		if err := json.Unmarshal([]byte(out), &side); code != 0 || err != nil || side.Book != want || (side.CTG != nil) != (want != "testdata/book/empty.bin") {
+			t.Errorf("probe -book-black CTG -moves %q: exit %d, %v, book %s\n%s", moves, code, err, side.Book, errs)
+		}
+	}
 	code, _, errs = runCmd(t, "probe", "-book", ctgBook("illegal-moves", ".ctg"))
 	if code != 0 || strings.Count(errs, "which is not legal there; the move is left out") != 4 {
 		t.Errorf("probe of illegal moves: exit %d\n%s", code, errs)
