@@ -36,9 +36,11 @@ func TestCTGBookAnswers(t *testing.T) {
 	p := startProxy(t, nil, "-noini", "-ec", stockfishPath, "-pg", "Book=true", "-pg", "BookFile="+cto, "-pg", "BookRandom=false",
 		"-pg", "BookLearn=true", "-pg", "Log=true", "-pg", "LogFile="+logPath)
 	p.send("uci")
-	p.until("uciok", 10*time.Second)
+	got := p.until("uciok", 10*time.Second)
+	// Told at the start: before the game begins.
+	p.waitStderr(10*time.Second, "the CTG format is read only")
 	p.send("ucinewgame", "isready", "position startpos", "go wtime 1000 btime 1000")
-	got := p.until("bestmove", 10*time.Second)
+	got = append(got, p.until("bestmove", 10*time.Second)...)
 	joined := strings.Join(got, "\n")
 	if !strings.Contains(joined, "info string book move "+want.Move.String()+" (") || !strings.Contains(joined, ", games.cto)") ||
 		got[len(got)-1] != "bestmove "+want.Move.String() && !strings.HasPrefix(got[len(got)-1], "bestmove "+want.Move.String()+" ponder ") {
