@@ -10,6 +10,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/pgn"
+	"github.com/polyproxy/polyproxy/book/probe"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/randgames"
 )
@@ -55,7 +56,7 @@ func TestChess960BookTools(t *testing.T) {
 	var keys []string
 	for _, fen := range []string{start, shredder} {
 		code, stdout, stderr := runCmd(t, "probe", "-book", bin, "-fen", fen, "-json")
-		var res probeResult
+		var res probe.Result
 		if code != 0 || json.Unmarshal([]byte(stdout), &res) != nil || !res.Chess960 || len(res.Entries) == 0 {
 			t.Fatalf("probe %s: exit %d\n%s%s", fen, code, stdout, stderr)
 		}

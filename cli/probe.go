@@ -11,56 +11,9 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/probe"
 	"github.com/polyproxy/polyproxy/config"
-	"github.com/polyproxy/polyproxy/learn"
 )
-
-// probeEntry is one entry in probe's JSON output.
-type probeEntry struct {
-	Index  int     `json:"index"` // entry number in the file
-	Move   string  `json:"move"`  // as played (castling e1g1)
-	Raw    string  `json:"raw"`   // as stored (castling e1h1)
-	Weight uint16  `json:"weight"`
-	Share  float64 `json:"share"` // of the legal entries' total weight, 0..1
-	// Effective is the weight choosing uses with -learn-weight.
-	Effective *uint64 `json:"effective_weight,omitempty"`
-	Learn     uint32  `json:"learn"`
-	Games     uint16  `json:"games"`
-	Points    uint16  `json:"points"` // half points: win 2, draw 1
-	Legal     bool    `json:"legal"`
-	Eligible  bool    `json:"eligible"`      // could be chosen (weight, threshold, width, min weight)
-	Out       string  `json:"out,omitempty"` // the rule that leaves it out: legal, weight, threshold, width, min_weight
-	Note      string  `json:"note,omitempty"`
-}
-
-// probeRule is one rule of choosing and the moves it leaves eligible,
-// applied after the rules before it.
-type probeRule struct {
-	Rule     string   `json:"rule"`  // threshold, width, min_weight
-	Value    int      `json:"value"` // the setting; 0: off
-	Eligible []string `json:"eligible"`
-}
-
-type probeResult struct {
-	Key string `json:"key"`
-	FEN string `json:"fen"`
-	// Chess960: castling moves are king takes rook and the FEN is X-FEN.
-	Chess960 bool `json:"chess960,omitempty"`
-	// NoKey says why the position has no book key and so no book answer.
-	NoKey string `json:"no_key,omitempty"`
-	// Side is the side to move; Books are the books for it in priority
-	// order (BookFile, or -book-white/-book-black), and Book the one whose
-	// entries are listed: the first with an eligible move, as in a game.
-	Side        string   `json:"side"`
-	Books       []string `json:"books"`
-	Book        string   `json:"book"`
-	TotalWeight uint64   `json:"total_weight"` // of the legal entries
-	// PositionWeight is the stored weight of the entries above the
-	// threshold: what min_weight compares.
-	PositionWeight uint64       `json:"position_weight"`
-	Rules          []probeRule  `json:"rules"`
-	Entries        []probeEntry `json:"entries"`
-}
 
 func runProbe(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("probe", flag.ContinueOnError)
@@ -72,14 +25,10 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 	chess960 := fs.Bool("chess960", false, "Chess960: castling moves are king takes rook (b1a1); on by itself for a -fen whose castling rights only Chess960 has")
 	moves := fs.String("moves", "", "`UCI moves` to play from the start position, space-separated, e.g. \"e2e4 e7e5\"")
 	asJSON := fs.Bool("json", false, "print exactly one JSON object: {\"key\":...,\"rules\":[...],\"entries\":[{\"move\":...,\"raw\":...,\"weight\":...,\"learn\":...,\"legal\":...},...]}")
-	var threshold, width, minWeight int
-	intFlag(fs, &threshold, "threshold", config.DefaultBookThreshold, 0, 1000, "BookTreshold in `per mille`, for the eligible column")
-	intFlag(fs, &width, "width", 0, 0, config.MaxBookWidth, "BookWidth: only the `N` highest weights are eligible (0: off)")
-	intFlag(fs, &minWeight, "min-weight", 0, 0, config.MaxBookMinWeight, "BookMinWeight: a position whose entries above the threshold weigh less in all is out of book (0: off)")
-	learnWeight := fs.Bool("learn-weight", false, "BookLearnWeight: choose by the weights learned results give")
+	policy := policyFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: polyproxy probe -book FILE[;FILE...] [-book-white FILES] [-book-black FILES] [-fen FEN] [-chess960] [-moves \"e2e4 e7e5 ...\"]")
-		fmt.Fprintln(stderr, "                      [-json] [-threshold N] [-width N] [-min-weight N] [-learn-weight]")
+		fmt.Fprintln(stderr, "                      [-json] [-mode MODE] [-threshold N] [-width N] [-min-weight N] [-learn-weight]")
 		fmt.Fprintln(stderr, "Lists the position's entries in file order, and which moves each rule of choosing leaves eligible.")
 		fmt.Fprintln(stderr, "Shares are of the total weight of the legal entries; learn is the raw field, shown as games")
 		fmt.Fprintln(stderr, "(high 16 bits) / points (low 16 bits, half points).")
@@ -96,16 +45,8 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 	if err := line.PlayMoves(strings.Fields(*moves), 0); err != nil {
 		return usageErrorf("-moves: %v", err)
 	}
-	paths := splitBooks(*bookPaths)
-	side := "black"
-	if line.Pos.WhiteToMove() {
-		side = "white"
-		if w := splitBooks(*whitePaths); len(w) > 0 {
-			paths = w
-		}
-	} else if b := splitBooks(*blackPaths); len(b) > 0 {
-		paths = b
-	}
+	lists := probe.Lists{Any: splitBooks(*bookPaths), White: splitBooks(*whitePaths), Black: splitBooks(*blackPaths)}
+	paths := lists.For(line.Pos.WhiteToMove())
 	if len(paths) == 0 {
 		return usageErrorf("-book names no file")
 	}
@@ -122,63 +63,13 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 		}
 		books = append(books, b)
 	}
-
-	opts := book.Options{Mode: book.Weighted, ThresholdPerMille: threshold, Width: width, MinWeight: uint64(minWeight)}
-	if *learnWeight {
-		opts.Weight = learn.Weight
-	}
-	chooser := book.NewChooser(opts, 1)
-	// The book a game would use: the first with an eligible move; else the
-	// first that has the position at all, to show why it is out.
-	shown, cands := 0, []book.Candidate(nil)
-	for i, b := range books {
-		cs := chooser.Candidates(b, &line.Pos, nil)
-		if anyEligible(cs) {
-			shown, cands = i, cs
-			break
-		}
-		if cands == nil && len(cs) > 0 {
-			shown, cands = i, cs
-		}
-	}
-	res := probeResult{Key: line.Pos.Key().String(), FEN: line.Pos.FEN(), Chess960: *chess960, NoKey: book.NoKeyReason(&line.Pos),
-		Side: side, Books: paths, Book: paths[shown], Entries: []probeEntry{}}
-	for _, cd := range cands {
-		res.TotalWeight += cd.Weight
-		e := probeEntry{
-			Index: cd.Index, Move: cd.Move.String(), Raw: cd.Entry.Move.String(), Weight: cd.Entry.Weight,
-			Share: cd.Share, Learn: uint32(cd.Entry.Learn), Games: cd.Entry.Learn.Games(), Points: cd.Entry.Learn.Points(),
-			Legal: cd.Legal, Eligible: cd.Eligible, Out: cd.Out.String(), Note: cd.Why,
-		}
-		if *learnWeight {
-			w := cd.Weight
-			e.Effective = &w
-		}
-		if cd.Out == book.RuleNone || cd.Out > book.RuleThreshold {
-			res.PositionWeight += uint64(cd.Entry.Weight)
-		}
-		res.Entries = append(res.Entries, e)
-	}
-	// Each rule in turn, as they apply: an entry stays eligible after a
-	// rule when no rule up to it left it out.
-	for _, r := range []struct {
-		rule  book.Rule
-		value int
-	}{{book.RuleThreshold, threshold}, {book.RuleWidth, width}, {book.RuleMinWeight, minWeight}} {
-		pr := probeRule{Rule: r.rule.String(), Value: r.value, Eligible: []string{}}
-		for _, cd := range cands {
-			if cd.Out == book.RuleNone || cd.Out > r.rule {
-				pr.Eligible = append(pr.Eligible, cd.Move.String())
-			}
-		}
-		res.Rules = append(res.Rules, pr)
-	}
+	res := probe.Report(books, &line.Pos, *policy)
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(res)
 	}
 	fmt.Fprintf(stdout, "book: %s\nfen:  %s\nkey:  %s\n", res.Book, res.FEN, res.Key)
 	if len(res.Books) > 1 {
-		fmt.Fprintf(stdout, "books for %s: %s\n", side, strings.Join(res.Books, config.BookFileSeparator))
+		fmt.Fprintf(stdout, "books for %s: %s\n", res.Side, strings.Join(res.Books, config.BookFileSeparator))
 	}
 	if res.NoKey != "" {
 		fmt.Fprintln(stdout, "not in book:", res.NoKey)
@@ -223,6 +114,34 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// policyFlags defines the flags of the book policies that decide which
+// moves are eligible and how likely each is, with the proxy's defaults:
+// probe's and explore's.
+func policyFlags(fs *flag.FlagSet) *probe.Policy {
+	p := &probe.Policy{}
+	fs.Var(modeFlag{&p.Mode}, "mode", "BookRandom: how a move is picked among the eligible, for the chance column: weighted, best (BookRandom=false) or uniform")
+	intFlag(fs, &p.ThresholdPerMille, "threshold", config.DefaultBookThreshold, 0, 1000, "BookTreshold in `per mille`, for the eligible column")
+	intFlag(fs, &p.Width, "width", 0, 0, config.MaxBookWidth, "BookWidth: only the `N` highest weights are eligible (0: off)")
+	intFlag(fs, &p.MinWeight, "min-weight", 0, 0, config.MaxBookMinWeight, "BookMinWeight: a position whose entries above the threshold weigh less in all is out of book (0: off)")
+	fs.BoolVar(&p.LearnWeight, "learn-weight", false, "BookLearnWeight: choose by the weights learned results give")
+	return p
+}
+
+// modeFlag is a book.Mode flag.
+type modeFlag struct{ m *book.Mode }
+
+func (f modeFlag) String() string {
+	if f.m == nil {
+		return book.Weighted.String()
+	}
+	return f.m.String()
+}
+
+func (f modeFlag) Set(s string) (err error) {
+	*f.m, err = book.ParseMode(s)
+	return err
+}
+
 // splitBooks reads a ';' list of book files, as BookFile is written.
 func splitBooks(s string) []string {
 	var out []string
@@ -232,13 +151,4 @@ func splitBooks(s string) []string {
 		}
 	}
 	return out
-}
-
-func anyEligible(cands []book.Candidate) bool {
-	for _, cd := range cands {
-		if cd.Eligible {
-			return true
-		}
-	}
-	return false
 }
