@@ -236,10 +236,16 @@ func (f *LearnFile) run(updates []LearnUpdate, write bool) (changes []LearnChang
 	return changes, nil
 }
 
+// maxReplacedReopens bounds how often lock follows a book replaced while
+// it waited: an editor (explore -edit) may rewrite a book several times
+// in a row while a learner waits, and each time the learner must follow.
+const maxReplacedReopens = 1000
+
 // lock takes the file lock and returns the file's state under it. A book
 // replaced since it was opened (a new file renamed over it, as book
-// writers do) is opened again first, so that updates go to the book the
-// path names rather than to a file nobody will read again.
+// writers and the editor do) is opened again, as often as it was
+// replaced, so that updates go to the book the path names rather than to
+// a file nobody will read again.
 func (f *LearnFile) lock(exclusive bool) (os.FileInfo, error) {
 	if f.f == nil {
 		nf, err := f.open()
@@ -263,13 +269,26 @@ func (f *LearnFile) lock(exclusive bool) (os.FileInfo, error) {
 			unlockFile(f.f)
 			return nil, fmt.Errorf("learn %s: %w", f.path, ErrBookDeleted)
 		}
-		if err != nil || os.SameFile(st, now) || attempt == 2 {
+		if err != nil || os.SameFile(st, now) {
 			return st, nil
 		}
 		unlockFile(f.f)
+		if attempt == maxReplacedReopens {
+			// Writing into the file we hold would lose the updates.
+			return nil, fmt.Errorf("learn %s: the book was replaced %d times while waiting for its lock", f.path, attempt+1)
+		}
 		nf, err := f.open()
 		if err != nil {
 			return nil, fmt.Errorf("learn %s: reopen the replaced book: %w", f.path, err)
+		}
+		if nst, err := nf.Stat(); err == nil && os.SameFile(st, nst) {
+			// The path names the file held after all: a file system whose
+			// file ids differ between the two calls, not a replacement.
+			nf.Close()
+			if err := lockFile(f.f, exclusive); err != nil {
+				return nil, fmt.Errorf("learn %s: lock: %w", f.path, err)
+			}
+			return st, nil
 		}
 		f.f.Close()
 		f.f = nf

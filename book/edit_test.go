@@ -1,0 +1,394 @@
+package book_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/fixture"
+	"github.com/polyproxy/polyproxy/internal/testenv"
+)
+
+// editBook makes edit on the book at path, failing the test on an error.
+func editBook(t *testing.T, path string, e book.Edit) book.Edit {
+	t.Helper()
+	f, err := book.OpenLearnFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	undo, err := f.Edit(e)
+	if err != nil {
+		t.Fatalf("%v %s: %v", e.Kind, e.Move, err)
+	}
+	return undo
+}
+
+// checkBook fails when the book at path has a problem info-book reports,
+// and returns its entries.
+func checkBook(t *testing.T, path string) []book.Entry {
+	t.Helper()
+	b, err := book.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	s, err := b.Scan()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := s.Warnings()
+	if a := b.ABK(); a != nil && len(a.Problems) > 0 {
+		w = append(w, fmt.Sprint(a.Problems))
+	}
+	if len(w) > 0 {
+		t.Fatalf("after the edit: %v", w)
+	}
+	var out []book.Entry
+	for i := range b.Len() {
+		out = append(out, b.Entry(i))
+	}
+	return out
+}
+
+// weightsAt is the moves (played) and weights the book at path has at pos.
+func weightsAt(t *testing.T, path string, pos *board.Position) string {
+	t.Helper()
+	b, err := book.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	var s string
+	for _, e := range b.Entries(pos.Key()) {
+		s += fmt.Sprintf("%s:%d ", pos.ToPlayed(e.Move), e.Weight)
+	}
+	return s
+}
+
+func mustMove(t *testing.T, s string) board.Move {
+	t.Helper()
+	m, err := board.ParseMove(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestEditPolyglot: each kind of edit on a copy of a real book does what
+// it says, keeps the book sorted and free of problems, and its undo gives
+// back the very bytes.
+func TestEditPolyglot(t *testing.T) {
+	path := fixture.CopyFile(t, testenv.GnuchessBook(t))
+	orig := fixture.ReadFile(t, path)
+	pos := fixture.Line(t, board.StartFEN, "e2e4 e7e5").Pos
+	before := weightsAt(t, path, &pos)
+	t.Logf("1.e4 e5: %s", before)
+	for _, tc := range []struct {
+		name string
+		edit book.Edit
+		want string // a move and weight after it
+	}{
+		{"weight kept in order", book.Edit{Kind: book.EditWeight, Move: mustMove(t, "g1f3"), Weight: 9000}, "g1f3:9000 "},
+		{"weight moved up", book.Edit{Kind: book.EditWeight, Move: mustMove(t, "f1c4"), Weight: 60000}, "f1c4:60000 g1f3"},
+		{"delete", book.Edit{Kind: book.EditDelete, Move: mustMove(t, "g1f3")}, ""},
+		{"add", book.Edit{Kind: book.EditAdd, Move: mustMove(t, "a2a3"), Weight: 7, Learn: book.MakeLearn(3, 4)}, "a2a3:7 "},
+	} {
+		tc.edit.Pos = pos
+		undo := editBook(t, path, tc.edit)
+		checkBook(t, path)
+		got := weightsAt(t, path, &pos)
+		if !bytes.Contains([]byte(got), []byte(tc.want)) || got == before {
+			t.Errorf("%s: %s", tc.name, got)
+		}
+		if tc.edit.Kind == book.EditDelete && bytes.Contains([]byte(got), []byte("g1f3")) {
+			t.Errorf("%s: g1f3 still there: %s", tc.name, got)
+		}
+		editBook(t, path, undo)
+		if !bytes.Equal(fixture.ReadFile(t, path), orig) {
+			t.Fatalf("%s: undone, the book differs from the original (%s)", tc.name, weightsAt(t, path, &pos))
+		}
+	}
+	// A new position: its entry goes where its key sorts.
+	far := fixture.Line(t, "4k3/8/8/8/8/8/8/4K2R w K - 0 1", "").Pos
+	undo := editBook(t, path, book.Edit{Kind: book.EditAdd, Pos: far, Move: mustMove(t, "e1g1"), Weight: 1})
+	if got := weightsAt(t, path, &far); got != "e1g1:1 " {
+		t.Errorf("castling added: %s", got)
+	}
+	entries := checkBook(t, path)
+	if len(entries) != len(orig)/book.EntrySize+1 {
+		t.Errorf("%d entries", len(entries))
+	}
+	if i := slices.IndexFunc(entries, func(e book.Entry) bool { return e.Key == far.Key() }); entries[i].Move.String() != "e1h1" {
+		t.Errorf("castling stored as %s, want e1h1", entries[i].Move)
+	}
+	editBook(t, path, undo)
+	if !bytes.Equal(fixture.ReadFile(t, path), orig) {
+		t.Fatal("undone, the book differs")
+	}
+}
+
+func TestEditPolyglotRefuses(t *testing.T) {
+	path := fixture.CopyFile(t, testenv.GnuchessBook(t))
+	orig := fixture.ReadFile(t, path)
+	pos := fixture.Line(t, board.StartFEN, "").Pos
+	f, err := book.OpenLearnFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for _, e := range []book.Edit{
+		{Kind: book.EditAdd, Pos: pos, Move: mustMove(t, "e2e4"), Weight: 1},   // there already
+		{Kind: book.EditAdd, Pos: pos, Move: mustMove(t, "e2e5"), Weight: 1},   // illegal
+		{Kind: book.EditAdd, Pos: pos, Move: mustMove(t, "h2h3"), Weight: 0},   // never played
+		{Kind: book.EditWeight, Pos: pos, Move: mustMove(t, "h2h4"), Weight: 1}, // not in the book
+		{Kind: book.EditDelete, Pos: pos, Move: mustMove(t, "h2h4")},
+		{Kind: book.EditABK, Pos: pos, Move: mustMove(t, "e2e4")},
+	} {
+		if _, err := f.Edit(e); !errors.Is(err, book.ErrEdit) {
+			t.Errorf("%v %s: %v", e.Kind, e.Move, err)
+		}
+	}
+	if !bytes.Equal(fixture.ReadFile(t, path), orig) {
+		t.Fatal("a refused edit changed the book")
+	}
+	unsorted := fixture.CopyFile(t, fixture.Path("unsorted.bin"))
+	u, err := book.OpenLearnFile(unsorted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer u.Close()
+	if _, err := u.Edit(book.Edit{Kind: book.EditAdd, Pos: pos, Move: mustMove(t, "h2h3"), Weight: 1}); !errors.Is(err, book.ErrEdit) {
+		t.Errorf("unsorted book: %v", err)
+	}
+}
+
+// TestEditWhileLearning: a learner counts games into a book while another
+// descriptor edits it, rewrites included; every game is counted in the
+// end, in the entries as they are then.
+func TestEditWhileLearning(t *testing.T) {
+	path := fixture.CopyFile(t, testenv.GnuchessBook(t))
+	start := fixture.Line(t, board.StartFEN, "").Pos
+	e4 := fixture.Line(t, board.StartFEN, "e2e4").Pos
+	learned := []struct {
+		pos  board.Position
+		move string
+	}{{start, "e2e4"}, {start, "d2d4"}, {e4, "e7e5"}, {e4, "c7c5"}}
+	gamesOf := func() (n int) {
+		b, err := book.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		for _, l := range learned {
+			for _, e := range b.Entries(l.pos.Key()) {
+				if e.Move == mustMove(t, l.move) {
+					n += int(e.Learn.Games())
+				}
+			}
+		}
+		return n
+	}
+	games0 := gamesOf()
+	const rounds = 300
+	done := make(chan error)
+	go func() {
+		f, err := book.OpenLearnFile(path)
+		if err != nil {
+			done <- err
+			return
+		}
+		defer f.Close()
+		for i := range rounds {
+			l := learned[i%len(learned)]
+			if _, err := f.Apply([]book.LearnUpdate{{Key: l.pos.Key(), Move: mustMove(t, l.move), Result: book.Draw}}); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	ed, err := book.OpenLearnFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ed.Close()
+	edits := 0
+	for learning := true; learning; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			learning = false
+		default:
+		}
+		// Rewrites on the learned positions themselves: a move added and
+		// removed, and the weights of learned moves moved around.
+		for _, e := range []book.Edit{
+			{Kind: book.EditAdd, Pos: start, Move: mustMove(t, "h2h3"), Weight: 40000},
+			{Kind: book.EditWeight, Pos: e4, Move: mustMove(t, "c7c5"), Weight: uint16(30000 + edits%2*20000)},
+		} {
+			undo, err := ed.Edit(e)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := ed.Edit(undo); err != nil {
+				t.Fatal(err)
+			}
+			edits += 2
+		}
+	}
+	if got := gamesOf(); got != games0+rounds {
+		t.Fatalf("%d games counted, want %d (%d before, %d learned) with %d edits meanwhile", got, games0+rounds, games0, rounds, edits)
+	}
+	checkBook(t, path)
+	t.Logf("%d games learned while %d edits were made", rounds, edits)
+}
+
+// abkCopy is a copy of the ABK book of Arena's testdata/abk/name.
+func abkCopy(t *testing.T, name string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	data, err := os.ReadFile(filepath.Join("testdata", "abk", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func abkTotals(t *testing.T, path string, pos *board.Position, move string) (book.ABKTotals, bool) {
+	t.Helper()
+	m, err := book.ReadABKTotals(fixture.ReadFile(t, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot, ok := m[book.ABKMoveID{Key: pos.Key(), Move: pos.ToBook(mustMove(t, move))}]
+	return tot, ok
+}
+
+// TestEditABK: priority and statistics set, a move deleted and one added
+// (at the root, in the tree, and after a move whose replies there are
+// none), each undone to the very bytes, the tree free of problems.
+func TestEditABK(t *testing.T) {
+	path := abkCopy(t, "small.abk")
+	orig := fixture.ReadFile(t, path)
+	start := fixture.Line(t, board.StartFEN, "").Pos
+	e4 := fixture.Line(t, board.StartFEN, "e2e4").Pos
+	tot, ok := abkTotals(t, path, &start, "e2e4")
+	if !ok || tot.Games != 120 {
+		t.Fatalf("e2e4 at the start: %+v", tot)
+	}
+	undo := editBook(t, path, book.Edit{Kind: book.EditABK, Pos: start, Move: mustMove(t, "e2e4"), ABK: book.ABKFields{Priority: 2, Games: 150, Wins: 70, Losses: 50}})
+	checkBook(t, path)
+	if got, _ := abkTotals(t, path, &start, "e2e4"); got.Priority != 2 || got.Games != 150 || got.Wins != 70 || got.Losses != 50 {
+		t.Errorf("set: %+v", got)
+	}
+	editBook(t, path, undo)
+	if !bytes.Equal(fixture.ReadFile(t, path), orig) {
+		t.Fatal("statistics undone: the book differs")
+	}
+
+	undo = editBook(t, path, book.Edit{Kind: book.EditDelete, Pos: start, Move: mustMove(t, "d2d4")})
+	checkBook(t, path)
+	if _, ok := abkTotals(t, path, &start, "d2d4"); ok {
+		t.Error("d2d4 still there")
+	}
+	editBook(t, path, undo)
+	if !bytes.Equal(fixture.ReadFile(t, path), orig) {
+		t.Fatal("delete undone: the book differs")
+	}
+
+	for _, at := range []struct {
+		pos  board.Position
+		move string
+	}{{start, "a2a3"}, {e4, "a7a6"}, {fixture.Line(t, board.StartFEN, "c2c4").Pos, "h7h6"}} {
+		undo = editBook(t, path, book.Edit{Kind: book.EditAdd, Pos: at.pos, Move: mustMove(t, at.move), ABK: book.ABKFields{Priority: 5, Games: 3, Wins: 1, Losses: 1}})
+		checkBook(t, path)
+		if got, ok := abkTotals(t, path, &at.pos, at.move); !ok || got.Games != 3 || got.Priority != 5 {
+			t.Errorf("added %s: %+v %v", at.move, got, ok)
+		}
+		editBook(t, path, undo)
+		if _, ok := abkTotals(t, path, &at.pos, at.move); ok {
+			t.Errorf("%s still there after undo", at.move)
+		}
+		checkBook(t, path)
+	}
+	// Off the tree: nothing to hang the move on.
+	off := fixture.Line(t, board.StartFEN, "h2h4 h7h5").Pos
+	f, err := book.OpenLearnFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Edit(book.Edit{Kind: book.EditAdd, Pos: off, Move: mustMove(t, "a2a3"), ABK: book.ABKFields{Games: 1}}); !errors.Is(err, book.ErrEdit) {
+		t.Errorf("off the tree: %v", err)
+	}
+	if _, err := f.Edit(book.Edit{Kind: book.EditABK, Pos: start, Move: mustMove(t, "e2e4"), ABK: book.ABKFields{Games: 1, Wins: 1, Losses: 1}}); !errors.Is(err, book.ErrEdit) {
+		t.Errorf("more results than games: %v", err)
+	}
+}
+
+// TestEditABKWhileLearning: ABK statistics set and undone while a learner
+// counts games into the same move: undo takes back the edit's difference,
+// not the games learned meanwhile.
+func TestEditABKWhileLearning(t *testing.T) {
+	path := abkCopy(t, "small.abk")
+	start := fixture.Line(t, board.StartFEN, "").Pos
+	e2e4 := mustMove(t, "e2e4")
+	tot0, _ := abkTotals(t, path, &start, "e2e4")
+	const rounds = 200
+	done := make(chan error)
+	go func() {
+		f, err := book.OpenLearnFile(path)
+		if err != nil {
+			done <- err
+			return
+		}
+		defer f.Close()
+		for range rounds {
+			if _, err := f.Apply([]book.LearnUpdate{{Key: start.Key(), Move: e2e4, Result: book.Win}}); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	ed, err := book.OpenLearnFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ed.Close()
+	for learning := true; learning; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			learning = false
+		default:
+		}
+		now, _ := abkTotals(t, path, &start, "e2e4")
+		undo, err := ed.Edit(book.Edit{Kind: book.EditABK, Pos: start, Move: e2e4, ABK: book.ABKFields{Priority: 9, Games: int32(now.Games) + 1000, Wins: int32(now.Wins) + 500, Losses: int32(now.Losses)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ed.Edit(undo); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, _ := abkTotals(t, path, &start, "e2e4")
+	if got.Games != tot0.Games+rounds || got.Wins != tot0.Wins+rounds || got.Priority != tot0.Priority {
+		t.Fatalf("%+v, want %d games and %d wins more than %+v", got, rounds, rounds, tot0)
+	}
+	checkBook(t, path)
+}
