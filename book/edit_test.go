@@ -144,9 +144,9 @@ func TestEditPolyglotRefuses(t *testing.T) {
 	}
 	defer f.Close()
 	for _, e := range []book.Edit{
-		{Kind: book.EditAdd, Pos: pos, Move: mustMove(t, "e2e4"), Weight: 1},   // there already
-		{Kind: book.EditAdd, Pos: pos, Move: mustMove(t, "e2e5"), Weight: 1},   // illegal
-		{Kind: book.EditAdd, Pos: pos, Move: mustMove(t, "h2h3"), Weight: 0},   // never played
+		{Kind: book.EditAdd, Pos: pos, Move: mustMove(t, "e2e4"), Weight: 1},    // there already
+		{Kind: book.EditAdd, Pos: pos, Move: mustMove(t, "e2e5"), Weight: 1},    // illegal
+		{Kind: book.EditAdd, Pos: pos, Move: mustMove(t, "h2h3"), Weight: 0},    // never played
 		{Kind: book.EditWeight, Pos: pos, Move: mustMove(t, "h2h4"), Weight: 1}, // not in the book
 		{Kind: book.EditDelete, Pos: pos, Move: mustMove(t, "h2h4")},
 		{Kind: book.EditABK, Pos: pos, Move: mustMove(t, "e2e4")},
