@@ -40,6 +40,7 @@ var commands = []command{
 	{"book-to-openings", "write the positions of a book's tree as an EPD or PGN opening suite (fastchess, cutechess-cli)", runBookToOpenings},
 	{"compile-book", "compile a text book (one line of from-to moves per variation) into a book", runCompileBook},
 	{"learn", "count a tournament's results (PGN) into a book's learn fields", runLearn},
+	{"explore", "serve a local page to look at books side by side (and, with -edit, change them)", runExplore},
 }
 
 // Run runs polyproxy with args (without the program's name) and returns

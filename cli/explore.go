@@ -1,0 +1,192 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/polyproxy/polyproxy/book/probe"
+	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/explore"
+)
+
+// exploreOptions are explore's command line, checked before any book is read.
+type exploreOptions struct {
+	addr    string
+	public  bool // addr is not on the loopback interface
+	edit    bool
+	ini     string // the one argument, an ini
+	books   []string
+	policy  probe.Policy
+	policed bool // a policy flag was given
+}
+
+// defaultExploreAddr is where explore listens without -addr: a free port
+// on the loopback interface, which no other machine reaches.
+const defaultExploreAddr = "127.0.0.1:0"
+
+func parseExplore(args []string, stderr io.Writer) (*exploreOptions, error) {
+	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	o := &exploreOptions{}
+	fs.StringVar(&o.addr, "addr", defaultExploreAddr, "`HOST:PORT` to listen on; an address other machines reach lets anyone there read the books (and with -edit change them)")
+	fs.BoolVar(&o.edit, "edit", false, "allow changes to the books from the page (weights, ABK priorities and statistics, moves deleted and added, undo), under learning's lock")
+	policy := policyFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: polyproxy explore [-addr HOST:PORT] [-edit] [-mode MODE] [-threshold N] [-width N] [-min-weight N] [-learn-weight] BOOK... | polyglot.ini")
+		fmt.Fprintln(stderr, "Serves a page that shows the books' moves at any position, as the proxy weighs them, side by side,")
+		fmt.Fprintln(stderr, "and prints its address as the first line on standard output. Given an ini, it shows the books and")
+		fmt.Fprintln(stderr, "policies the proxy would use. Stop it with Ctrl-C.")
+		fs.PrintDefaults()
+	}
+	if err := parseFlagsAndArgs(fs, args); err != nil {
+		return nil, err
+	}
+	o.policy = *policy
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "mode", "threshold", "width", "min-weight", "learn-weight":
+			o.policed = true
+		}
+	})
+	host, _, err := net.SplitHostPort(o.addr)
+	if err != nil {
+		return nil, usageErrorf("-addr %q: %v", o.addr, err)
+	}
+	o.public = !loopback(host)
+	switch {
+	case fs.NArg() == 0:
+		return nil, usageErrorf("name the books to show, or a polyglot.ini")
+	case isIni(fs.Arg(0)) && fs.NArg() > 1:
+		return nil, usageErrorf("an ini comes alone: %q follows it", fs.Arg(1))
+	case isIni(fs.Arg(0)) && o.policed:
+		return nil, usageErrorf("the policy comes from the ini: leave out -mode, -threshold, -width, -min-weight and -learn-weight")
+	case isIni(fs.Arg(0)):
+		o.ini = fs.Arg(0)
+	default:
+		for _, a := range fs.Args() {
+			if isIni(a) {
+				return nil, usageErrorf("an ini comes alone, not among books: %q", a)
+			}
+		}
+		o.books = fs.Args()
+	}
+	return o, nil
+}
+
+func isIni(path string) bool { return strings.EqualFold(filepath.Ext(path), ".ini") }
+
+// loopback reports a host only this machine reaches.
+func loopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// columns are the page's columns: one a book, or the proxy's books from
+// the ini.
+func (o *exploreOptions) columns() ([]explore.Column, []string, error) {
+	if o.ini == "" {
+		var cols []explore.Column
+		for _, p := range o.books {
+			cols = append(cols, explore.Column{Name: columnName(p, o.books), Lists: probe.Lists{Any: []string{p}}, Policy: o.policy})
+		}
+		return cols, nil, nil
+	}
+	cfg, err := config.Load([]string{o.ini})
+	if err != nil {
+		return nil, nil, err
+	}
+	c := explore.Column{
+		Name:  filepath.Base(o.ini),
+		Lists: probe.Lists{Any: cfg.BookFiles, White: cfg.BookFilesWhite, Black: cfg.BookFilesBlack},
+		Policy: probe.Policy{Mode: cfg.BookMode, ThresholdPerMille: cfg.BookThreshold, Width: cfg.BookWidth,
+			MinWeight: cfg.BookMinWeight, LearnWeight: cfg.BookLearnWeight},
+	}
+	if !cfg.Book {
+		c.Note = "Book=false: the proxy plays no book move with this ini"
+	}
+	return []explore.Column{c}, cfg.Warnings, nil
+}
+
+// columnName is a book's base name, or its path where another book shown
+// has the same base name (a book before and after a tournament).
+func columnName(path string, all []string) string {
+	base := filepath.Base(path)
+	for _, p := range all {
+		if p != path && filepath.Base(p) == base {
+			return path
+		}
+	}
+	return base
+}
+
+func runExplore(args []string, stdout, stderr io.Writer) error {
+	o, err := parseExplore(args, stderr)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serveExplore(ctx, o, stdout, stderr)
+}
+
+// serveExplore serves the page until ctx ends.
+func serveExplore(ctx context.Context, o *exploreOptions, stdout, stderr io.Writer) error {
+	cols, warnings, err := o.columns()
+	if err != nil {
+		return err
+	}
+	for _, w := range warnings {
+		warnf(stderr, "explore", "%s", w)
+	}
+	srv, err := explore.New(explore.Options{Columns: cols, Edit: o.edit, Warn: func(w string) { warnf(stderr, "explore", "%s", w) }})
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	addr := ln.Addr().String()
+	if o.public {
+		what := "read the books"
+		if o.edit {
+			what = "read and change the books"
+		}
+		warnf(stderr, "explore", "listening on %s: anyone who can reach this machine's port can %s", addr, what)
+	}
+	shown := addr
+	if host, port, _ := net.SplitHostPort(addr); net.ParseIP(host).IsUnspecified() {
+		shown = net.JoinHostPort("127.0.0.1", port)
+	}
+	hs := &http.Server{Handler: srv.Handler(addr), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintln(stdout, srv.Address(shown))
+	fmt.Fprintln(stderr, "explore: serving the page; stop with Ctrl-C")
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shut); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return nil
+}
