@@ -270,7 +270,7 @@ function wdl(e, x) {
   const score = e.points / (2 * e.games);
   return el('div', {}, el('div', { class: 'wdl', title: `${e.points / 2} points of ${e.games} games` },
     el('span', { class: 'w', style: 'width:' + (100 * score).toFixed(1) + '%' }), el('span', { class: 'l', style: 'width:' + (100 - 100 * score).toFixed(1) + '%' })),
-  el('div', { class: 'wdl-txt', text: `${e.games} games, ${(100 * score).toFixed(0)}%` }));
+  el('div', { class: 'wdl-txt', text: `${e.games} ${e.games === 1 ? 'game' : 'games'}, ${(100 * score).toFixed(0)}%` }));
 }
 
 function renderColumns() {
@@ -297,19 +297,20 @@ function renderColumns() {
 
 function movesTable(c, ci) {
   const abk = c.format === 'abk';
-  const head = ['Move', 'Chance', 'Share', abk ? 'Weight' : 'Weight', 'Learn', 'Next', ''];
-  if (abk) head.splice(4, 0, 'Prio');
-  const t = el('table', { class: 'moves' }, el('thead', {}, el('tr', {}, ...head.map((h, i) => el('th', { class: i >= 2 && i <= (abk ? 4 : 3) || h === 'Next' ? 'num' : '', text: h })))));
+  const head = ['Move', 'Chance', 'Weight', 'Learn', 'Next', ''];
+  if (abk) head.splice(3, 0, 'Prio');
+  const numeric = ['Weight', 'Prio', 'Next'];
+  const t = el('table', { class: 'moves' }, el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { class: numeric.includes(h) ? 'num' : '', text: h })))));
   const body = el('tbody');
   c.report.entries.forEach((e, i) => {
     const x = c.extra[i];
     const cls = ['entry', e.legal ? 'book' : 'illegal', e.eligible ? 'in' : 'out', x.change ? 'chg-' + x.change : ''].join(' ');
-    const why = e.out ? (e.note || e.out) : '';
+    // The rule's name in the table, its reason on hover.
+    const why = e.out ? el('span', { class: 'rule', title: e.note || e.out, text: e.out === 'legal' ? (e.note || 'illegal') : e.out.replace('_', ' ') }) : '';
     const row = el('tr', { class: cls, 'data-move': e.move, 'data-chance': e.chance, 'data-share': e.share, 'data-weight': e.weight,
       onclick: (ev) => { if (e.legal && !ev.target.closest('button')) play(e.move); } },
     el('td', { class: 'san' }, x.san || e.move, el('span', { class: 'uci', text: x.san ? e.move : '' }), x.change ? el('span', { class: 'tag ' + x.change, text: x.change }) : null),
-    el('td', {}, bar(e.chance, 'how likely a game plays it')),
-    el('td', { class: 'num', text: e.legal ? pct(e.share) : '—', title: 'share of the legal weight' }),
+    el('td', {}, bar(e.chance, `how likely a game plays it; ${e.legal ? pct(e.share) : 'no'} share of the legal weight`)),
     el('td', { class: 'num', text: e.weight }),
     ...(abk ? [el('td', { class: 'num', text: x.abk ? x.abk.priority : '' })] : []),
     el('td', {}, wdl(e, x)),
