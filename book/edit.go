@@ -132,11 +132,21 @@ func (f *LearnFile) editPolyglot(e Edit, size int64) (Edit, error) {
 	if e.Kind != EditDelete && e.Weight == 0 {
 		return Edit{}, editErrorf("weight 0 is a move never played: delete the move instead")
 	}
-	view, err := mapLocked(f.f, f.path, size)
-	if err != nil {
-		return Edit{}, fmt.Errorf("edit %s: %w", f.path, err)
+	var view *Book
+	if openFilesBlockReplace {
+		// A mapped view would keep the rewrite from replacing the file.
+		data, err := readWhole(f.f, size)
+		if err != nil {
+			return Edit{}, fmt.Errorf("edit %s: %w", f.path, err)
+		}
+		view = &Book{path: f.path, mapping: data, data: data[:size-size%EntrySize]}
+	} else {
+		var err error
+		if view, err = mapLocked(f.f, f.path, size); err != nil {
+			return Edit{}, fmt.Errorf("edit %s: %w", f.path, err)
+		}
+		defer view.unmap()
 	}
-	defer view.unmap()
 	var (
 		first, count int
 		unsorted     bool
@@ -193,7 +203,7 @@ func (f *LearnFile) editPolyglot(e Edit, size int64) (Edit, error) {
 		return undo, nil
 	}
 	var werr error
-	err = view.guard(func() {
+	gerr := view.guard(func() {
 		werr = WriteFileFrom(f.path, func(w io.Writer) error {
 			bw := bufio.NewWriterSize(w, 1<<20)
 			bw.Write(view.data[:first*EntrySize])
@@ -209,7 +219,7 @@ func (f *LearnFile) editPolyglot(e Edit, size int64) (Edit, error) {
 			return nil
 		})
 	})
-	if err = cmp.Or(err, werr); err != nil {
+	if err := cmp.Or(gerr, werr); err != nil {
 		return Edit{}, err
 	}
 	return undo, nil

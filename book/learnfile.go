@@ -70,13 +70,7 @@ func newFile(f *os.File, path string, writable bool) (*LearnFile, error) {
 }
 
 // open opens the book's file for a batch.
-func (f *LearnFile) open() (*os.File, error) {
-	flag := os.O_RDONLY
-	if f.writable {
-		flag = os.O_RDWR
-	}
-	return os.OpenFile(f.path, flag, 0)
-}
+func (f *LearnFile) open() (*os.File, error) { return openLocked(f.path, f.writable) }
 
 // release closes the file between batches where an open file would keep
 // a book tool from replacing the book (openFilesBlockReplace).
