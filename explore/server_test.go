@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/probe"
 	"github.com/polyproxy/polyproxy/cli"
 	"github.com/polyproxy/polyproxy/explore"
@@ -365,5 +367,38 @@ func TestPageAssets(t *testing.T) {
 	var b explore.Books
 	if err := json.NewDecoder(s.get("/api/books").Body).Decode(&b); err != nil || len(b.Columns) != 1 || b.Columns[0].Books[0].Entries != 180358 || b.Edit {
 		t.Errorf("/api/books: %+v %v", b, err)
+	}
+}
+
+// TestChess960: a Chess960 position from its FEN, castling as king takes
+// rook: the report is probe's, castling reads O-O, and castling added from
+// the page is stored king takes rook.
+func TestChess960(t *testing.T) {
+	const fen = "k7/8/8/8/8/8/8/4RKR1 w GE - 0 1"
+	if !board.Chess960FEN(fen) {
+		t.Fatal("the FEN is not told as Chess960's")
+	}
+	line, err := board.NewLineVariant(fen, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := line.Pos
+	f1g1, _ := board.ParseMove("f1g1")
+	e1e7, _ := board.ParseMove("e1e7")
+	path := fixture.WriteEntries(t, []book.Entry{{Key: pos.Key(), Move: e1e7, Weight: 10}})
+	s := serve(t, explore.Options{Columns: books(path).Columns, Edit: true})
+	if res, body := s.post("/api/edit", map[string]any{"fen": fen, "op": "add", "move": "f1g1", "weight": 30}); res.StatusCode != 200 {
+		t.Fatalf("castling added: %s %s", res.Status, body)
+	}
+	p := s.position(url.Values{"fen": {fen}})
+	if want := probeJSON(t, "-book", path, "-fen", fen); !reflect.DeepEqual(p.Columns[0].Report, want) {
+		t.Errorf("server %+v\nprobe  %+v", p.Columns[0].Report, want)
+	}
+	if !p.Chess960 || len(p.Columns[0].Extra) != 2 || p.Columns[0].Extra[0].SAN != "O-O" {
+		t.Errorf("%+v", p)
+	}
+	b := fixture.OpenPath(t, path)
+	if es := b.Entries(pos.Key()); len(es) != 2 || es[0].Move != f1g1 {
+		t.Errorf("entries %v", es)
 	}
 }

@@ -281,10 +281,13 @@ function renderColumns() {
     const r = c.report;
     const card = el('div', { class: 'col', id: 'col-' + ci, 'data-column': ci });
     card.append(el('h3', {}, el('span', { class: 'swatch', style: 'background:' + COLORS[ci % COLORS.length] }), c.name));
-    const books = r.books.length > 1 ? r.books.join(' ; ') + ' — listed: ' + r.book : r.book;
+    const base = (p) => p.split(/[\\/]/).pop();
+    const entries = info ? info.books.find((x) => x.path === r.book) : null;
+    const books = (r.books.length > 1 ? r.books.map(base).join(' ; ') + ', listed: ' + base(r.book) : base(r.book)) +
+      (entries ? ` (${entries.entries.toLocaleString('en')} entries)` : '');
     const pol = info ? `${info.mode}, threshold ${info.policy.ThresholdPerMille}‰` + (info.policy.Width ? `, width ${info.policy.Width}` : '') +
       (info.policy.MinWeight ? `, min weight ${info.policy.MinWeight}` : '') + (info.policy.LearnWeight ? ', learn weight' : '') : '';
-    card.append(el('div', { class: 'meta', text: `${c.format.toUpperCase()} · ${books} · ${pol}` }));
+    card.append(el('div', { class: 'meta', title: r.books.join('\n'), text: `${c.format.toUpperCase()} · ${books} · ${pol}` }));
     if (info && info.note) card.append(el('div', { class: 'note', text: info.note }));
     if (r.no_key) card.append(el('div', { class: 'empty', text: r.no_key }));
     else if (r.entries.length === 0) card.append(el('div', { class: 'empty', text: 'Not in book.' }));
