@@ -10,9 +10,9 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/pgn"
-	"github.com/polyproxy/polyproxy/book/probe"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/randgames"
+	"github.com/polyproxy/polyproxy/probe"
 )
 
 // replayAll reads PGN text and replays every game, which must be Chess960.

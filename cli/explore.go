@@ -15,20 +15,21 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/polyproxy/polyproxy/book/probe"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/explore"
 )
 
 // exploreOptions are explore's command line, checked before any book is read.
 type exploreOptions struct {
-	addr    string
-	public  bool // addr is not on the loopback interface
-	edit    bool
-	ini     string // the one argument, an ini
-	books   []string
-	policy  probe.Policy
-	policed bool // a policy flag was given
+	addr   string
+	public bool // addr is not on the loopback interface
+	edit   bool
+	ini    string   // the one argument, an ini
+	books  []string // the arguments, a column each
+	// settings are the book flags probe takes (-book, -threshold, ...):
+	// the columns' rules, and with -book a column of their own.
+	settings *config.Config
+	flagged  bool // a book flag was given
 }
 
 // defaultExploreAddr is where explore listens without -addr: a free port
@@ -38,25 +39,25 @@ const defaultExploreAddr = "127.0.0.1:0"
 func parseExplore(args []string, stderr io.Writer) (*exploreOptions, error) {
 	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	o := &exploreOptions{}
+	o := &exploreOptions{settings: config.Default("")}
+	o.settings.BookFiles = nil // only the books given
 	fs.StringVar(&o.addr, "addr", defaultExploreAddr, "`HOST:PORT` to listen on; an address other machines reach lets anyone there read the books (and with -edit change them)")
 	fs.BoolVar(&o.edit, "edit", false, "allow changes to the books from the page (weights, ABK priorities and statistics, moves deleted and added, undo), under learning's lock")
-	policy := policyFlags(fs)
+	o.settings.ToolFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: polyproxy explore [-addr HOST:PORT] [-edit] [-mode MODE] [-threshold N] [-width N] [-min-weight N] [-learn-weight] BOOK... | polyglot.ini")
-		fmt.Fprintln(stderr, "Serves a page that shows the books' moves at any position, as the proxy weighs them, side by side,")
-		fmt.Fprintln(stderr, "and prints its address as the first line on standard output. Given an ini, it shows the books and")
-		fmt.Fprintln(stderr, "policies the proxy would use. Stop it with Ctrl-C.")
+		fmt.Fprintln(stderr, "usage: polyproxy explore [-addr HOST:PORT] [-edit] [probe's book flags: -book FILES -threshold N ...] BOOK... | polyglot.ini")
+		fmt.Fprintln(stderr, "Serves a page that shows the books' moves at any position, as the proxy weighs them, side by side")
+		fmt.Fprintln(stderr, "(a column each BOOK, and one for -book with -book-white and -book-black), and prints its address as")
+		fmt.Fprintln(stderr, "the first line on standard output. Given an ini, it shows the books and settings the proxy would")
+		fmt.Fprintln(stderr, "use. Stop it with Ctrl-C.")
 		fs.PrintDefaults()
 	}
 	if err := parseFlagsAndArgs(fs, args); err != nil {
 		return nil, err
 	}
-	o.policy = *policy
 	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "mode", "threshold", "width", "min-weight", "learn-weight":
-			o.policed = true
+		if f.Name != "addr" && f.Name != "edit" {
+			o.flagged = true
 		}
 	})
 	host, _, err := net.SplitHostPort(o.addr)
@@ -64,15 +65,19 @@ func parseExplore(args []string, stderr io.Writer) (*exploreOptions, error) {
 		return nil, usageErrorf("-addr %q: %v", o.addr, err)
 	}
 	o.public = !loopback(host)
+	lists := len(o.settings.BooksInUse()) > 0
 	switch {
-	case fs.NArg() == 0:
+	case fs.NArg() == 0 && !lists:
 		return nil, usageErrorf("name the books to show, or a polyglot.ini")
-	case isIni(fs.Arg(0)) && fs.NArg() > 1:
+	case fs.NArg() > 0 && isIni(fs.Arg(0)) && fs.NArg() > 1:
 		return nil, usageErrorf("an ini comes alone: %q follows it", fs.Arg(1))
-	case isIni(fs.Arg(0)) && o.policed:
-		return nil, usageErrorf("the policy comes from the ini: leave out -mode, -threshold, -width, -min-weight and -learn-weight")
-	case isIni(fs.Arg(0)):
+	case fs.NArg() > 0 && isIni(fs.Arg(0)) && o.flagged:
+		return nil, usageErrorf("the books and their settings come from the ini: leave out the book flags")
+	case fs.NArg() > 0 && isIni(fs.Arg(0)):
 		o.ini = fs.Arg(0)
+	case (len(o.settings.BookFilesWhite) > 0 || len(o.settings.BookFilesBlack) > 0) && len(o.settings.BookFiles) == 0 &&
+		(len(o.settings.BookFilesWhite) == 0 || len(o.settings.BookFilesBlack) == 0):
+		return nil, usageErrorf("-book-white or -book-black alone leaves the other side without a book: give -book too")
 	default:
 		for _, a := range fs.Args() {
 			if isIni(a) {
@@ -95,13 +100,18 @@ func loopback(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// columns are the page's columns: one a book, or the proxy's books from
-// the ini.
+// columns are the page's columns: one for -book's lists, one a book
+// argument (with the flags' rules), or the proxy's books from the ini.
 func (o *exploreOptions) columns() ([]explore.Column, []string, error) {
 	if o.ini == "" {
 		var cols []explore.Column
+		if lists := o.settings.BooksInUse(); len(lists) > 0 {
+			cols = append(cols, explore.Column{Name: strings.Join(lists, config.BookFileSeparator), Settings: o.settings})
+		}
 		for _, p := range o.books {
-			cols = append(cols, explore.Column{Name: columnName(p, o.books), Lists: probe.Lists{Any: []string{p}}, Policy: o.policy})
+			st := o.settings.Clone()
+			st.BookFiles, st.BookFilesWhite, st.BookFilesBlack = []string{p}, nil, nil
+			cols = append(cols, explore.Column{Name: columnName(p, o.books), Settings: st})
 		}
 		return cols, nil, nil
 	}
@@ -109,12 +119,7 @@ func (o *exploreOptions) columns() ([]explore.Column, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	c := explore.Column{
-		Name:  filepath.Base(o.ini),
-		Lists: probe.Lists{Any: cfg.BookFiles, White: cfg.BookFilesWhite, Black: cfg.BookFilesBlack},
-		Policy: probe.Policy{Mode: cfg.BookMode, ThresholdPerMille: cfg.BookThreshold, Width: cfg.BookWidth,
-			MinWeight: cfg.BookMinWeight, LearnWeight: cfg.BookLearnWeight},
-	}
+	c := explore.Column{Name: filepath.Base(o.ini), Settings: cfg}
 	if !cfg.Book {
 		c.Note = "Book=false: the proxy plays no book move with this ini"
 	}

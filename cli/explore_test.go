@@ -25,8 +25,8 @@ func TestExploreRefusesBadCommandLines(t *testing.T) {
 		{"a.ini", "b.bin"},
 		{"a.bin", "b.ini"},
 		{"-threshold", "10", "polyglot.ini"},
+		{"-book-white", "w.bin"},
 		{"-threshold", "2000", "a.bin"},
-		{"-mode", "random", "a.bin"},
 	} {
 		var out, errb bytes.Buffer
 		if code := Run(append([]string{"explore"}, args...), nil, &out, &errb); code != 2 || out.Len() != 0 {
@@ -89,7 +89,7 @@ func TestExploreIni(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := b.Columns[0]
-	if len(b.Columns) != 1 || c.Name != "polyglot.ini" || c.Mode != "best" || c.Policy.Width != 2 || c.Policy.ThresholdPerMille != 30 || c.Books[0].Path != gnu {
+	if len(b.Columns) != 1 || c.Name != "polyglot.ini" || c.Mode != "best" || c.Width != 2 || c.Threshold != 30 || c.Books[0].Path != gnu {
 		t.Errorf("%+v", b)
 	}
 }

@@ -11,24 +11,25 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
-	"github.com/polyproxy/polyproxy/book/probe"
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/probe"
 )
 
 func runProbe(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("probe", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	bookPaths := fs.String("book", "", "book `file`s to read, in priority order, separated by ';' (BookFile)")
-	whitePaths := fs.String("book-white", "", "book `file`s for positions with White to move, replacing -book there (BookFileWhite)")
-	blackPaths := fs.String("book-black", "", "book `file`s for positions with Black to move, replacing -book there (BookFileBlack)")
+	// The book settings are the proxy's: the same names, bounds and
+	// defaults (BookFile and the rest, from the option table).
+	settings := config.Default("")
+	settings.BookFiles = nil // only the books given
+	settings.ToolFlags(fs)
 	fen := fs.String("fen", "", "start `position` (default: the standard start position); its castling field may be KQkq, Shredder-FEN (HAha) or X-FEN")
 	chess960 := fs.Bool("chess960", false, "Chess960: castling moves are king takes rook (b1a1); on by itself for a -fen whose castling rights only Chess960 has")
 	moves := fs.String("moves", "", "`UCI moves` to play from the start position, space-separated, e.g. \"e2e4 e7e5\"")
 	asJSON := fs.Bool("json", false, "print exactly one JSON object: {\"key\":...,\"rules\":[...],\"entries\":[{\"move\":...,\"raw\":...,\"weight\":...,\"learn\":...,\"legal\":...},...]}")
-	policy := policyFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: polyproxy probe -book FILE[;FILE...] [-book-white FILES] [-book-black FILES] [-fen FEN] [-chess960] [-moves \"e2e4 e7e5 ...\"]")
-		fmt.Fprintln(stderr, "                      [-json] [-mode MODE] [-threshold N] [-width N] [-min-weight N] [-learn-weight]")
+		fmt.Fprintln(stderr, "                      [-json] [-threshold N] [-width N] [-min-weight N] [-learn-weight]")
 		fmt.Fprintln(stderr, "Lists the position's entries in file order, and which moves each rule of choosing leaves eligible.")
 		fmt.Fprintln(stderr, "Shares are of the total weight of the legal entries; learn is the raw field, shown as games")
 		fmt.Fprintln(stderr, "(high 16 bits) / points (low 16 bits, half points).")
@@ -45,8 +46,7 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 	if err := line.PlayMoves(strings.Fields(*moves), 0); err != nil {
 		return usageErrorf("-moves: %v", err)
 	}
-	lists := probe.Lists{Any: splitBooks(*bookPaths), White: splitBooks(*whitePaths), Black: splitBooks(*blackPaths)}
-	paths := lists.For(line.Pos.WhiteToMove())
+	paths := settings.BooksFor(line.Pos.WhiteToMove())
 	if len(paths) == 0 {
 		return usageErrorf("-book names no file")
 	}
@@ -63,7 +63,8 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 		}
 		books = append(books, b)
 	}
-	res := probe.Report(books, &line.Pos, *policy)
+
+	res := probe.Report(books, &line.Pos, settings)
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(res)
 	}
@@ -112,43 +113,4 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "eligible after %s: %s\n", name, moves)
 	}
 	return nil
-}
-
-// policyFlags defines the flags of the book policies that decide which
-// moves are eligible and how likely each is, with the proxy's defaults:
-// probe's and explore's.
-func policyFlags(fs *flag.FlagSet) *probe.Policy {
-	p := &probe.Policy{}
-	fs.Var(modeFlag{&p.Mode}, "mode", "BookRandom: how a move is picked among the eligible, for the chance column: weighted, best (BookRandom=false) or uniform")
-	intFlag(fs, &p.ThresholdPerMille, "threshold", config.DefaultBookThreshold, 0, 1000, "BookTreshold in `per mille`, for the eligible column")
-	intFlag(fs, &p.Width, "width", 0, 0, config.MaxBookWidth, "BookWidth: only the `N` highest weights are eligible (0: off)")
-	intFlag(fs, &p.MinWeight, "min-weight", 0, 0, config.MaxBookMinWeight, "BookMinWeight: a position whose entries above the threshold weigh less in all is out of book (0: off)")
-	fs.BoolVar(&p.LearnWeight, "learn-weight", false, "BookLearnWeight: choose by the weights learned results give")
-	return p
-}
-
-// modeFlag is a book.Mode flag.
-type modeFlag struct{ m *book.Mode }
-
-func (f modeFlag) String() string {
-	if f.m == nil {
-		return book.Weighted.String()
-	}
-	return f.m.String()
-}
-
-func (f modeFlag) Set(s string) (err error) {
-	*f.m, err = book.ParseMode(s)
-	return err
-}
-
-// splitBooks reads a ';' list of book files, as BookFile is written.
-func splitBooks(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, config.BookFileSeparator) {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
-		}
-	}
-	return out
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
-	"github.com/polyproxy/polyproxy/book/probe"
+	"github.com/polyproxy/polyproxy/probe"
 )
 
 // Bounds on what a request may ask for: a line longer than any game, a

@@ -24,18 +24,20 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
-	"github.com/polyproxy/polyproxy/book/probe"
+	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/probe"
 )
 
 //go:embed page
 var page embed.FS
 
-// Column is a column of the page: the books a game would use, and the
-// policy it would weigh their moves by.
+// Column is a column of the page: the books a game would use and the
+// rules it would choose by, from book settings as the proxy reads them
+// (BookFile, BookFileWhite, BookFileBlack, BookRandom, BookTreshold,
+// BookWidth, BookMinWeight, BookLearnWeight).
 type Column struct {
-	Name   string
-	Lists  probe.Lists
-	Policy probe.Policy
+	Name     string
+	Settings *config.Config
 	// Note is said under the column's name (an ini's Book=false, say).
 	Note string
 }
@@ -92,22 +94,24 @@ func New(opts Options) (*Server, error) {
 	}
 	s.token = hex.EncodeToString(tok[:])
 	for _, c := range opts.Columns {
-		for _, l := range [][]string{c.Lists.Any, c.Lists.White, c.Lists.Black} {
-			for _, path := range l {
-				if s.books[path] != nil {
-					continue
-				}
-				ob, err := open(path, func(w string) { opts.Warn(path + ": " + w) })
-				if err != nil {
+		if len(c.Settings.BooksInUse()) == 0 {
+			s.Close()
+			return nil, fmt.Errorf("column %s has no book", c.Name)
+		}
+		for _, path := range c.Settings.BooksInUse() {
+			if s.books[path] != nil {
+				continue
+			}
+			ob, err := open(path, func(w string) { opts.Warn(path + ": " + w) })
+			if err != nil {
+				s.Close()
+				return nil, err
+			}
+			s.books[path] = ob
+			if opts.Edit {
+				if ob.edit, err = book.OpenLearnFile(path); err != nil {
 					s.Close()
-					return nil, err
-				}
-				s.books[path] = ob
-				if opts.Edit {
-					if ob.edit, err = book.OpenLearnFile(path); err != nil {
-						s.Close()
-						return nil, fmt.Errorf("-edit: %w", err)
-					}
+					return nil, fmt.Errorf("-edit: %w", err)
 				}
 			}
 		}
@@ -251,14 +255,20 @@ type BookInfo struct {
 	Entries int    `json:"entries"`
 }
 
-// ColumnInfo describes a column.
+// ColumnInfo describes a column: its books, and the settings that choose
+// among their moves.
 type ColumnInfo struct {
-	Name   string       `json:"name"`
-	Note   string       `json:"note,omitempty"`
-	Books  []BookInfo   `json:"books"`
-	Lists  probe.Lists  `json:"lists"`
-	Policy probe.Policy `json:"policy"`
-	Mode   string       `json:"mode"`
+	Name        string     `json:"name"`
+	Note        string     `json:"note,omitempty"`
+	Books       []BookInfo `json:"books"`
+	BookFile    []string   `json:"book_file"`
+	White       []string   `json:"book_file_white,omitempty"`
+	Black       []string   `json:"book_file_black,omitempty"`
+	Mode        string     `json:"mode"`
+	Threshold   int        `json:"threshold"`
+	Width       int        `json:"width"`
+	MinWeight   int        `json:"min_weight"`
+	LearnWeight bool       `json:"learn_weight"`
 }
 
 // Books is /api/books's answer.
@@ -277,18 +287,13 @@ func (s *Server) handleBooks(w http.ResponseWriter, r *http.Request) {
 func (s *Server) booksInfo() Books {
 	out := Books{Edit: s.opts.Edit, Undo: []string{}}
 	for _, c := range s.opts.Columns {
-		ci := ColumnInfo{Name: c.Name, Note: c.Note, Lists: c.Lists, Policy: c.Policy, Mode: c.Policy.Mode.String(), Books: []BookInfo{}}
-		seen := map[string]bool{}
-		for _, l := range [][]string{c.Lists.Any, c.Lists.White, c.Lists.Black} {
-			for _, p := range l {
-				if seen[p] {
-					continue
-				}
-				seen[p] = true
-				ob := s.books[p]
-				ob.refresh(s.opts.Warn)
-				ci.Books = append(ci.Books, BookInfo{Path: p, Format: format(ob.b), Entries: ob.b.Len()})
-			}
+		st := c.Settings
+		ci := ColumnInfo{Name: c.Name, Note: c.Note, Books: []BookInfo{}, BookFile: st.BookFiles, White: st.BookFilesWhite, Black: st.BookFilesBlack,
+			Mode: st.BookMode.String(), Threshold: st.BookThreshold, Width: st.BookWidth, MinWeight: st.BookMinWeight, LearnWeight: st.BookLearnWeight}
+		for _, p := range st.BooksInUse() {
+			ob := s.books[p]
+			ob.refresh(s.opts.Warn)
+			ci.Books = append(ci.Books, BookInfo{Path: p, Format: format(ob.b), Entries: ob.b.Len()})
 		}
 		out.Columns = append(out.Columns, ci)
 	}
@@ -361,8 +366,8 @@ func (s *Server) position(p *place) Position {
 
 // column is one column at the position shown, pos, of the place p.
 func (s *Server) column(c Column, p *place, pos *board.Position) ColumnView {
-	books := s.list(c.Lists.For(pos.WhiteToMove()))
-	cv := ColumnView{Name: c.Name, Report: probe.Report(books, pos, c.Policy), Missing: []LineMove{}, Extra: []EntryExtra{}, End: -1}
+	books := s.list(c.Settings.BooksFor(pos.WhiteToMove()))
+	cv := ColumnView{Name: c.Name, Report: probe.Report(books, pos, c.Settings), Missing: []LineMove{}, Extra: []EntryExtra{}, End: -1}
 	shown := s.books[cv.Report.Book]
 	cv.Format = format(shown.b)
 	cv.Editable = s.opts.Edit && !(cv.Format == "abk" && pos.Chess960())
@@ -373,7 +378,7 @@ func (s *Server) column(c Column, p *place, pos *board.Position) ColumnView {
 		if e.Legal {
 			x.SAN = pos.SAN(m)
 			next := pos.Next(m)
-			x.Next = bookMoves(counter, s.list(c.Lists.For(next.WhiteToMove())), next)
+			x.Next = bookMoves(counter, s.list(c.Settings.BooksFor(next.WhiteToMove())), next)
 		}
 		if shown.abk != nil {
 			raw, _ := board.ParseMove(e.Raw)
@@ -389,7 +394,7 @@ func (s *Server) column(c Column, p *place, pos *board.Position) ColumnView {
 	}
 	l := *p.start
 	for ply := 0; ; ply++ {
-		n := bookMoves(counter, s.list(c.Lists.For(l.Pos.WhiteToMove())), &l.Pos)
+		n := bookMoves(counter, s.list(c.Settings.BooksFor(l.Pos.WhiteToMove())), &l.Pos)
 		cv.Along = append(cv.Along, n)
 		if n == 0 && cv.End < 0 {
 			cv.End = ply
@@ -539,8 +544,8 @@ func (s *Server) handleEdit(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.opts.Columns[req.Column]
-	books := s.list(c.Lists.For(white))
-	path := probe.Report(books, &pos, c.Policy).Book
+	books := s.list(c.Settings.BooksFor(white))
+	path := probe.Report(books, &pos, c.Settings).Book
 	undo, err := s.books[path].edit.Edit(e)
 	if err != nil {
 		code := http.StatusInternalServerError

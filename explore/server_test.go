@@ -15,11 +15,12 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
-	"github.com/polyproxy/polyproxy/book/probe"
 	"github.com/polyproxy/polyproxy/cli"
+	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/explore"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/testenv"
+	"github.com/polyproxy/polyproxy/probe"
 )
 
 // served is a running explore server and what a test asks it.
@@ -48,11 +49,13 @@ func serve(t *testing.T, opts explore.Options) *served {
 	return &served{t: t, srv: srv, ts: ts, host: addr}
 }
 
-// books is one column a book, each with probe's default policy.
+// books is one column a book, each with the default settings (probe's).
 func books(paths ...string) explore.Options {
 	var o explore.Options
 	for _, p := range paths {
-		o.Columns = append(o.Columns, explore.Column{Name: filepath.Base(p), Lists: probe.Lists{Any: []string{p}}, Policy: probe.Policy{ThresholdPerMille: 5}})
+		st := config.Default("")
+		st.BookFiles = []string{p}
+		o.Columns = append(o.Columns, explore.Column{Name: filepath.Base(p), Settings: st})
 	}
 	return o
 }
@@ -141,7 +144,8 @@ func probeJSON(t *testing.T, args ...string) probe.Result {
 func TestPositionIsProbe(t *testing.T) {
 	gnu := testenv.GnuchessBook(t)
 	o := books(gnu)
-	o.Columns[0].Policy = probe.Policy{ThresholdPerMille: 20, Width: 3, MinWeight: 50}
+	st := o.Columns[0].Settings
+	st.BookThreshold, st.BookWidth, st.BookMinWeight = 20, 3, 50
 	s := serve(t, o)
 	for _, tc := range []struct{ fen, moves string }{
 		{"", ""},

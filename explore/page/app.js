@@ -285,8 +285,8 @@ function renderColumns() {
     const entries = info ? info.books.find((x) => x.path === r.book) : null;
     const books = (r.books.length > 1 ? r.books.map(base).join(' ; ') + ', listed: ' + base(r.book) : base(r.book)) +
       (entries ? ` (${entries.entries.toLocaleString('en')} entries)` : '');
-    const pol = info ? `${info.mode}, threshold ${info.policy.ThresholdPerMille}‰` + (info.policy.Width ? `, width ${info.policy.Width}` : '') +
-      (info.policy.MinWeight ? `, min weight ${info.policy.MinWeight}` : '') + (info.policy.LearnWeight ? ', learn weight' : '') : '';
+    const pol = info ? `${info.mode}, threshold ${info.threshold}‰` + (info.width ? `, width ${info.width}` : '') +
+      (info.min_weight ? `, min weight ${info.min_weight}` : '') + (info.learn_weight ? ', learn weight' : '') : '';
     card.append(el('div', { class: 'meta', title: r.books.join('\n'), text: `${c.format.toUpperCase()} · ${books} · ${pol}` }));
     if (info && info.note) card.append(el('div', { class: 'note', text: info.note }));
     if (r.no_key) card.append(el('div', { class: 'empty', text: r.no_key }));

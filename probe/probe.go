@@ -1,53 +1,20 @@
-// Package probe is what polyproxy says about a position in a set of books:
-// every entry with its played move, share, learn data, legality and the
-// rule of choosing that leaves it out, and which moves each rule leaves
-// eligible. probe -json prints it and explore's /api/position serves it,
-// both from Report, so the two cannot tell different stories.
+// Package probe is what polyproxy says about a position in a set of books
+// under the book settings: every entry with its played move, share,
+// chance, learn data, legality and the rule of choosing that leaves it
+// out, and which moves each rule leaves eligible. probe -json prints it
+// and explore's /api/position serves it, both from Report, so the two
+// cannot tell different stories.
 package probe
 
 import (
+	"slices"
+	"strconv"
+
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/learn"
 )
-
-// Policy is the part of the book settings that decides which moves are
-// eligible and how likely each is: BookRandom (Mode), BookTreshold,
-// BookWidth, BookMinWeight and BookLearnWeight.
-type Policy struct {
-	Mode              book.Mode
-	ThresholdPerMille int
-	Width             int
-	MinWeight         int
-	LearnWeight       bool
-}
-
-// Options are the chooser's options for the policy.
-func (p Policy) Options() book.Options {
-	o := book.Options{Mode: p.Mode, ThresholdPerMille: p.ThresholdPerMille, Width: p.Width, MinWeight: uint64(p.MinWeight)}
-	if p.LearnWeight {
-		o.Weight = learn.Weight
-	}
-	return o
-}
-
-// Lists are the book files of BookFile (Any) and, when set, BookFileWhite
-// and BookFileBlack, each in priority order.
-type Lists struct {
-	Any, White, Black []string
-}
-
-// For is the list that answers where White (or Black) is to move: the
-// side's own list when it has one, else Any.
-func (l Lists) For(white bool) []string {
-	switch {
-	case white && len(l.White) > 0:
-		return l.White
-	case !white && len(l.Black) > 0:
-		return l.Black
-	}
-	return l.Any
-}
 
 // Entry is one book entry of the position.
 type Entry struct {
@@ -101,9 +68,10 @@ type Result struct {
 }
 
 // Report describes pos in books, the books for its side to move in
-// priority order (at least one), under the policy.
-func Report(books []*book.Book, pos *board.Position, p Policy) Result {
-	chooser := book.NewChooser(p.Options(), 1)
+// priority order (settings.BooksFor), under the settings' rules of
+// choosing and mode.
+func Report(books []*book.Book, pos *board.Position, settings *config.Config) Result {
+	chooser := book.NewChooser(settings.ChooserOptions(learn.Weight), 1)
 	// The book a game would use: the first with an eligible move; else the
 	// first that has the position at all, to show why it is out.
 	shown, cands := 0, []book.Candidate(nil)
@@ -137,7 +105,7 @@ func Report(books []*book.Book, pos *board.Position, p Policy) Result {
 			Share: cd.Share, Chance: chances[i], Learn: uint32(cd.Entry.Learn), Games: cd.Entry.Learn.Games(), Points: cd.Entry.Learn.Points(),
 			Legal: cd.Legal, Eligible: cd.Eligible, Out: cd.Out.String(), Note: cd.Why,
 		}
-		if p.LearnWeight {
+		if settings.BookLearnWeight {
 			w := cd.Weight
 			e.Effective = &w
 		}
@@ -146,21 +114,33 @@ func Report(books []*book.Book, pos *board.Position, p Policy) Result {
 		}
 		res.Entries = append(res.Entries, e)
 	}
-	// Each rule in turn, as they apply: an entry stays eligible after a
-	// rule when no rule up to it left it out.
-	for _, r := range []struct {
-		rule  book.Rule
-		value int
-	}{{book.RuleThreshold, p.ThresholdPerMille}, {book.RuleWidth, p.Width}, {book.RuleMinWeight, p.MinWeight}} {
-		pr := Rule{Rule: r.rule.String(), Value: r.value, Eligible: []string{}}
+	res.Rules = rules(settings, cands)
+	return res
+}
+
+// rules are the rules of choosing the book tools take flags for, in the
+// order they apply, each with the moves it leaves eligible: an entry stays
+// eligible after a rule when no rule up to it left it out.
+func rules(settings *config.Config, cands []book.Candidate) []Rule {
+	var table []config.Setting
+	for _, s := range config.Settings() {
+		if s.Rule != book.RuleNone && s.ToolFlag != "" {
+			table = append(table, s)
+		}
+	}
+	slices.SortFunc(table, func(a, b config.Setting) int { return int(a.Rule) - int(b.Rule) })
+	var out []Rule
+	for _, s := range table {
+		value, _ := strconv.Atoi(s.Value(settings))
+		pr := Rule{Rule: s.Rule.String(), Value: value, Eligible: []string{}}
 		for _, cd := range cands {
-			if cd.Out == book.RuleNone || cd.Out > r.rule {
+			if cd.Out == book.RuleNone || cd.Out > s.Rule {
 				pr.Eligible = append(pr.Eligible, cd.Move.String())
 			}
 		}
-		res.Rules = append(res.Rules, pr)
+		out = append(out, pr)
 	}
-	return res
+	return out
 }
 
 func anyEligible(cands []book.Candidate) bool {

@@ -2,24 +2,14 @@ package probe_test
 
 import (
 	"math"
-	"slices"
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
-	"github.com/polyproxy/polyproxy/book/probe"
+	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/internal/fixture"
+	"github.com/polyproxy/polyproxy/probe"
 )
-
-func TestListsFor(t *testing.T) {
-	l := probe.Lists{Any: []string{"a.bin"}, White: []string{"w.bin"}}
-	if got := l.For(true); !slices.Equal(got, []string{"w.bin"}) {
-		t.Errorf("white: %v", got)
-	}
-	if got := l.For(false); !slices.Equal(got, []string{"a.bin"}) {
-		t.Errorf("black falls back to BookFile: %v", got)
-	}
-}
 
 // TestReportChances: the chances of the eligible moves add up to 1 in
 // every mode, and a move left out has none.
@@ -27,7 +17,9 @@ func TestReportChances(t *testing.T) {
 	b := fixture.Open(t, "oddities.bin")
 	start := fixture.Line(t, board.StartFEN, "")
 	for _, mode := range book.Modes() {
-		res := probe.Report([]*book.Book{b}, &start.Pos, probe.Policy{Mode: mode, ThresholdPerMille: 5})
+		settings := config.Default("")
+		settings.BookMode = mode
+		res := probe.Report([]*book.Book{b}, &start.Pos, settings)
 		sum := 0.0
 		for _, e := range res.Entries {
 			if !e.Eligible && e.Chance != 0 {
@@ -38,7 +30,7 @@ func TestReportChances(t *testing.T) {
 		if math.Abs(sum-1) > 1e-9 {
 			t.Errorf("%s: chances add up to %g: %+v", mode, sum, res.Entries)
 		}
-		if res.Book != b.Path() || len(res.Entries) != 4 || res.Side != "white" {
+		if res.Book != b.Path() || len(res.Entries) != 4 || res.Side != "white" || len(res.Rules) != 3 || res.Rules[0].Value != config.DefaultBookThreshold {
 			t.Errorf("%s: %+v", mode, res)
 		}
 	}
