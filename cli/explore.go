@@ -178,7 +178,8 @@ func serveExplore(ctx context.Context, o *exploreOptions, stdout, stderr io.Writ
 	if host, port, _ := net.SplitHostPort(addr); net.ParseIP(host).IsUnspecified() {
 		shown = net.JoinHostPort("127.0.0.1", port)
 	}
-	hs := &http.Server{Handler: srv.Handler(addr), ReadHeaderTimeout: 10 * time.Second}
+	named, _, _ := net.SplitHostPort(o.addr)
+	hs := &http.Server{Handler: srv.Handler(addr, named), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintln(stdout, srv.Address(shown))
 	fmt.Fprintln(stderr, "explore: serving the page; stop with Ctrl-C")
 	errc := make(chan error, 1)

@@ -144,11 +144,15 @@ func (s *Server) Address(addr string) string {
 }
 
 // Handler serves the page and the API at addr (the listener's address,
-// host:port), refusing requests for any other host.
-func (s *Server) Handler(addr string) http.Handler {
+// host:port), refusing requests for any other host. names are other names
+// of the host that requests may use (the host name -addr gave).
+func (s *Server) Handler(addr string, names ...string) http.Handler {
 	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		panic(err) // a listener's address
+	}
+	for _, n := range names {
+		s.hosts = append(s.hosts, strings.ToLower(net.JoinHostPort(n, port)))
 	}
 	ip := net.ParseIP(host)
 	switch {

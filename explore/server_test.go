@@ -406,3 +406,26 @@ func TestChess960(t *testing.T) {
 		t.Errorf("entries %v", es)
 	}
 }
+
+// TestHostNames: a server listening on every interface answers to IP
+// literals on its port and to the name -addr gave, never to another name.
+func TestHostNames(t *testing.T) {
+	srv, err := explore.New(books(testenv.GnuchessBook(t)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	h := srv.Handler("0.0.0.0:8123", "chess-box")
+	for host, code := range map[string]int{
+		"192.168.1.5:8123": 200, "[fe80::1]:8123": 200, "chess-box:8123": 200, "localhost:8123": 200,
+		"evil.example:8123": http.StatusMisdirectedRequest, "192.168.1.5:9999": http.StatusMisdirectedRequest, "chess-box": http.StatusMisdirectedRequest,
+	} {
+		req := httptest.NewRequest("GET", "/api/books", nil)
+		req.Host = host
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != code {
+			t.Errorf("Host %s: %d, want %d", host, rec.Code, code)
+		}
+	}
+}

@@ -230,7 +230,7 @@ function renderLine() {
   const ends = d.columns.map((c, i) => el('span', {}, el('span', { class: 'swatch', style: 'background:' + COLORS[i % COLORS.length] }),
     c.end < 0 ? c.name + ': in book along the whole line' : c.name + ': ends at ply ' + c.end));
   $('ends').replaceChildren(...ends);
-  const startBlack = / b /.test(d.start_fen || 'w - - ') && !!d.start_fen && d.start_fen.split(' ')[1] === 'b';
+  const startBlack = !!d.start_fen && d.start_fen.split(' ')[1] === 'b';
   let number = d.start_fen ? +(d.start_fen.split(' ')[5] || 1) : 1;
   const cells = [];
   const mv = (i) => {
