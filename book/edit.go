@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/polyproxy/polyproxy/book/board"
@@ -204,7 +206,7 @@ func (f *LearnFile) editPolyglot(e Edit, size int64) (Edit, error) {
 	}
 	var werr error
 	gerr := view.guard(func() {
-		werr = WriteFileFrom(f.path, func(w io.Writer) error {
+		werr = f.rewrite(func(w io.Writer) error {
 			bw := bufio.NewWriterSize(w, 1<<20)
 			bw.Write(view.data[:first*EntrySize])
 			var buf [EntrySize]byte
@@ -244,4 +246,56 @@ func (f *LearnFile) writeWeight(i int, w uint16) error {
 		err = io.ErrShortWrite
 	}
 	return err
+}
+
+// rewrite writes the book anew at its path with what write writes, while
+// the lock on the old file is held: with WriteFileFrom, a new file renamed
+// over the old one. Windows refuses to rename over a file that handles
+// hold (ours among them, holding the lock), even when they share
+// deletion, but lets such a file be renamed away: there the old book is
+// renamed aside first, the new one put in its place, and the old one
+// deleted (a crash between the two renames leaves both files beside the
+// path, never a torn book). Learners hold the book only with handles that
+// share deletion (openLocked).
+func (f *LearnFile) rewrite(write func(io.Writer) error) error {
+	if !openFilesBlockReplace {
+		return WriteFileFrom(f.path, write)
+	}
+	target, err := linkTarget(f.path)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	dir, base := filepath.Split(target)
+	if dir == "" {
+		dir = "."
+	}
+	st, err := os.Stat(target)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", f.path, err)
+	}
+	fail := func(err error) error {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := write(tmp); err != nil {
+		return fail(err)
+	}
+	if err := cmp.Or(tmp.Chmod(st.Mode().Perm()), tmp.Sync(), tmp.Close()); err != nil {
+		return fail(fmt.Errorf("write %s: %w", f.path, err))
+	}
+	aside := tmp.Name() + ".old"
+	if err := os.Rename(target, aside); err != nil {
+		return fail(fmt.Errorf("write %s: put the old book aside: %w", f.path, err))
+	}
+	if err := os.Rename(tmp.Name(), target); err != nil {
+		os.Rename(aside, target)
+		return fail(fmt.Errorf("write %s: %w", f.path, err))
+	}
+	os.Remove(aside) // deleted once the last handle closes
+	return nil
 }
