@@ -3,6 +3,7 @@ package explore_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -428,4 +429,60 @@ func TestHostNames(t *testing.T) {
 			t.Errorf("Host %s: %d, want %d", host, rec.Code, code)
 		}
 	}
+}
+
+// TestEditABK: an ABK book's move edited from the API: its priority and
+// statistics (as the side to move sees them), a move added and deleted,
+// the last change undone; the page's view follows each.
+func TestEditABK(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "small.abk")
+	if err := os.WriteFile(path, fixture.ReadFile(t, filepath.Join("..", "book", "testdata", "abk", "small.abk")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := serve(t, explore.Options{Columns: books(path).Columns, Edit: true})
+	abkOf := func(moves, move string) *explore.ABKView {
+		t.Helper()
+		p := s.position(url.Values{"moves": {moves}})
+		for i, e := range p.Columns[0].Report.Entries {
+			if e.Move == move {
+				return p.Columns[0].Extra[i].ABK
+			}
+		}
+		return nil
+	}
+	before := abkOf("e2e4", "e7e5")
+	if before == nil || abkFields(before) != "8 60 18 24" {
+		t.Fatalf("e7e5 after e4: %+v", before)
+	}
+	for _, e := range []map[string]any{
+		{"moves": "e2e4", "op": "abk", "move": "e7e5", "priority": 3, "games": 50, "won": 20, "lost": 10},
+		{"moves": "e2e4", "op": "add", "move": "a7a6", "priority": 4, "games": 2, "won": 1, "lost": 0},
+	} {
+		if res, body := s.post("/api/edit", e); res.StatusCode != 200 {
+			t.Fatalf("%v: %s %s", e, res.Status, body)
+		}
+	}
+	if got := abkOf("e2e4", "e7e5"); got == nil || abkFields(got) != "3 50 20 10" {
+		t.Errorf("e7e5 set: %+v", got)
+	}
+	if got := abkOf("e2e4", "a7a6"); got == nil || abkFields(got) != "4 2 1 0" {
+		t.Errorf("a7a6 added: %+v", got)
+	}
+	for range 2 {
+		if res, body := s.post("/api/undo", map[string]any{}); res.StatusCode != 200 {
+			t.Fatalf("undo: %s %s", res.Status, body)
+		}
+	}
+	if got := abkOf("e2e4", "e7e5"); got == nil || abkFields(got) != abkFields(before) || abkOf("e2e4", "a7a6") != nil {
+		t.Errorf("undone: e7e5 %+v, a7a6 %+v", got, abkOf("e2e4", "a7a6"))
+	}
+	var out, errb bytes.Buffer
+	if code := cli.Run([]string{"info-book", "-json", "-bin", path}, nil, &out, &errb); code != 0 || !strings.Contains(out.String(), `"warnings":[]`) {
+		t.Errorf("info-book: %s %s", out.String(), errb.String())
+	}
+}
+
+// abkFields writes an ABK view as "priority games won lost".
+func abkFields(v *explore.ABKView) string {
+	return fmt.Sprintf("%d %d %d %d", v.Priority, v.Games, v.Won, v.Lost)
 }
