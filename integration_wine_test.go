@@ -530,10 +530,10 @@ func TestWineEngineNotReadingIsEnded(t *testing.T) {
 }
 
 // explore -edit under Windows changes a book while a proxy learns into
-// it: a move added and one deleted (each a rewrite renamed over the book
-// while the edit holds the old one's lock, which Windows allows only to
-// handles that share deletion), a weight set in place and the last change
-// undone; every game the proxy learned meanwhile is in the book.
+// it: a move added and one deleted (each a rewrite: the old book put aside
+// and the new one in its place while the edit holds the old one's lock),
+// a weight set in place and the last change undone; every game the proxy
+// learned meanwhile is in the book.
 func TestWineExploreEditsWhileLearning(t *testing.T) {
 	w := needWine(t)
 	dir := t.TempDir()
