@@ -85,7 +85,10 @@ type GameObserver interface {
 	// observer may keep, not the game's line: a move costs the same at
 	// any length of game.
 	Position(p board.Position, continues bool)
-	BookMove(b *book.Book, key board.Key, stored board.Move, whiteMoved bool)
+	// BookMove passes the book entry played (stored in b) and line, the
+	// keys of the game's positions from its start to the one it was
+	// played in: the observer's own copy.
+	BookMove(b *book.Book, line []board.Key, stored board.Move, whiteMoved bool)
 	EngineScore(white bool, cp int, mate int, isMate bool)
 	AfterBestmove(p board.Position)
 	// GameResult ends the game with the result the GUI gave (CECP's

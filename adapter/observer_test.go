@@ -39,7 +39,7 @@ func (r *recorder) Position(p board.Position, continues bool) {
 	r.add(fmt.Sprintf("position %s %v", p.FEN(), continues))
 }
 
-func (r *recorder) BookMove(b *book.Book, key board.Key, stored board.Move, whiteMoved bool) {
+func (r *recorder) BookMove(b *book.Book, line []board.Key, stored board.Move, whiteMoved bool) {
 	r.add(fmt.Sprintf("book %s %s %v", filepath.Base(b.Path()), stored, whiteMoved))
 }
 

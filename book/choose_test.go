@@ -188,7 +188,7 @@ func TestChooseModes(t *testing.T) {
 }
 
 // chancesOf writes the chooser's chance of each entry of pos: "move:chance ...".
-func chancesOf(c *book.Chooser, b *book.Book, pos book.Position) string {
+func chancesOf(c *book.Chooser, b *book.Book, pos *board.Position) string {
 	cands := c.Candidates(b, pos, nil)
 	var parts []string
 	for i, p := range c.Chances(cands) {

@@ -32,9 +32,10 @@ const (
 	EditABK
 
 	// The kinds undo needs: statistics changed by a difference (so that
-	// games learned meanwhile stay counted), and deleted records restored.
-	editABKAdjust
-	editABKRestore
+	// games learned meanwhile stay counted), and what a format kept of a
+	// change (Restore) put back.
+	EditABKAdjust
+	EditRestore
 )
 
 // Edit is one change to one move of a position.
@@ -45,11 +46,11 @@ type Edit struct {
 	// Weight and Learn are a Polyglot entry's (EditWeight, EditAdd).
 	Weight uint16
 	Learn  Learn
-	// ABK are an ABK move's priority and statistics (EditABK, EditAdd).
+	// ABK are an ABK move's priority and statistics (EditABK, EditAdd;
+	// differences for EditABKAdjust).
 	ABK ABKFields
-
-	records []int32 // editABKRestore: the records marked deleted
-	flags   []int32 // and their flags before
+	// Restore is what a format keeps to undo a change (EditRestore).
+	Restore any
 }
 
 // ABKFields are what an ABK book holds for a move and an editor sets: its
@@ -60,7 +61,8 @@ type ABKFields struct {
 	Games, Wins, Losses int32 `json:"-"`
 }
 
-func (a ABKFields) check() error {
+// Check refuses fields no book may hold.
+func (a ABKFields) Check() error {
 	switch {
 	case a.Priority < 0 || a.Priority > 9:
 		return fmt.Errorf("priority %d: want 0 to 9", a.Priority)
@@ -77,8 +79,20 @@ func (a ABKFields) check() error {
 // unchanged.
 var ErrEdit = errors.New("cannot edit")
 
-func editErrorf(format string, args ...any) error {
+// EditErrorf is an error wrapping ErrEdit.
+func EditErrorf(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", ErrEdit, fmt.Sprintf(format, args...))
+}
+
+// An Editor is a format whose books can be changed move by move (explore
+// -edit).
+type Editor interface {
+	Learner
+	// Edit makes e on f, an open file of the format size bytes long, under
+	// its lock, as it is then, and returns the edit that undoes it.
+	// rewrite replaces the whole file with what write writes while the
+	// lock is held (see LearnFile.rewrite).
+	Edit(f *os.File, size int64, e Edit, rewrite func(write func(io.Writer) error) error) (Edit, error)
 }
 
 // Edit makes e under the exclusive lock learning takes, on the book as it
@@ -88,8 +102,8 @@ func editErrorf(format string, args ...any) error {
 //   - a Polyglot weight that keeps the position's entries in order is one
 //     aligned 2-byte write in place, as a learn field is;
 //   - any other Polyglot change (an entry added, removed or moved within
-//     its position) rewrites the book with WriteFileFrom while the lock on
-//     the old file is held: a learner waiting for it then finds the book
+//     its position) rewrites the book while the lock on the old file is
+//     held (rewrite): a learner waiting for it then finds the book
 //     replaced and writes into the new one (see lock);
 //   - an ABK change writes in place the fields it changes, and a new
 //     record goes at the end of the file before the pointer that makes it
@@ -98,11 +112,15 @@ func editErrorf(format string, args ...any) error {
 // A Polyglot book stays sorted with every weight above 0; an ABK tree
 // gains no problem.
 func (f *LearnFile) Edit(e Edit) (undo Edit, err error) {
+	ed, ok := f.format.(Editor)
+	if !ok {
+		return Edit{}, fmt.Errorf("edit %s: the %s format cannot be edited", f.path, f.format.Name())
+	}
 	if !f.writable {
 		return Edit{}, fmt.Errorf("edit %s: book was opened read-only", f.path)
 	}
 	if why := NoKeyReason(&e.Pos); why != "" {
-		return Edit{}, editErrorf("%s", why)
+		return Edit{}, EditErrorf("%s", why)
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -117,35 +135,37 @@ func (f *LearnFile) Edit(e Edit) (undo Edit, err error) {
 			err = fmt.Errorf("edit %s: unlock: %w", f.path, uerr)
 		}
 	}()
-	if f.abk {
-		return f.editABK(e, st.Size())
-	}
-	return f.editPolyglot(e, st.Size())
+	return ed.Edit(f.f, st.Size(), e, f.rewrite)
 }
 
-func (f *LearnFile) editPolyglot(e Edit, size int64) (Edit, error) {
+// Polyglot books are edited entry by entry.
+var _ Editor = polyglot{}
+
+// Edit changes a Polyglot book's entry (see LearnFile.Edit).
+func (polyglot) Edit(file *os.File, size int64, e Edit, rewrite func(write func(io.Writer) error) error) (Edit, error) {
+	path := file.Name()
 	key := e.Pos.Key()
 	stored := e.Pos.ToBook(e.Move)
 	switch e.Kind {
 	case EditWeight, EditDelete, EditAdd:
 	default:
-		return Edit{}, editErrorf("a Polyglot book has no priority or statistics of ABK's")
+		return Edit{}, EditErrorf("a Polyglot book has no priority or statistics of ABK's")
 	}
 	if e.Kind != EditDelete && e.Weight == 0 {
-		return Edit{}, editErrorf("weight 0 is a move never played: delete the move instead")
+		return Edit{}, EditErrorf("weight 0 is a move never played: delete the move instead")
 	}
 	var view *Book
 	if openFilesBlockReplace {
 		// A mapped view would keep the rewrite from replacing the file.
-		data, err := readWhole(f.f, size)
+		data, err := readWhole(file, size)
 		if err != nil {
-			return Edit{}, fmt.Errorf("edit %s: %w", f.path, err)
+			return Edit{}, fmt.Errorf("edit %s: %w", path, err)
 		}
-		view = &Book{path: f.path, mapping: data, data: data[:size-size%EntrySize]}
+		view = &Book{path: path, mapping: data, data: data[:size-size%EntrySize]}
 	} else {
 		var err error
-		if view, err = mapLocked(f.f, f.path, size); err != nil {
-			return Edit{}, fmt.Errorf("edit %s: %w", f.path, err)
+		if view, err = mapLocked(file, path, size); err != nil {
+			return Edit{}, fmt.Errorf("edit %s: %w", path, err)
 		}
 		defer view.unmap()
 	}
@@ -160,7 +180,7 @@ func (f *LearnFile) editPolyglot(e Edit, size int64) (Edit, error) {
 		return Edit{}, fmt.Errorf("edit: %w", err)
 	}
 	if unsorted {
-		return Edit{}, editErrorf("%s is not sorted: sort it first (merge-book or convert-book write it sorted)", f.path)
+		return Edit{}, EditErrorf("%s is not sorted: sort it first (merge-book or convert-book write it sorted)", path)
 	}
 	group := make([]Entry, count)
 	at := -1
@@ -175,22 +195,22 @@ func (f *LearnFile) editPolyglot(e Edit, size int64) (Edit, error) {
 	switch e.Kind {
 	case EditAdd:
 		if at >= 0 {
-			return Edit{}, editErrorf("%s is in the book already", e.Move)
+			return Edit{}, EditErrorf("%s is in the book already", e.Move)
 		}
 		if _, err := e.Pos.LegalMove(e.Move); err != nil {
-			return Edit{}, editErrorf("%v", err)
+			return Edit{}, EditErrorf("%v", err)
 		}
 		after = append(slices.Clone(group), Entry{Key: key, Move: stored, Weight: e.Weight, Learn: e.Learn})
 		undo.Kind = EditDelete
 	case EditDelete:
 		if at < 0 {
-			return Edit{}, editErrorf("%s is not in the book", e.Move)
+			return Edit{}, EditErrorf("%s is not in the book", e.Move)
 		}
 		after = slices.Delete(slices.Clone(group), at, at+1)
 		undo.Kind, undo.Weight, undo.Learn = EditAdd, group[at].Weight, group[at].Learn
 	case EditWeight:
 		if at < 0 {
-			return Edit{}, editErrorf("%s is not in the book", e.Move)
+			return Edit{}, EditErrorf("%s is not in the book", e.Move)
 		}
 		after = slices.Clone(group)
 		after[at].Weight = e.Weight
@@ -199,14 +219,14 @@ func (f *LearnFile) editPolyglot(e Edit, size int64) (Edit, error) {
 	// The file's order: weights descending within the key, ties as they were.
 	slices.SortStableFunc(after, CompareEntries)
 	if e.Kind == EditWeight && slices.Equal(moveOrder(after), moveOrder(group)) {
-		if err := f.writeWeight(first+at, e.Weight); err != nil {
-			return Edit{}, fmt.Errorf("edit %s: write entry %d: %w", f.path, first+at, err)
+		if err := writeWeight(file, first+at, e.Weight); err != nil {
+			return Edit{}, fmt.Errorf("edit %s: write entry %d: %w", path, first+at, err)
 		}
 		return undo, nil
 	}
 	var werr error
 	gerr := view.guard(func() {
-		werr = f.rewrite(func(w io.Writer) error {
+		werr = rewrite(func(w io.Writer) error {
 			bw := bufio.NewWriterSize(w, 1<<20)
 			bw.Write(view.data[:first*EntrySize])
 			var buf [EntrySize]byte
@@ -216,7 +236,7 @@ func (f *LearnFile) editPolyglot(e Edit, size int64) (Edit, error) {
 			}
 			bw.Write(view.mapping[(first+count)*EntrySize:]) // the rest, and a ragged tail as it was
 			if err := bw.Flush(); err != nil {
-				return fmt.Errorf("edit %s: %w", f.path, err)
+				return fmt.Errorf("edit %s: %w", path, err)
 			}
 			return nil
 		})
@@ -238,10 +258,10 @@ func moveOrder(entries []Entry) []board.Move {
 // writeWeight writes the 2 weight bytes of entry i and nothing else: an
 // aligned write inside one entry, seen whole or not at all (as
 // writeLearn's).
-func (f *LearnFile) writeWeight(i int, w uint16) error {
+func writeWeight(f *os.File, i int, w uint16) error {
 	var b [2]byte
 	binary.BigEndian.PutUint16(b[:], w)
-	n, err := f.f.WriteAt(b[:], int64(i)*EntrySize+weightOffset)
+	n, err := f.WriteAt(b[:], int64(i)*EntrySize+weightOffset)
 	if err == nil && n != len(b) {
 		err = io.ErrShortWrite
 	}

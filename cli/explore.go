@@ -8,16 +8,26 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/explore"
 )
+
+var exploreCommand = command{
+	name: "explore", summary: "serve a local page to look at books side by side (and, with -edit, change them)",
+	usage: `usage: polyproxy explore [-addr HOST:PORT] [-edit] [probe's book flags: -book FILES -threshold N ...] BOOK... | polyglot.ini
+Serves a page that shows the books' moves at any position, as the proxy weighs them, side by side
+(a column each BOOK, and one for -book with -book-white and -book-black), and prints its address as
+the first line on standard output. Given an ini, it shows the books and settings the proxy would
+use. Stop it with Ctrl-C.
+`,
+	operands: "BOOK... | polyglot.ini",
+	new:      func() options { return &exploreOptions{} },
+}
 
 // exploreOptions are explore's command line, checked before any book is read.
 type exploreOptions struct {
@@ -29,64 +39,62 @@ type exploreOptions struct {
 	// settings are the book flags probe takes (-book, -threshold, ...):
 	// the columns' rules, and with -book a column of their own.
 	settings *config.Config
-	flagged  bool // a book flag was given
 }
 
 // defaultExploreAddr is where explore listens without -addr: a free port
 // on the loopback interface, which no other machine reaches.
 const defaultExploreAddr = "127.0.0.1:0"
 
-func parseExplore(args []string, stderr io.Writer) (*exploreOptions, error) {
-	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	o := &exploreOptions{settings: config.Default("")}
+func (o *exploreOptions) define(fs *flag.FlagSet) {
+	o.settings = config.Default("")
 	o.settings.BookFiles = nil // only the books given
 	fs.StringVar(&o.addr, "addr", defaultExploreAddr, "`HOST:PORT` to listen on; an address other machines reach lets anyone there read the books (and with -edit change them)")
 	fs.BoolVar(&o.edit, "edit", false, "allow changes to the books from the page (weights, ABK priorities and statistics, moves deleted and added, undo), under learning's lock")
 	o.settings.ToolFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: polyproxy explore [-addr HOST:PORT] [-edit] [probe's book flags: -book FILES -threshold N ...] BOOK... | polyglot.ini")
-		fmt.Fprintln(stderr, "Serves a page that shows the books' moves at any position, as the proxy weighs them, side by side")
-		fmt.Fprintln(stderr, "(a column each BOOK, and one for -book with -book-white and -book-black), and prints its address as")
-		fmt.Fprintln(stderr, "the first line on standard output. Given an ini, it shows the books and settings the proxy would")
-		fmt.Fprintln(stderr, "use. Stop it with Ctrl-C.")
-		fs.PrintDefaults()
-	}
-	if err := parseFlagsAndArgs(fs, args); err != nil {
-		return nil, err
-	}
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name != "addr" && f.Name != "edit" {
-			o.flagged = true
-		}
-	})
+}
+
+func (o *exploreOptions) validate(cl *commandLine) error {
+	flagged := false
+	cl.fs.Visit(func(f *flag.Flag) { flagged = flagged || f.Name != "addr" && f.Name != "edit" })
 	host, _, err := net.SplitHostPort(o.addr)
 	if err != nil {
-		return nil, usageErrorf("-addr %q: %v", o.addr, err)
+		return usageErrorf("-addr %q: %v", o.addr, err)
 	}
 	o.public = !loopback(host)
-	lists := len(o.settings.BooksInUse()) > 0
+	args := cl.operands()
+	st := o.settings
 	switch {
-	case fs.NArg() == 0 && !lists:
-		return nil, usageErrorf("name the books to show, or a polyglot.ini")
-	case fs.NArg() > 0 && isIni(fs.Arg(0)) && fs.NArg() > 1:
-		return nil, usageErrorf("an ini comes alone: %q follows it", fs.Arg(1))
-	case fs.NArg() > 0 && isIni(fs.Arg(0)) && o.flagged:
-		return nil, usageErrorf("the books and their settings come from the ini: leave out the book flags")
-	case fs.NArg() > 0 && isIni(fs.Arg(0)):
-		o.ini = fs.Arg(0)
-	case (len(o.settings.BookFilesWhite) > 0 || len(o.settings.BookFilesBlack) > 0) && len(o.settings.BookFiles) == 0 &&
-		(len(o.settings.BookFilesWhite) == 0 || len(o.settings.BookFilesBlack) == 0):
-		return nil, usageErrorf("-book-white or -book-black alone leaves the other side without a book: give -book too")
+	case len(args) == 0 && len(st.BooksInUse()) == 0:
+		return usageErrorf("name the books to show, or a polyglot.ini")
+	case len(args) > 0 && isIni(args[0]) && len(args) > 1:
+		return usageErrorf("an ini comes alone: %q follows it", args[1])
+	case len(args) > 0 && isIni(args[0]) && flagged:
+		return usageErrorf("the books and their settings come from the ini: leave out the book flags")
+	case len(args) > 0 && isIni(args[0]):
+		o.ini = args[0]
+	case len(st.BookFiles) == 0 && (len(st.BookFilesWhite) == 0) != (len(st.BookFilesBlack) == 0):
+		return usageErrorf("-book-white or -book-black alone leaves the other side without a book: give -book too")
 	default:
-		for _, a := range fs.Args() {
+		for _, a := range args {
 			if isIni(a) {
-				return nil, usageErrorf("an ini comes alone, not among books: %q", a)
+				return usageErrorf("an ini comes alone, not among books: %q", a)
 			}
 		}
-		o.books = fs.Args()
+		o.books = args
 	}
-	return o, nil
+	return nil
+}
+
+func (o *exploreOptions) files() (inputs, outputs []fileArg) { return nil, nil }
+
+// run serves the page until a stop signal: explore ends by itself there
+// (the change under way is finished), not through the tools' handler,
+// which would leave it mid-change.
+func (o *exploreOptions) run(e *env) error {
+	e.stop.release()
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
+	defer stop()
+	return serveExplore(ctx, o, e.stdout, e.stderr)
 }
 
 func isIni(path string) bool { return strings.EqualFold(filepath.Ext(path), ".ini") }
@@ -136,16 +144,6 @@ func columnName(path string, all []string) string {
 		}
 	}
 	return base
-}
-
-func runExplore(args []string, stdout, stderr io.Writer) error {
-	o, err := parseExplore(args, stderr)
-	if err != nil {
-		return err
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return serveExplore(ctx, o, stdout, stderr)
 }
 
 // serveExplore serves the page until ctx ends.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"flag"
 	"io"
 	"net/http"
 	"os"
@@ -46,8 +47,13 @@ func TestExploreRefusesBadCommandLines(t *testing.T) {
 // the address it printed and its stderr so far.
 func startExplore(t *testing.T, args ...string) (addr string, stderr *bytes.Buffer) {
 	t.Helper()
-	o, err := parseExplore(args, io.Discard)
-	if err != nil {
+	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
+	o := &exploreOptions{}
+	o.define(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.validate(&commandLine{fs}); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -15,41 +15,62 @@ import (
 	"github.com/polyproxy/polyproxy/probe"
 )
 
-func runProbe(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("probe", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	// The book settings are the proxy's: the same names, bounds and
-	// defaults (BookFile and the rest, from the option table).
-	settings := config.Default("")
-	settings.BookFiles = nil // only the books given
-	settings.ToolFlags(fs)
-	fen := fs.String("fen", "", "start `position` (default: the standard start position); its castling field may be KQkq, Shredder-FEN (HAha) or X-FEN")
-	chess960 := fs.Bool("chess960", false, "Chess960: castling moves are king takes rook (b1a1); on by itself for a -fen whose castling rights only Chess960 has")
-	moves := fs.String("moves", "", "`UCI moves` to play from the start position, space-separated, e.g. \"e2e4 e7e5\"")
-	asJSON := fs.Bool("json", false, "print exactly one JSON object: {\"key\":...,\"rules\":[...],\"entries\":[{\"move\":...,\"raw\":...,\"weight\":...,\"learn\":...,\"legal\":...},...]}")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: polyproxy probe -book FILE[;FILE...] [-book-white FILES] [-book-black FILES] [-fen FEN] [-chess960] [-moves \"e2e4 e7e5 ...\"]")
-		fmt.Fprintln(stderr, "                      [-json] [-threshold N] [-width N] [-min-weight N] [-learn-weight]")
-		fmt.Fprintln(stderr, "Lists the position's entries in file order, and which moves each rule of choosing leaves eligible.")
-		fmt.Fprintln(stderr, "Shares are of the total weight of the legal entries; learn is the raw field, shown as games")
-		fmt.Fprintln(stderr, "(high 16 bits) / points (low 16 bits, half points).")
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args, "book"); err != nil {
-		return err
-	}
-	*chess960 = *chess960 || board.Chess960FEN(*fen)
-	line, err := board.NewLineVariant(*fen, *chess960)
+var probeCommand = command{
+	name: "probe", summary: "show a position's key and every book entry for it",
+	usage: `usage: polyproxy probe -book FILE[;FILE...] [-book-white FILES] [-book-black FILES] [-fen FEN] [-chess960] [-moves "e2e4 e7e5 ..."]
+                      [-json] [-threshold N] [-width N] [-min-weight N] [-learn-weight]
+Lists the position's entries in file order, and which moves each rule of choosing leaves eligible.
+Shares are of the total weight of the legal entries; learn is the raw field, shown as games
+(high 16 bits) / points (low 16 bits, half points).
+`,
+	required: []string{"book"},
+	new:      func() options { return &probeOptions{} },
+}
+
+type probeOptions struct {
+	// settings are the book settings, as the proxy's: the same names,
+	// bounds and defaults (BookFile and the rest, from the option table).
+	settings *config.Config
+	fen      string
+	chess960 bool
+	moves    string
+	asJSON   bool
+	line     *board.Line // the position, once validated
+}
+
+func (o *probeOptions) define(fs *flag.FlagSet) {
+	o.settings = config.Default("")
+	o.settings.BookFiles = nil // only the books given
+	o.settings.ToolFlags(fs)
+	fs.StringVar(&o.fen, "fen", "", "start `position` (default: the standard start position); its castling field may be KQkq, Shredder-FEN (HAha) or X-FEN")
+	fs.BoolVar(&o.chess960, "chess960", false, "Chess960: castling moves are king takes rook (b1a1); on by itself for a -fen whose castling rights only Chess960 has")
+	fs.StringVar(&o.moves, "moves", "", "`UCI moves` to play from the start position, space-separated, e.g. \"e2e4 e7e5\"")
+	fs.BoolVar(&o.asJSON, "json", false, "print exactly one JSON object: {\"key\":...,\"rules\":[...],\"entries\":[{\"move\":...,\"raw\":...,\"weight\":...,\"learn\":...,\"legal\":...},...]}")
+}
+
+func (o *probeOptions) validate(*commandLine) error {
+	o.chess960 = o.chess960 || board.Chess960FEN(o.fen)
+	line, err := board.NewLineVariant(o.fen, o.chess960)
 	if err != nil {
 		return usageErrorf("-fen: %v", err)
 	}
-	if err := line.PlayMoves(strings.Fields(*moves), 0); err != nil {
+	if err := line.PlayMoves(strings.Fields(o.moves), 0); err != nil {
 		return usageErrorf("-moves: %v", err)
 	}
-	paths := settings.BooksFor(line.Pos.WhiteToMove())
-	if len(paths) == 0 {
+	o.line = line
+	if len(o.books()) == 0 {
 		return usageErrorf("-book names no file")
 	}
+	return nil
+}
+
+func (o *probeOptions) files() (inputs, outputs []fileArg) { return nil, nil }
+
+// books are the books for the side to move, in priority order.
+func (o *probeOptions) books() []string { return o.settings.BooksFor(o.line.Pos.WhiteToMove()) }
+
+func (o *probeOptions) run(e *env) error {
+	paths := o.books()
 	var books []*book.Book
 	defer func() {
 		for _, b := range books {
@@ -57,17 +78,21 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 		}
 	}()
 	for _, p := range paths {
-		b, err := openChecked(p, stderr, "probe")
+		b, err := openChecked(e, p)
 		if err != nil {
 			return err
 		}
 		books = append(books, b)
 	}
-
-	res := probe.Report(books, &line.Pos, settings)
-	if *asJSON {
-		return json.NewEncoder(stdout).Encode(res)
+	res := probe.Report(books, &o.line.Pos, o.settings)
+	if o.asJSON {
+		return json.NewEncoder(e.stdout).Encode(res)
 	}
+	return printProbe(e.stdout, res)
+}
+
+// printProbe writes probe's text report.
+func printProbe(stdout io.Writer, res probe.Result) error {
 	fmt.Fprintf(stdout, "book: %s\nfen:  %s\nkey:  %s\n", res.Book, res.FEN, res.Key)
 	if len(res.Books) > 1 {
 		fmt.Fprintf(stdout, "books for %s: %s\n", res.Side, strings.Join(res.Books, config.BookFileSeparator))

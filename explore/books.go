@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 // openBook is a book file the page shows, kept open, and opened again
@@ -17,8 +19,8 @@ type openBook struct {
 	path string
 	b    *book.Book
 	st   os.FileInfo
-	abk  map[book.ABKMoveID]book.ABKTotals // an ABK book's moves with their records' fields
-	edit *book.LearnFile                   // with -edit
+	abk  map[abk.MoveID]abk.Totals // an ABK book's moves with their records' fields
+	edit *book.LearnFile           // with -edit
 }
 
 // open opens the book at path as probe does: mapped, its warnings told,
@@ -39,15 +41,15 @@ func (ob *openBook) reopen(warn func(string), first bool) error {
 	if err != nil {
 		return fmt.Errorf("open book: %w", err)
 	}
-	b, err := book.Open(ob.path)
+	b, err := formats.Open(ob.path)
 	if err != nil {
 		return err
 	}
-	var abk map[book.ABKMoveID]book.ABKTotals
-	if b.ABK() != nil {
+	var totals map[abk.MoveID]abk.Totals
+	if b.Format() == abk.Format {
 		data, err := os.ReadFile(ob.path)
 		if err == nil {
-			abk, err = book.ReadABKTotals(data)
+			totals, err = abk.ReadTotals(data)
 		}
 		if err != nil {
 			b.Close()
@@ -67,7 +69,7 @@ func (ob *openBook) reopen(warn func(string), first bool) error {
 	if ob.b != nil {
 		ob.b.Close()
 	}
-	ob.b, ob.st, ob.abk = b, st, abk
+	ob.b, ob.st, ob.abk = b, st, totals
 	return nil
 }
 
@@ -83,7 +85,7 @@ func (ob *openBook) changed() bool {
 		return true
 	}
 	// Read into memory (ABK; every book on Windows): in-place writes too.
-	inMemory := ob.b.ABK() != nil || runtime.GOOS == "windows"
+	inMemory := ob.b.Format().ReadWhole() || runtime.GOOS == "windows"
 	return inMemory && !st.ModTime().Equal(ob.st.ModTime())
 }
 

@@ -389,7 +389,7 @@ func TestBrowserTwoBooks(t *testing.T) {
 	b.waitPly(3)
 	b.clean()
 
-	abk := serve(t, books(filepath.Join("..", "book", "testdata", "abk", "small.abk")))
+	abk := serve(t, books(filepath.Join("..", "book", "abk", "testdata", "small.abk")))
 	a := openBrowser(t, abk, "/?moves=e2e4")
 	if eval[int](a, `document.querySelectorAll('#col-0 .wdl .w').length`) == 0 {
 		t.Error("no win/draw/loss bar for the ABK book")

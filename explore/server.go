@@ -23,7 +23,9 @@ import (
 	"sync"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/probe"
 )
@@ -109,7 +111,7 @@ func New(opts Options) (*Server, error) {
 			}
 			s.books[path] = ob
 			if opts.Edit {
-				if ob.edit, err = book.OpenLearnFile(path); err != nil {
+				if ob.edit, err = formats.OpenLearnFile(path); err != nil {
 					s.Close()
 					return nil, fmt.Errorf("-edit: %w", err)
 				}
@@ -307,12 +309,8 @@ func (s *Server) booksInfo() Books {
 	return out
 }
 
-func format(b *book.Book) string {
-	if b.ABK() != nil {
-		return "abk"
-	}
-	return "polyglot"
-}
+// format is the book's format as the page names it ("polyglot", "abk").
+func format(b *book.Book) string { return strings.ToLower(b.Format().Name()) }
 
 // books are the open books of a list, refreshed.
 func (s *Server) list(paths []string) []*book.Book {
@@ -386,7 +384,7 @@ func (s *Server) column(c Column, p *place, pos *board.Position) ColumnView {
 		}
 		if shown.abk != nil {
 			raw, _ := board.ParseMove(e.Raw)
-			if t, ok := shown.abk[book.ABKMoveID{Key: pos.Key(), Move: raw}]; ok {
+			if t, ok := shown.abk[abk.MoveID{Key: pos.Key(), Move: raw}]; ok {
 				v := &ABKView{Priority: t.Priority, Games: t.Games, Won: t.Wins, Lost: t.Losses, Records: t.Records}
 				if !pos.WhiteToMove() {
 					v.Won, v.Lost = v.Lost, v.Won

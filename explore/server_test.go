@@ -436,7 +436,7 @@ func TestHostNames(t *testing.T) {
 // the last change undone; the page's view follows each.
 func TestEditABK(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "small.abk")
-	if err := os.WriteFile(path, fixture.ReadFile(t, filepath.Join("..", "book", "testdata", "abk", "small.abk")), 0o644); err != nil {
+	if err := os.WriteFile(path, fixture.ReadFile(t, filepath.Join("..", "book", "abk", "testdata", "small.abk")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s := serve(t, explore.Options{Columns: books(path).Columns, Edit: true})
