@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/filelock"
 )
 
 // LearnFile is a book opened for learning. Under the file lock it maps
@@ -188,7 +189,7 @@ func (f *LearnFile) run(updates []LearnUpdate, write bool) (changes []LearnChang
 	}
 	locked := f.f
 	defer func() {
-		if uerr := unlockFile(locked); uerr != nil && err == nil {
+		if uerr := filelock.Unlock(locked); uerr != nil && err == nil {
 			err = fmt.Errorf("learn %s: unlock: %w", f.path, uerr)
 		}
 	}()
@@ -249,24 +250,24 @@ func (f *LearnFile) lock(exclusive bool) (os.FileInfo, error) {
 		f.f = nf
 	}
 	for attempt := 0; ; attempt++ {
-		if err := lockFile(f.f, exclusive); err != nil {
+		if err := filelock.Lock(f.f, exclusive); err != nil {
 			return nil, fmt.Errorf("learn %s: lock: %w", f.path, err)
 		}
 		st, err := f.f.Stat()
 		if err != nil {
-			unlockFile(f.f)
+			filelock.Unlock(f.f)
 			return nil, fmt.Errorf("learn %s: %w", f.path, err)
 		}
 		now, err := os.Stat(f.path)
 		if errors.Is(err, fs.ErrNotExist) {
 			// Updates to the open file would go where nobody reads them.
-			unlockFile(f.f)
+			filelock.Unlock(f.f)
 			return nil, fmt.Errorf("learn %s: %w", f.path, ErrBookDeleted)
 		}
 		if err != nil || os.SameFile(st, now) || attempt == 2 {
 			return st, nil
 		}
-		unlockFile(f.f)
+		filelock.Unlock(f.f)
 		nf, err := f.open()
 		if err != nil {
 			return nil, fmt.Errorf("learn %s: reopen the replaced book: %w", f.path, err)
@@ -343,11 +344,4 @@ func (b *Book) indexOf(k board.Key, m board.Move) (idx int, l Learn, err error) 
 		}
 	})
 	return idx, l, err
-}
-
-func wrapLockErr(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return &os.SyscallError{Syscall: op, Err: err}
 }
