@@ -1,6 +1,7 @@
 package adapter
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/polyproxy/polyproxy/book/board"
@@ -253,12 +254,16 @@ func (a *Adapter) tracked(continues bool) {
 	}
 	// A copy: the game moves on before the observer runs (after the flush).
 	pos := g.cur.Pos
-	call := func(o GameObserver) { o.Position(pos, continues) }
 	if continues {
-		a.observer.later(call)
-	} else {
-		a.observer.laterNow(call) // the last game ends: its learning lands now
+		a.observer.later(func(o GameObserver) { o.Position(pos, true) })
+		return
 	}
+	// The last game ends: its learning lands now.
+	keys := slices.Clone(g.cur.Keys)
+	a.observer.laterNow(func(o GameObserver) {
+		o.Position(pos, false)
+		o.GameLine(keys)
+	})
 }
 
 // reset sets the game to its base position.
