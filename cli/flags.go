@@ -38,9 +38,9 @@ func (r *intRange) Set(s string) error {
 
 func (r *intRange) Get() any { return *r.p }
 
-// bounds is the range a numeric flag accepts; the tests try every
+// Bounds is the range a numeric flag accepts; the tests try every
 // numeric flag of every command with values outside it.
-func (r *intRange) bounds() (min, max float64) { return float64(r.min), float64(r.max) }
+func (r *intRange) Bounds() (min, max float64) { return float64(r.min), float64(r.max) }
 
 // floatRange is a float64 flag bounded like intRange; NaN and the
 // infinities are refused (NaN compares false with every bound, so an
@@ -67,7 +67,7 @@ func (r *floatRange) Set(s string) error {
 }
 
 func (r *floatRange) Get() any                   { return *r.p }
-func (r *floatRange) bounds() (min, max float64) { return r.min, r.max }
+func (r *floatRange) Bounds() (min, max float64) { return r.min, r.max }
 
 // intFlag defines an int flag that takes min..max; def need not be in the
 // range (a default such as 0 can mean "not given").

@@ -66,12 +66,12 @@ func TestNumericFlagsBounded(t *testing.T) {
 				return
 			}
 			numeric++
-			b, ok := f.Value.(interface{ bounds() (float64, float64) })
+			b, ok := f.Value.(interface{ Bounds() (float64, float64) })
 			if !ok {
-				t.Errorf("%s -%s takes a number without bounds: define it with intFlag or floatFlag", name, f.Name)
+				t.Errorf("%s -%s takes a number without bounds: define it with intFlag, floatFlag or the option table (config)", name, f.Name)
 				return
 			}
-			lo, hi := b.bounds()
+			lo, hi := b.Bounds()
 			_, isInt := f.Value.(flag.Getter).Get().(int)
 			format := func(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 			below, above := format(lo-1), format(hi+1)

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -65,18 +66,15 @@ type probeResult struct {
 func runProbe(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("probe", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	bookPaths := fs.String("book", "", "book `file`s to read, in priority order, separated by ';' (BookFile)")
-	whitePaths := fs.String("book-white", "", "book `file`s for positions with White to move, replacing -book there (BookFileWhite)")
-	blackPaths := fs.String("book-black", "", "book `file`s for positions with Black to move, replacing -book there (BookFileBlack)")
+	// The book settings are the proxy's: the same names, bounds and
+	// defaults (BookFile and the rest, from the option table).
+	settings := config.Default("")
+	settings.BookFiles = nil // only the books given
+	settings.ToolFlags(fs)
 	fen := fs.String("fen", "", "start `position` (default: the standard start position); its castling field may be KQkq, Shredder-FEN (HAha) or X-FEN")
 	chess960 := fs.Bool("chess960", false, "Chess960: castling moves are king takes rook (b1a1); on by itself for a -fen whose castling rights only Chess960 has")
 	moves := fs.String("moves", "", "`UCI moves` to play from the start position, space-separated, e.g. \"e2e4 e7e5\"")
 	asJSON := fs.Bool("json", false, "print exactly one JSON object: {\"key\":...,\"rules\":[...],\"entries\":[{\"move\":...,\"raw\":...,\"weight\":...,\"learn\":...,\"legal\":...},...]}")
-	var threshold, width, minWeight int
-	intFlag(fs, &threshold, "threshold", config.DefaultBookThreshold, 0, 1000, "BookTreshold in `per mille`, for the eligible column")
-	intFlag(fs, &width, "width", 0, 0, config.MaxBookWidth, "BookWidth: only the `N` highest weights are eligible (0: off)")
-	intFlag(fs, &minWeight, "min-weight", 0, 0, config.MaxBookMinWeight, "BookMinWeight: a position whose entries above the threshold weigh less in all is out of book (0: off)")
-	learnWeight := fs.Bool("learn-weight", false, "BookLearnWeight: choose by the weights learned results give")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: polyproxy probe -book FILE[;FILE...] [-book-white FILES] [-book-black FILES] [-fen FEN] [-chess960] [-moves \"e2e4 e7e5 ...\"]")
 		fmt.Fprintln(stderr, "                      [-json] [-threshold N] [-width N] [-min-weight N] [-learn-weight]")
@@ -96,15 +94,10 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 	if err := line.PlayMoves(strings.Fields(*moves), 0); err != nil {
 		return usageErrorf("-moves: %v", err)
 	}
-	paths := splitBooks(*bookPaths)
+	paths := settings.BooksFor(line.Pos.WhiteToMove())
 	side := "black"
 	if line.Pos.WhiteToMove() {
 		side = "white"
-		if w := splitBooks(*whitePaths); len(w) > 0 {
-			paths = w
-		}
-	} else if b := splitBooks(*blackPaths); len(b) > 0 {
-		paths = b
 	}
 	if len(paths) == 0 {
 		return usageErrorf("-book names no file")
@@ -123,11 +116,7 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 		books = append(books, b)
 	}
 
-	opts := book.Options{Mode: book.Weighted, ThresholdPerMille: threshold, Width: width, MinWeight: uint64(minWeight)}
-	if *learnWeight {
-		opts.Weight = learn.Weight
-	}
-	chooser := book.NewChooser(opts, 1)
+	chooser := book.NewChooser(settings.ChooserOptions(learn.Weight), 1)
 	// The book a game would use: the first with an eligible move; else the
 	// first that has the position at all, to show why it is out.
 	shown, cands := 0, []book.Candidate(nil)
@@ -150,7 +139,7 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 			Share: cd.Share, Learn: uint32(cd.Entry.Learn), Games: cd.Entry.Learn.Games(), Points: cd.Entry.Learn.Points(),
 			Legal: cd.Legal, Eligible: cd.Eligible, Out: cd.Out.String(), Note: cd.Why,
 		}
-		if *learnWeight {
+		if settings.BookLearnWeight {
 			w := cd.Weight
 			e.Effective = &w
 		}
@@ -159,20 +148,7 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 		}
 		res.Entries = append(res.Entries, e)
 	}
-	// Each rule in turn, as they apply: an entry stays eligible after a
-	// rule when no rule up to it left it out.
-	for _, r := range []struct {
-		rule  book.Rule
-		value int
-	}{{book.RuleThreshold, threshold}, {book.RuleWidth, width}, {book.RuleMinWeight, minWeight}} {
-		pr := probeRule{Rule: r.rule.String(), Value: r.value, Eligible: []string{}}
-		for _, cd := range cands {
-			if cd.Out == book.RuleNone || cd.Out > r.rule {
-				pr.Eligible = append(pr.Eligible, cd.Move.String())
-			}
-		}
-		res.Rules = append(res.Rules, pr)
-	}
+	res.Rules = probeRules(settings, cands)
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(res)
 	}
@@ -223,13 +199,27 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// splitBooks reads a ';' list of book files, as BookFile is written.
-func splitBooks(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, config.BookFileSeparator) {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
+// probeRules are the rules of choosing probe's flags set, in the order
+// they apply, each with the moves it leaves eligible: an entry stays
+// eligible after a rule when no rule up to it left it out.
+func probeRules(settings *config.Config, cands []book.Candidate) []probeRule {
+	var rules []config.Setting
+	for _, s := range config.Settings() {
+		if s.Rule != book.RuleNone && s.ToolFlag != "" {
+			rules = append(rules, s)
 		}
+	}
+	slices.SortFunc(rules, func(a, b config.Setting) int { return int(a.Rule) - int(b.Rule) })
+	var out []probeRule
+	for _, s := range rules {
+		value, _ := strconv.Atoi(s.Value(settings))
+		pr := probeRule{Rule: s.Rule.String(), Value: value, Eligible: []string{}}
+		for _, cd := range cands {
+			if cd.Out == book.RuleNone || cd.Out > s.Rule {
+				pr.Eligible = append(pr.Eligible, cd.Move.String())
+			}
+		}
+		out = append(out, pr)
 	}
 	return out
 }
