@@ -3,6 +3,7 @@ package adapter
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/config"
@@ -259,10 +260,10 @@ func (a *Adapter) tracked(continues bool) {
 		return
 	}
 	// The last game ends: its learning lands now.
-	keys := slices.Clone(g.cur.Keys)
+	at, line := time.Now(), slices.Clone(g.cur.Keys)
 	a.observer.laterNow(func(o GameObserver) {
 		o.Position(pos, false)
-		o.GameLine(keys)
+		o.GameStart(at, line)
 	})
 }
 

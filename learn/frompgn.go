@@ -15,14 +15,16 @@ import (
 // looked for there by what polyproxy saw of it, and counted exactly as
 // learn -pgn counts that game of the file (gameUpdates).
 //
-// Finding it. Every position the GUI sent (from its base, GameLine) and
+// Finding it. Every position the GUI sent (from its base, GameStart) and
 // the one after each of our moves must be the game's, at the same place;
 // the game must start where the GUI's base is, and end at or after the
 // GUI's last position and at most one move after the last position
 // known: our last move may be missing (a time loss), and the host may end
 // the game on the opponent's move without sending it (fastchess), or
 // adjudicate after it. Only games written after the game started count
-// (pgnMark), so an earlier game with the same moves is never taken.
+// (pgnMark), so an earlier game with the same moves is never taken: where
+// the file ended is taken from the last look at it before the GUI started
+// the game, as the calls come later (markAt).
 //
 // Two proxies of one tournament whose games nothing either saw tells
 // apart (the same moves, say, with the result decided in a move neither
@@ -102,19 +104,28 @@ func (s *Session) startGame() {
 	if path == "" {
 		return
 	}
-	h := p.hosts[path]
-	if h == nil {
-		h = newHostPGN(path)
-		p.hosts[path] = h
-	}
-	m, err := h.mark()
-	if err != nil {
-		s.warnOnce("read "+path, "learn: BookLearnPGN %s: %v", path, err)
-	}
-	g.host, g.mark = h, m
+	// Where the file ends now; GameStart gives where it ended when the GUI
+	// started the game, perhaps a little before.
+	h := s.hostPGN(path)
+	g.host, g.mark = h, h.markAt(g.started)
 	if s.settings.On {
 		s.sayOnce("source "+path, "learn: results from the host's PGN file %s (BookLearnPGN): each game is looked for there when it ends and counted as learn -pgn counts it", path)
 	}
+}
+
+// hostPGN is the reader of the host file at path, which has read what is
+// there now.
+func (s *Session) hostPGN(path string) *hostPGN {
+	p := &s.fromPGN
+	h := p.hosts[path]
+	if h == nil {
+		h = newHostPGN(path, p.now)
+		p.hosts[path] = h
+	}
+	if err := h.refresh(); err != nil {
+		s.warnOnce("read "+path, "learn: BookLearnPGN %s: %v", path, err)
+	}
+	return h
 }
 
 // warnOnce warns the first time only.

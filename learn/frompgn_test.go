@@ -143,7 +143,7 @@ func (g *hosted) turns(s *Session, white bool) []func() {
 		out = append(out, func() {
 			s.Position(pos, !starts)
 			if starts {
-				s.GameLine(line)
+				s.GameStart(s.fromPGN.now(), line)
 			}
 			s.EngineScore(white, 20, 0, false)
 			s.AfterBestmove(next)
@@ -255,10 +255,10 @@ func (c *clock) pass(d time.Duration) { c.t = c.t.Add(d) }
 // on clk, keeping its claims in claims.
 func pgnSession(clk *clock, claims, pgn string, books ...string) (*Session, *logs) {
 	s, l := newTestSession()
+	s.fromPGN.now, s.fromPGN.sleep, s.fromPGN.claims = clk.now, clk.sleep, claims
 	set := learning(true, books...)
 	set.PGN = pgn
 	s.SetLearning(set)
-	s.fromPGN.now, s.fromPGN.sleep, s.fromPGN.claims = clk.now, clk.sleep, claims
 	return s, l
 }
 
@@ -662,6 +662,41 @@ func TestHostPGNGameFromBeforeIsNotOurs(t *testing.T) {
 	s, l := pt.session(path)
 	ours.playAs(s, true)
 	pt.write(ours, 2, true)
+	s.Close()
+	pt.check(path, "proxy", l)
+}
+
+// The session's calls come after the fact (beside the proxy's loop, behind
+// a slow book write, say): the whole game was played and written before
+// its first position reaches the session. The game is still found, among
+// the games written since the GUI started it, and a game with the same
+// moves written before is still not taken.
+func TestHostPGNCallsComeLate(t *testing.T) {
+	ms := movesFrom(t, "", "g1f3", "d7d5", "g2g3", "g8f6", "f1g2", "e7e6", "e1g1", "f8e7")
+	before := newHosted(t, "", false, ms, "proxy", "sf", "0-1")
+	ours := newHosted(t, "", false, ms, "proxy", "sf", "1/2-1/2")
+	pt := newPGNTest(t, ours)
+	path := pt.book("book.bin")
+	pt.write(before, 1, false)
+	s, l := pt.session(path) // looks at the file: the game before is there
+	pt.clk.pass(time.Second)
+	started := pt.clk.now()
+	pt.clk.pass(time.Second)
+	pt.write(ours, 2, true)
+	pt.write(newHosted(t, "", false, movesFrom(t, "", "e2e4"), "a", "b", "1-0"), 3, false)
+	pt.clk.pass(10 * time.Second)
+	s.NewGame()
+	for i, turn := range ours.turns(s, true) {
+		if i == 0 {
+			// The first turn's calls, with the time the GUI sent it.
+			s.Position(ours.pos[0], false)
+			s.GameStart(started, ours.keys[:1])
+			s.EngineScore(true, 20, 0, false)
+			s.AfterBestmove(ours.pos[1])
+			continue
+		}
+		turn()
+	}
 	s.Close()
 	pt.check(path, "proxy", l)
 }

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"time"
 
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/pgn"
@@ -32,10 +33,13 @@ type hostPGN struct {
 	part   []byte
 	partAt int64
 	games  []*hostGame // whole games read, in file order, still wanted (prune)
-	skip   int         // games read from part's start, taken already
-	line   int         // part's first line (a UTF-8 BOM is read as such on line 1 only)
-	align  bool        // part starts inside a line
-	r      *pgn.Reader
+	// looks are where the file ended at the last looks, and when.
+	looks []look
+	now   func() time.Time
+	skip  int  // games read from part's start, taken already
+	line  int  // part's first line (a UTF-8 BOM is read as such on line 1 only)
+	align bool // part starts inside a line
+	r     *pgn.Reader
 }
 
 // hostGame is one whole game of the host's PGN.
@@ -76,12 +80,31 @@ const lookBack = 1 << 20
 // parsed as it is read rather than held whole.
 const readPiece = 1 << 20
 
-func newHostPGN(path string) *hostPGN { return &hostPGN{path: path} }
+// look is where the file ended by a time: every byte before was written
+// by then.
+type look struct {
+	at   time.Time
+	mark pgnMark
+}
 
-// mark is where the file ends now, after reading it.
-func (h *hostPGN) mark() (pgnMark, error) {
-	err := h.refresh()
-	return pgnMark{h.gen, h.next}, err
+// keptLooks bounds the looks kept: far more than are made while one
+// call of the session waits behind the others.
+const keptLooks = 256
+
+func newHostPGN(path string, now func() time.Time) *hostPGN { return &hostPGN{path: path, now: now} }
+
+// markAt is where the file ended at time t, as far as the looks tell: at
+// the last look at or before t (the oldest kept if none was).
+func (h *hostPGN) markAt(t time.Time) pgnMark {
+	for i := len(h.looks) - 1; i >= 0; i-- {
+		if !h.looks[i].at.After(t) {
+			return h.looks[i].mark
+		}
+	}
+	if len(h.looks) > 0 {
+		return h.looks[0].mark
+	}
+	return pgnMark{h.gen, h.next}
 }
 
 // refresh reads what the host wrote since the last call. A file that does
@@ -90,6 +113,13 @@ func (h *hostPGN) mark() (pgnMark, error) {
 func (h *hostPGN) refresh() error {
 	first := !h.looked
 	h.looked = true
+	defer func() {
+		// The time after reading: what was read was written by then.
+		if len(h.looks) == keptLooks {
+			h.looks = append(h.looks[:0], h.looks[keptLooks/2:]...)
+		}
+		h.looks = append(h.looks, look{h.now(), pgnMark{h.gen, h.next}})
+	}()
 	st, err := os.Stat(h.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // describeGames writes down what the reader of a host's PGN took in: each
@@ -31,7 +32,7 @@ func describeGames(games []*hostGame) string {
 // look after each), or at once when cuts is empty, and returns the games
 // taken in.
 func readHostPGN(t testing.TB, path string, text []byte, cuts []int) []*hostGame {
-	h := newHostPGN(path)
+	h := newHostPGN(path, time.Now)
 	if err := h.refresh(); err != nil { // no file yet
 		t.Fatal(err)
 	}

@@ -79,7 +79,7 @@ type game struct {
 
 	// What finds the game in the host's PGN.
 	started      time.Time
-	fromBase     bool // keys start at the GUI's base position (GameLine)
+	fromBase     bool // keys start at the GUI's base position (GameStart)
 	guiPly       int  // of the last position the GUI sent (guiSeen)
 	guiSeen      bool
 	guiWhite     bool // White was to move there
@@ -115,6 +115,11 @@ func (s *Session) SetLearning(settings Settings) {
 		return
 	}
 	s.settings = settings
+	if settings.PGN != "" {
+		// A first look at the host's PGN, before the first game starts:
+		// the games there then are no one's.
+		s.hostPGN(settings.PGN)
+	}
 }
 
 // checkBooks opens the books in use for writing, so that one that cannot
@@ -176,21 +181,27 @@ func (s *Session) Position(p board.Position, continues bool) {
 	g.guiPly, g.guiSeen, g.guiWhite = g.lastPly, true, p.WhiteToMove()
 }
 
-// GameLine gives, after the Position that starts a game, the key of
-// every position from the GUI's base (its start position or FEN) to it:
-// the moves played before polyproxy was asked anything (an opening
-// suite's), so that the game is found in the host's PGN from its start.
-func (s *Session) GameLine(keys []board.Key) {
+// GameStart follows the Position that starts a game: at is when the GUI
+// sent it (the calls come later, beside the proxy's loop), line the key
+// of every position from the GUI's base (its start position or FEN) to
+// it: the moves played before polyproxy was asked anything (an opening
+// suite's), so that the game is found in the host's PGN from its start,
+// among the games written since it started.
+func (s *Session) GameStart(at time.Time, line []board.Key) {
 	if s == nil {
 		return
 	}
 	g := &s.game
-	if !g.seen || len(g.keys) != 1 || len(keys) == 0 || keys[len(keys)-1] != g.keys[0] {
+	if !g.seen || len(g.keys) != 1 || len(line) == 0 || line[len(line)-1] != g.keys[0] {
 		return // not the first position of a game, or another one
 	}
-	g.firstPly -= len(keys) - 1
-	g.keys = keys
+	g.firstPly -= len(line) - 1
+	g.keys = line
 	g.fromBase = true
+	g.started = at
+	if g.host != nil {
+		g.mark = g.host.markAt(at)
+	}
 }
 
 // BookMove records that polyproxy answered from book b with the entry
