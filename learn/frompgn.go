@@ -2,6 +2,7 @@ package learn
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -62,6 +63,7 @@ type pgnLearning struct {
 	longest  time.Duration // the longest game played
 	// names are our side's names in the games found that fitted alone.
 	names  map[string]bool
+	books  map[string]openBook // by path
 	waits  pgnWaits
 	now    func() time.Time
 	sleep  func(time.Duration)
@@ -69,7 +71,7 @@ type pgnLearning struct {
 }
 
 func newPGNLearning() pgnLearning {
-	return pgnLearning{hosts: map[string]*hostPGN{}, names: map[string]bool{}, waits: defaultWaits, now: time.Now, sleep: time.Sleep, claims: claimsDir()}
+	return pgnLearning{hosts: map[string]*hostPGN{}, names: map[string]bool{}, books: map[string]openBook{}, waits: defaultWaits, now: time.Now, sleep: time.Sleep, claims: claimsDir()}
 }
 
 // playedGame is a game that ended, as polyproxy saw it, waiting to be
@@ -361,13 +363,12 @@ func (s *Session) waited(pg *playedGame, now time.Time, final bool) string {
 func (s *Session) count(pg *playedGame, g *hostGame, alike string) {
 	s.logf("learn: game %d (ended by %s) is %s in %s%s", pg.number, pg.why, g.describe(), pg.host.path, alike)
 	for _, path := range pg.books {
-		b, err := book.Open(path)
+		b, err := s.fromPGN.openBook(path)
 		if err != nil {
 			s.warnf("learn: game %d not learned into %s: %v", pg.number, path, err)
 			continue
 		}
 		updates, err := gameUpdates(g.game, b, pg.white, pg.black, nil)
-		b.Close()
 		if err != nil {
 			s.logf("learn: game %d not learned: %v (learn -pgn skips it too)", pg.number, err)
 			return
@@ -377,6 +378,44 @@ func (s *Session) count(pg *playedGame, g *hostGame, alike string) {
 			continue
 		}
 		s.apply(path, updates)
+	}
+}
+
+// openBook is the book at path, to find the entries of a game's moves in,
+// opened as learn -pgn opens it; kept open from game to game while the
+// path names the same file of the same size (learning changes only learn
+// fields, which are read afresh under the lock when counting).
+func (p *pgnLearning) openBook(path string) (*book.Book, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if o, ok := p.books[path]; ok {
+		if os.SameFile(o.file, st) && o.file.Size() == st.Size() {
+			return o.b, nil
+		}
+		o.b.Close()
+		delete(p.books, path)
+	}
+	b, err := book.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	p.books[path] = openBook{b, st}
+	return b, nil
+}
+
+// openBook is a book kept open, and the file it was opened from.
+type openBook struct {
+	b    *book.Book
+	file os.FileInfo
+}
+
+// closeBooks closes the books kept open.
+func (p *pgnLearning) closeBooks() {
+	for path, o := range p.books {
+		o.b.Close()
+		delete(p.books, path)
 	}
 }
 

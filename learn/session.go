@@ -263,6 +263,7 @@ func (s *Session) Close() {
 	}
 	s.finish("end of the session")
 	s.waitForPGN()
+	s.fromPGN.closeBooks()
 	for p, f := range s.files {
 		if f != nil {
 			f.Close()
