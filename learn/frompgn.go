@@ -30,9 +30,10 @@ import (
 // Two proxies of one tournament whose games nothing either saw tells
 // apart (the same moves, say, with the result decided in a move neither
 // saw) share claims on the file's games (claimFile): a game that fits
-// one game only is claimed at once; one of several waits a moment for the
-// others' proxies to claim theirs, then the first game still free in the
-// file is claimed. Each game is then counted once, and where two games
+// one game only claims it at once; one that fits several waits a moment
+// for the other proxies to claim theirs, prefers those where our side has
+// the name it had in the games found before, then claims the first still
+// free in the file. Each game is then counted once, and where two games
 // are alike in every move either proxy saw, either may be counted for
 // either.
 //
@@ -40,7 +41,7 @@ import (
 // its loop. A game not in the file yet (cutechess-cli writes games in the
 // order they started, so a game waits for the games begun before it) is
 // looked for again at the session's later calls, until three times the
-// longest game played so far, at least minWait, has passed since its end;
+// longest game played so far, at least pgnWaits.min, has passed since its end;
 // then it is reported and not learned. At the end of the session
 // (Close) the games not found yet are waited for a short while (quit),
 // the log says so, and the rest are reported.

@@ -55,7 +55,6 @@ type hostGame struct {
 	begin    int         // ply of its start position
 	keys     []board.Key // of its start and of the position after each move
 	plies    int         // its moves: its last position is at keys[plies]
-	bad      error       // why its moves cannot all be played (keys stop there)
 }
 
 // pgnMark is where the host's PGN ended when a game started: a game
@@ -286,25 +285,25 @@ func (h *hostPGN) prune(marks []pgnMark) {
 	h.games = keep
 }
 
-// replay works out the game's positions, once.
+// replay works out the game's positions, once. They stop at a move that
+// cannot be played: learn -pgn skips such a game, and so does counting
+// it, saying why.
 func (g *hostGame) replay() {
 	if g.replayed {
 		return
 	}
 	g.replayed = true
 	if g.game == nil {
-		g.bad = g.err
 		return
 	}
 	start, err := g.game.Start()
 	if err != nil {
-		g.bad = err
-		return
+		return // no positions: not a game polyproxy plays
 	}
 	g.begin = plyOf(&start)
 	g.plies = g.game.NumMoves()
 	g.keys = append(make([]board.Key, 0, g.plies+1), start.Key())
-	g.bad = g.game.ReplayPliesFrom(start, g.plies, func(pos *board.Position, m board.Move) {
+	_ = g.game.ReplayPliesFrom(start, g.plies, func(pos *board.Position, m board.Move) {
 		g.keys = append(g.keys, pos.KeyAfter(m))
 	})
 }
