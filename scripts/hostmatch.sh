@@ -92,7 +92,7 @@ adjudicated=$(grep -c '^\[Termination "adjudication"\]' "$out/games.pgn" || true
 cp "$gnubook" "$out/learned.$ext"
 "$out/polyproxy" learn -book "$out/learned.$ext" -pgn "$out/games.pgn" -player proxy >"$out/learn.out" 2>&1
 differ=$(cmp -l "$out/learned.$ext" "$out/book.$ext" | wc -l || true)
-found=$(grep -c 'learn: game [0-9]* (ended by [^)]*) is "' "$out/proxy.log" || true)
+found=$(grep -v '>gui' "$out/proxy.log" | grep -c 'learn: game [0-9]* (ended by .*) is "' || true)
 lost=$(grep -v '>gui' "$out/proxy.log" | grep -cE 'learn: game [0-9]* .*(not found|not learned)' || true)
 echo "hostmatch: $host $proto, $played games ($adjudicated adjudicated), concurrency $concurrency, $bad forfeits/time losses/illegal moves;" \
 	"live learning found $found games in the PGN, $lost not learned; live learning vs learn -pgn: $differ bytes differ; files in $out"
