@@ -96,7 +96,8 @@ func hostedTournament(t *testing.T, dir, bookPath string, games int) {
 		if i == 0 {
 			args = append(args, "-pg", "BookLearnPGN="+pgnPath)
 		}
-		p := startProxy(t, nil, args...)
+		// The claims on the PGN's games go in the temporary folder: the test's.
+		p := startProxy(t, []string{"TMPDIR=" + dir}, args...)
 		p.send("uci")
 		p.until("uciok", 10*time.Second)
 		if i == 1 {
