@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 	"github.com/polyproxy/polyproxy/uci"
@@ -443,7 +443,7 @@ func TestWineBookRebuiltWhileInUse(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s while the proxy has the book: %v\n%s", step.tool[0], err, out)
 		}
-		b, err := book.Open(filepath.Join(dir, "book.bin"))
+		b, err := formats.Open(filepath.Join(dir, "book.bin"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -91,7 +91,10 @@ type GameObserver interface {
 	// were asked anything (an opening suite's), so that learning finds the
 	// game in the host's PGN from its start, among the games written since.
 	GameStart(at time.Time, line []board.Key)
-	BookMove(b *book.Book, key board.Key, stored board.Move, whiteMoved bool)
+	// BookMove passes the book entry played (stored in b) and line, the
+	// keys of the game's positions from its start to the one it was
+	// played in: the observer's own copy.
+	BookMove(b *book.Book, line []board.Key, stored board.Move, whiteMoved bool)
 	EngineScore(white bool, cp int, mate int, isMate bool)
 	AfterBestmove(p board.Position)
 	// GameResult ends the game with the result the GUI gave (CECP's

@@ -44,7 +44,7 @@ func (r *recorder) GameStart(at time.Time, line []board.Key) {
 	r.add(fmt.Sprintf("start %v line %d", !at.IsZero(), len(line)))
 }
 
-func (r *recorder) BookMove(b *book.Book, key board.Key, stored board.Move, whiteMoved bool) {
+func (r *recorder) BookMove(b *book.Book, line []board.Key, stored board.Move, whiteMoved bool) {
 	r.add(fmt.Sprintf("book %s %s %v", filepath.Base(b.Path()), stored, whiteMoved))
 }
 

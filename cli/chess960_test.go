@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/book/pgn"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/randgames"
@@ -114,7 +114,7 @@ func TestChess960BookTools(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "games skipped: 0") || strings.Contains(stdout, "of Alpha: 0 ") {
 		t.Fatalf("learn: exit %d\n%s%s", code, stdout, stderr)
 	}
-	b, err := book.Open(bin)
+	b, err := formats.Open(bin)
 	if err != nil {
 		t.Fatal(err)
 	}

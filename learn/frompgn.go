@@ -8,6 +8,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 // Live learning from the host's PGN (BookLearnPGN). UCI has no result
@@ -398,7 +399,7 @@ func (p *pgnLearning) openBook(path string) (*book.Book, error) {
 		o.b.Close()
 		delete(p.books, path)
 	}
-	b, err := book.Open(path)
+	b, err := formats.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
@@ -188,7 +190,7 @@ func bookOf(t testing.TB, rng *rand.Rand, games []*hosted, plies int) []book.Ent
 }
 
 // writeBookFile writes entries as a Polyglot book, or an ABK one, at path.
-func writeBookFile(t testing.TB, path string, entries []book.Entry, abk bool) {
+func writeBookFile(t testing.TB, path string, entries []book.Entry, asABK bool) {
 	t.Helper()
 	es := slices.Clone(entries)
 	slices.SortStableFunc(es, func(a, b book.Entry) int {
@@ -200,8 +202,8 @@ func writeBookFile(t testing.TB, path string, entries []book.Entry, abk bool) {
 		}
 		return 0
 	})
-	if abk {
-		if _, err := book.WriteABK(path, book.FromEntries("test", es), 60); err != nil {
+	if asABK {
+		if _, err := abk.Write(path, book.FromEntries("test", es), 60); err != nil {
 			t.Fatal(err)
 		}
 		return
@@ -215,7 +217,7 @@ func writeBookFile(t testing.TB, path string, entries []book.Entry, abk bool) {
 // of text for player, as the command counts them.
 func learnPGNModel(t testing.TB, path, text, player string) []byte {
 	t.Helper()
-	b, err := book.Open(path)
+	b, err := formats.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +226,7 @@ func learnPGNModel(t testing.TB, path, text, player string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lf, err := book.OpenLearnFile(path)
+	lf, err := formats.OpenLearnFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

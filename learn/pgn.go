@@ -98,16 +98,21 @@ func gameUpdates(g *pgn.Game, b *book.Book, white, black bool, out []book.LearnU
 		}
 		return nil, &pgn.Skip{Reason: pgn.SkipNoResult, Detail: fmt.Sprintf("no result (Result %q)", result)}
 	}
+	// The keys of the positions played so far: the line each update is
+	// counted on (a format of lines from the start, ABK, follows it). The
+	// updates keep slices of it, so a game has its own.
+	var line []board.Key
 	err := g.Replay(func(pos *board.Position, m board.Move) {
+		key := pos.Key()
+		line = append(line, key)
 		// A position the key cannot name (an inner rook's castling right)
 		// has no entry of its own to learn into.
 		if mover := pos.WhiteToMove(); ((mover && white) || (!mover && black)) && book.NoKeyReason(pos) == "" {
-			key := pos.Key()
 			for _, e := range b.Entries(key) {
 				// Books store castling king-to-rook (e1h1) or, some,
 				// king-to-destination (e1g1): compare as played.
 				if pos.ToPlayed(e.Move) == m {
-					out = append(out, book.LearnUpdate{Key: key, Move: e.Move, Result: outcome.For(mover)})
+					out = append(out, book.LearnUpdate{Key: key, Move: e.Move, Result: outcome.For(mover), Line: line[:len(line):len(line)]})
 					break
 				}
 			}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 // Settings are what live learning goes by. The adapter gives them with
@@ -53,7 +54,7 @@ type Session struct {
 type playedBookMove struct {
 	ply        int // of the position it was played from
 	path       string
-	key        board.Key
+	line       []board.Key // the game's positions to the one it was played from
 	stored     board.Move
 	whiteMoved bool
 }
@@ -139,7 +140,7 @@ func (s *Session) file(path string) *book.LearnFile {
 	if f, ok := s.files[path]; ok {
 		return f
 	}
-	f, err := book.OpenLearnFile(path)
+	f, err := formats.OpenLearnFile(path)
 	if err != nil {
 		s.warnf("learn: BookLearn is on but %v: games go on without learning into this book", err)
 		s.files[path] = nil
@@ -205,13 +206,15 @@ func (s *Session) GameStart(at time.Time, line []board.Key) {
 }
 
 // BookMove records that polyproxy answered from book b with the entry
-// (key, stored).
-func (s *Session) BookMove(b *book.Book, key board.Key, stored board.Move, whiteMoved bool) {
-	if s == nil || b == nil {
+// stored of the last position of line: the keys of the game's positions
+// from its start, which the session keeps (the line the result is counted
+// on, see book.LearnUpdate).
+func (s *Session) BookMove(b *book.Book, line []board.Key, stored board.Move, whiteMoved bool) {
+	if s == nil || b == nil || len(line) == 0 {
 		return
 	}
 	s.poll()
-	s.game.bookMoves = append(s.game.bookMoves, playedBookMove{s.game.lastPly, b.Path(), key, stored, whiteMoved})
+	s.game.bookMoves = append(s.game.bookMoves, playedBookMove{s.game.lastPly, b.Path(), line, stored, whiteMoved})
 	s.game.booked = true
 	s.game.pending = nil
 }
@@ -404,7 +407,7 @@ func (s *Session) finishWith(why string, known *Decision) {
 		if _, ok := byBook[m.path]; !ok {
 			order = append(order, m.path)
 		}
-		byBook[m.path] = append(byBook[m.path], book.LearnUpdate{Key: m.key, Move: m.stored, Result: d.Outcome.For(m.whiteMoved)})
+		byBook[m.path] = append(byBook[m.path], book.LearnUpdate{Key: m.line[len(m.line)-1], Move: m.stored, Result: d.Outcome.For(m.whiteMoved), Line: m.line})
 	}
 	for _, path := range order {
 		s.apply(path, byBook[path])
