@@ -12,6 +12,7 @@ import (
 	"slices"
 
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/filelock"
 )
 
 // EditKind is what an Edit does to a move of a position.
@@ -131,7 +132,7 @@ func (f *LearnFile) Edit(e Edit) (undo Edit, err error) {
 	}
 	locked := f.f
 	defer func() {
-		if uerr := unlockFile(locked); uerr != nil && err == nil {
+		if uerr := filelock.Unlock(locked); uerr != nil && err == nil {
 			err = fmt.Errorf("edit %s: unlock: %w", f.path, uerr)
 		}
 	}()

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/filelock"
 )
 
 // LearnFile is a book opened for learning: under the file's lock, held for
@@ -193,7 +194,7 @@ func (f *LearnFile) run(updates []LearnUpdate, write bool) (changes []LearnChang
 	}
 	locked := f.f
 	defer func() {
-		if uerr := unlockFile(locked); uerr != nil && err == nil {
+		if uerr := filelock.Unlock(locked); uerr != nil && err == nil {
 			err = fmt.Errorf("learn %s: unlock: %w", f.path, uerr)
 		}
 	}()
@@ -282,24 +283,24 @@ func (f *LearnFile) lock(exclusive bool) (os.FileInfo, error) {
 		f.f = nf
 	}
 	for attempt := 0; ; attempt++ {
-		if err := lockFile(f.f, exclusive); err != nil {
+		if err := filelock.Lock(f.f, exclusive); err != nil {
 			return nil, fmt.Errorf("learn %s: lock: %w", f.path, err)
 		}
 		st, err := f.f.Stat()
 		if err != nil {
-			unlockFile(f.f)
+			filelock.Unlock(f.f)
 			return nil, fmt.Errorf("learn %s: %w", f.path, err)
 		}
 		now, err := os.Stat(f.path)
 		if errors.Is(err, fs.ErrNotExist) {
 			// Updates to the open file would go where nobody reads them.
-			unlockFile(f.f)
+			filelock.Unlock(f.f)
 			return nil, fmt.Errorf("learn %s: %w", f.path, ErrBookDeleted)
 		}
 		if err != nil || os.SameFile(st, now) {
 			return st, nil
 		}
-		unlockFile(f.f)
+		filelock.Unlock(f.f)
 		if attempt == maxReplacedReopens {
 			// Writing into the file we hold would lose the updates.
 			return nil, fmt.Errorf("learn %s: the book was replaced %d times while waiting for its lock", f.path, attempt+1)
@@ -312,7 +313,7 @@ func (f *LearnFile) lock(exclusive bool) (os.FileInfo, error) {
 			// The path names the file held after all: a file system whose
 			// file ids differ between the two calls, not a replacement.
 			nf.Close()
-			if err := lockFile(f.f, exclusive); err != nil {
+			if err := filelock.Lock(f.f, exclusive); err != nil {
 				return nil, fmt.Errorf("learn %s: lock: %w", f.path, err)
 			}
 			return st, nil
@@ -389,11 +390,4 @@ func (b *Book) indexOf(k board.Key, m board.Move) (idx int, l Learn, err error) 
 		}
 	})
 	return idx, l, err
-}
-
-func wrapLockErr(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return &os.SyscallError{Syscall: op, Err: err}
 }
