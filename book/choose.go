@@ -442,6 +442,42 @@ func (c *Chooser) pick(cands []Candidate) (Candidate, bool) {
 	return cands[best], true // unreachable: the draws above always land
 }
 
+// Chances are how likely pick is to take each candidate under the mode:
+// what a reader of a position (probe, explore) is told a game would do.
+// Kept beside pick so that the two say the same.
+func (c *Chooser) Chances(cands []Candidate) []float64 {
+	out := make([]float64, len(cands))
+	var sum uint64
+	n, best := 0, -1
+	for i, cd := range cands {
+		if !cd.Eligible {
+			continue
+		}
+		n++
+		sum += cd.Weight
+		if best < 0 || cd.Weight > cands[best].Weight {
+			best = i
+		}
+	}
+	if n == 0 {
+		return out
+	}
+	for i, cd := range cands {
+		switch {
+		case !cd.Eligible:
+		case c.opts.Mode == Best:
+			if i == best {
+				out[i] = 1
+			}
+		case c.opts.Mode == Uniform:
+			out[i] = 1 / float64(n)
+		default:
+			out[i] = share(cd.Weight, sum)
+		}
+	}
+	return out
+}
+
 // noMoveReason says why a position's candidates offer no move.
 func noMoveReason(cands []Candidate) string {
 	if len(cands) == 0 {

@@ -11,6 +11,7 @@ import (
 	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/ctg"
+	"github.com/polyproxy/polyproxy/probe"
 )
 
 // ctgBook is a CTG test book of book/ctg's testdata, named by its file
@@ -125,7 +126,7 @@ func TestCTGTools(t *testing.T) {
 	// After 1.d4 the annotations book has every annotation against
 	// recommendations 100 to 200 of the positions the moves lead to.
 	code, out, errs = runCmd(t, "probe", "-book", ctgBook("annotations", ".ctg"), "-moves", "d2d4", "-json")
-	var res probeResult
+	var res probe.Result
 	if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil || res.CTG == nil || len(res.Entries) == 0 {
 		t.Fatalf("probe -json: exit %d, %v\n%s%s", code, err, out, errs)
 	}
@@ -154,7 +155,7 @@ func TestCTGTools(t *testing.T) {
 		t.Errorf("%d avoid, %d main lines, %d annotated; position %+v", avoid, main, annotated, res.CTG)
 	}
 	code, out, _ = runCmd(t, "probe", "-book", ctgBook("annotations", ".ctg"), "-moves", "d2d4", "-json", "-ctg-tournament-mode")
-	var tournament probeResult
+	var tournament probe.Result
 	if err := json.Unmarshal([]byte(out), &tournament); code != 0 || err != nil || !tournament.CTG.TournamentMode {
 		t.Fatalf("probe -ctg-tournament-mode: exit %d, %v", code, err)
 	}
@@ -170,7 +171,7 @@ func TestCTGTools(t *testing.T) {
 	// A per-side book: Black's moves from the CTG book, White's not.
 	for moves, want := range map[string]string{"e2e4": ctgBook("games", ".ctb"), "": "testdata/book/empty.bin"} {
 		code, out, errs = runCmd(t, "probe", "-book", "testdata/book/empty.bin", "-book-black", ctgBook("games", ".ctb"), "-moves", moves, "-json")
-		var side probeResult
+		var side probe.Result
 		if err := json.Unmarshal([]byte(out), &side); code != 0 || err != nil || side.Book != want || (side.CTG != nil) != (want != "testdata/book/empty.bin") {
 			t.Errorf("probe -book-black CTG -moves %q: exit %d, %v, book %s\n%s", moves, code, err, side.Book, errs)
 		}

@@ -55,6 +55,7 @@ type Reader struct {
 	// line.
 	chunk bool
 	text  []byte // a chunk reader's text not yet read: its lines are sliced from it, not copied
+	size  int    // a chunk reader's whole text
 	torn  bool
 }
 
@@ -152,8 +153,13 @@ func (r *Reader) ResetChunk(text []byte, firstLine int, last bool) {
 	if text == nil {
 		text = []byte{} // nil marks a stream reader
 	}
-	*r = Reader{MoveLimit: r.MoveLimit, text: text, game: r.game, lineNo: firstLine - 1, chunk: !last}
+	*r = Reader{MoveLimit: r.MoveLimit, text: text, size: len(text), game: r.game, lineNo: firstLine - 1, chunk: !last}
 }
+
+// Offset is how many bytes of a chunk reader's text have been read: after
+// Next returned a game, where the text that follows it starts (just after
+// its termination marker, or at the next game's first tag line).
+func (r *Reader) Offset() int { return r.size - len(r.text) - (len(r.cur) - r.pos) }
 
 // Torn reports, once Next has returned io.EOF, that the piece ended where
 // the reader of the whole stream would have gone on with the same game:
