@@ -37,9 +37,10 @@ func TestCTGBookAnswers(t *testing.T) {
 		"-pg", "BookLearn=true", "-pg", "Log=true", "-pg", "LogFile="+logPath)
 	p.send("uci")
 	got := p.until("uciok", 10*time.Second)
-	// Told at the start: before the game begins.
+	// Told as the first game starts, before the first move is asked for.
+	p.send("ucinewgame", "isready", "position startpos")
 	p.waitStderr(10*time.Second, "the CTG format is read only")
-	p.send("ucinewgame", "isready", "position startpos", "go wtime 1000 btime 1000")
+	p.send("go wtime 1000 btime 1000")
 	got = append(got, p.until("bestmove", 10*time.Second)...)
 	joined := strings.Join(got, "\n")
 	if !strings.Contains(joined, "info string book move "+want.Move.String()+" (") || !strings.Contains(joined, ", games.cto)") ||

@@ -17,10 +17,9 @@ type Settings struct {
 	// On is BookLearn. Games are followed either way, so switching it on
 	// mid-game still learns that game.
 	On bool
-	// Books are the books in use: each is opened for writing when the
-	// settings are given, so one that cannot be written (or of a read-only
-	// format, a CTG book) is reported at the start, not after a game. Books
-	// not listed are opened when first learned into.
+	// Books are the books in use: each is opened for writing before the
+	// first game, so one that cannot be written is reported at once, not
+	// after a game. Books not listed are opened when first learned into.
 	Books []string
 	// ResignScore and ResignMoves: a game counts as decided when the
 	// engine's last ResignMoves scores are all at least ResignScore
@@ -111,14 +110,12 @@ func (s *Session) UseLog(logf, warnf func(format string, args ...any)) {
 	s.logf, s.warnf = logf, warnf
 }
 
-// SetLearning replaces the settings, and opens the books in use that
-// are not open yet.
+// SetLearning replaces the settings.
 func (s *Session) SetLearning(settings Settings) {
 	if s == nil {
 		return
 	}
 	s.settings = settings
-	s.checkBooks()
 	if settings.PGN != "" {
 		// A first look at the host's PGN, before the first game starts:
 		// the games there then are no one's.
