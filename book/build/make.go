@@ -161,7 +161,7 @@ func (b *Builder) AddPGN(r io.Reader, source string) error {
 		return b.addPGNParallel(r, source)
 	}
 	pr := pgn.NewReader(r)
-	pr.MoveLimit = b.opt.MaxPly // the replay reads no further
+	pr.MoveLimit = max(b.opt.MaxPly, 1) // the replay reads no further
 	for {
 		if b.count.temp.stopped.Load() {
 			return errRemoved

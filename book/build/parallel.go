@@ -100,7 +100,7 @@ func (b *Builder) addPGNParallel(r io.Reader, source string) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			parser := gameParser{opt: &b.opt, reader: &pgn.Reader{MoveLimit: b.opt.MaxPly}}
+			parser := gameParser{opt: &b.opt, reader: &pgn.Reader{MoveLimit: max(b.opt.MaxPly, 1)}}
 			for pc := range work {
 				pc.done <- parser.parsePiece(pc.Piece, source)
 			}
@@ -113,7 +113,7 @@ func (b *Builder) addPGNParallel(r io.Reader, source string) error {
 		wg.Wait()
 	}()
 
-	parser := gameParser{opt: &b.opt, reader: &pgn.Reader{MoveLimit: b.opt.MaxPly}}
+	parser := gameParser{opt: &b.opt, reader: &pgn.Reader{MoveLimit: max(b.opt.MaxPly, 1)}}
 	var joined []byte // a torn piece's text, waiting for the next
 	joinedLine := 0
 	for pc := range ordered {

@@ -19,15 +19,39 @@ type SyntaxError struct {
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("PGN line %d: %s", e.Line, e.Msg) }
 
-// maxLine bounds one line, so a file without line breaks cannot make
-// the reader hold all of it in memory.
-const maxLine = 16 << 20
+// lineWindow is the most of one line the reader of a stream holds: a
+// longer line is read through in windows, never whole, so a file of any
+// line length is read in the same memory. What the reader makes of the
+// text does not depend on it (the tests read with tiny windows).
+const lineWindow = 64 << 10
 
-// Reader reads games one at a time from a stream, holding one line (and
-// one game's text) in memory. It reads what real PGN files contain: a UTF-8
-// BOM, \r\n line ends, {comments} over several lines, ; comments, % escape
-// lines, NAGs ($1, !, ?!), nested (variations), move numbers such as "12."
-// and "12...", glued or not to the move.
+// Limits that hold a reader's memory to a constant whatever the input
+// (PolyGlot gives up on the whole file at a token or tag value of 256
+// bytes): beyond them a game is skipped as broken, the run goes on.
+// Variables only so that tests can make them small.
+var (
+	// shortLine: a line longer than this (without its line break) never
+	// starts a game's tags or counts as empty where a game start is
+	// looked for (after a broken game, at a comment left open, where a
+	// stream is cut in pieces), so that question is decided on a line
+	// held whole.
+	shortLine = 4 << 10
+	// maxItem bounds a token (a move, move number or result), a NAG and
+	// a tag, [ to ].
+	maxItem = 4 << 10
+)
+
+// maxGameText bounds what a game holds: its tags and kept moves, with
+// their offsets (Game.bytes).
+const maxGameText = 4 << 20
+
+// Reader reads games one at a time from a stream, holding at most a window
+// of one line and one game's tags and kept moves: comments, variations and
+// the moves past MoveLimit are read through, never held. It reads what
+// real PGN files contain: a UTF-8 BOM, \r\n line ends, {comments} over
+// several lines, ; comments, % escape lines, NAGs ($1, !, ?!), nested
+// (variations), move numbers such as "12." and "12...", glued or not to
+// the move.
 type Reader struct {
 	// MoveLimit, if positive, keeps only the main line's first MoveLimit
 	// moves: the rest of the game is still read, and a syntax error there
@@ -36,11 +60,19 @@ type Reader struct {
 	MoveLimit int
 
 	br     *bufio.Reader
-	cur    []byte // the current line, cur[pos:] not yet read
+	cur    []byte // the current window of a line, cur[pos:] not yet read
 	pos    int
+	more   bool // the line goes on after cur
+	cont   bool // cur continues the line of the window before
+	skip   bool // the rest of the line is not read (a ; comment, a % line)
 	lineNo int
-	long   []byte // holds a line longer than br's buffer
-	err    error  // sticky read error, io.EOF at the end
+	long   []byte // a window put together from several reads
+	carry  []byte // an item a window cut, on its way to the next window
+	// pending is the rest of a read that a window did not take, ending
+	// the line if pendingEnds.
+	pending     []byte
+	pendingEnds bool
+	err         error // sticky read error, io.EOF at the end
 	// prevTag reports that the line before cur was a tag line; used to
 	// find the start of the next game after a syntax error.
 	prevTag bool
@@ -95,6 +127,15 @@ func (g *Game) add(b []byte) span {
 
 func (g *Game) text(s span) []byte { return g.buf[s.start:s.end] }
 
+// What a game's moves and tags take besides their text.
+const (
+	moveBytes = 8  // a span
+	tagBytes  = 16 // a rawTag
+)
+
+// bytes is what the game holds.
+func (g *Game) bytes() int { return len(g.buf) + moveBytes*len(g.moves) + tagBytes*len(g.tags) }
+
 // Tag returns the value of the named tag (case-sensitive, as PGN defines
 // tag names), or "" when the game has none.
 func (g *Game) Tag(name string) string {
@@ -125,8 +166,12 @@ func (g *Game) Clone() *Game {
 }
 
 // NewReader reads PGN from r.
-func NewReader(r io.Reader) *Reader {
-	return &Reader{br: bufio.NewReaderSize(r, 64<<10)}
+func NewReader(r io.Reader) *Reader { return newReaderWindow(r, lineWindow) }
+
+// newReaderWindow reads PGN from r in windows of the given size (at least
+// 16 bytes).
+func newReaderWindow(r io.Reader, window int) *Reader {
+	return &Reader{br: bufio.NewReaderSize(r, window)}
 }
 
 // NewChunkReader reads a piece of a larger PGN stream, as cut by a
@@ -152,7 +197,7 @@ func (r *Reader) ResetChunk(text []byte, firstLine int, last bool) {
 	if text == nil {
 		text = []byte{} // nil marks a stream reader
 	}
-	*r = Reader{MoveLimit: r.MoveLimit, text: text, game: r.game, lineNo: firstLine - 1, chunk: !last}
+	*r = Reader{MoveLimit: r.MoveLimit, text: text, game: r.game, long: r.long[:0], carry: r.carry[:0], lineNo: firstLine - 1, chunk: !last}
 }
 
 // Torn reports, once Next has returned io.EOF, that the piece ended where
@@ -174,77 +219,142 @@ func (r *Reader) Next() (*Game, error) {
 	return &r.game, err
 }
 
-// nextLine makes the next line current; false at the end or on error.
+// nextLine makes the next window current: the next line, or the next
+// part of the current one. A line of at most shortLine bytes comes whole;
+// a longer one in windows, the first of more than shortLine bytes. false
+// at the end (of the piece) or on error.
 func (r *Reader) nextLine() bool {
-	if r.err != nil {
+	if r.err != nil && len(r.pending) == 0 {
 		return false
 	}
-	r.prevTag, r.prevBlank = r.curTag, r.blank
-	var line []byte
-	var err error
-	if r.text != nil {
-		line, err = r.textLine()
-	} else {
-		line, err = r.br.ReadSlice('\n')
+	cont := r.more
+	frag, ends, ok := r.fragment()
+	if !ok {
+		return false
 	}
-	if err == bufio.ErrBufferFull {
-		r.long = append(r.long[:0], line...)
-		for err == bufio.ErrBufferFull {
-			if len(r.long) > maxLine {
-				r.err = fmt.Errorf("PGN line %d is longer than %d bytes", r.lineNo+1, maxLine)
-				return false
+	if cont {
+		r.cur, r.pos, r.more, r.cont = frag, 0, !ends, true
+		if r.skip {
+			r.pos = len(frag)
+		}
+		return true
+	}
+	if !ends && len(frag) <= shortLine {
+		// Whole up to shortLine: put together from the reads.
+		r.long = append(r.long[:0], frag...)
+		for !ends && len(r.long) <= shortLine {
+			if frag, ends, ok = r.fragment(); !ok {
+				if r.err != nil && r.err != io.EOF {
+					return false
+				}
+				ends = true // the end of the input ends the line
+				break
 			}
-			line, err = r.br.ReadSlice('\n')
-			r.long = append(r.long, line...)
+			frag, ends = r.takeFragment(frag, ends, shortLine+1-len(r.long))
+			r.long = append(r.long, frag...)
 		}
-		line = r.long
+		frag = r.long
 	}
-	if err != nil && err != io.EOF {
-		r.err = err
-		return false
-	}
-	if err == io.EOF {
-		r.err = io.EOF
-		if len(line) == 0 {
-			return false
-		}
-	}
+	line := frag
 	if r.lineNo == 0 {
 		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 	}
+	r.prevTag, r.prevBlank = r.curTag, r.blank
 	r.lineNo++
-	r.cur, r.pos = line, 0
-	i := 0
-	for i < len(line) && isSpace(line[i]) {
-		i++
+	r.cur, r.pos, r.more, r.cont, r.skip = line, 0, !ends, false, false
+	// Only a line held whole can start a game's tags or be empty: the
+	// answer must not depend on the windows.
+	r.blank, r.curTag = false, false
+	if ends {
+		r.blank, r.curTag = lineKind(bytes.TrimSuffix(line, []byte{'\n'}))
 	}
-	r.blank = i == len(line)
-	r.curTag = i < len(line) && line[i] == '['
 	if len(line) > 0 && line[0] == '%' {
-		r.pos = len(line) // an escape line: ignored as a whole
+		r.pos, r.skip = len(line), true // an escape line: ignored as a whole
 	}
 	return true
 }
 
-// textLine is the next line of a chunk reader's text, as ReadSlice
-// would return it.
-func (r *Reader) textLine() ([]byte, error) {
+// fragment returns the next bytes of the input: up to and including the
+// next line break, or as many as a read gives; ends says the line ends
+// with them (a line break, the end of the input). ok is false at the end
+// of the input or of a piece, or on a read error (r.err).
+func (r *Reader) fragment() (frag []byte, ends, ok bool) {
+	if len(r.pending) > 0 {
+		frag, r.pending = r.pending, nil
+		return frag, r.pendingEnds, true
+	}
+	if r.err != nil {
+		return nil, true, false
+	}
+	if r.text == nil {
+		line, err := r.br.ReadSlice('\n')
+		switch err {
+		case nil:
+			return line, true, true
+		case bufio.ErrBufferFull:
+			return line, false, true
+		case io.EOF:
+			r.err = io.EOF
+			return line, true, len(line) > 0
+		}
+		r.err = err
+		return nil, true, false
+	}
+	if len(r.text) == 0 {
+		r.err = io.EOF
+		return nil, true, false
+	}
 	i := bytes.IndexByte(r.text, '\n')
-	if i < 0 {
-		line := r.text
-		r.text = r.text[len(line):]
-		return line, io.EOF
+	if i < 0 { // the end of the text ends the line
+		frag, r.text = r.text, r.text[len(r.text):]
+		return frag, true, true
 	}
-	if i >= maxLine {
-		return nil, fmt.Errorf("PGN line %d is longer than %d bytes", r.lineNo+1, maxLine)
-	}
-	line := r.text[:i+1]
-	r.text = r.text[i+1:]
-	return line, nil
+	frag, r.text = r.text[:i+1], r.text[i+1:]
+	return frag, true, true
 }
 
-// looksLikeTag reports a line such as [Event "x"] (nothing else on it).
+// takeFragment takes at most n bytes of frag into a window, leaving the
+// rest pending.
+func (r *Reader) takeFragment(frag []byte, ends bool, n int) ([]byte, bool) {
+	if len(frag) <= n {
+		return frag, ends
+	}
+	r.pending, r.pendingEnds = frag[n:], ends
+	return frag[:n], false
+}
+
+// extend makes the window cur[from:] and more of the line after it, at
+// least maxItem+1 bytes of it where the line has them: an item (token,
+// NAG, tag) the window cut is then whole in it, or known to be longer
+// than maxItem.
+func (r *Reader) extend(from int) {
+	r.carry = append(r.carry[:0], r.cur[from:]...)
+	r.long = append(r.long[:0], r.carry...)
+	for r.more && len(r.long)-len(r.carry) <= maxItem {
+		frag, ends, ok := r.fragment()
+		if !ok {
+			r.more = false // the end of the input (or a piece) ends the line
+			break
+		}
+		frag, ends = r.takeFragment(frag, ends, maxItem+1-(len(r.long)-len(r.carry)))
+		r.long = append(r.long, frag...)
+		r.more = !ends
+	}
+	r.cur, r.pos, r.cont = r.long, 0, true
+}
+
+// isShortLine reports a line (with its line break, if any) of at most
+// shortLine bytes.
+func isShortLine(line []byte) bool {
+	return len(bytes.TrimSuffix(line, []byte{'\n'})) <= shortLine
+}
+
+// looksLikeTag reports a line such as [Event "x"] (nothing else on it),
+// of at most shortLine bytes.
 func looksLikeTag(line []byte) bool {
+	if !isShortLine(line) {
+		return false
+	}
 	line = bytes.TrimSpace(line)
 	return len(line) > 4 && line[0] == '[' && line[len(line)-1] == ']' &&
 		(line[1] >= 'A' && line[1] <= 'Z' || line[1] >= 'a' && line[1] <= 'z') && bytes.IndexByte(line, '"') > 0
@@ -312,7 +422,7 @@ func (r *Reader) next(g *Game) error {
 		if inComment {
 			// A missing '}' would swallow every later game: a tag line
 			// after an empty line ends the comment and the broken game.
-			if r.pos == 0 && r.prevBlank && looksLikeTag(r.cur) {
+			if r.pos == 0 && !r.cont && r.curTag && r.prevBlank && looksLikeTag(r.cur) {
 				if g.Line == 0 { // the comment came before any game
 					g.Line = commentLine
 				}
@@ -348,6 +458,9 @@ func (r *Reader) next(g *Game) error {
 				for end < len(cur) && byteClasses[cur[end]] == classToken {
 					end++
 				}
+				if end == len(cur) && r.more || end-pos > maxItem {
+					break scan // cut by the window, or too long: below
+				}
 				tok := cur[pos:end]
 				pos = end
 				if res := resultToken(tok); res != "" {
@@ -362,6 +475,10 @@ func (r *Reader) next(g *Game) error {
 					continue
 				}
 				if tok = moveToken(tok); len(tok) > 0 {
+					if g.bytes()+len(tok)+moveBytes > maxGameText {
+						r.pos = pos
+						return r.syntaxError(g, gameTooLong)
+					}
 					g.moves = append(g.moves, g.add(tok))
 				}
 			default:
@@ -374,11 +491,20 @@ func (r *Reader) next(g *Game) error {
 		}
 		c := cur[pos]
 		switch byteClasses[c] {
+		case classToken: // a token the window cut, or one too long
+			end := pos + 1
+			for end < len(cur) && byteClasses[cur[end]] == classToken {
+				end++
+			}
+			if end-pos > maxItem {
+				return r.syntaxError(g, fmt.Sprintf("a token longer than %d bytes", maxItem))
+			}
+			r.extend(pos)
 		case classComment:
 			inComment, commentLine = true, r.lineNo
 			r.pos++
 		case classLineComment:
-			r.pos = len(r.cur)
+			r.pos, r.skip = len(r.cur), true
 		case classTag:
 			if inMoves {
 				if depth > 0 { // '[' stays unread: it starts the next game
@@ -402,9 +528,17 @@ func (r *Reader) next(g *Game) error {
 			depth--
 			r.pos++
 		case classNAG:
-			r.pos++
-			for r.pos < len(r.cur) && r.cur[r.pos] >= '0' && r.cur[r.pos] <= '9' {
-				r.pos++
+			end := pos + 1
+			for end < len(cur) && cur[end] >= '0' && cur[end] <= '9' {
+				end++
+			}
+			switch {
+			case end-pos > maxItem:
+				return r.syntaxError(g, fmt.Sprintf("a NAG longer than %d bytes", maxItem))
+			case end == len(cur) && r.more:
+				r.extend(pos)
+			default:
+				r.pos = end
 			}
 		case classUnexpected:
 			return r.syntaxError(g, fmt.Sprintf("unexpected %q", c))
@@ -479,10 +613,32 @@ func moveToken(tok []byte) []byte {
 	return tok
 }
 
-// readTag reads [Name "value"] at r.pos, which is at '['.
+// readTag reads [Name "value"] at r.pos, which is at '['. A tag is read
+// on its line, the window made to hold it first.
 func (r *Reader) readTag(g *Game) error {
-	line := r.cur
-	i := r.pos + 1
+	if r.more && len(r.cur)-r.pos <= maxItem {
+		r.extend(r.pos)
+	}
+	end, err := readTagAt(g, r.cur, r.pos)
+	// Where the reading stopped, within maxItem+1 bytes of '[', is the
+	// same whatever the windows were.
+	if end-r.pos >= maxItem {
+		return fmt.Errorf("bad tag: longer than %d bytes", maxItem)
+	}
+	if err != nil {
+		return err
+	}
+	if g.bytes() > maxGameText {
+		return errors.New(gameTooLong)
+	}
+	r.pos = end + 1
+	return nil
+}
+
+// readTagAt reads the tag at line[i] ('[') into g; end is where the
+// reading stopped: at the closing ']', or at the byte that broke it.
+func readTagAt(g *Game, line []byte, i int) (end int, err error) {
+	i++
 	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 		i++
 	}
@@ -493,21 +649,21 @@ func (r *Reader) readTag(g *Game) error {
 		i++
 	}
 	if i == ns {
-		return errors.New("bad tag: no name")
+		return i, errors.New("bad tag: no name")
 	}
 	name := line[ns:i]
 	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 		i++
 	}
 	if i >= len(line) || line[i] != '"' {
-		return fmt.Errorf("bad tag %s: value not in quotes", name)
+		return i, fmt.Errorf("bad tag %s: value not in quotes", name)
 	}
 	i++
 	nameSpan := g.add(name)
 	vs := int32(len(g.buf))
 	for {
 		if i >= len(line) || line[i] == '\n' || line[i] == '\r' {
-			return fmt.Errorf("bad tag %s: value not closed", name)
+			return i, fmt.Errorf("bad tag %s: value not closed", name)
 		}
 		c := line[i]
 		if c == '"' {
@@ -526,12 +682,13 @@ func (r *Reader) readTag(g *Game) error {
 		i++
 	}
 	if i >= len(line) || line[i] != ']' {
-		return fmt.Errorf("bad tag %s: no ']'", name)
+		return i, fmt.Errorf("bad tag %s: no ']'", name)
 	}
-	r.pos = i + 1
 	g.tags = append(g.tags, rawTag{nameSpan, valueSpan})
-	return nil
+	return i, nil
 }
+
+var gameTooLong = fmt.Sprintf("the game's tags and moves take more than %d bytes", maxGameText)
 
 // syntaxError reports a broken game and skips to the next one: the next
 // line starting with '[' that follows an empty line or a line of moves
@@ -547,7 +704,7 @@ func (r *Reader) syntaxError(g *Game, msg string) error {
 			r.cur, r.pos = nil, 0
 			break
 		}
-		if r.curTag && !r.prevTag {
+		if !r.cont && r.curTag && !r.prevTag {
 			break
 		}
 	}

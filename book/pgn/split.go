@@ -101,13 +101,23 @@ func lastCut(buf []byte, from int, streamStart bool) int {
 		if ps == 0 && streamStart {
 			prev = bytes.TrimPrefix(prev, []byte("\xef\xbb\xbf"))
 		}
-		i := 0
-		for i < len(prev) && isSpace(prev[i]) {
-			i++
-		}
-		if i < len(prev) && prev[i] == '[' {
+		if _, tag := lineKind(prev); tag {
 			continue // the line before is a tag line: the same game's tags
 		}
 		return p
 	}
+}
+
+// lineKind says whether a line (without its line break) is empty, or a
+// tag line where the reader looks for a game's start ('[' first after
+// blanks): only a line of at most shortLine bytes can be either.
+func lineKind(line []byte) (blank, tag bool) {
+	if len(line) > shortLine {
+		return false, false
+	}
+	i := 0
+	for i < len(line) && isSpace(line[i]) {
+		i++
+	}
+	return i == len(line), i < len(line) && line[i] == '['
 }

@@ -121,18 +121,20 @@ func TestSplitMatchesWhole(t *testing.T) {
 }
 
 // FuzzSplitMatchesWhole: any text cut into pieces of any size reads as
-// the whole stream does.
+// the whole stream does, whatever the reader's limits.
 func FuzzSplitMatchesWhole(f *testing.F) {
 	for _, name := range []string{"small.pgn", "robust.pgn", "forms.pgn"} {
 		if text, err := os.ReadFile("../../testdata/pgn/" + name); err == nil {
-			f.Add(text, uint16(1))
+			f.Add(text, uint16(1), uint8(0))
 		}
 	}
-	f.Add([]byte("[A \"1\"]\n\n[B \"2\"]\n1. e4 {x\n[C \"3\"]\n} *\n[D \"4\"]\n\n1. d4 (1. c4\n[E \"5\"]\n1. e4\n"), uint16(2))
-	f.Fuzz(func(t *testing.T, text []byte, size uint16) {
+	f.Add([]byte("[A \"1\"]\n\n[B \"2\"]\n1. e4 {x\n[C \"3\"]\n} *\n[D \"4\"]\n\n1. d4 (1. c4\n[E \"5\"]\n1. e4\n"), uint16(2), uint8(0))
+	f.Add([]byte("[A \"1\"]\n\n1. e4 {a long comment\n[B \"2\"]\nstill in it} e5 $12 Nf3 1-0\n[C \"3\"]\n\n1. d4 *\n"), uint16(3), uint8(0x55))
+	f.Fuzz(func(t *testing.T, text []byte, size uint16, limits uint8) {
 		if len(text) > 1<<16 {
 			return
 		}
+		defer setLimits(limits)()
 		want := wholeEvents(t, text)
 		if got := pieceEvents(t, text, int(size%300)+1); !reflect.DeepEqual(got, want) {
 			t.Fatalf("pieces of %d: %q\nwant %q", size%300+1, got, want)

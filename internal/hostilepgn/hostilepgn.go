@@ -15,7 +15,6 @@ import (
 	"strconv"
 
 	"github.com/polyproxy/polyproxy/book/board"
-	"github.com/polyproxy/polyproxy/book/pgn"
 )
 
 // Shape names a kind of hostile input.
@@ -92,7 +91,7 @@ func (g *writer) str(s string) {
 }
 
 func (g *writer) tags(event, result string) {
-	g.str("[Event \"" + event + "\"]\n[Site \"?\"]\n[Result \"" + result + "\"]\n\n")
+	g.str("[Event \"" + event + "\"]\n[Site \"?\"]\n[White \"Alpha\"]\n[Black \"Beta\"]\n[Result \"" + result + "\"]\n\n")
 }
 
 func (g *writer) normal(event, moves, result string) {
@@ -139,7 +138,6 @@ func (g *writer) comment(n int64, shape Shape) {
 func (g *writer) longGame(n int) {
 	g.tags("long game", "1/2-1/2")
 	pos := board.StartPosition()
-	text := pgn.MoveText{W: g.w}
 	for ply := 0; ply < n && g.err == nil; ply++ {
 		moves := pos.LegalMoves()
 		var m board.Move
@@ -151,11 +149,17 @@ func (g *writer) longGame(n int) {
 				break
 			}
 		}
-		tok := pos.SAN(m)
-		if ply%2 == 0 {
-			tok = strconv.Itoa(ply/2+1) + ". " + tok
+		switch {
+		case ply == 0:
+			g.str("1. ")
+		case ply%2 == 1:
+			g.str(" ")
+		case ply%16 == 0:
+			g.str("\n" + strconv.Itoa(ply/2+1) + ". ")
+		default:
+			g.str(" " + strconv.Itoa(ply/2+1) + ". ")
 		}
-		text.Add(tok, false)
+		g.str(pos.SAN(m))
 		pos.Play(m)
 	}
 	g.str(" 1/2-1/2\n\n")
@@ -170,6 +174,6 @@ var results = [...]string{"1-0", "0-1", "1/2-1/2"}
 func (g *writer) onePlyGames(n int64) {
 	for i := int64(0); i < n && g.err == nil; i++ {
 		res := results[g.rng.IntN(len(results))]
-		g.str("[Event \"game " + strconv.FormatInt(i+1, 10) + "\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"" + res + "\"]\n\n1. " + firstMoves[g.rng.IntN(len(firstMoves))] + " " + res + "\n\n")
+		g.str("[Event \"game " + strconv.FormatInt(i+1, 10) + "\"]\n[White \"Alpha\"]\n[Black \"Beta\"]\n[Result \"" + res + "\"]\n\n1. " + firstMoves[g.rng.IntN(len(firstMoves))] + " " + res + "\n\n")
 	}
 }
