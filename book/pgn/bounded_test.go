@@ -53,6 +53,46 @@ func TestReaderLineOfAnyLength(t *testing.T) {
 	}
 }
 
+// TestSplitterPiecesBounded: whatever the input, no piece is longer than
+// the splitter's bound (its size and a quarter), and the pieces read as
+// the whole stream does: a comment over lines, over lines that look like
+// tags (a cut inside the game), on one line; a long game; tiny games.
+func TestSplitterPiecesBounded(t *testing.T) {
+	const size = 4 << 10
+	for _, shape := range hostilepgn.Shapes {
+		n := int64(1 << 20)
+		switch shape {
+		case hostilepgn.LongGame:
+			n = 5000
+		case hostilepgn.OnePlyGames:
+			n = 2000
+		}
+		t.Run(string(shape), func(t *testing.T) {
+			text, err := io.ReadAll(hostile(shape, n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sp := NewSplitter(bytes.NewReader(text), size)
+			for {
+				p, err := sp.Next(nil)
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(p.Text) > size+max(size/4, 2*shortLine) {
+					t.Fatalf("a piece of %d bytes at line %d", len(p.Text), p.Line)
+				}
+			}
+			want, _ := streamEvents(t, bytes.NewReader(text))
+			if got := pieceEvents(t, text, size, 0); !reflect.DeepEqual(got, want) {
+				t.Fatalf("in pieces:\n got %q\nwant %q", got, want)
+			}
+		})
+	}
+}
+
 // setLimits sets shortLine and maxItem from a fuzzer's byte (0: as they
 // are) and returns what restores them.
 func setLimits(limits uint8) func() {

@@ -58,6 +58,13 @@ type Reader struct {
 	// still breaks the game, but its moves are not kept (make-book, which
 	// replays only its -max-ply first plies).
 	MoveLimit int
+	// Continue, for a reader of pieces (NewChunkReader), gives the piece
+	// that follows the current one when the current one ends torn (see
+	// Torn), or false at the end of the stream: the reader then reads on
+	// into it as the reader of the whole stream does, until a piece ends
+	// where the whole stream's reader starts a game, and Next returns
+	// io.EOF there. The pieces read before are no longer referenced.
+	Continue func() (Piece, bool)
 
 	br     *bufio.Reader
 	cur    []byte // the current window of a line, cur[pos:] not yet read
@@ -81,11 +88,12 @@ type Reader struct {
 	blank, prevBlank bool
 	game             Game
 
-	// A piece of a larger stream (NewChunkReader): the text after it
-	// starts with a tag line that follows an empty line, and the end of
-	// the piece is read as the reader of the whole stream would read that
-	// line.
+	// A piece of a larger stream (NewChunkReader): chunk unless it is the
+	// last; a piece that is not open ends before a tag line that follows a
+	// line that is not one, and that end is read as the reader of the
+	// whole stream would read that line.
 	chunk bool
+	open  bool
 	text  []byte // a chunk reader's text not yet read: its lines are sliced from it, not copied
 	torn  bool
 }
@@ -175,36 +183,61 @@ func newReaderWindow(r io.Reader, window int) *Reader {
 }
 
 // NewChunkReader reads a piece of a larger PGN stream, as cut by a
-// Splitter so that pieces can be read in parallel: text holds whole lines,
-// its first line is line firstLine of the stream, and, unless last, the
-// text after it starts with a line that looks like a tag ([Name "value"])
-// and follows a line that is not one. There the reader of the whole
-// stream ends a game without termination marker, or an open variation,
-// and starts a new game, and so does this reader at the end of the
-// piece; where the whole stream's reader would go on with the same game
-// (a game's tags, a comment not followed by an empty line, a bad game
-// being skipped) the piece is torn: see Torn.
-func NewChunkReader(text []byte, firstLine int, last bool) *Reader {
+// Splitter so that pieces can be read in parallel: its text holds whole
+// lines (an open piece may end inside one), its first line is line Line
+// of the stream, and, unless Last or Open, the text after it starts with
+// a line that looks like a tag ([Name "value"]) and follows a line that
+// is not one. There the reader of the whole stream ends a game without
+// termination marker, or an open variation, and starts a new game, and so
+// does this reader at the end of the piece; where the whole stream's
+// reader would go on with the same game (a game's tags, a comment not
+// followed by an empty line, a bad game being skipped), and at the end of
+// an open piece, the piece is torn: see Torn and Continue.
+func NewChunkReader(p Piece) *Reader {
 	r := &Reader{}
-	r.ResetChunk(text, firstLine, last)
+	r.ResetChunk(p)
 	return r
 }
 
 // ResetChunk makes r a chunk reader of another piece (as NewChunkReader),
-// keeping its buffers: a goroutine reading piece after piece allocates
-// nothing once they have grown.
-func (r *Reader) ResetChunk(text []byte, firstLine int, last bool) {
+// keeping its buffers, MoveLimit and Continue: a goroutine reading piece
+// after piece allocates nothing once they have grown.
+func (r *Reader) ResetChunk(p Piece) {
+	text := p.Text
 	if text == nil {
 		text = []byte{} // nil marks a stream reader
 	}
-	*r = Reader{MoveLimit: r.MoveLimit, text: text, game: r.game, long: r.long[:0], carry: r.carry[:0], lineNo: firstLine - 1, chunk: !last}
+	*r = Reader{MoveLimit: r.MoveLimit, Continue: r.Continue, text: text, game: r.game,
+		long: r.long[:0], carry: r.carry[:0], lineNo: p.Line - 1, chunk: !p.Last, open: p.Open && !p.Last}
 }
 
 // Torn reports, once Next has returned io.EOF, that the piece ended where
-// the reader of the whole stream would have gone on with the same game:
-// the games read so far may differ from the whole stream's; read the
-// piece again joined with the next one.
+// the reader of the whole stream would have gone on with the same game
+// (and Continue had no piece to go on with): the games read so far may
+// differ from the whole stream's; read the piece again and on into the
+// next with Continue.
 func (r *Reader) Torn() bool { return r.torn }
+
+// nextPiece goes on into the piece after the current one (Continue).
+// When there is none the stream ends with the current piece, which is
+// then read as the last.
+func (r *Reader) nextPiece() bool {
+	if r.Continue == nil {
+		return false
+	}
+	p, ok := r.Continue()
+	if !ok {
+		r.chunk, r.open = false, false
+		return false
+	}
+	r.text = p.Text
+	if r.text == nil {
+		r.text = []byte{}
+	}
+	r.chunk, r.open = !p.Last, p.Open && !p.Last
+	r.err = nil
+	return true
+}
 
 // Next returns the next game. At the end it returns io.EOF. A syntax error
 // in a game returns a *SyntaxError (and the game as far as it was read);
@@ -247,7 +280,7 @@ func (r *Reader) nextLine() bool {
 				if r.err != nil && r.err != io.EOF {
 					return false
 				}
-				ends = true // the end of the input ends the line
+				ends = !r.chunk // the piece ends inside the line
 				break
 			}
 			frag, ends = r.takeFragment(frag, ends, shortLine+1-len(r.long))
@@ -300,14 +333,19 @@ func (r *Reader) fragment() (frag []byte, ends, ok bool) {
 		r.err = err
 		return nil, true, false
 	}
-	if len(r.text) == 0 {
-		r.err = io.EOF
-		return nil, true, false
+	for len(r.text) == 0 {
+		// An open piece goes on in the next one whatever the reader is
+		// in: the text after it does not start a game.
+		if !r.open || !r.nextPiece() {
+			r.err = io.EOF
+			return nil, true, false
+		}
 	}
 	i := bytes.IndexByte(r.text, '\n')
-	if i < 0 { // the end of the text ends the line
+	if i < 0 {
+		// The end of the stream ends the line; an open piece goes on.
 		frag, r.text = r.text, r.text[len(r.text):]
-		return frag, true, true
+		return frag, !r.open, true
 	}
 	frag, r.text = r.text[:i+1], r.text[i+1:]
 	return frag, true, true
@@ -404,8 +442,20 @@ func (r *Reader) next(g *Game) error {
 				if r.err != io.EOF {
 					return r.err
 				}
+				if r.open { // the piece ends at no game start
+					r.torn = true
+					return io.EOF
+				}
 				if r.chunk {
-					return r.chunkEnd(g, inMoves, inComment, depth, commentLine)
+					err := r.chunkEnd(g, inMoves, inComment, depth, commentLine)
+					if !r.torn || r.Continue == nil {
+						return err
+					}
+					r.torn = false
+					if r.nextPiece() {
+						continue
+					}
+					// No piece after it: its end is the stream's.
 				}
 				switch {
 				case g.Line == 0:
