@@ -257,13 +257,22 @@ func (r *Reader) Next() (*Game, error) {
 // a longer one in windows, the first of more than shortLine bytes. false
 // at the end (of the piece) or on error.
 func (r *Reader) nextLine() bool {
-	if r.err != nil && len(r.pending) == 0 {
-		return false
+	var frag []byte
+	ends, ok, cont := true, false, r.more
+	if !cont && len(r.pending) == 0 {
+		// A piece's next line, whole: what fragment gives, without its
+		// call, for the common case.
+		if i := bytes.IndexByte(r.text, '\n'); i >= 0 {
+			frag, r.text, ok = r.text[:i+1], r.text[i+1:], true
+		}
 	}
-	cont := r.more
-	frag, ends, ok := r.fragment()
 	if !ok {
-		return false
+		if r.err != nil && len(r.pending) == 0 {
+			return false
+		}
+		if frag, ends, ok = r.fragment(); !ok {
+			return false
+		}
 	}
 	if cont {
 		r.cur, r.pos, r.more, r.cont = frag, 0, !ends, true
@@ -299,7 +308,7 @@ func (r *Reader) nextLine() bool {
 	// answer must not depend on the windows.
 	r.blank, r.curTag = false, false
 	if ends {
-		r.blank, r.curTag = lineKind(bytes.TrimSuffix(line, []byte{'\n'}))
+		r.blank, r.curTag = lineKind(withoutBreak(line))
 	}
 	if len(line) > 0 && line[0] == '%' {
 		r.pos, r.skip = len(line), true // an escape line: ignored as a whole
@@ -381,16 +390,18 @@ func (r *Reader) extend(from int) {
 	r.cur, r.pos, r.cont = r.long, 0, true
 }
 
-// isShortLine reports a line (with its line break, if any) of at most
-// shortLine bytes.
-func isShortLine(line []byte) bool {
-	return len(bytes.TrimSuffix(line, []byte{'\n'})) <= shortLine
+// withoutBreak is a line without its line break.
+func withoutBreak(line []byte) []byte {
+	if n := len(line); n > 0 && line[n-1] == '\n' {
+		return line[:n-1]
+	}
+	return line
 }
 
 // looksLikeTag reports a line such as [Event "x"] (nothing else on it),
 // of at most shortLine bytes.
 func looksLikeTag(line []byte) bool {
-	if !isShortLine(line) {
+	if len(withoutBreak(line)) > shortLine {
 		return false
 	}
 	line = bytes.TrimSpace(line)
@@ -664,31 +675,14 @@ func moveToken(tok []byte) []byte {
 }
 
 // readTag reads [Name "value"] at r.pos, which is at '['. A tag is read
-// on its line, the window made to hold it first.
+// on its line, the window made to hold it first; where the reading stops,
+// within maxItem+1 bytes of '[', is then the same whatever the windows.
 func (r *Reader) readTag(g *Game) error {
 	if r.more && len(r.cur)-r.pos <= maxItem {
 		r.extend(r.pos)
 	}
-	end, err := readTagAt(g, r.cur, r.pos)
-	// Where the reading stopped, within maxItem+1 bytes of '[', is the
-	// same whatever the windows were.
-	if end-r.pos >= maxItem {
-		return fmt.Errorf("bad tag: longer than %d bytes", maxItem)
-	}
-	if err != nil {
-		return err
-	}
-	if g.bytes() > maxGameText {
-		return errors.New(gameTooLong)
-	}
-	r.pos = end + 1
-	return nil
-}
-
-// readTagAt reads the tag at line[i] ('[') into g; end is where the
-// reading stopped: at the closing ']', or at the byte that broke it.
-func readTagAt(g *Game, line []byte, i int) (end int, err error) {
-	i++
+	line, start := r.cur, r.pos
+	i := start + 1
 	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 		i++
 	}
@@ -699,21 +693,29 @@ func readTagAt(g *Game, line []byte, i int) (end int, err error) {
 		i++
 	}
 	if i == ns {
-		return i, errors.New("bad tag: no name")
+		return badTag(start, i, errors.New("bad tag: no name"))
 	}
 	name := line[ns:i]
 	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 		i++
 	}
 	if i >= len(line) || line[i] != '"' {
-		return i, fmt.Errorf("bad tag %s: value not in quotes", name)
+		return badTag(start, i, fmt.Errorf("bad tag %s: value not in quotes", name))
 	}
 	i++
 	nameSpan := g.add(name)
 	vs := int32(len(g.buf))
+	// The value up to a quote, backslash or line end in one copy; the
+	// loop below reads from there.
+	j := i
+	for j < len(line) && line[j] != '"' && line[j] != '\\' && line[j] != '\n' && line[j] != '\r' {
+		j++
+	}
+	g.buf = append(g.buf, line[i:j]...)
+	i = j
 	for {
 		if i >= len(line) || line[i] == '\n' || line[i] == '\r' {
-			return i, fmt.Errorf("bad tag %s: value not closed", name)
+			return badTag(start, i, fmt.Errorf("bad tag %s: value not closed", name))
 		}
 		c := line[i]
 		if c == '"' {
@@ -732,10 +734,26 @@ func readTagAt(g *Game, line []byte, i int) (end int, err error) {
 		i++
 	}
 	if i >= len(line) || line[i] != ']' {
-		return i, fmt.Errorf("bad tag %s: no ']'", name)
+		return badTag(start, i, fmt.Errorf("bad tag %s: no ']'", name))
+	}
+	if i-start >= maxItem {
+		return badTag(start, i, nil)
 	}
 	g.tags = append(g.tags, rawTag{nameSpan, valueSpan})
-	return i, nil
+	if g.bytes() > maxGameText {
+		return errors.New(gameTooLong)
+	}
+	r.pos = i + 1
+	return nil
+}
+
+// badTag is err for a tag read from start to end, unless the tag is
+// longer than maxItem (then err may be nil).
+func badTag(start, end int, err error) error {
+	if end-start >= maxItem {
+		return fmt.Errorf("bad tag: longer than %d bytes", maxItem)
+	}
+	return err
 }
 
 var gameTooLong = fmt.Sprintf("the game's tags and moves take more than %d bytes", maxGameText)
