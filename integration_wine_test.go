@@ -477,10 +477,12 @@ func TestWineBookHeldByAnotherProgram(t *testing.T) {
 	holder := w.start(t, dir, nil, w.engine, "-log", "book.bin")
 	holder.sendCRLF("isready")
 	holder.until("readyok", wineTimeout)
-	// Every tool replaces its output the same way: sum-counts too.
+	// Every tool replaces its output the same way: sum-counts too, and
+	// make-book with several outputs writes none of them.
 	for _, tool := range [][]string{
 		{"make-book", "-pgn", "small.pgn", "-bin", "book.bin"},
 		{"sum-counts", "-out", "book.bin", "small.counts"},
+		{"make-book", "-pgn", "small.pgn", "-bin", "book.bin", "-abk", "other.abk"},
 	} {
 		out, err := w.run(t, dir, tool...)
 		if err == nil || !strings.Contains(out, "stayed in use by another program") {
@@ -493,8 +495,11 @@ func TestWineBookHeldByAnotherProgram(t *testing.T) {
 	if !strings.HasPrefix(string(after), string(before)) { // then the lines the holder got
 		t.Fatalf("book changed: %q, was %q", after, before)
 	}
-	if tmp, _ := filepath.Glob(filepath.Join(dir, ".book.bin.tmp-*")); len(tmp) > 0 {
+	if tmp, _ := filepath.Glob(filepath.Join(dir, ".*.tmp-*")); len(tmp) > 0 {
 		t.Fatalf("temporary files left: %v", tmp)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "other.abk")); err == nil {
+		t.Fatal("make-book wrote -abk while -bin could not be replaced")
 	}
 }
 

@@ -57,7 +57,16 @@ type abkNode struct {
 // win and two draws). A move of weight above 0 with no games is written as
 // one draw, so that readers skipping moves without games (DroidFish, the
 // minimum games filter) still offer it.
-func WriteABK(path string, src *Book, maxPly int) (ABKWriteStats, error) {
+func WriteABK(path string, src *Book, maxPly int) (st ABKWriteStats, err error) {
+	err = alone(func(b *Batch) (err error) {
+		st, err = b.WriteABK(path, src, maxPly)
+		return err
+	})
+	return st, err
+}
+
+// WriteABK writes src as an ABK book into the batch, as WriteABK does.
+func (b *Batch) WriteABK(path string, src *Book, maxPly int) (ABKWriteStats, error) {
 	var st ABKWriteStats
 	if maxPly < 1 || maxPly > ABKMaxPly {
 		return st, fmt.Errorf("write ABK book %s: max ply %d is outside 1-%d", path, maxPly, ABKMaxPly)
@@ -66,7 +75,7 @@ func WriteABK(path string, src *Book, maxPly int) (ABKWriteStats, error) {
 	if err != nil {
 		return st, fmt.Errorf("write ABK book %s: %w", path, err)
 	}
-	err = WriteFileFrom(path, func(w io.Writer) error {
+	err = b.WriteFileFrom(path, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 256<<10)
 		header := make([]byte, ABKHeaderSize)
 		ABKWriteSettings(maxPly).Encode(header)

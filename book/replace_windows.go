@@ -44,6 +44,34 @@ func replaceFile(tmp, path string) error {
 	}
 }
 
+// waitReplaceable waits, up to replaceWait, while another program holds
+// path so that it cannot be replaced (opened without FILE_SHARE_DELETE,
+// as Go and PolyGlot open files), and then says so: a Batch asks before
+// it renames anything, so that such a file fails it with every file as
+// it was, and no second name of a held file is left behind.
+func waitReplaceable(path string) error {
+	p, err := windows.UTF16PtrFromString(path)
+	if err != nil {
+		return err
+	}
+	deadline := time.Now().Add(replaceWait)
+	for {
+		h, err := windows.CreateFile(p, windows.DELETE, windows.FILE_SHARE_READ|windows.FILE_SHARE_WRITE|windows.FILE_SHARE_DELETE,
+			nil, windows.OPEN_EXISTING, windows.FILE_ATTRIBUTE_NORMAL, 0)
+		if err == nil {
+			windows.CloseHandle(h)
+			return nil
+		}
+		if !inUse(err) {
+			return nil // not there, or another trouble the rename reports
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%w (%s stayed in use by another program for %v; it is unchanged)", err, path, replaceWait)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func inUse(err error) bool {
 	return errors.Is(err, windows.ERROR_ACCESS_DENIED) || errors.Is(err, windows.ERROR_SHARING_VIOLATION)
 }

@@ -2,16 +2,25 @@ package book
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 )
 
 // WriteFile writes entries, in the order given, as a book file at path,
 // through WriteFileFrom.
 func WriteFile(path string, entries []Entry) error {
-	return WriteFileFrom(path, func(w io.Writer) error {
+	return alone(func(b *Batch) error { return b.WriteFile(path, entries) })
+}
+
+// WriteFile writes entries as a book file into the batch, as WriteFile
+// does.
+func (b *Batch) WriteFile(path string, entries []Entry) error {
+	return b.WriteFileFrom(path, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 256<<10)
 		var buf [EntrySize]byte
 		for _, e := range entries {
@@ -33,22 +42,58 @@ func WriteFile(path string, entries []Entry) error {
 // over the file, so path holds either its old content or the whole new file,
 // never a half-written one; on any error, write's own returned as it is,
 // the temporary file is removed. On Windows the rename is retried while
-// another program holds path (replaceFile).
+// another program holds path (replaceFile). It is a Batch of one file.
 //
 // A new file gets mode 0644; a replaced one keeps its mode (a book shared
 // for learning may be group-writable). A symbolic link at path is written
 // through, as PolyGlot does: its target is replaced (created when the
 // link dangles) and the link kept, so current.bin -> v7.bin still names
 // the book just written.
-func WriteFileFrom(path string, write func(io.Writer) error) (err error) {
+func WriteFileFrom(path string, write func(io.Writer) error) error {
+	return alone(func(b *Batch) error { return b.WriteFileFrom(path, write) })
+}
+
+// alone runs write on a batch of its own and commits it.
+func alone(write func(b *Batch) error) error {
+	var b Batch
+	defer b.Abort()
+	if err := write(&b); err != nil {
+		return err
+	}
+	return b.Commit()
+}
+
+// Batch replaces several files all or nothing, as WriteFileFrom replaces
+// one: each is written to a temporary file beside it, and Commit renames
+// them over their files only when every one was written; until then, and
+// after any failure, every file keeps its old content. Abort may be
+// called at any time from another goroutine (a signal): it removes the
+// temporary files, and a Commit after it fails.
+type Batch struct {
+	mu      sync.Mutex
+	staged  []stagedFile
+	aborted bool
+	done    bool // committed
+}
+
+// stagedFile is one file of a batch: its new content in tmp, to be
+// renamed over target (path with its links followed).
+type stagedFile struct {
+	path, target, tmp string
+	f                 *os.File // open while written
+}
+
+// stage creates the temporary file for path, with the mode path's file
+// has (0644 for a new one).
+func stage(path string) (stagedFile, error) {
 	target, err := linkTarget(path)
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+		return stagedFile{}, fmt.Errorf("write %s: %w", path, err)
 	}
 	mode := os.FileMode(0o644)
 	if st, serr := os.Stat(target); serr == nil {
 		if !st.Mode().IsRegular() {
-			return fmt.Errorf("write %s: not a regular file", path)
+			return stagedFile{}, fmt.Errorf("write %s: not a regular file", path)
 		}
 		mode = st.Mode().Perm()
 	}
@@ -60,32 +105,179 @@ func WriteFileFrom(path string, write func(io.Writer) error) (err error) {
 	}
 	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if err = write(f); err != nil {
-		return err
+		return stagedFile{}, fmt.Errorf("write %s: %w", path, err)
 	}
 	// CreateTemp makes the file 0600.
-	if err = f.Chmod(mode); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	if err := f.Chmod(mode); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return stagedFile{}, fmt.Errorf("write %s: %w", path, err)
 	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("write %s: sync: %w", path, err)
+	return stagedFile{path: path, target: target, tmp: f.Name(), f: f}, nil
+}
+
+// Check tells, before any work, whether the batch could write path: a
+// temporary file beside it is made and removed.
+func (b *Batch) Check(path string) error {
+	s, err := stage(path)
+	if err != nil {
+		return err
 	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	s.f.Close()
+	return os.Remove(s.tmp)
+}
+
+// WriteFileFrom writes path's new content with write, to a temporary
+// file that Commit puts in place. On an error the temporary file is
+// removed and the batch holds nothing for path.
+func (b *Batch) WriteFileFrom(path string, write func(io.Writer) error) error {
+	s, err := stage(path)
+	if err != nil {
+		return err
 	}
-	if err = replaceFile(tmp, target); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
+	b.mu.Lock()
+	if b.aborted || b.done {
+		b.mu.Unlock()
+		s.f.Close()
+		os.Remove(s.tmp)
+		return fmt.Errorf("write %s: the batch was ended", path)
+	}
+	b.staged = append(b.staged, s)
+	i := len(b.staged) - 1
+	b.mu.Unlock()
+	err = write(s.f)
+	if err == nil {
+		if err = s.f.Sync(); err != nil {
+			err = fmt.Errorf("write %s: sync: %w", path, err)
+		}
+	}
+	if cerr := s.f.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("write %s: %w", path, cerr)
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if err == nil && b.aborted {
+		err = fmt.Errorf("write %s: the batch was ended", path)
+	}
+	if err != nil {
+		os.Remove(s.tmp)
+		b.staged[i].tmp = ""
+	}
+	return err
+}
+
+// Pending is the temporary file that holds path's new content until
+// Commit ("" when the batch holds none), for a file made from another
+// one of the batch.
+func (b *Batch) Pending(path string) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, s := range b.staged {
+		if s.path == path && !b.aborted {
+			return s.tmp
+		}
+	}
+	return ""
+}
+
+// Commit renames every file written over its file. A rename that fails
+// puts back the files renamed before it, removes the rest, and returns
+// the error: all or nothing. (Where the file system has no hard links, a
+// file already renamed stays new, and the error says so.)
+func (b *Batch) Commit() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.aborted || b.done {
+		return errors.New("commit: the batch was ended")
+	}
+	b.done = true
+	var files []stagedFile
+	for _, s := range b.staged {
+		if s.tmp != "" {
+			files = append(files, s)
+		}
+	}
+	// A file another program holds (Windows) is found before anything is
+	// renamed. Each old file but the last one's is kept under a second
+	// name, a hard link, until all are in place: a rename that fails puts
+	// them back. "" for a file that did not exist.
+	backups := make([]string, len(files))
+	defer func() {
+		for _, bk := range backups {
+			if bk != "" && bk != "-" {
+				os.Remove(bk)
+			}
+		}
+	}()
+	for i, s := range files {
+		if len(files) == 1 {
+			break // one file needs no putting back
+		}
+		if err := waitReplaceable(s.target); err != nil {
+			for _, t := range files {
+				os.Remove(t.tmp)
+			}
+			return fmt.Errorf("write %s: %w; no file replaced", s.path, err)
+		}
+		if _, err := os.Lstat(s.target); err == nil && i < len(files)-1 {
+			backups[i] = s.tmp + ".old"
+			if err := os.Link(s.target, backups[i]); err != nil {
+				backups[i] = "-" // no hard links here: it cannot be put back
+			}
+		}
+	}
+	for i, s := range files {
+		err := replaceFile(s.tmp, s.target)
+		if err == nil {
+			continue
+		}
+		var kept []string
+		for j := range i {
+			if !restore(files[j].target, backups[j]) {
+				kept = append(kept, files[j].path)
+			}
+		}
+		for _, t := range files[i:] {
+			os.Remove(t.tmp)
+		}
+		if len(kept) > 0 {
+			return fmt.Errorf("write %s: %w (%s already replaced, and could not be put back)", s.path, err, strings.Join(kept, ", "))
+		}
+		return fmt.Errorf("write %s: %w; no file replaced", s.path, err)
 	}
 	return nil
+}
+
+// restore puts a file's old content back from its backup, or removes a
+// file that did not exist before (backup ""); it reports whether it
+// could.
+func restore(target, backup string) bool {
+	switch backup {
+	case "":
+		return os.Remove(target) == nil
+	case "-":
+		return false
+	}
+	return replaceFile(backup, target) == nil
+}
+
+// Abort removes the temporary files of a batch not committed, and
+// reports whether every file was left as it was: false once Commit
+// began. A write under way then fails.
+func (b *Batch) Abort() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.done || b.aborted {
+		return !b.done
+	}
+	b.aborted = true
+	for _, s := range b.staged {
+		if s.tmp != "" {
+			s.f.Close() // Windows removes no open file
+			os.Remove(s.tmp)
+		}
+	}
+	return true
 }
 
 // maxLinks bounds the symbolic links followed to a file (a loop of links

@@ -2,38 +2,36 @@ package cli
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/polyproxy/polyproxy/book"
 )
 
 // writeBookAs writes entries as a book at path in the format its name
 // asks for: an ABK book (Arena's) for a .abk name, its tree to maxPly
-// plies (see book.WriteABK), else a Polyglot book. who names the command
-// for its note on stderr.
-func writeBookAs(who, path string, entries []book.Entry, maxPly int, stderr io.Writer) error {
+// plies (see book.WriteABK), else a Polyglot book.
+func writeBookAs(e *env, path string, entries []book.Entry, maxPly int) error {
 	if !book.IsABKPath(path) {
-		return book.WriteFile(path, entries)
+		return e.outs.WriteFile(path, entries)
 	}
-	return writeABK(who, path, book.FromEntries(path, entries), maxPly, stderr)
+	return writeABK(e, path, book.FromEntries(path, entries), maxPly)
 }
 
 // writeABK writes src as an ABK book and says what the tree holds: a
 // Polyglot book is a table of positions, an ABK book a tree from the start
 // position, so what no line of book moves reaches is left out.
-func writeABK(who, path string, src *book.Book, maxPly int, stderr io.Writer) error {
+func writeABK(e *env, path string, src *book.Book, maxPly int) error {
 	maxPly = min(maxPly, book.ABKMaxPly)
-	st, err := book.WriteABK(path, src, maxPly)
+	st, err := e.outs.WriteABK(path, src, maxPly)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "%s: ABK book %s: %d records, %d positions to ply %d", who, path, st.Records, st.Positions, maxPly)
+	fmt.Fprintf(e.stderr, "%s: ABK book %s: %d records, %d positions to ply %d", e.cmd, path, st.Records, st.Positions, maxPly)
 	if st.Transposed > 0 {
-		fmt.Fprintf(stderr, "; %d positions reached again by another move order have their moves under their first line only", st.Transposed)
+		fmt.Fprintf(e.stderr, "; %d positions reached again by another move order have their moves under their first line only", st.Transposed)
 	}
-	fmt.Fprintln(stderr)
+	fmt.Fprintln(e.stderr)
 	if off := st.BookPositions - st.Positions; off > 0 {
-		warnf(stderr, who, "%d of the book's %d positions are not on the ABK tree: no line of book moves from the start position reaches them within %d plies (ABK holds lines from the start position only)", off, st.BookPositions, maxPly)
+		e.warnf("%d of the book's %d positions are not on the ABK tree: no line of book moves from the start position reaches them within %d plies (ABK holds lines from the start position only)", off, st.BookPositions, maxPly)
 	}
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/internal/version"
 )
@@ -24,22 +25,73 @@ import (
 // command is a book tool run as "polyproxy NAME flags...".
 type command struct {
 	name, summary string
-	run           func(args []string, stdout, stderr io.Writer) error
+	// usage is what "NAME -h" prints before the flags.
+	usage string
+	// required are the flags that must be given.
+	required []string
+	// operands names what may follow the flags (sum-counts' files); ""
+	// when nothing may.
+	operands string
+	new      func() options
 }
+
+// options are one command's flags, parsed into a value. define declares
+// them; validate refuses, before any input is read, a combination that
+// cannot run (a usage error, exit 2), such as a setting one of its
+// outputs cannot take; files names what the command reads and writes,
+// so that every command gets the same checks of its outputs (see
+// checkOutputs); run does the work, writing its outputs into env.outs.
+type options interface {
+	define(fs *flag.FlagSet)
+	validate(cl *commandLine) error
+	files() (inputs, outputs []fileArg)
+	run(e *env) error
+}
+
+// commandLine is a command's parsed command line, for validate.
+type commandLine struct {
+	fs *flag.FlagSet
+}
+
+// given tells whether the flag was given (even with its default value).
+func (cl *commandLine) given(name string) bool {
+	found := false
+	cl.fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
+	return found
+}
+
+// operands are the arguments after the flags.
+func (cl *commandLine) operands() []string { return cl.fs.Args() }
+
+// env is what a command runs with.
+type env struct {
+	cmd            string
+	stdout, stderr io.Writer
+	// outs are the files the command writes: each written beside its
+	// target, all put in place together when the command has done its
+	// work (commit), none on a failure or a signal.
+	outs      *book.Batch
+	stop      *interrupt
+	committed bool
+}
+
+// commit puts the outputs in place, signals held; a command commits
+// before it reports what it wrote, else it is done when it returns.
+func (e *env) commit() error {
+	if e.committed {
+		return nil
+	}
+	e.committed = true
+	return e.stop.finish(e.outs.Commit)
+}
+
+// warnf prints a warning of the command on stderr.
+func (e *env) warnf(format string, args ...any) { warnf(e.stderr, e.cmd, format, args...) }
 
 // commands are the book tools, in the order "polyproxy help" lists them.
 var commands = []command{
-	{"probe", "show a position's key and every book entry for it", runProbe},
-	{"info-book", "summarise a book: entries, positions, header, weights, learn data, problems", runInfoBook},
-	{"dump-book", "write a book's lines for one colour as text (PolyGlot's dump-book)", runDumpBook},
-	{"make-book", "build a book from PGN games (PolyGlot's make-book, same bytes)", runMakeBook},
-	{"sum-counts", "add counts files (make-book -counts) made from parts of a game collection", runSumCounts},
-	{"convert-book", "convert a book between Polyglot and ABK (Arena's format), or a counts file into either", runConvertBook},
-	{"merge-book", "merge two books (PolyGlot's merge-book; weights saturate, learn counts add)", runMergeBook},
-	{"book-to-pgn", "write a book's tree as one PGN game with variations (shares, weights, learn counts)", runBookToPGN},
-	{"book-to-openings", "write the positions of a book's tree as an EPD or PGN opening suite (fastchess, cutechess-cli)", runBookToOpenings},
-	{"compile-book", "compile a text book (one line of from-to moves per variation) into a book", runCompileBook},
-	{"learn", "count a tournament's results (PGN) into a book's learn fields", runLearn},
+	probeCommand, infoBookCommand, dumpBookCommand, makeBookCommand, sumCountsCommand, convertBookCommand,
+	mergeBookCommand, bookToPGNCommand, bookToOpeningsCommand, compileBookCommand, learnCommand,
 }
 
 // Run runs polyproxy with args (without the program's name) and returns
@@ -55,11 +107,43 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		for _, c := range commands {
 			if c.name == args[0] {
-				return exitCode(stderr, c.name, c.run(args[1:], stdout, stderr))
+				return exitCode(stderr, c.name, c.execute(args[1:], stdout, stderr))
 			}
 		}
 	}
 	return exitCode(stderr, "polyproxy", runProxy(args, stdin, stdout, stderr))
+}
+
+// execute runs a book tool the same way for every tool: its flags
+// parsed into its options, validated, its outputs checked (against its
+// inputs, and that they can be written), then its work, its outputs put
+// in place together only when it is done, a stop signal caught.
+func (c *command) execute(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	opts := c.new()
+	opts.define(fs)
+	fs.Usage = func() {
+		fmt.Fprint(stderr, c.usage)
+		fs.PrintDefaults()
+	}
+	if err := parseFlags(fs, args, c.operands != "", c.required...); err != nil {
+		return err
+	}
+	if err := opts.validate(&commandLine{fs}); err != nil {
+		return err
+	}
+	e := &env{cmd: c.name, stdout: stdout, stderr: stderr, outs: &book.Batch{}}
+	if err := checkOutputs(e.outs, opts); err != nil {
+		return err
+	}
+	e.stop = catchSignals(e)
+	defer e.stop.release()
+	defer e.outs.Abort()
+	if err := opts.run(e); err != nil {
+		return err
+	}
+	return e.commit()
 }
 
 // usage starts with the version, as PolyGlot's help starts with its own.
@@ -101,6 +185,7 @@ func reported(code int, err error) error { return &exitError{code: code, err: er
 // exitCode reports err on stderr, prefixed with who failed, and returns
 // the exit code it stands for.
 func exitCode(stderr io.Writer, who string, err error) int {
+	awaitHalt()
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
@@ -117,13 +202,20 @@ func exitCode(stderr io.Writer, who string, err error) int {
 }
 
 // parseFlags parses a book tool's flags the same way for every tool: -h
-// prints the usage (flag.ErrHelp: exit 0); a bad flag, a stray argument or
-// a missing required flag is a usage error naming it.
-func parseFlags(fs *flag.FlagSet, args []string, required ...string) error {
-	if err := parseFlagsAndArgs(fs, args); err != nil {
-		return err
+// prints the usage (flag.ErrHelp: exit 0); a bad flag, a stray argument
+// (unless operands are taken) or a missing required flag is a usage
+// error naming it.
+func parseFlags(fs *flag.FlagSet, args []string, operands bool, required ...string) error {
+	if seeFlags != nil {
+		seeFlags(fs)
 	}
-	if fs.NArg() > 0 {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return reported(2, err) // the flag package has printed it
+	}
+	if fs.NArg() > 0 && !operands {
 		return usageErrorf("unexpected argument %q", fs.Arg(0))
 	}
 	var missing []string
@@ -139,22 +231,6 @@ func parseFlags(fs *flag.FlagSet, args []string, required ...string) error {
 		return usageErrorf("%s is required", missing[0])
 	}
 	return usageErrorf("%s and %s are required", strings.Join(missing[:len(missing)-1], ", "), missing[len(missing)-1])
-}
-
-// parseFlagsAndArgs parses flags followed by arguments (files, for
-// sum-counts): -h prints the usage (flag.ErrHelp: exit 0); a bad flag or
-// value is a usage error the flag package has printed.
-func parseFlagsAndArgs(fs *flag.FlagSet, args []string) error {
-	if seeFlags != nil {
-		seeFlags(fs)
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return reported(2, err) // the flag package has printed it
-	}
-	return nil
 }
 
 // seeFlags, when set, is shown every command's flags before they are

@@ -12,57 +12,45 @@ import (
 	"github.com/polyproxy/polyproxy/book/build"
 )
 
-func runConvertBook(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("convert-book", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	in := fs.String("in", "", "book `file` to read: Polyglot, ABK (Arena's) or a counts file (make-book -counts), told by content")
-	out := fs.String("out", "", "book `file` to write: ABK for a .abk name, else Polyglot (replaced atomically; not the input)")
-	maxPly := book.ABKMaxPly
-	intFlag(fs, &maxPly, "max-ply", maxPly, 1, book.ABKMaxPly, "an ABK book's tree goes `N` plies deep from the start position")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: polyproxy convert-book -in FILE -out FILE [-max-ply N]")
-		fmt.Fprintln(stderr, "Polyglot -> ABK: the tree from the start position through the book's legal moves, priority from")
-		fmt.Fprintln(stderr, "the weight (9 for a position's heaviest), games/wins/losses from the learn fields.")
-		fmt.Fprintln(stderr, "ABK -> Polyglot: every position of the tree keyed the Polyglot way (move orders that transpose")
-		fmt.Fprintln(stderr, "merged), weights from the ABK book's own settings, learn fields from its statistics.")
-		fmt.Fprintln(stderr, "A counts file becomes a book with make-book's default move rules (make-book -from-counts has them all).")
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args, "in", "out"); err != nil {
-		return err
-	}
-	if err := checkOutputs([]fileArg{{"-in", *in}}, []fileArg{{"-out", *out}}); err != nil {
-		return err
-	}
+var convertBookCommand = command{
+	name: "convert-book", summary: "convert a book between Polyglot and ABK (Arena's format), or a counts file into either",
+	usage: `usage: polyproxy convert-book -in FILE -out FILE [-max-ply N]
+Polyglot -> ABK: the tree from the start position through the book's legal moves, priority from
+the weight (9 for a position's heaviest), games/wins/losses from the learn fields.
+ABK -> Polyglot: every position of the tree keyed the Polyglot way (move orders that transpose
+merged), weights from the ABK book's own settings, learn fields from its statistics.
+A counts file becomes a book with make-book's default move rules (make-book -from-counts has them all).
+`,
+	required: []string{"in", "out"},
+	new:      func() options { return &convertBookOptions{} },
+}
+
+type convertBookOptions struct {
+	in, out string
+	maxPly  int
+}
+
+func (o *convertBookOptions) define(fs *flag.FlagSet) {
+	fs.StringVar(&o.in, "in", "", "book `file` to read: Polyglot, ABK (Arena's) or a counts file (make-book -counts), told by content")
+	fs.StringVar(&o.out, "out", "", "book `file` to write: ABK for a .abk name, else Polyglot (replaced atomically; not the input)")
+	intFlag(fs, &o.maxPly, "max-ply", book.ABKMaxPly, 1, book.ABKMaxPly, "an ABK book's tree goes `N` plies deep from the start position")
+}
+
+func (o *convertBookOptions) validate(*commandLine) error { return nil }
+
+func (o *convertBookOptions) files() (inputs, outputs []fileArg) {
+	return []fileArg{{"-in", o.in}}, []fileArg{{"-out", o.out}}
+}
+
+func (o *convertBookOptions) run(e *env) error {
 	start := time.Now()
-	counts, err := isCountsFile(*in)
+	src, err := o.open(e)
 	if err != nil {
 		return err
 	}
-	var src *book.Book
-	if counts {
-		readers, ins, err := openCounts([]string{*in})
-		if err != nil {
-			return err
-		}
-		defer ins.Close()
-		entries, _, err := build.FromCounts(readers, build.DefaultOptions())
-		if err != nil {
-			return fmt.Errorf("%v; nothing written", err)
-		}
-		ins.warn(stderr, "convert-book")
-		src = book.FromEntries(*in, entries)
-	} else {
-		if src, err = book.Open(*in); err != nil {
-			return err
-		}
-		for _, w := range src.Warnings() {
-			warnf(stderr, "convert-book", "%s", w)
-		}
-	}
 	defer src.Close()
-	if book.IsABKPath(*out) {
-		if err := writeABK("convert-book", *out, src, maxPly, stderr); err != nil {
+	if book.IsABKPath(o.out) {
+		if err := writeABK(e, o.out, src, o.maxPly); err != nil {
 			return err
 		}
 	} else {
@@ -73,13 +61,46 @@ func runConvertBook(args []string, stdout, stderr io.Writer) error {
 		if err := src.Err(); err != nil {
 			return err
 		}
-		if err := book.WriteFile(*out, entries); err != nil {
+		if err := e.outs.WriteFile(o.out, entries); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "convert-book: Polyglot book %s: %d entries\n", *out, len(entries))
+		fmt.Fprintf(e.stderr, "convert-book: Polyglot book %s: %d entries\n", o.out, len(entries))
 	}
-	fmt.Fprintf(stderr, "convert-book: %s -> %s in %.2fs\n", *in, *out, time.Since(start).Seconds())
+	if err := e.commit(); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "convert-book: %s -> %s in %.2fs\n", o.in, o.out, time.Since(start).Seconds())
 	return nil
+}
+
+// open reads -in: a book, or a counts file made into one with
+// make-book's default move rules.
+func (o *convertBookOptions) open(e *env) (*book.Book, error) {
+	counts, err := isCountsFile(o.in)
+	if err != nil {
+		return nil, err
+	}
+	if !counts {
+		src, err := book.Open(o.in)
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range src.Warnings() {
+			e.warnf("%s", w)
+		}
+		return src, nil
+	}
+	readers, ins, err := openCounts([]string{o.in})
+	if err != nil {
+		return nil, err
+	}
+	defer ins.Close()
+	entries, _, err := build.FromCounts(readers, build.DefaultOptions())
+	if err != nil {
+		return nil, fmt.Errorf("%v; nothing written", err)
+	}
+	ins.warn(e)
+	return book.FromEntries(o.in, entries), nil
 }
 
 // isCountsFile reports a counts file, by its first bytes. Anything but a

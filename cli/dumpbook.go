@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"flag"
 	"fmt"
 	"io"
@@ -9,69 +10,83 @@ import (
 	"github.com/polyproxy/polyproxy/book/build"
 )
 
-func runDumpBook(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("dump-book", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	bin := fs.String("bin", "", "book `file` to read")
-	color := fs.String("color", "white", "dump the lines of `white|black`: that side's book moves with their shares, the other side's moves that the book answers")
-	out := fs.String("out", "", "write to `file` (replaced atomically; not an input) instead of stdout")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: polyproxy dump-book -bin FILE [-color white|black] [-out FILE]")
-		fmt.Fprintln(stderr, "Lines end where the book does, at {trans: line=L, ply=P} (position met before) or {cycle: ply=P}.")
-		fs.PrintDefaults()
+var dumpBookCommand = command{
+	name: "dump-book", summary: "write a book's lines for one colour as text (PolyGlot's dump-book)",
+	usage: `usage: polyproxy dump-book -bin FILE [-color white|black] [-out FILE]
+Lines end where the book does, at {trans: line=L, ply=P} (position met before) or {cycle: ply=P}.
+`,
+	required: []string{"bin"},
+	new:      func() options { return &dumpBookOptions{} },
+}
+
+type dumpBookOptions struct{ bin, color, out string }
+
+func (o *dumpBookOptions) define(fs *flag.FlagSet) {
+	fs.StringVar(&o.bin, "bin", "", "book `file` to read")
+	fs.StringVar(&o.color, "color", "white", "dump the lines of `white|black`: that side's book moves with their shares, the other side's moves that the book answers")
+	fs.StringVar(&o.out, "out", "", "write to `file` (replaced atomically; not an input) instead of stdout")
+}
+
+func (o *dumpBookOptions) validate(*commandLine) error {
+	if o.color != "white" && o.color != "black" {
+		return usageErrorf("-color must be white or black, not %q", o.color)
 	}
-	if err := parseFlags(fs, args, "bin"); err != nil {
-		return err
-	}
-	if err := checkOutputs([]fileArg{{"-bin", *bin}}, []fileArg{{"-out", *out}}); err != nil {
-		return err
-	}
-	var white bool
-	switch *color {
-	case "white":
-		white = true
-	case "black":
-	default:
-		return usageErrorf("-color must be white or black, not %q", *color)
-	}
-	b, err := openChecked(*bin, stderr, "dump-book")
+	return nil
+}
+
+func (o *dumpBookOptions) files() (inputs, outputs []fileArg) {
+	return []fileArg{{"-bin", o.bin}}, []fileArg{{"-out", o.out}}
+}
+
+func (o *dumpBookOptions) run(e *env) error {
+	b, err := openChecked(e, o.bin)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-
 	var res build.DumpResult
-	dump := func(w io.Writer) (err error) {
-		res, err = build.Dump(w, b, *bin, white)
+	err = writeOutput(e, o.out, func(w io.Writer) (err error) {
+		res, err = build.Dump(w, b, o.bin, o.color == "white")
 		return err
-	}
-	if *out == "" {
-		err = dump(stdout)
-	} else {
-		err = book.WriteFileFrom(*out, dump)
-	}
+	})
 	if err != nil {
 		return err
 	}
-	if *out != "" {
-		fmt.Fprintf(stderr, "dump-book: %d lines for %s written to %s\n", res.Lines, *color, *out)
+	if o.out != "" {
+		fmt.Fprintf(e.stderr, "dump-book: %d lines for %s written to %s\n", res.Lines, o.color, o.out)
 	}
 	return nil
+}
+
+// writeOutput runs write on stdout, or on the file out, put in place
+// once written (the command's only output).
+func writeOutput(e *env, out string, write func(io.Writer) error) error {
+	if out != "" {
+		if err := e.outs.WriteFileFrom(out, write); err != nil {
+			return err
+		}
+		return e.commit()
+	}
+	bw := bufio.NewWriter(e.stdout)
+	if err := write(bw); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
 
 // openChecked opens a book for a command, reports its warnings on stderr
 // and verifies the key order, so that lookups on an unsorted book stay
 // exact (a command can afford one pass over the file).
-func openChecked(path string, stderr io.Writer, cmd string) (*book.Book, error) {
+func openChecked(e *env, path string) (*book.Book, error) {
 	b, err := book.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	for _, w := range b.Warnings() {
-		warnf(stderr, cmd, "%s", w)
+		e.warnf("%s", w)
 	}
 	if err := b.Verify(); err != nil {
-		warnf(stderr, cmd, "%v", err)
+		e.warnf("%v", err)
 	}
 	return b, nil
 }

@@ -74,12 +74,14 @@ func (e *engine) waitFor(kind uci.EngineLineKind, timeout time.Duration, seen fu
 
 // filter keeps the openings the engine scores within the window, White's
 // view; a mate score is outside any window.
-func (c *engineCheck) filter(ops []build.Opening, stderr io.Writer) ([]build.Opening, error) {
+func (c *engineCheck) filter(env *env, ops []build.Opening) ([]build.Opening, error) {
+	stderr := env.stderr
 	e, err := startEngine(c.path, stderr)
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
 	defer e.p.Quit(2 * time.Second)
+	env.stop.onStop(e.p.Kill) // a signal to polyproxy alone leaves no engine behind
 	if err := e.p.WriteLine("uci"); err != nil {
 		return nil, err
 	}

@@ -29,31 +29,55 @@ type bookLines struct {
 	Isolated       int `json:"isolated"` // book positions on neither
 }
 
-func runInfoBook(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("info-book", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	bin := fs.String("bin", "", "book `file` to read")
-	asJSON := fs.Bool("json", false, "print one JSON object instead of text")
-	lines := fs.Bool("lines", false, "also count the lines and positions dump-book reaches for each colour, and the isolated positions (PolyGlot's info-book figures; walks the whole book twice)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: polyproxy info-book -bin FILE [-json] [-lines]")
-		fmt.Fprintln(stderr, "Reads the whole book once. Problems that do not stop the book from being used are listed as warnings;")
-		fmt.Fprintln(stderr, "the exit code is non-zero only when the file cannot be read.")
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args, "bin"); err != nil {
-		return err
-	}
-	b, err := book.Open(*bin)
+var infoBookCommand = command{
+	name: "info-book", summary: "summarise a book: entries, positions, header, weights, learn data, problems",
+	usage: `usage: polyproxy info-book -bin FILE [-json] [-lines]
+Reads the whole book once. Problems that do not stop the book from being used are listed as warnings;
+the exit code is non-zero only when the file cannot be read.
+`,
+	required: []string{"bin"},
+	new:      func() options { return &infoBookOptions{} },
+}
+
+type infoBookOptions struct {
+	bin           string
+	asJSON, lines bool
+}
+
+func (o *infoBookOptions) define(fs *flag.FlagSet) {
+	fs.StringVar(&o.bin, "bin", "", "book `file` to read")
+	fs.BoolVar(&o.asJSON, "json", false, "print one JSON object instead of text")
+	fs.BoolVar(&o.lines, "lines", false, "also count the lines and positions dump-book reaches for each colour, and the isolated positions (PolyGlot's info-book figures; walks the whole book twice)")
+}
+
+func (o *infoBookOptions) validate(*commandLine) error        { return nil }
+func (o *infoBookOptions) files() (inputs, outputs []fileArg) { return nil, nil }
+
+func (o *infoBookOptions) run(e *env) error {
+	b, err := book.Open(o.bin)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	s, err := b.Scan()
+	res, err := o.inspect(b)
 	if err != nil {
 		return err
 	}
-	res := infoBookResult{File: *bin, Stats: s, Warnings: s.Warnings(), ABK: b.ABK()}
+	if o.asJSON {
+		return json.NewEncoder(e.stdout).Encode(res)
+	}
+	printInfo(e.stdout, res)
+	return nil
+}
+
+// inspect reads the whole book: its figures, its problems, and with
+// -lines the lines dump-book walks.
+func (o *infoBookOptions) inspect(b *book.Book) (*infoBookResult, error) {
+	s, err := b.Scan()
+	if err != nil {
+		return nil, err
+	}
+	res := &infoBookResult{File: o.bin, Stats: s, Warnings: s.Warnings(), ABK: b.ABK()}
 	if a := res.ABK; a != nil {
 		if a.TrailingBytes != 0 {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("ABK size is not a whole number of 28-byte records: the last %d byte(s) are ignored", a.TrailingBytes))
@@ -65,38 +89,31 @@ func runInfoBook(args []string, stdout, stderr io.Writer) error {
 	if res.Warnings == nil {
 		res.Warnings = []string{}
 	}
-	if *lines {
-		white, err := build.Dump(io.Discard, b, *bin, true)
-		if err == nil {
-			var black build.DumpResult
-			black, err = build.Dump(io.Discard, b, *bin, false)
-			res.Lines = &bookLines{White: white.Lines, Black: black.Lines, WhitePositions: white.Positions, BlackPositions: black.Positions,
-				Isolated: s.Positions - white.Positions - black.Positions}
-		}
-		if err != nil {
-			return err
-		}
+	if !o.lines {
+		return res, nil
 	}
-	if *asJSON {
-		return json.NewEncoder(stdout).Encode(res)
+	white, err := build.Dump(io.Discard, b, o.bin, true)
+	if err != nil {
+		return nil, err
 	}
+	black, err := build.Dump(io.Discard, b, o.bin, false)
+	if err != nil {
+		return nil, err
+	}
+	res.Lines = &bookLines{White: white.Lines, Black: black.Lines, WhitePositions: white.Positions, BlackPositions: black.Positions,
+		Isolated: s.Positions - white.Positions - black.Positions}
+	return res, nil
+}
+
+// printInfo writes info-book's text report.
+func printInfo(stdout io.Writer, res *infoBookResult) {
 	w := func(label, format string, a ...any) {
 		fmt.Fprintf(stdout, "%-28s "+format+"\n", append([]any{label + ":"}, a...)...)
 	}
-	w("file", "%s", *bin)
+	s := res.Stats
+	w("file", "%s", res.File)
 	if a := res.ABK; a != nil {
-		e := a.Settings.Effective()
-		w("format", "ABK (Arena's book), read as the Polyglot book below")
-		w("ABK records", "%d after the header: %d on the tree, %d of them deleted; %d unreached", a.Records, a.Reached, a.Deleted, a.Unreached)
-		w("ABK depth", "%d plies; %d moves met again under another move order (merged)", a.Depth, a.Merged)
-		w("ABK filters", "min games %d, min won games %d, min win %% %d (White) %d (Black)", e.MinGames, e.MinWonGames, e.MinWinPercentWhite, e.MinWinPercentBlack)
-		w("ABK importances", "priority %d, games %d, score %d", e.PriorityImportance, e.GamesImportance, e.ScoreImportance)
-		w("ABK max ply", "%d", e.MaxPly)
-		if e != a.Settings {
-			st := a.Settings
-			w("ABK settings as stored", "%d %d %d %d, %d %d %d, %d (out of range, or the filters are off with every importance 0)",
-				st.MinGames, st.MinWonGames, st.MinWinPercentWhite, st.MinWinPercentBlack, st.PriorityImportance, st.GamesImportance, st.ScoreImportance, st.MaxPly)
-		}
+		printABKInfo(w, a)
 		w("entries", "%d (the tree's positions and moves to its max ply)", s.Entries)
 	} else {
 		w("entries", "%d (%d bytes)", s.Entries, s.Entries*book.EntrySize+s.TrailingBytes)
@@ -132,5 +149,20 @@ func runInfoBook(args []string, stdout, stderr io.Writer) error {
 	for _, warn := range res.Warnings {
 		fmt.Fprintf(stdout, "warning: %s\n", warn)
 	}
-	return nil
+}
+
+// printABKInfo writes what an ABK book's header and tree hold.
+func printABKInfo(w func(label, format string, a ...any), a *book.ABKInfo) {
+	e := a.Settings.Effective()
+	w("format", "ABK (Arena's book), read as the Polyglot book below")
+	w("ABK records", "%d after the header: %d on the tree, %d of them deleted; %d unreached", a.Records, a.Reached, a.Deleted, a.Unreached)
+	w("ABK depth", "%d plies; %d moves met again under another move order (merged)", a.Depth, a.Merged)
+	w("ABK filters", "min games %d, min won games %d, min win %% %d (White) %d (Black)", e.MinGames, e.MinWonGames, e.MinWinPercentWhite, e.MinWinPercentBlack)
+	w("ABK importances", "priority %d, games %d, score %d", e.PriorityImportance, e.GamesImportance, e.ScoreImportance)
+	w("ABK max ply", "%d", e.MaxPly)
+	if e != a.Settings {
+		st := a.Settings
+		w("ABK settings as stored", "%d %d %d %d, %d %d %d, %d (out of range, or the filters are off with every importance 0)",
+			st.MinGames, st.MinWonGames, st.MinWinPercentWhite, st.MinWinPercentBlack, st.PriorityImportance, st.GamesImportance, st.ScoreImportance, st.MaxPly)
+	}
 }

@@ -25,56 +25,93 @@ func openInput(name string) (*pgn.Input, error) {
 	return pgn.Open(name, pgnStdin)
 }
 
-func runLearn(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("learn", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	bookPath := fs.String("book", "", "book `file` to update in place (only learn fields change; not the -pgn file)")
-	pgnPath := fs.String("pgn", "", "PGN `file` of the games (cutechess-cli, fastchess): plain, .gz, .bz2 or .zst, - for stdin")
-	var players playerList
-	fs.Var(&players, "player", "the engine's `name` as in the White/Black tags (commas kept: \"Carlsen, Magnus\")")
-	dryRun := fs.Bool("dry-run", false, "change nothing; print what would change")
-	verbose := fs.Bool("v", false, "print every skipped game and every entry changed")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: polyproxy learn -book FILE -pgn GAMES.pgn -player NAME [-dry-run] [-v]")
-		fmt.Fprintln(stderr, "Each move NAME played from a book position with that move in the book counts the game's")
-		fmt.Fprintln(stderr, "Result tag (win 2, draw 1, loss 0 points, from NAME's view) into the entry's learn field.")
-		fmt.Fprintln(stderr, "Games without a result (*), without NAME, or with an illegal move are skipped.")
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args, "book", "pgn", "player"); err != nil {
-		return err
-	}
-	if len(players) > 1 {
-		return usageErrorf("-player given %d times: learn counts the moves of one player", len(players))
-	}
-	player := players[0]
-	if err := checkOutputs([]fileArg{{"-pgn", *pgnPath}}, []fileArg{{"-book", *bookPath}}); err != nil {
-		return err
-	}
+var learnCommand = command{
+	name: "learn", summary: "count a tournament's results (PGN) into a book's learn fields",
+	usage: `usage: polyproxy learn -book FILE -pgn GAMES.pgn -player NAME [-dry-run] [-v]
+Each move NAME played from a book position with that move in the book counts the game's
+Result tag (win 2, draw 1, loss 0 points, from NAME's view) into the entry's learn field.
+Games without a result (*), without NAME, or with an illegal move are skipped.
+`,
+	required: []string{"book", "pgn", "player"},
+	new:      func() options { return &learnOptions{} },
+}
 
+type learnOptions struct {
+	book, pgn       string
+	players         playerList
+	dryRun, verbose bool
+}
+
+func (o *learnOptions) define(fs *flag.FlagSet) {
+	fs.StringVar(&o.book, "book", "", "book `file` to update in place (only learn fields change; not the -pgn file)")
+	fs.StringVar(&o.pgn, "pgn", "", "PGN `file` of the games (cutechess-cli, fastchess): plain, .gz, .bz2 or .zst, - for stdin")
+	fs.Var(&o.players, "player", "the engine's `name` as in the White/Black tags (commas kept: \"Carlsen, Magnus\")")
+	fs.BoolVar(&o.dryRun, "dry-run", false, "change nothing; print what would change")
+	fs.BoolVar(&o.verbose, "v", false, "print every skipped game and every entry changed")
+}
+
+func (o *learnOptions) validate(*commandLine) error {
+	if len(o.players) > 1 {
+		return usageErrorf("-player given %d times: learn counts the moves of one player", len(o.players))
+	}
+	return nil
+}
+
+// files: the book is written in place, never replaced, but must not be
+// the games either.
+func (o *learnOptions) files() (inputs, outputs []fileArg) {
+	return []fileArg{{"-pgn", o.pgn}}, []fileArg{{"-book", o.book}}
+}
+
+func (o *learnOptions) writesInPlace() {}
+
+func (o *learnOptions) run(e *env) error {
 	open := book.OpenLearnFile
-	if *dryRun {
+	if o.dryRun {
 		open = book.OpenLearnFileReadOnly
 	}
-	lf, err := open(*bookPath)
+	lf, err := open(o.book)
 	if err != nil {
 		return err
 	}
 	defer lf.Close()
-	b, err := book.Open(*bookPath)
+	b, err := book.Open(o.book)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
 	for _, w := range b.Warnings() {
-		warnf(stderr, "learn", "%s", w)
+		e.warnf("%s", w)
 	}
-	pf, err := openInput(*pgnPath)
+	pf, err := openInput(o.pgn)
 	if err != nil {
 		return err
 	}
 	defer pf.Close()
+	updates, err := o.read(e, pf, b)
+	if err != nil {
+		return err
+	}
+	var changes []book.LearnChange
+	if o.dryRun {
+		changes, err = lf.Preview(updates)
+	} else {
+		// Every game counted or none: a signal waits for the book to be
+		// written.
+		err = e.stop.finish(func() (err error) {
+			if changes, err = lf.Apply(updates); err == nil {
+				err = lf.Sync()
+			}
+			return err
+		})
+	}
+	o.report(e, changes)
+	return err
+}
 
+// read reads the games and says what it read and skipped.
+func (o *learnOptions) read(e *env, pf *pgn.Input, b *book.Book) ([]book.LearnUpdate, error) {
+	player := o.players[0]
 	var skipped []learn.SkippedGame
 	kinds := map[string]int{}
 	var kindOrder []string
@@ -83,36 +120,31 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 			kindOrder = append(kindOrder, s.Kind)
 		}
 		kinds[s.Kind]++
-		if *verbose || len(skipped) < maxSkipDetails {
+		if o.verbose || len(skipped) < maxSkipDetails {
 			skipped = append(skipped, s)
 		}
 	})
 	if err != nil {
-		return fmt.Errorf("%v; nothing learned", err)
+		return nil, fmt.Errorf("%v; nothing learned", err)
 	}
-	pgnInputs{pf}.warn(stderr, "learn")
-	fmt.Fprintf(stdout, "games read: %d\n", st.Games)
-	fmt.Fprintf(stdout, "games skipped: %d\n", st.Skipped)
+	pgnInputs{pf}.warn(e)
+	fmt.Fprintf(e.stdout, "games read: %d\n", st.Games)
+	fmt.Fprintf(e.stdout, "games skipped: %d\n", st.Skipped)
 	for _, k := range kindOrder {
-		fmt.Fprintf(stdout, "  %s: %d\n", k, kinds[k])
+		fmt.Fprintf(e.stdout, "  %s: %d\n", k, kinds[k])
 	}
 	for _, s := range skipped {
-		fmt.Fprintf(stdout, "  skipped %s\n", s)
+		fmt.Fprintf(e.stdout, "  skipped %s\n", s)
 	}
 	if len(skipped) < st.Skipped {
-		fmt.Fprintf(stdout, "  (%d more skipped games not listed; -v lists all)\n", st.Skipped-len(skipped))
+		fmt.Fprintf(e.stdout, "  (%d more skipped games not listed; -v lists all)\n", st.Skipped-len(skipped))
 	}
-	fmt.Fprintf(stdout, "games with book moves of %s: %d (%d book moves)\n", player, st.Learned, len(updates))
+	fmt.Fprintf(e.stdout, "games with book moves of %s: %d (%d book moves)\n", player, st.Learned, len(updates))
+	return updates, nil
+}
 
-	var changes []book.LearnChange
-	if *dryRun {
-		changes, err = lf.Preview(updates)
-	} else {
-		changes, err = lf.Apply(updates)
-		if err == nil {
-			err = lf.Sync()
-		}
-	}
+// report says which entries changed (or would, with -dry-run).
+func (o *learnOptions) report(e *env, changes []book.LearnChange) {
 	entries, missing := 0, 0
 	for _, c := range changes {
 		if c.Results > 0 {
@@ -122,20 +154,19 @@ func runLearn(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if missing > 0 {
-		warnf(stderr, "learn", "%d entries vanished from the book while learning (was it rewritten?): not updated", missing)
+		e.warnf("%d entries vanished from the book while learning (was it rewritten?): not updated", missing)
 	}
 	verb := "entries updated"
-	if *dryRun {
+	if o.dryRun {
 		verb = "entries that would be updated (dry run: book unchanged)"
 	}
-	fmt.Fprintf(stdout, "%s: %d\n", verb, entries)
-	if *dryRun || *verbose {
+	fmt.Fprintf(e.stdout, "%s: %d\n", verb, entries)
+	if o.dryRun || o.verbose {
 		for _, c := range changes {
 			if c.Results > 0 {
-				fmt.Fprintf(stdout, "  key %s move %s: %d game(s): %d games %d points -> %d games %d points\n",
+				fmt.Fprintf(e.stdout, "  key %s move %s: %d game(s): %d games %d points -> %d games %d points\n",
 					c.Key, c.Move, c.Results, c.Before.Games(), c.Before.Points(), c.After.Games(), c.After.Points())
 			}
 		}
 	}
-	return err
 }

@@ -6,254 +6,226 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"os/signal"
 	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/build"
 	"github.com/polyproxy/polyproxy/book/pgn"
+	"github.com/polyproxy/polyproxy/internal/flagval"
 )
-
-// stringList is a repeatable string flag.
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 // maxSkipDetails bounds the per-game skip messages; the summary counts all.
 const maxSkipDetails = 20
 
-// Bounds of make-book's numeric flags.
-const (
-	// maxThreads: more threads than cores only add pieces in flight
-	// (about 3 × 160 KB a thread) and scheduling; 256 covers the largest
-	// machines and keeps that under about 125 MB. -threads 100000000 took
-	// 5 GB and 100 s before anything was read.
-	maxThreads = 256
-	// maxGamePlies is above the longest possible game (about 17,700
-	// plies under the 75-move rule).
-	maxGamePlies = 1 << 15
-	// maxElo is above any rating a player or engine has.
-	maxElo = 10000
-	// maxBaseTime is a year in seconds: more than any TimeControl's base.
-	maxBaseTime = 366 * 24 * 3600
-)
+// maxThreads bounds -threads: more threads than cores only add pieces
+// in flight (about 3 × 160 KB a thread) and scheduling; 256 covers the
+// largest machines and keeps that under about 125 MB. -threads 100000000
+// took 5 GB and 100 s before anything was read.
+const maxThreads = 256
 
-// listFlag is a repeatable flag whose values may also be comma-separated.
-type listFlag []string
+var makeBookCommand = command{
+	name: "make-book", summary: "build a book from PGN games (PolyGlot's make-book, same bytes)",
+	usage: `usage: polyproxy make-book -pgn FILE [-pgn FILE]... [-bin OUT] [-abk OUT] [-counts OUT] [-max-ply N] [-min-game N]
+         [-min-score PCT] [-only-white] [-only-black] [-uniform] [-min-share PCT] [-threads N]
+         [-memory SIZE] [-tmp DIR] [game filters] [-q]
+       polyproxy make-book -from-counts FILE [-from-counts FILE]... [-bin OUT] [-abk OUT] [move rules]
+Weight = 2 per win + 1 per draw from the mover's view (Result tag; missing or * = draw).
+Games with an illegal, ambiguous or null move, a bad tag or no result are skipped and counted.
+Any number of games fits in -memory: when the counts outgrow it they go to sorted runs in -tmp
+(removed at the end, on error and on Ctrl-C), and the book is then the counts recipe's (-counts
+on parts, sum-counts, -from-counts), which differs from PolyGlot's only where a move passes 16384 games.
+`,
+	new: func() options { return &makeBookOptions{} },
+}
 
-func (l *listFlag) String() string { return strings.Join(*l, ",") }
-func (l *listFlag) Set(v string) error {
-	for _, x := range strings.Split(v, ",") {
-		if x = strings.TrimSpace(x); x != "" {
-			*l = append(*l, x)
+// readingFlags are make-book's flags of reading PGN, which -from-counts
+// does not do.
+var readingFlags = []string{"pgn", "counts", "threads", "memory", "tmp"}
+
+type makeBookOptions struct {
+	build            build.Options
+	pgns, fromCounts flagval.Strings
+	bin, abk, counts string
+	memory           sizeFlag
+	quiet            bool
+}
+
+func (o *makeBookOptions) define(fs *flag.FlagSet) {
+	o.build = build.DefaultOptions()
+	fs.Var(&o.pgns, "pgn", "PGN `file` to read: plain, .gz, .bz2 or .zst (told by content), - for stdin; repeat for several")
+	fs.StringVar(&o.bin, "bin", "", "book `file` to write (replaced atomically; not an input)")
+	fs.StringVar(&o.abk, "abk", "", "also (or instead of -bin) write the book as an ABK book, Arena's format, to `file`: the tree of its lines from the start position to -max-ply (replaced atomically; not an input)")
+	fs.StringVar(&o.counts, "counts", "", "also (or, without -bin, only) write every position-move's full games and points to counts `file` (not an input, not -bin), for sum-counts and -from-counts")
+	fs.Var(&o.fromCounts, "from-counts", "make the book from counts `file`s instead of PGN (repeat; in the order of the games)")
+	for i := range build.Settings {
+		build.Settings[i].Define(fs, &o.build)
+	}
+	intFlag(fs, &o.build.Threads, "threads", min(runtime.GOMAXPROCS(0), maxThreads), 1, maxThreads, "read, parse and replay on `N` threads (the book is the same bytes)")
+	o.memory = sizeFlag{defaultMemory}
+	fs.Var(&o.memory, "memory", "keep the whole run under about `SIZE` (e.g. 512M, 4G): beyond it the counts go to sorted runs in -tmp, merged at the end")
+	fs.StringVar(&o.build.TempDir, "tmp", "", "`folder` for the sorted runs when the counts outgrow -memory (default: the system's temporary folder)")
+	fs.BoolVar(&o.quiet, "q", false, "no progress and no per-game skip messages")
+}
+
+func (o *makeBookOptions) validate(cl *commandLine) error {
+	switch {
+	case len(o.fromCounts) > 0:
+		refused := slices.Clone(readingFlags)
+		for _, s := range build.Settings {
+			if s.Counted() {
+				refused = append(refused, s.Flag)
+			}
 		}
+		for _, name := range refused {
+			if cl.given(name) {
+				return usageErrorf("-%s does not go with -from-counts: the counts were made with their settings", name)
+			}
+		}
+		if o.bin == "" && o.abk == "" {
+			return usageErrorf("-bin or -abk is required")
+		}
+	case len(o.pgns) == 0:
+		return usageErrorf("-pgn (or -from-counts) is required")
+	case o.bin == "" && o.abk == "" && o.counts == "":
+		return usageErrorf("-bin, -abk or -counts is required")
+	}
+	if o.abk != "" && len(o.fromCounts) == 0 && o.build.MaxPly < 1 {
+		return usageErrorf("-abk with -max-ply %d: an ABK book holds lines of 1 to %d plies", o.build.MaxPly, book.ABKMaxPly)
+	}
+	if stdins := len(o.pgns) - len(slices.DeleteFunc(slices.Clone(o.pgns), func(p string) bool { return p == "-" })); stdins > 1 {
+		return usageErrorf("-pgn - (standard input) can be given once")
 	}
 	return nil
 }
 
-func runMakeBook(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("make-book", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	opt := build.DefaultOptions()
-	var pgns stringList
-	fs.Var(&pgns, "pgn", "PGN `file` to read: plain, .gz, .bz2 or .zst (told by content), - for stdin; repeat for several")
-	out := fs.String("bin", "", "book `file` to write (replaced atomically; not an input)")
-	abkOut := fs.String("abk", "", "also (or instead of -bin) write the book as an ABK book, Arena's format, to `file`: the tree of its lines from the start position to -max-ply (replaced atomically; not an input)")
-	countsOut := fs.String("counts", "", "also (or, without -bin, only) write every position-move's full games and points to counts `file` (not an input, not -bin), for sum-counts and -from-counts")
-	var fromCounts stringList
-	fs.Var(&fromCounts, "from-counts", "make the book from counts `file`s instead of PGN (repeat; in the order of the games)")
-	intFlag(fs, &opt.MaxPly, "max-ply", opt.MaxPly, 0, maxGamePlies, "count only the first `N` plies of each game")
-	intFlag(fs, &opt.MinGame, "min-game", opt.MinGame, 0, math.MaxInt32, "keep a move only if played in at least `N` games")
-	floatFlag(fs, &opt.MinScore, "min-score", opt.MinScore, 0, 100, "keep a move only if it scored at least `PCT` percent")
-	// As in PolyGlot, the later of -only-white / -only-black wins.
-	fs.BoolFunc("only-white", "keep only moves of White", func(string) error { opt.Colours = build.WhiteOnly; return nil })
-	fs.BoolFunc("only-black", "keep only moves of Black", func(string) error { opt.Colours = build.BlackOnly; return nil })
-	fs.BoolVar(&opt.Uniform, "uniform", false, "give every kept move weight 1")
-	percentFlag(fs, &opt.MinShare, "min-share", "keep a move only if played in at least `PCT` percent of its position's games")
-	intFlag(fs, &opt.Threads, "threads", min(runtime.GOMAXPROCS(0), maxThreads), 1, maxThreads, "read, parse and replay on `N` threads (the book is the same bytes)")
-	memory := sizeFlag{defaultMemory}
-	fs.Var(&memory, "memory", "keep the whole run under about `SIZE` (e.g. 512M, 4G): beyond it the counts go to sorted runs in -tmp, merged at the end")
-	fs.StringVar(&opt.TempDir, "tmp", "", "`folder` for the sorted runs when the counts outgrow -memory (default: the system's temporary folder)")
-	f := &opt.Filter
-	intFlag(fs, &f.MinElo, "min-elo", 0, 0, maxElo, "only games where both WhiteElo and BlackElo are at least `N` (no rating: dropped)")
-	intFlag(fs, &f.MinMoverElo, "min-mover-elo", 0, 0, maxElo, "only the moves of a player whose own rating is at least `N`")
-	fromDate := fs.String("from-date", "", "only games dated `YYYY[.MM[.DD]]` or later (Date tag, else UTCDate)")
-	toDate := fs.String("to-date", "", "only games dated up to `YYYY[.MM[.DD]]` (a partial date: to its end)")
-	fs.Var((*playerList)(&f.Players), "player", "only the moves of player `NAME` (White/Black tag, any case, commas kept: \"Carlsen, Magnus\"); repeat the flag for several")
-	fs.Var((*listFlag)(&f.TimeClasses), "time-control", "only games of these `CLASSES`: "+strings.Join(build.TimeClasses, ",")+" (TimeControl tag)")
-	intFlag(fs, &f.MinBaseTime, "min-base-time", 0, 0, maxBaseTime, "only games with a base time of at least `SECONDS` (TimeControl tag; - passes)")
-	fs.Var((*listFlag)(&f.SkipTerminations), "skip-termination", "drop games whose Termination tag is one of these `VALUES`")
-	skipForfeits := fs.Bool("skip-forfeits", false, "drop games lost on time or abandoned (Termination \"Time forfeit\" or \"Abandoned\")")
-	quiet := fs.Bool("q", false, "no progress and no per-game skip messages")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: polyproxy make-book -pgn FILE [-pgn FILE]... [-bin OUT] [-abk OUT] [-counts OUT] [-max-ply N] [-min-game N]")
-		fmt.Fprintln(stderr, "         [-min-score PCT] [-only-white] [-only-black] [-uniform] [-min-share PCT] [-threads N]")
-		fmt.Fprintln(stderr, "         [-memory SIZE] [-tmp DIR] [game filters] [-q]")
-		fmt.Fprintln(stderr, "       polyproxy make-book -from-counts FILE [-from-counts FILE]... [-bin OUT] [-abk OUT] [move rules]")
-		fmt.Fprintln(stderr, "Weight = 2 per win + 1 per draw from the mover's view (Result tag; missing or * = draw).")
-		fmt.Fprintln(stderr, "Games with an illegal, ambiguous or null move, a bad tag or no result are skipped and counted.")
-		fmt.Fprintln(stderr, "Any number of games fits in -memory: when the counts outgrow it they go to sorted runs in -tmp")
-		fmt.Fprintln(stderr, "(removed at the end, on error and on Ctrl-C), and the book is then the counts recipe's (-counts")
-		fmt.Fprintln(stderr, "on parts, sum-counts, -from-counts), which differs from PolyGlot's only where a move passes 16384 games.")
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	switch {
-	case len(fromCounts) > 0:
-		for _, name := range []string{"pgn", "counts", "max-ply", "threads", "memory", "tmp", "min-elo", "min-mover-elo", "from-date", "to-date", "player", "time-control", "min-base-time", "skip-termination", "skip-forfeits"} {
-			if set[name] {
-				return usageErrorf("-%s does not go with -from-counts: the counts were made with their settings", name)
-			}
-		}
-		if *out == "" && *abkOut == "" {
-			return usageErrorf("-bin or -abk is required")
-		}
-	case len(pgns) == 0:
-		return usageErrorf("-pgn (or -from-counts) is required")
-	case *out == "" && *abkOut == "" && *countsOut == "":
-		return usageErrorf("-bin, -abk or -counts is required")
-	}
-	var err error
-	if *fromDate != "" {
-		if f.FromDate, err = build.ParseFlagDate(*fromDate, false); err != nil {
-			return usageErrorf("-from-date: %v", err)
-		}
-	}
-	if *toDate != "" {
-		if f.ToDate, err = build.ParseFlagDate(*toDate, true); err != nil {
-			return usageErrorf("-to-date: %v", err)
-		}
-	}
-	for _, c := range f.TimeClasses {
-		if !slices.Contains(build.TimeClasses, strings.ToLower(c)) {
-			return usageErrorf("-time-control: unknown class %q (have %s)", c, strings.Join(build.TimeClasses, ", "))
-		}
-	}
-	if *skipForfeits {
-		f.SkipTerminations = append(f.SkipTerminations, "Time forfeit", "Abandoned")
-	}
-	stdins := 0
-	for _, name := range pgns {
-		if name == "-" {
-			stdins++
-		}
-	}
-	if stdins > 1 {
-		return usageErrorf("-pgn - (standard input) can be given once")
-	}
-	var inputs []fileArg
-	for _, name := range pgns {
+func (o *makeBookOptions) files() (inputs, outputs []fileArg) {
+	for _, name := range o.pgns {
 		inputs = append(inputs, fileArg{"-pgn", name})
 	}
-	for _, name := range fromCounts {
+	for _, name := range o.fromCounts {
 		inputs = append(inputs, fileArg{"-from-counts", name})
 	}
-	if err := checkOutputs(inputs, []fileArg{{"-bin", *out}, {"-abk", *abkOut}, {"-counts", *countsOut}}); err != nil {
-		return err
-	}
+	return inputs, []fileArg{{"-bin", o.bin}, {"-abk", o.abk}, {"-counts", o.counts}}
+}
 
-	if len(fromCounts) > 0 {
-		return makeBookFromCounts(fromCounts, *out, *abkOut, opt, stderr)
+func (o *makeBookOptions) run(e *env) error {
+	if len(o.fromCounts) > 0 {
+		return o.runFromCounts(e)
 	}
-	opt.Memory = memory.bytes
-	debug.SetMemoryLimit(opt.Memory)
 	start := time.Now()
-	b := build.NewBuilder(opt)
+	o.build.Memory = o.memory.bytes
+	debug.SetMemoryLimit(o.build.Memory)
+	b := build.NewBuilder(o.build)
 	defer b.Close()
 	if err := b.PrepareTemp(); err != nil {
 		return fmt.Errorf("%v (choose another folder with -tmp); no book written", err)
 	}
-	stop := stopOnSignal(b, stderr)
-	defer stop.release()
+	e.stop.onStop(func() { b.Close() })
+	if err := o.read(e, b, start); err != nil {
+		return err
+	}
+	moves, err := o.write(e, b)
+	if err != nil {
+		return err
+	}
+	if err := e.commit(); err != nil {
+		return err
+	}
+	o.summary(e, b, moves, start)
+	return nil
+}
+
+// read counts every game of the -pgn files.
+func (o *makeBookOptions) read(e *env, b *build.Builder, start time.Time) error {
 	details := 0
-	if !*quiet {
+	if !o.quiet {
 		b.OnSkip = func(s build.SkippedGame) {
 			if details < maxSkipDetails {
-				fmt.Fprintln(stderr, "make-book:", s)
+				fmt.Fprintln(e.stderr, "make-book:", s)
 			} else if details == maxSkipDetails {
-				fmt.Fprintln(stderr, "make-book: (further skipped games are only counted)")
+				fmt.Fprintln(e.stderr, "make-book: (further skipped games are only counted)")
 			}
 			details++
 		}
 	}
 	var inputSize, consumed int64 // of the inputs read, for a full disk's estimate
-	for _, name := range pgns {
-		err := addPGNFile(b, name, start, *quiet, stderr, &inputSize, &consumed)
-		if err = stop.why(err); err != nil {
-			return fmt.Errorf("%v; no book written", tempSpaceNeeded(err, inputSize, consumed))
+	for _, name := range o.pgns {
+		if err := o.addPGNFile(e, b, name, start, &inputSize, &consumed); err != nil {
+			return fmt.Errorf("%w; no book written", tempSpaceNeeded(err, inputSize, consumed))
 		}
 	}
 	s := b.Stats()
 	if err := checkUsable(s); err != nil {
 		return err
 	}
-	if s.Runs > 0 && !*quiet {
-		fmt.Fprintf(stderr, "make-book: merging %d sorted runs (%s in %s)\n", s.Runs, megabytes(s.TempBytes), tempFolder(opt.TempDir))
-	}
-	if *countsOut != "" {
-		if err := stop.why(book.WriteFileFrom(*countsOut, b.WriteCounts)); err != nil {
-			return err
-		}
-	}
-	moves := 0
-	if *out != "" {
-		err := book.WriteFileFrom(*out, func(w io.Writer) (err error) {
-			moves, err = b.WriteBook(w)
-			return err
-		})
-		if err = stop.why(err); err != nil {
-			return err
-		}
-		if moves == 0 {
-			warnEmpty(stderr)
-		}
-	}
-	if *abkOut != "" {
-		if err := stop.why(makeBookABK(b, *out, *abkOut, opt.MaxPly, stderr)); err != nil {
-			return err
-		}
-	}
-	s = b.Stats()
-	printSummary(stderr, s)
-	fmt.Fprintf(stderr, "make-book: %d plies, %d distinct position-moves", s.Plies, s.Positions)
-	if *out != "" {
-		fmt.Fprintf(stderr, ", %d entries written to %s", moves, *out)
-	}
-	if *countsOut != "" {
-		fmt.Fprintf(stderr, ", counts written to %s", *countsOut)
-	}
-	fmt.Fprintf(stderr, " in %.2fs\n", time.Since(start).Seconds())
-	if s.Runs > 0 {
-		fmt.Fprintf(stderr, "make-book: the counts outgrew -memory %s: counted in %d sorted runs (%s of temporary files, removed); the book is the counts recipe's\n", memory.String(), s.Runs, megabytes(s.TempBytes))
-		if s.Halved > 0 {
-			fmt.Fprintf(stderr, "make-book: %d positions have a move with 16384 games or more: their totals were halved to fit; there the book can differ from PolyGlot's (which halves while reading)\n", s.Halved)
-		}
+	if s.Runs > 0 && !o.quiet {
+		fmt.Fprintf(e.stderr, "make-book: merging %d sorted runs (%s in %s)\n", s.Runs, megabytes(s.TempBytes), tempFolder(o.build.TempDir))
 	}
 	return nil
 }
 
+// write writes the outputs asked for: the counts, the book, the ABK
+// book; moves is the book's entries.
+func (o *makeBookOptions) write(e *env, b *build.Builder) (moves int, err error) {
+	if o.counts != "" {
+		if err := e.outs.WriteFileFrom(o.counts, b.WriteCounts); err != nil {
+			return 0, err
+		}
+	}
+	if o.bin != "" {
+		err := e.outs.WriteFileFrom(o.bin, func(w io.Writer) (err error) {
+			moves, err = b.WriteBook(w)
+			return err
+		})
+		if err != nil {
+			return 0, err
+		}
+		if moves == 0 {
+			warnEmpty(e)
+		}
+	}
+	if o.abk != "" {
+		if err := makeBookABK(e, b, o.bin, o.abk, o.build.MaxPly); err != nil {
+			return 0, err
+		}
+	}
+	return moves, nil
+}
+
+// summary says what was read, counted and written.
+func (o *makeBookOptions) summary(e *env, b *build.Builder, moves int, start time.Time) {
+	s := b.Stats()
+	printSummary(e.stderr, s)
+	fmt.Fprintf(e.stderr, "make-book: %d plies, %d distinct position-moves", s.Plies, s.Positions)
+	if o.bin != "" {
+		fmt.Fprintf(e.stderr, ", %d entries written to %s", moves, o.bin)
+	}
+	if o.counts != "" {
+		fmt.Fprintf(e.stderr, ", counts written to %s", o.counts)
+	}
+	fmt.Fprintf(e.stderr, " in %.2fs\n", time.Since(start).Seconds())
+	if s.Runs > 0 {
+		fmt.Fprintf(e.stderr, "make-book: the counts outgrew -memory %s: counted in %d sorted runs (%s of temporary files, removed); the book is the counts recipe's\n", o.memory.String(), s.Runs, megabytes(s.TempBytes))
+		if s.Halved > 0 {
+			fmt.Fprintf(e.stderr, "make-book: %d positions have a move with 16384 games or more: their totals were halved to fit; there the book can differ from PolyGlot's (which halves while reading)\n", s.Halved)
+		}
+	}
+}
+
 // makeBookABK writes the book b made as an ABK book: from the Polyglot
-// book just written to bin, or, without one, from the book's entries
+// book just written for bin, or, without one, from the book's entries
 // gathered in memory (an ABK tree is made from the whole table anyway).
-func makeBookABK(b *build.Builder, bin, abk string, maxPly int, stderr io.Writer) error {
+func makeBookABK(e *env, b *build.Builder, bin, abk string, maxPly int) error {
 	var src *book.Book
 	if bin != "" {
 		var err error
-		if src, err = book.Open(bin); err != nil {
+		if src, err = book.Open(e.outs.Pending(bin)); err != nil {
 			return err
 		}
 	} else {
@@ -263,7 +235,7 @@ func makeBookABK(b *build.Builder, bin, abk string, maxPly int, stderr io.Writer
 			return err
 		}
 		if moves == 0 {
-			warnEmpty(stderr)
+			warnEmpty(e)
 		}
 		entries := make([]book.Entry, buf.Len()/book.EntrySize)
 		for i := range entries {
@@ -272,61 +244,64 @@ func makeBookABK(b *build.Builder, bin, abk string, maxPly int, stderr io.Writer
 		src = book.FromEntries(abk, entries)
 	}
 	defer src.Close()
-	return writeABK("make-book", abk, src, maxPly, stderr)
+	return writeABK(e, abk, src, maxPly)
 }
 
-// makeBookFromCounts is make-book -from-counts: the counts added up in
-// the order given, the move rules applied, the book written.
-func makeBookFromCounts(files []string, out, abkOut string, opt build.Options, stderr io.Writer) error {
+// runFromCounts is make-book -from-counts: the counts added up in the
+// order given, the move rules applied, the book written.
+func (o *makeBookOptions) runFromCounts(e *env) error {
 	start := time.Now()
-	readers, ins, err := openCounts(files)
+	readers, ins, err := openCounts(o.fromCounts)
 	if err != nil {
 		return err
 	}
 	defer ins.Close()
-	entries, st, err := build.FromCounts(readers, opt)
+	entries, st, err := build.FromCounts(readers, o.build)
 	if err != nil {
 		return fmt.Errorf("%v; no book written", err)
 	}
-	ins.warn(stderr, "make-book")
+	ins.warn(e)
 	if st.Records == 0 {
 		return fmt.Errorf("the counts hold no move; no book written")
 	}
-	warnIfEmpty(stderr, entries)
-	if out != "" {
-		if err := book.WriteFile(out, entries); err != nil {
+	warnIfEmpty(e, entries)
+	if o.bin != "" {
+		if err := e.outs.WriteFile(o.bin, entries); err != nil {
 			return err
 		}
 	}
-	if abkOut != "" {
+	if o.abk != "" {
 		// The counts were made to their own max ply: the tree goes as
 		// deep as their lines do.
-		if err := writeABK("make-book", abkOut, book.FromEntries(abkOut, entries), book.ABKMaxPly, stderr); err != nil {
+		if err := writeABK(e, o.abk, book.FromEntries(o.abk, entries), book.ABKMaxPly); err != nil {
 			return err
 		}
 	}
-	fmt.Fprintf(stderr, "make-book: %d counts files, %d games, %d positions, %d position-moves, %d entries written to %s in %.2fs\n",
-		len(files), st.Games, st.Positions, st.Records, len(entries), strings.Trim(out+" "+abkOut, " "), time.Since(start).Seconds())
+	if err := e.commit(); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "make-book: %d counts files, %d games, %d positions, %d position-moves, %d entries written to %s in %.2fs\n",
+		len(o.fromCounts), st.Games, st.Positions, st.Records, len(entries), strings.Trim(o.bin+" "+o.abk, " "), time.Since(start).Seconds())
 	if n := chess960Games(st.Variants); n > 0 {
-		fmt.Fprintf(stderr, "make-book: %d Chess960 games (the book's @PG@ header says so)\n", n)
+		fmt.Fprintf(e.stderr, "make-book: %d Chess960 games (the book's @PG@ header says so)\n", n)
 	}
 	if st.Halved > 0 {
-		fmt.Fprintf(stderr, "make-book: %d positions have a move with 16384 games or more: their totals were halved to fit; there the book can differ from one make-book run over all the games (which halves while reading)\n", st.Halved)
+		fmt.Fprintf(e.stderr, "make-book: %d positions have a move with 16384 games or more: their totals were halved to fit; there the book can differ from one make-book run over all the games (which halves while reading)\n", st.Halved)
 	}
 	return nil
 }
 
 // warnIfEmpty says so when the move rules left out every move: the book
 // is written empty, as PolyGlot writes it, but likely not what was meant.
-func warnIfEmpty(stderr io.Writer, entries []book.Entry) {
+func warnIfEmpty(e *env, entries []book.Entry) {
 	// A @PG@ header's entries (key 0) hold no move.
-	if !slices.ContainsFunc(entries, func(e book.Entry) bool { return e.Key != 0 }) {
-		warnEmpty(stderr)
+	if !slices.ContainsFunc(entries, func(en book.Entry) bool { return en.Key != 0 }) {
+		warnEmpty(e)
 	}
 }
 
-func warnEmpty(stderr io.Writer) {
-	warnf(stderr, "make-book", "no move passed the move rules (-min-game, -min-score, -min-share, -only-white, -only-black): the book is empty")
+func warnEmpty(e *env) {
+	e.warnf("no move passed the move rules (-min-game, -min-score, -min-share, -only-white, -only-black): the book is empty")
 }
 
 // checkUsable refuses to write a book when no game was counted: most
@@ -371,7 +346,7 @@ func printSummary(stderr io.Writer, s build.Stats) {
 // and then how often.
 const progressAfter = time.Second
 
-func addPGNFile(b *build.Builder, name string, start time.Time, quiet bool, stderr io.Writer, inputSize, consumed *int64) error {
+func (o *makeBookOptions) addPGNFile(e *env, b *build.Builder, name string, start time.Time, inputSize, consumed *int64) error {
 	in, err := openInput(name)
 	if err != nil {
 		return err
@@ -385,7 +360,7 @@ func addPGNFile(b *build.Builder, name string, start time.Time, quiet bool, stde
 	}
 	fileStart, last := time.Now(), time.Now()
 	gamesBefore := b.Stats().Games
-	if !quiet {
+	if !o.quiet {
 		b.Progress = func(s build.Stats) {
 			now := time.Now()
 			if now.Sub(start) < progressAfter || now.Sub(last) < progressAfter {
@@ -403,13 +378,13 @@ func addPGNFile(b *build.Builder, name string, start time.Time, quiet bool, stde
 			if s.Runs > 0 {
 				msg += fmt.Sprintf("; %d sorted runs, %s of temporary files", s.Runs, megabytes(s.TempBytes))
 			}
-			fmt.Fprintln(stderr, msg)
+			fmt.Fprintln(e.stderr, msg)
 		}
 	}
 	err = b.AddPGN(in, label)
 	b.Progress = nil
 	if err == nil {
-		pgnInputs{in}.warn(stderr, "make-book")
+		pgnInputs{in}.warn(e)
 	}
 	return err
 }
@@ -488,70 +463,4 @@ func tempSpaceNeeded(err error, inputSize, consumed int64) error {
 			megabytes(int64(float64(te.Written)*float64(inputSize)/float64(consumed))))
 	}
 	return fmt.Errorf("%w; the rest of the input needs more: free some space, or choose another folder with -tmp", err)
-}
-
-// signalStop removes a build's temporary files when make-book is
-// interrupted (Ctrl-C, SIGINT; SIGTERM) and makes the build fail, which
-// then returns at its next game or position. A build blocked reading a
-// pipe that sends nothing cannot notice: after a grace period make-book
-// exits from here (nothing but the removed runs was written by then; the
-// book is written only after the reading).
-type signalStop struct {
-	sigs chan os.Signal
-	done chan struct{}
-	once sync.Once
-	mu   sync.Mutex
-	got  os.Signal
-}
-
-func stopOnSignal(b *build.Builder, stderr io.Writer) *signalStop {
-	s := &signalStop{sigs: make(chan os.Signal, 1), done: make(chan struct{})}
-	signal.Notify(s.sigs, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		select {
-		case sig := <-s.sigs:
-			s.mu.Lock()
-			s.got = sig
-			s.mu.Unlock()
-			b.Close()
-			select {
-			case <-s.done:
-			case <-time.After(signalGrace):
-				var e *exitError
-				errors.As(s.why(errRemovedBySignal), &e)
-				fmt.Fprintf(stderr, "make-book: %v\n", e)
-				os.Exit(e.code)
-			}
-		case <-s.done:
-		}
-	}()
-	return s
-}
-
-// signalGrace is how long an interrupted build has to return by itself.
-const signalGrace = time.Second
-
-var errRemovedBySignal = errors.New("interrupted")
-
-// why turns the error of an interrupted build into one saying so, with
-// the exit code of a process killed by the signal (128 + its number).
-func (s *signalStop) why(err error) error {
-	s.mu.Lock()
-	sig := s.got
-	s.mu.Unlock()
-	if sig == nil || err == nil {
-		return err
-	}
-	code := 130
-	if n, ok := sig.(syscall.Signal); ok {
-		code = 128 + int(n)
-	}
-	return &exitError{code: code, err: fmt.Errorf("stopped by %v: temporary files removed; no book written", sig)}
-}
-
-func (s *signalStop) release() {
-	s.once.Do(func() {
-		signal.Stop(s.sigs)
-		close(s.done)
-	})
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/build"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
@@ -448,4 +449,56 @@ func TestMakeBookCompressedTail(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "not zstd data") {
 		t.Errorf("zstd with a tail: exit %d\n%s", code, stderr)
 	}
+}
+
+// settingSamples are values make-book's settings take, by flag (a
+// setting of the table without one fails TestMakeBookSettingsFromCounts).
+var settingSamples = map[string]string{
+	"max-ply": "20", "min-game": "1", "min-score": "10", "only-white": "true", "only-black": "true", "uniform": "true",
+	"min-share": "1", "min-elo": "2000", "min-mover-elo": "2000", "from-date": "2020", "to-date": "2024.06",
+	"player": "Carlsen, Magnus", "time-control": "blitz", "min-base-time": "60", "skip-termination": "Abandoned",
+	"skip-forfeits": "true", "pgn": "testdata/pgn/small.pgn", "counts": "x.counts", "threads": "2", "memory": "64M", "tmp": ".",
+}
+
+// TestMakeBookSettingsFromCounts walks make-book's table of settings
+// and its reading flags: -from-counts takes a move rule, and refuses
+// what is counted (max-ply, a game filter) and what reads PGN, before
+// anything is written.
+func TestMakeBookSettingsFromCounts(t *testing.T) {
+	flags := slices.Clone(readingFlags)
+	for _, s := range build.Settings {
+		flags = append(flags, s.Flag)
+	}
+	refused := 0
+	for _, name := range flags {
+		v, ok := settingSamples[name]
+		if !ok {
+			t.Fatalf("no sample value for -%s", name)
+		}
+		out := filepath.Join(t.TempDir(), "out.bin")
+		code, _, stderr := runCmd(t, "make-book", "-from-counts", "testdata/counts/small-v1.counts", "-bin", out, "-"+name+"="+v)
+		s, _ := settingOf(name)
+		takes := s != nil && !s.Counted()
+		_, statErr := os.Stat(out)
+		switch {
+		case takes && code != 0:
+			t.Errorf("-from-counts -%s=%s (a move rule): exit %d\n%s", name, v, code, stderr)
+		case !takes && (code != 2 || !strings.Contains(stderr, "-"+name+" does not go with -from-counts") || statErr == nil):
+			t.Errorf("-from-counts -%s=%s: exit %d, book written %v, want a usage error naming it\n%s", name, v, code, statErr == nil, stderr)
+		case !takes:
+			refused++
+		}
+	}
+	if refused < 13 {
+		t.Errorf("only %d flags refused with -from-counts", refused)
+	}
+}
+
+func settingOf(flag string) (*build.Setting, bool) {
+	for i := range build.Settings {
+		if build.Settings[i].Flag == flag {
+			return &build.Settings[i], true
+		}
+	}
+	return nil, false
 }

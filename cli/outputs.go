@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"fmt"
 	"os"
+
+	"github.com/polyproxy/polyproxy/book"
 
 	"github.com/polyproxy/polyproxy/internal/paths"
 )
@@ -10,14 +13,42 @@ import (
 // (for the message).
 type fileArg struct{ flag, path string }
 
-// checkOutputs refuses, before anything is read or written, an output
-// file that is one of the inputs or another output: writing it would
-// replace an input (a PGN by the book made from it) or lose one of two
-// outputs. The same file is found through another spelling of the path,
-// a symbolic link (to the file or to a folder on the way) or a hard link;
-// "-" is standard input, refused when it is redirected from the output.
-// Empty paths (an output not asked for) are skipped.
-func checkOutputs(inputs, outputs []fileArg) error {
+// inPlaceWriter is a command whose outputs are written in place (learn's
+// book), not replaced: they need no temporary file beside them.
+type inPlaceWriter interface{ writesInPlace() }
+
+// checkOutputs checks a command's outputs before anything is read: each
+// must be a file other than the inputs and the other outputs (see
+// sameFiles), and one the batch can write (a folder that is not there or
+// not writable is found now, not after the work, and nothing is
+// written).
+func checkOutputs(b *book.Batch, opts options) error {
+	inputs, outputs := opts.files()
+	if err := sameFiles(inputs, outputs); err != nil {
+		return err
+	}
+	if _, ok := opts.(inPlaceWriter); ok {
+		return nil
+	}
+	for _, out := range outputs {
+		if out.path == "" {
+			continue
+		}
+		if err := b.Check(out.path); err != nil {
+			return fmt.Errorf("%s: %w; nothing written", out.flag, err)
+		}
+	}
+	return nil
+}
+
+// sameFiles refuses an output file that is one of the inputs or another
+// output: writing it would replace an input (a PGN by the book made from
+// it) or lose one of two outputs. The same file is found through another
+// spelling of the path, a symbolic link (to the file or to a folder on the
+// way) or a hard link; "-" is standard input, refused when it is
+// redirected from the output. Empty paths (an output not asked for) are
+// skipped.
+func sameFiles(inputs, outputs []fileArg) error {
 	for i, out := range outputs {
 		if out.path == "" {
 			continue

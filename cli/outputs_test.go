@@ -2,9 +2,11 @@ package cli
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -223,4 +225,114 @@ func writerFixtures(t *testing.T) map[string]string {
 		"book":   "testdata/learn/book.bin",
 		"txt":    "testdata/txt/small.txt",
 	}
+}
+
+// thenAtEOF is a reader that runs atEOF once, when its data is read
+// through, before it says so: a folder removed while a command reads.
+type thenAtEOF struct {
+	r     io.Reader
+	atEOF func()
+}
+
+func (t *thenAtEOF) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if err == io.EOF && t.atEOF != nil {
+		t.atEOF()
+		t.atEOF = nil
+	}
+	return n, err
+}
+
+// TestSeveralOutputsAllOrNothing: make-book, the one command with
+// several outputs (from games: -bin, -abk, -counts; from counts: -bin,
+// -abk), writes all of them or none: a setting one output cannot take is
+// a usage error before any input is read, an output that cannot be
+// written is found before any input is read, and one that fails while
+// written (its folder removed meanwhile) leaves the others as they were.
+// Existing files keep their bytes and nothing is left beside them.
+// (-bin keep.bin -abk keep.abk -max-ply 0 left keep.bin empty.)
+func TestSeveralOutputsAllOrNothing(t *testing.T) {
+	counts := writerFixtures(t)["counts"]
+	for _, from := range []string{"games", "counts"} {
+		flags := []string{"-bin", "-abk", "-counts"}
+		input := []string{"-pgn", "testdata/pgn/small.pgn", "-min-game", "1"}
+		if from == "counts" {
+			flags, input = flags[:2], []string{"-from-counts", counts, "-min-game", "1"}
+		}
+		// outputs makes every output existing with old bytes, in a
+		// folder of its own, and checks they are still so.
+		outputs := func(t *testing.T) (args []string, dirs map[string]string, kept func(what string)) {
+			dirs = map[string]string{}
+			for _, f := range flags {
+				dirs[f] = t.TempDir()
+				path := filepath.Join(dirs[f], "keep"+map[string]string{"-bin": ".bin", "-abk": ".abk", "-counts": ".counts"}[f])
+				os.WriteFile(path, []byte("old "+f), 0o644)
+				args = append(args, f, path)
+			}
+			return args, dirs, func(what string) {
+				t.Helper()
+				for f, dir := range dirs {
+					names := dirNames(t, dir)
+					if len(names) != 1 {
+						t.Errorf("%s, from %s: %s's folder holds %q", what, from, f, names)
+						continue
+					}
+					if got, _ := os.ReadFile(filepath.Join(dir, names[0])); string(got) != "old "+f {
+						t.Errorf("%s, from %s: %s was replaced (%d bytes)", what, from, f, len(got))
+					}
+				}
+			}
+		}
+
+		if from == "games" {
+			args, _, kept := outputs(t)
+			code, _, stderr := runCmd(t, append(append([]string{"make-book"}, input...), append(args, "-max-ply", "0")...)...)
+			if code != 2 || !strings.Contains(stderr, "-max-ply 0") {
+				t.Errorf("-abk with -max-ply 0: exit %d, want a usage error\n%s", code, stderr)
+			}
+			kept("-abk with -max-ply 0")
+		}
+
+		for _, bad := range flags {
+			args, dirs, kept := outputs(t)
+			gone := filepath.Join(dirs[bad], "gone")
+			args[slices.Index(args, bad)+1] = filepath.Join(gone, "x")
+			// A missing input: the output is found wanting first.
+			in := slices.Clone(input)
+			in[1] += ".missing"
+			code, _, stderr := runCmd(t, append(append([]string{"make-book"}, in...), args...)...)
+			if code != 1 || !strings.Contains(stderr, bad+": ") || strings.Contains(stderr, ".missing") {
+				t.Errorf("%s in a missing folder: exit %d, want 1 naming %s before reading\n%s", bad, code, bad, stderr)
+			}
+			kept(bad + " in a missing folder")
+
+			// The folder made for the check, removed while reading.
+			os.Mkdir(gone, 0o755)
+			data, _ := os.ReadFile(input[1])
+			saved := pgnStdin
+			pgnStdin = &thenAtEOF{bytes.NewReader(data), func() { os.RemoveAll(gone) }}
+			in = slices.Clone(input)
+			in[1] = "-"
+			code, _, stderr = runCmd(t, append(append([]string{"make-book"}, in...), args...)...)
+			pgnStdin = saved
+			if code != 1 || !strings.Contains(stderr, filepath.Join(gone, "x")) {
+				t.Errorf("%s's folder removed while reading: exit %d, want 1 naming it\n%s", bad, code, stderr)
+			}
+			kept(bad + "'s folder removed while reading")
+		}
+	}
+}
+
+// dirNames lists a folder's names.
+func dirNames(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -62,53 +63,62 @@ type probeResult struct {
 	Entries        []probeEntry `json:"entries"`
 }
 
-func runProbe(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("probe", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	bookPaths := fs.String("book", "", "book `file`s to read, in priority order, separated by ';' (BookFile)")
-	whitePaths := fs.String("book-white", "", "book `file`s for positions with White to move, replacing -book there (BookFileWhite)")
-	blackPaths := fs.String("book-black", "", "book `file`s for positions with Black to move, replacing -book there (BookFileBlack)")
-	fen := fs.String("fen", "", "start `position` (default: the standard start position); its castling field may be KQkq, Shredder-FEN (HAha) or X-FEN")
-	chess960 := fs.Bool("chess960", false, "Chess960: castling moves are king takes rook (b1a1); on by itself for a -fen whose castling rights only Chess960 has")
-	moves := fs.String("moves", "", "`UCI moves` to play from the start position, space-separated, e.g. \"e2e4 e7e5\"")
-	asJSON := fs.Bool("json", false, "print exactly one JSON object: {\"key\":...,\"rules\":[...],\"entries\":[{\"move\":...,\"raw\":...,\"weight\":...,\"learn\":...,\"legal\":...},...]}")
-	var threshold, width, minWeight int
-	intFlag(fs, &threshold, "threshold", config.DefaultBookThreshold, 0, 1000, "BookTreshold in `per mille`, for the eligible column")
-	intFlag(fs, &width, "width", 0, 0, config.MaxBookWidth, "BookWidth: only the `N` highest weights are eligible (0: off)")
-	intFlag(fs, &minWeight, "min-weight", 0, 0, config.MaxBookMinWeight, "BookMinWeight: a position whose entries above the threshold weigh less in all is out of book (0: off)")
-	learnWeight := fs.Bool("learn-weight", false, "BookLearnWeight: choose by the weights learned results give")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: polyproxy probe -book FILE[;FILE...] [-book-white FILES] [-book-black FILES] [-fen FEN] [-chess960] [-moves \"e2e4 e7e5 ...\"]")
-		fmt.Fprintln(stderr, "                      [-json] [-threshold N] [-width N] [-min-weight N] [-learn-weight]")
-		fmt.Fprintln(stderr, "Lists the position's entries in file order, and which moves each rule of choosing leaves eligible.")
-		fmt.Fprintln(stderr, "Shares are of the total weight of the legal entries; learn is the raw field, shown as games")
-		fmt.Fprintln(stderr, "(high 16 bits) / points (low 16 bits, half points).")
-		fs.PrintDefaults()
-	}
-	if err := parseFlags(fs, args, "book"); err != nil {
-		return err
-	}
-	*chess960 = *chess960 || board.Chess960FEN(*fen)
-	line, err := board.NewLineVariant(*fen, *chess960)
+var probeCommand = command{
+	name: "probe", summary: "show a position's key and every book entry for it",
+	usage: `usage: polyproxy probe -book FILE[;FILE...] [-book-white FILES] [-book-black FILES] [-fen FEN] [-chess960] [-moves "e2e4 e7e5 ..."]
+                      [-json] [-threshold N] [-width N] [-min-weight N] [-learn-weight]
+Lists the position's entries in file order, and which moves each rule of choosing leaves eligible.
+Shares are of the total weight of the legal entries; learn is the raw field, shown as games
+(high 16 bits) / points (low 16 bits, half points).
+`,
+	required: []string{"book"},
+	new:      func() options { return &probeOptions{} },
+}
+
+type probeOptions struct {
+	// settings are the book settings, as the proxy's: the same names,
+	// bounds and defaults (BookFile and the rest, from the option table).
+	settings *config.Config
+	fen      string
+	chess960 bool
+	moves    string
+	asJSON   bool
+	line     *board.Line // the position, once validated
+}
+
+func (o *probeOptions) define(fs *flag.FlagSet) {
+	o.settings = config.Default("")
+	o.settings.BookFiles = nil // only the books given
+	o.settings.ToolFlags(fs)
+	fs.StringVar(&o.fen, "fen", "", "start `position` (default: the standard start position); its castling field may be KQkq, Shredder-FEN (HAha) or X-FEN")
+	fs.BoolVar(&o.chess960, "chess960", false, "Chess960: castling moves are king takes rook (b1a1); on by itself for a -fen whose castling rights only Chess960 has")
+	fs.StringVar(&o.moves, "moves", "", "`UCI moves` to play from the start position, space-separated, e.g. \"e2e4 e7e5\"")
+	fs.BoolVar(&o.asJSON, "json", false, "print exactly one JSON object: {\"key\":...,\"rules\":[...],\"entries\":[{\"move\":...,\"raw\":...,\"weight\":...,\"learn\":...,\"legal\":...},...]}")
+}
+
+func (o *probeOptions) validate(*commandLine) error {
+	o.chess960 = o.chess960 || board.Chess960FEN(o.fen)
+	line, err := board.NewLineVariant(o.fen, o.chess960)
 	if err != nil {
 		return usageErrorf("-fen: %v", err)
 	}
-	if err := line.PlayMoves(strings.Fields(*moves), 0); err != nil {
+	if err := line.PlayMoves(strings.Fields(o.moves), 0); err != nil {
 		return usageErrorf("-moves: %v", err)
 	}
-	paths := splitBooks(*bookPaths)
-	side := "black"
-	if line.Pos.WhiteToMove() {
-		side = "white"
-		if w := splitBooks(*whitePaths); len(w) > 0 {
-			paths = w
-		}
-	} else if b := splitBooks(*blackPaths); len(b) > 0 {
-		paths = b
-	}
-	if len(paths) == 0 {
+	o.line = line
+	if len(o.books()) == 0 {
 		return usageErrorf("-book names no file")
 	}
+	return nil
+}
+
+func (o *probeOptions) files() (inputs, outputs []fileArg) { return nil, nil }
+
+// books are the books for the side to move, in priority order.
+func (o *probeOptions) books() []string { return o.settings.BooksFor(o.line.Pos.WhiteToMove()) }
+
+func (o *probeOptions) run(e *env) error {
+	paths := o.books()
 	var books []*book.Book
 	defer func() {
 		for _, b := range books {
@@ -116,23 +126,28 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 		}
 	}()
 	for _, p := range paths {
-		b, err := openChecked(p, stderr, "probe")
+		b, err := openChecked(e, p)
 		if err != nil {
 			return err
 		}
 		books = append(books, b)
 	}
-
-	opts := book.Options{Mode: book.Weighted, ThresholdPerMille: threshold, Width: width, MinWeight: uint64(minWeight)}
-	if *learnWeight {
-		opts.Weight = learn.Weight
+	res := o.report(paths, books)
+	if o.asJSON {
+		return json.NewEncoder(e.stdout).Encode(res)
 	}
-	chooser := book.NewChooser(opts, 1)
-	// The book a game would use: the first with an eligible move; else the
-	// first that has the position at all, to show why it is out.
+	return printProbe(e.stdout, res)
+}
+
+// report judges the position's entries in the book a game would use:
+// the first with an eligible move; else the first that has the position
+// at all, to show why it is out.
+func (o *probeOptions) report(paths []string, books []*book.Book) probeResult {
+	pos := &o.line.Pos
+	chooser := book.NewChooser(o.settings.ChooserOptions(learn.Weight), 1)
 	shown, cands := 0, []book.Candidate(nil)
 	for i, b := range books {
-		cs := chooser.Candidates(b, &line.Pos, nil)
+		cs := chooser.Candidates(b, pos, nil)
 		if anyEligible(cs) {
 			shown, cands = i, cs
 			break
@@ -141,7 +156,11 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 			shown, cands = i, cs
 		}
 	}
-	res := probeResult{Key: line.Pos.Key().String(), FEN: line.Pos.FEN(), Chess960: *chess960, NoKey: book.NoKeyReason(&line.Pos),
+	side := "black"
+	if pos.WhiteToMove() {
+		side = "white"
+	}
+	res := probeResult{Key: pos.Key().String(), FEN: pos.FEN(), Chess960: o.chess960, NoKey: book.NoKeyReason(pos),
 		Side: side, Books: paths, Book: paths[shown], Entries: []probeEntry{}}
 	for _, cd := range cands {
 		res.TotalWeight += cd.Weight
@@ -150,7 +169,7 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 			Share: cd.Share, Learn: uint32(cd.Entry.Learn), Games: cd.Entry.Learn.Games(), Points: cd.Entry.Learn.Points(),
 			Legal: cd.Legal, Eligible: cd.Eligible, Out: cd.Out.String(), Note: cd.Why,
 		}
-		if *learnWeight {
+		if o.settings.BookLearnWeight {
 			w := cd.Weight
 			e.Effective = &w
 		}
@@ -159,26 +178,15 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 		}
 		res.Entries = append(res.Entries, e)
 	}
-	// Each rule in turn, as they apply: an entry stays eligible after a
-	// rule when no rule up to it left it out.
-	for _, r := range []struct {
-		rule  book.Rule
-		value int
-	}{{book.RuleThreshold, threshold}, {book.RuleWidth, width}, {book.RuleMinWeight, minWeight}} {
-		pr := probeRule{Rule: r.rule.String(), Value: r.value, Eligible: []string{}}
-		for _, cd := range cands {
-			if cd.Out == book.RuleNone || cd.Out > r.rule {
-				pr.Eligible = append(pr.Eligible, cd.Move.String())
-			}
-		}
-		res.Rules = append(res.Rules, pr)
-	}
-	if *asJSON {
-		return json.NewEncoder(stdout).Encode(res)
-	}
+	res.Rules = probeRules(o.settings, cands)
+	return res
+}
+
+// printProbe writes probe's text report.
+func printProbe(stdout io.Writer, res probeResult) error {
 	fmt.Fprintf(stdout, "book: %s\nfen:  %s\nkey:  %s\n", res.Book, res.FEN, res.Key)
 	if len(res.Books) > 1 {
-		fmt.Fprintf(stdout, "books for %s: %s\n", side, strings.Join(res.Books, config.BookFileSeparator))
+		fmt.Fprintf(stdout, "books for %s: %s\n", res.Side, strings.Join(res.Books, config.BookFileSeparator))
 	}
 	if res.NoKey != "" {
 		fmt.Fprintln(stdout, "not in book:", res.NoKey)
@@ -223,13 +231,27 @@ func runProbe(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// splitBooks reads a ';' list of book files, as BookFile is written.
-func splitBooks(s string) []string {
-	var out []string
-	for _, p := range strings.Split(s, config.BookFileSeparator) {
-		if p = strings.TrimSpace(p); p != "" {
-			out = append(out, p)
+// probeRules are the rules of choosing probe's flags set, in the order
+// they apply, each with the moves it leaves eligible: an entry stays
+// eligible after a rule when no rule up to it left it out.
+func probeRules(settings *config.Config, cands []book.Candidate) []probeRule {
+	var rules []config.Setting
+	for _, s := range config.Settings() {
+		if s.Rule != book.RuleNone && s.ToolFlag != "" {
+			rules = append(rules, s)
 		}
+	}
+	slices.SortFunc(rules, func(a, b config.Setting) int { return int(a.Rule) - int(b.Rule) })
+	var out []probeRule
+	for _, s := range rules {
+		value, _ := strconv.Atoi(s.Value(settings))
+		pr := probeRule{Rule: s.Rule.String(), Value: value, Eligible: []string{}}
+		for _, cd := range cands {
+			if cd.Out == book.RuleNone || cd.Out > s.Rule {
+				pr.Eligible = append(pr.Eligible, cd.Move.String())
+			}
+		}
+		out = append(out, pr)
 	}
 	return out
 }

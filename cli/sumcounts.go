@@ -11,44 +11,54 @@ import (
 	"github.com/polyproxy/polyproxy/book/pgn"
 )
 
-func runSumCounts(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("sum-counts", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	out := fs.String("out", "", "counts `file` to write (replaced atomically; not an input)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: polyproxy sum-counts -out ALL.counts PART1.counts PART2.counts ...")
-		fmt.Fprintln(stderr, "Adds counts files (make-book -counts) exactly. Give them in the order of the games they")
-		fmt.Fprintln(stderr, "counted: a position's moves keep their order of first appearance, as one build has it.")
-		fmt.Fprintln(stderr, "Files counted with different -max-ply or game filters are refused. The games of each variant")
-		fmt.Fprintln(stderr, "(standard, Chess960) add up too, for the book's @PG@ header.")
-		fs.PrintDefaults()
-	}
+var sumCountsCommand = command{
+	name: "sum-counts", summary: "add counts files (make-book -counts) made from parts of a game collection",
+	usage: `usage: polyproxy sum-counts -out ALL.counts PART1.counts PART2.counts ...
+Adds counts files (make-book -counts) exactly. Give them in the order of the games they
+counted: a position's moves keep their order of first appearance, as one build has it.
+Files counted with different -max-ply or game filters are refused. The games of each variant
+(standard, Chess960) add up too, for the book's @PG@ header.
+`,
+	required: []string{"out"},
 	// The inputs are arguments, in order, so that a shell glob or xargs
 	// can pass them.
-	if err := parseFlagsAndArgs(fs, args); err != nil {
-		return err
-	}
-	if *out == "" {
-		return usageErrorf("-out is required")
-	}
-	if fs.NArg() == 0 {
+	operands: "counts files",
+	new:      func() options { return &sumCountsOptions{} },
+}
+
+type sumCountsOptions struct {
+	out    string
+	inputs []string
+}
+
+func (o *sumCountsOptions) define(fs *flag.FlagSet) {
+	fs.StringVar(&o.out, "out", "", "counts `file` to write (replaced atomically; not an input)")
+}
+
+func (o *sumCountsOptions) validate(cl *commandLine) error {
+	o.inputs = cl.operands()
+	if len(o.inputs) == 0 {
 		return usageErrorf("no counts files to add")
 	}
-	var inputs []fileArg
-	for _, name := range fs.Args() {
+	return nil
+}
+
+func (o *sumCountsOptions) files() (inputs, outputs []fileArg) {
+	for _, name := range o.inputs {
 		inputs = append(inputs, fileArg{"counts file", name})
 	}
-	if err := checkOutputs(inputs, []fileArg{{"-out", *out}}); err != nil {
-		return err
-	}
+	return inputs, []fileArg{{"-out", o.out}}
+}
+
+func (o *sumCountsOptions) run(e *env) error {
 	start := time.Now()
-	readers, ins, err := openCounts(fs.Args())
+	readers, ins, err := openCounts(o.inputs)
 	if err != nil {
 		return err
 	}
 	defer ins.Close()
 	var st build.SumStats
-	err = book.WriteFileFrom(*out, func(w io.Writer) error {
+	err = e.outs.WriteFileFrom(o.out, func(w io.Writer) error {
 		var err error
 		st, err = build.SumCounts(readers, w)
 		return err
@@ -56,13 +66,16 @@ func runSumCounts(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%v; nothing written", err)
 	}
-	ins.warn(stderr, "sum-counts")
-	fmt.Fprintf(stderr, "sum-counts: %d files, %d games", fs.NArg(), st.Games)
-	if n := chess960Games(st.Variants); n > 0 {
-		fmt.Fprintf(stderr, " (%d Chess960)", n)
+	if err := e.commit(); err != nil {
+		return err
 	}
-	fmt.Fprintf(stderr, ", %d positions, %d position-moves written to %s in %.2fs\n",
-		st.Positions, st.Records, *out, time.Since(start).Seconds())
+	ins.warn(e)
+	fmt.Fprintf(e.stderr, "sum-counts: %d files, %d games", len(o.inputs), st.Games)
+	if n := chess960Games(st.Variants); n > 0 {
+		fmt.Fprintf(e.stderr, " (%d Chess960)", n)
+	}
+	fmt.Fprintf(e.stderr, ", %d positions, %d position-moves written to %s in %.2fs\n",
+		st.Positions, st.Records, o.out, time.Since(start).Seconds())
 	return nil
 }
 
@@ -109,10 +122,10 @@ func (ins pgnInputs) Close() {
 
 // warn prints, once the inputs are read, what reading them read past
 // (padding or garbage after compressed data).
-func (ins pgnInputs) warn(stderr io.Writer, cmd string) {
+func (ins pgnInputs) warn(e *env) {
 	for _, in := range ins {
 		for _, w := range in.Warnings() {
-			warnf(stderr, cmd, "%s: %s", in.Name, w)
+			e.warnf("%s: %s", in.Name, w)
 		}
 	}
 }

@@ -1,6 +1,12 @@
 // Package config reads polyproxy's settings: a PolyGlot-style polyglot.ini
 // and PolyGlot's command line, with PolyGlot's defaults.
 //
+// Each setting is declared once, in the table of table.go: its key, kind,
+// bounds, default, where it is offered and what a change invalidates.
+// The ini parser, the command line, the book tools' flags, the options
+// a GUI is offered, setoption and change detection (views.go) are all
+// derived from it.
+//
 // Compatibility decisions (all documented in docs/configuration.md):
 //   - Section and [PolyGlot] key names are case-insensitive; [Engine] keys keep
 //     the user's spelling (the proxy matches them case-insensitively against
@@ -24,7 +30,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/polyproxy/polyproxy/book"
@@ -130,26 +135,18 @@ type Config struct {
 // Option is one engine option as the user wrote it.
 type Option struct{ Name, Value string }
 
-// Default returns the configuration with PolyGlot's defaults, relative paths
-// resolved against baseDir (which should be absolute).
+// Default returns the configuration with PolyGlot's defaults (the
+// table's), relative paths resolved against baseDir (which should be
+// absolute).
 func Default(baseDir string) *Config {
-	return &Config{
-		BaseDir:           baseDir,
-		EngineDir:         baseDir,
-		LogFile:           filepath.Join(baseDir, DefaultLogFile),
-		BookFiles:         []string{filepath.Join(baseDir, DefaultBookFile)},
-		BookMode:          book.Weighted,
-		BookDepth:         DefaultBookDepth,
-		BookThreshold:     DefaultBookThreshold,
-		LearnResignScore:  DefaultLearnResignScore,
-		LearnResignMoves:  DefaultLearnResignMoves,
-		ResignMoves:       DefaultResignMoves,
-		ResignScore:       DefaultResignScore,
-		QueenNeverResigns: true,
-		ContemptScore:     DefaultContemptScore,
-		ShowPonder:        true,
-		STFudge:           DefaultSTFudge,
+	c := &Config{BaseDir: baseDir}
+	for i := range settings {
+		s := &settings[i]
+		if err := s.set(s, c, s.Default, baseDir); err != nil {
+			panic(fmt.Sprintf("config: the default of %s: %v", s.Name, err)) // the table's defaults are tested
+		}
 	}
+	return c
 }
 
 // Clone returns a copy of c that shares no slice with it: whoever changes
@@ -178,16 +175,6 @@ type commandLine struct {
 	warning []string
 }
 
-// aliases maps PolyGlot's short flags to the [PolyGlot] key they set.
-var aliases = map[string]string{
-	"-ec":  "EngineCommand",
-	"-ed":  "EngineDir",
-	"-en":  "EngineName",
-	"-log": "Log",
-	"-lf":  "LogFile",
-	"-wb":  "OnlyWbOptions",
-}
-
 func parseCommandLine(args []string) (*commandLine, error) {
 	cl := &commandLine{}
 	for i := 0; i < len(args); i++ {
@@ -203,7 +190,7 @@ func parseCommandLine(args []string) (*commandLine, error) {
 			cl.ini = arg
 			continue
 		}
-		key, isAlias := aliases[arg]
+		key, isAlias := flags[arg]
 		if !isAlias && arg != "-pg" && arg != "-uci" {
 			return nil, fmt.Errorf("unknown flag %s", arg)
 		}
@@ -428,166 +415,22 @@ func (c *Config) checkLogFile() error {
 }
 
 func (c *Config) apply(name, value, base string) error {
-	key := strings.ToLower(strings.TrimSpace(name))
 	value = strings.TrimSpace(value)
-	if key != "enginecommand" {
-		value = unquote(value)
-	}
-	set, ok := setters[key]
+	s, ok := Lookup(name)
 	if !ok {
-		if ignoredPolyGlotKeys[key] {
+		if ignored[strings.ToLower(strings.TrimSpace(name))] {
 			c.warn("PolyGlot key %s has no effect in polyproxy, ignored", name)
 			return nil
 		}
 		return fmt.Errorf("%s: %w", name, ErrUnknownKey)
 	}
-	if err := set(c, value, base); err != nil {
+	if !s.KeepQuotes {
+		value = unquote(value)
+	}
+	if err := s.set(s, c, value, base); err != nil {
 		return fmt.Errorf("%s = %q: %w", name, value, err)
 	}
 	return nil
-}
-
-type setter func(c *Config, value, base string) error
-
-var setters map[string]setter
-
-func init() {
-	boolean := func(field func(*Config) *bool) setter {
-		return func(c *Config, v, _ string) error {
-			b, err := ParseBool(v)
-			if err != nil {
-				return err
-			}
-			*field(c) = b
-			return nil
-		}
-	}
-	integer := func(field func(*Config) *int, min, max int) setter {
-		return func(c *Config, v, _ string) error {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < min || n > max {
-				return fmt.Errorf("want a whole number from %d to %d", min, max)
-			}
-			*field(c) = n
-			return nil
-		}
-	}
-	threshold := integer(func(c *Config) *int { return &c.BookThreshold }, 0, 1000)
-	bookList := func(field func(*Config) *[]string) setter {
-		return func(c *Config, v, base string) error {
-			var files []string
-			for _, f := range strings.Split(v, BookFileSeparator) {
-				if f = unquote(strings.TrimSpace(f)); f != "" {
-					files = append(files, resolve(base, f))
-				}
-			}
-			*field(c) = files
-			return nil
-		}
-	}
-	setters = map[string]setter{
-		"enginedir": func(c *Config, v, base string) error {
-			if v == "" {
-				v = "."
-			}
-			dir := resolve(base, v)
-			argv, err := engineArgv(c.EngineCommand, dir)
-			if err != nil {
-				return err
-			}
-			c.EngineDir, c.EngineArgv = dir, argv
-			return nil
-		},
-		"enginecommand": func(c *Config, v, _ string) error {
-			argv, err := engineArgv(v, c.EngineDir)
-			if err != nil {
-				return err
-			}
-			c.EngineCommand, c.EngineArgv = v, argv
-			return nil
-		},
-		"enginename": func(c *Config, v, _ string) error { c.EngineName = v; return nil },
-		"log":        boolean(func(c *Config) *bool { return &c.Log }),
-		"logfile": func(c *Config, v, base string) error {
-			if v == "" {
-				return errors.New("want a file name")
-			}
-			c.LogFile = resolve(base, v)
-			return nil
-		},
-		"book":          boolean(func(c *Config) *bool { return &c.Book }),
-		"bookfile":      bookList(func(c *Config) *[]string { return &c.BookFiles }),
-		"bookfilewhite": bookList(func(c *Config) *[]string { return &c.BookFilesWhite }),
-		"bookfileblack": bookList(func(c *Config) *[]string { return &c.BookFilesBlack }),
-		"bookrandom": func(c *Config, v, _ string) error {
-			random, err := ParseBool(v)
-			if err != nil {
-				return err
-			}
-			if !random {
-				c.BookMode = book.Best
-			} else if c.BookMode == book.Best {
-				c.BookMode = book.Weighted
-			}
-			return nil
-		},
-		"bookmode": func(c *Config, v, _ string) error {
-			m, err := book.ParseMode(v)
-			if err != nil {
-				return err
-			}
-			c.BookMode = m
-			return nil
-		},
-		"bookdepth":           integer(func(c *Config) *int { return &c.BookDepth }, 0, 1<<20),
-		"booktreshold":        threshold, // PolyGlot's spelling
-		"bookthreshold":       threshold,
-		"bookavoidrepetition": boolean(func(c *Config) *bool { return &c.BookAvoidRepetition }),
-		"bookseed": func(c *Config, v, _ string) error {
-			n, err := strconv.ParseUint(v, 10, 64)
-			if err != nil {
-				return errors.New("want a whole number from 0 (a fresh seed every run) to 18446744073709551615")
-			}
-			c.BookSeed = n
-			return nil
-		},
-		"booklearn":         boolean(func(c *Config) *bool { return &c.BookLearn }),
-		"booklearnweight":   boolean(func(c *Config) *bool { return &c.BookLearnWeight }),
-		"learnresignscore":  integer(func(c *Config) *int { return &c.LearnResignScore }, 1, 100000),
-		"learnresignmoves":  integer(func(c *Config) *int { return &c.LearnResignMoves }, 1, 1000),
-		"bookwidth":         integer(func(c *Config) *int { return &c.BookWidth }, 0, MaxBookWidth),
-		"bookmaxmoves":      integer(func(c *Config) *int { return &c.BookMaxMoves }, 0, MaxBookMaxMoves),
-		"bookminweight":     integer(func(c *Config) *int { return &c.BookMinWeight }, 0, MaxBookMinWeight),
-		"bookminline":       integer(func(c *Config) *int { return &c.BookMinLine }, 0, MaxBookMinLine),
-		"bookponder":        boolean(func(c *Config) *bool { return &c.BookPonder }),
-		"bookponderalways":  boolean(func(c *Config) *bool { return &c.BookPonderAlways }),
-		"resign":            boolean(func(c *Config) *bool { return &c.Resign }),
-		"resignmoves":       integer(func(c *Config) *int { return &c.ResignMoves }, 0, 10000),
-		"resignscore":       integer(func(c *Config) *int { return &c.ResignScore }, 0, 10000),
-		"queenneverresigns": boolean(func(c *Config) *bool { return &c.QueenNeverResigns }),
-		"handledraws":       boolean(func(c *Config) *bool { return &c.HandleDraws }),
-		"contemptscore":     integer(func(c *Config) *int { return &c.ContemptScore }, 0, 10000),
-		"showponder":        boolean(func(c *Config) *bool { return &c.ShowPonder }),
-		"stfudge":           integer(func(c *Config) *int { return &c.STFudge }, 0, 1000),
-	}
-}
-
-// ignoredPolyGlotKeys are PolyGlot 2.0.4 keys with no meaning in polyproxy
-// (mostly WinBoard mode); a PolyGlot ini that sets them must still work.
-var ignoredPolyGlotKeys = map[string]bool{}
-
-func init() {
-	for _, k := range []string{
-		"UCI",
-		"ShowTbHits", "ScoreWhite",
-		"KibitzMove", "KibitzPV", "KibitzCommand", "KibitzDelay", "KibitzInterval",
-		"MateScore", "UseNice", "NiceValue", "Affinity", "OnlyWbOptions",
-		"UCIVersion", "CanPonder", "SyncStop", "PromoteWorkAround", "RepeatPV",
-		"Save", "SettingsFile", "SettingsDir", "Chess960", "Fen", "OnlyBook",
-		"WbWorkArounds", "WbWorkArounds2", "WbWorkArounds3", "Debug",
-	} {
-		ignoredPolyGlotKeys[strings.ToLower(k)] = true
-	}
 }
 
 // ParseBool reads a boolean as written in ini files: true/false, yes/no,

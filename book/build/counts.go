@@ -461,36 +461,6 @@ func (c *crcReader) sum() uint32 {
 	return c.crc.Sum32()
 }
 
-// CountSettings describes what a build counts (-max-ply and the game
-// filters), for a counts file's header: files are added only when their
-// settings are equal.
-func (o *Options) CountSettings() string {
-	f := &o.Filter
-	parts := []string{fmt.Sprintf("max-ply=%d", o.MaxPly)}
-	add := func(name string, v any, set bool) {
-		if set {
-			parts = append(parts, fmt.Sprintf("%s=%v", name, v))
-		}
-	}
-	list := func(l []string) string {
-		var out []string
-		for _, x := range l {
-			out = append(out, strings.ToLower(strings.TrimSpace(x)))
-		}
-		slices.Sort(out)
-		return strings.Join(slices.Compact(out), ",")
-	}
-	add("min-elo", f.MinElo, f.MinElo > 0)
-	add("min-mover-elo", f.MinMoverElo, f.MinMoverElo > 0)
-	add("from-date", f.FromDate, f.FromDate > 0)
-	add("to-date", f.ToDate, f.ToDate > 0)
-	add("player", list(f.Players), len(f.Players) > 0)
-	add("time-control", list(f.TimeClasses), len(f.TimeClasses) > 0)
-	add("min-base-time", f.MinBaseTime, f.MinBaseTime > 0)
-	add("skip-termination", list(f.SkipTerminations), len(f.SkipTerminations) > 0)
-	return strings.Join(parts, " ")
-}
-
 // WriteCounts writes what the build counted as a counts file: every
 // (position, move) with its full games and points.
 func (b *Builder) WriteCounts(w io.Writer) error {

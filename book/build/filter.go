@@ -51,11 +51,6 @@ const (
 // FilterReasons lists them in the order summaries list them.
 var FilterReasons = []string{FilterElo, FilterDate, FilterPlayer, FilterTimeControl, FilterTermination}
 
-func (f *GameFilter) active() bool {
-	return f.MinElo > 0 || f.MinMoverElo > 0 || f.FromDate > 0 || f.ToDate > 0 || len(f.Players) > 0 ||
-		len(f.TimeClasses) > 0 || f.MinBaseTime > 0 || len(f.SkipTerminations) > 0
-}
-
 // apply says whether a game is kept and whose moves count; reason is one
 // of FilterReasons when it is dropped.
 func (f *GameFilter) apply(g *pgn.Game) (white, black bool, reason string) {

@@ -251,7 +251,7 @@ func (p *gameParser) parse(g *pgn.Game, out []ply, source string) ([]ply, gameOu
 		return out, gameOutcome{skip: &SkippedGame{source, g.Line, pgn.SkipNoResult, "no result (1-0, 0-1, 1/2-1/2 or *) after the moves"}}
 	}
 	white, black := true, true
-	if p.opt.Filter.active() {
+	if p.opt.filtering() {
 		var reason string
 		if white, black, reason = p.opt.Filter.apply(g); reason != "" {
 			return out, gameOutcome{filtered: reason}
