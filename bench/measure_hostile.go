@@ -40,6 +40,9 @@ func (r *runner) hostileSize(shape hostilepgn.Shape) (int64, string) {
 	case hostilepgn.OnePlyGames:
 		n := int64(r.cfg.hostileGames)
 		return n, commaInt(n) + " one-ply games"
+	case hostilepgn.BrokenGames:
+		n := int64(r.cfg.hostileGames)
+		return n, commaInt(n) + " broken games"
 	}
 	n := r.cfg.hostileComment
 	what := map[hostilepgn.Shape]string{

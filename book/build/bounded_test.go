@@ -5,9 +5,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/pgn"
 	"github.com/polyproxy/polyproxy/internal/hostilepgn"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
@@ -102,6 +104,45 @@ func TestHostileInputsMatchPolyGlot(t *testing.T) {
 				}
 			}
 			b.Close()
+		}
+	}
+}
+
+// TestParallelSkipLimit: with SkipLimit, OnSkip gets the first skipped
+// games, the same with any threads, Stats counts them all, and no piece
+// holds more of them whole (a file of broken games would otherwise hold
+// one for every few bytes of the pieces in flight); without OnSkip none.
+func TestParallelSkipLimit(t *testing.T) {
+	defer func(old int) { pieceSize = old }(pieceSize)
+	pieceSize = 4 << 10
+	text := hostileText(t, hostilepgn.BrokenGames, 3000)
+	var want []string
+	var wantStats Stats
+	for _, threads := range []int{1, 2, 8} {
+		opt := DefaultOptions()
+		opt.Threads = threads
+		b := NewBuilder(opt)
+		var got []string
+		b.OnSkip = func(s SkippedGame) { got = append(got, s.String()) }
+		b.SkipLimit = 21
+		if err := b.AddPGN(bytes.NewReader(text), "broken.pgn"); err != nil {
+			t.Fatal(err)
+		}
+		st := b.Stats()
+		if threads == 1 {
+			want, wantStats = got, st
+			if len(want) != 21 || st.SkippedTotal() != 3000 {
+				t.Fatalf("one thread: %d skips given, %d counted", len(want), st.SkippedTotal())
+			}
+		} else if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(st, wantStats) {
+			t.Errorf("%d threads: skips %q, stats %+v; want %q, %+v", threads, got, st, want, wantStats)
+		}
+	}
+	for _, keep := range []int{0, 21} {
+		p := gameParser{opt: &Options{MaxPly: 10}, reader: &pgn.Reader{MoveLimit: 10}, keepSkips: keep}
+		res := p.parsePiece(pgn.Piece{Text: text, Line: 1, Last: true}, "broken.pgn", nil)
+		if len(res.skips) != keep || res.skippedOver[pgn.SkipSyntax] != 3000-keep {
+			t.Errorf("keeping %d: a piece holds %d skipped games, counts %v", keep, len(res.skips), res.skippedOver)
 		}
 	}
 }

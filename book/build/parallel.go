@@ -3,6 +3,7 @@ package build
 import (
 	"fmt"
 	"io"
+	"math"
 	"sync"
 
 	"github.com/polyproxy/polyproxy/book/pgn"
@@ -28,12 +29,14 @@ type piece struct {
 }
 
 // pieceResult is what a piece gives: its games' plies in order and, in
-// order too, the skipped games; filtered games by reason.
+// order too, the skipped games (past the parser's keepSkips, only their
+// number by reason in skippedOver); filtered games by reason.
 type pieceResult struct {
-	games    int
-	plies    []ply
-	skips    []SkippedGame
-	filtered [numFilterReasons]int
+	games       int
+	plies       []ply
+	skips       []SkippedGame
+	skippedOver map[string]int
+	filtered    [numFilterReasons]int
 	// chess960Games and innerRookPlies add to the Stats fields.
 	chess960Games, innerRookPlies int
 	torn                          bool
@@ -105,12 +108,19 @@ func (b *Builder) addPGNParallel(r io.Reader, source string) error {
 		}
 	}()
 	moveLimit := max(b.opt.MaxPly, 1) // the replay reads no further
+	keepSkips := math.MaxInt
+	switch {
+	case b.OnSkip == nil:
+		keepSkips = 0
+	case b.SkipLimit > 0:
+		keepSkips = b.SkipLimit
+	}
 	var wg sync.WaitGroup
 	for range threads {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			parser := gameParser{opt: &b.opt, reader: &pgn.Reader{MoveLimit: moveLimit}}
+			parser := gameParser{opt: &b.opt, reader: &pgn.Reader{MoveLimit: moveLimit}, keepSkips: keepSkips}
 			for pc := range work {
 				pc.done <- parser.parsePiece(pc.Piece, source, nil)
 			}
@@ -136,7 +146,7 @@ func (b *Builder) addPGNParallel(r io.Reader, source string) error {
 		bufs.Put(held.buf)
 		held = next
 		return next.Piece, true
-	}}}
+	}}, keepSkips: keepSkips}
 	for pc := range ordered {
 		res := <-pc.done
 		if res.torn {
@@ -172,6 +182,10 @@ func (b *Builder) addPiece(res *pieceResult) error {
 	for _, s := range res.skips {
 		b.skip(s)
 	}
+	for reason, n := range res.skippedOver {
+		b.stats.Skipped[reason] += n
+		b.skipped += n
+	}
 	for i, n := range res.filtered {
 		if n > 0 {
 			b.stats.Filtered[FilterReasons[i]] += n
@@ -202,7 +216,7 @@ func (p *gameParser) parsePiece(pc pgn.Piece, source string, add func(*pieceResu
 		}
 		res.games++
 		if syntax, ok := err.(*pgn.SyntaxError); ok {
-			res.skips = append(res.skips, SkippedGame{source, syntax.GameLine, syntax.Reason(), syntax.Error()})
+			p.skip(&res, SkippedGame{source, syntax.GameLine, syntax.Reason(), syntax.Error()})
 		} else if err != nil {
 			res.games--
 			res.err = fmt.Errorf("%s: %w", source, err)
@@ -212,7 +226,7 @@ func (p *gameParser) parsePiece(pc pgn.Piece, source string, add func(*pieceResu
 			res.plies, out = p.parse(g, res.plies, source)
 			switch {
 			case out.skip != nil:
-				res.skips = append(res.skips, *out.skip)
+				p.skip(&res, *out.skip)
 			case out.filtered != "":
 				res.filtered[filterIndex[out.filtered]]++
 			default:
@@ -229,4 +243,18 @@ func (p *gameParser) parsePiece(pc pgn.Piece, source string, add func(*pieceResu
 			res = pieceResult{plies: plyBufs.Get().([]ply)[:0]}
 		}
 	}
+}
+
+// skip records a skipped game of the piece: whole up to keepSkips, then
+// counted. A skipped game past a piece's first SkipLimit cannot be among
+// the stream's first SkipLimit, the only ones OnSkip is given.
+func (p *gameParser) skip(res *pieceResult, s SkippedGame) {
+	if len(res.skips) < p.keepSkips {
+		res.skips = append(res.skips, s)
+		return
+	}
+	if res.skippedOver == nil {
+		res.skippedOver = map[string]int{}
+	}
+	res.skippedOver[s.Reason]++
 }

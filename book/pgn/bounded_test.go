@@ -64,7 +64,7 @@ func TestSplitterPiecesBounded(t *testing.T) {
 		switch shape {
 		case hostilepgn.LongGame:
 			n = 5000
-		case hostilepgn.OnePlyGames:
+		case hostilepgn.OnePlyGames, hostilepgn.BrokenGames:
 			n = 2000
 		}
 		t.Run(string(shape), func(t *testing.T) {

@@ -35,10 +35,13 @@ const (
 	LongGame Shape = "long-game"
 	// OnePlyGames is Size games of one ply each.
 	OnePlyGames Shape = "one-ply-games"
+	// BrokenGames is Size games broken on their first line of moves (a
+	// stray '}'): a reader skips each, PolyGlot gives up on the file.
+	BrokenGames Shape = "broken-games"
 )
 
 // Shapes lists every shape.
-var Shapes = []Shape{CommentLines, CommentTagLines, CommentOneLine, LongGame, OnePlyGames}
+var Shapes = []Shape{CommentLines, CommentTagLines, CommentOneLine, LongGame, OnePlyGames, BrokenGames}
 
 // Options say what to write.
 type Options struct {
@@ -67,6 +70,10 @@ func Write(w io.Writer, o Options) error {
 		g.longGame(int(o.Size))
 	case OnePlyGames:
 		g.onePlyGames(o.Size)
+	case BrokenGames:
+		for i := int64(0); i < o.Size && g.err == nil; i++ {
+			g.str("[Event \"broken " + strconv.FormatInt(i+1, 10) + "\"]\n\n1. e4 } 1-0\n\n")
+		}
 	default:
 		return fmt.Errorf("hostilepgn: unknown shape %q", o.Shape)
 	}

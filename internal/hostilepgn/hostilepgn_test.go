@@ -22,11 +22,11 @@ func write(t *testing.T, o Options) []byte {
 // TestShapes: each shape is what it says, the same bytes for a seed: the
 // comment of exactly Size bytes (without a line break on one line, with
 // tag-like lines where asked), the long game legal to its Size plies, Size
-// one-ply games; normal games before and after.
+// one-ply games, Size broken games; normal games before and after.
 func TestShapes(t *testing.T) {
 	for _, shape := range Shapes {
 		o := Options{Shape: shape, Size: 5000, Seed: 3}
-		if shape == OnePlyGames {
+		if shape == OnePlyGames || shape == BrokenGames {
 			o.Size = 40
 		}
 		text := write(t, o)
@@ -34,11 +34,16 @@ func TestShapes(t *testing.T) {
 			t.Fatalf("%s: two writes differ", shape)
 		}
 		var plies []int
+		broken := 0
 		r := pgn.NewReader(bytes.NewReader(text))
 		for {
 			g, err := r.Next()
 			if err == io.EOF {
 				break
+			}
+			if _, ok := err.(*pgn.SyntaxError); ok && shape == BrokenGames {
+				broken++
+				continue
 			}
 			if err != nil {
 				t.Fatalf("%s: %v", shape, err)
@@ -56,6 +61,11 @@ func TestShapes(t *testing.T) {
 			}
 		case OnePlyGames:
 			games = 43
+		case BrokenGames:
+			games = 3
+			if broken != 40 {
+				t.Errorf("%d broken games", broken)
+			}
 		default:
 			open, end := bytes.IndexByte(text, '{'), bytes.IndexByte(text, '}')
 			comment := string(text[open+1 : end])
