@@ -681,8 +681,8 @@ func (r *Reader) readTag(g *Game) error {
 	if r.more && len(r.cur)-r.pos <= maxItem {
 		r.extend(r.pos)
 	}
-	line, start := r.cur, r.pos
-	i := start + 1
+	line := r.cur[r.pos:] // the tag from '[': i is its length so far
+	i := 1
 	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 		i++
 	}
@@ -693,29 +693,21 @@ func (r *Reader) readTag(g *Game) error {
 		i++
 	}
 	if i == ns {
-		return badTag(start, i, errors.New("bad tag: no name"))
+		return badTag(i, errors.New("bad tag: no name"))
 	}
 	name := line[ns:i]
 	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 		i++
 	}
 	if i >= len(line) || line[i] != '"' {
-		return badTag(start, i, fmt.Errorf("bad tag %s: value not in quotes", name))
+		return badTag(i, fmt.Errorf("bad tag %s: value not in quotes", name))
 	}
 	i++
 	nameSpan := g.add(name)
 	vs := int32(len(g.buf))
-	// The value up to a quote, backslash or line end in one copy; the
-	// loop below reads from there.
-	j := i
-	for j < len(line) && line[j] != '"' && line[j] != '\\' && line[j] != '\n' && line[j] != '\r' {
-		j++
-	}
-	g.buf = append(g.buf, line[i:j]...)
-	i = j
 	for {
 		if i >= len(line) || line[i] == '\n' || line[i] == '\r' {
-			return badTag(start, i, fmt.Errorf("bad tag %s: value not closed", name))
+			return badTag(i, fmt.Errorf("bad tag %s: value not closed", name))
 		}
 		c := line[i]
 		if c == '"' {
@@ -734,23 +726,23 @@ func (r *Reader) readTag(g *Game) error {
 		i++
 	}
 	if i >= len(line) || line[i] != ']' {
-		return badTag(start, i, fmt.Errorf("bad tag %s: no ']'", name))
+		return badTag(i, fmt.Errorf("bad tag %s: no ']'", name))
 	}
-	if i-start >= maxItem {
-		return badTag(start, i, nil)
+	if i >= maxItem {
+		return badTag(i, nil)
 	}
 	g.tags = append(g.tags, rawTag{nameSpan, valueSpan})
-	if g.bytes() > maxGameText {
+	if len(g.buf)+tagBytes*len(g.tags) > maxGameText { // no moves yet: g.bytes()
 		return errors.New(gameTooLong)
 	}
-	r.pos = i + 1
+	r.pos += i + 1
 	return nil
 }
 
-// badTag is err for a tag read from start to end, unless the tag is
+// badTag is err for a tag read up to its byte end, unless the tag is
 // longer than maxItem (then err may be nil).
-func badTag(start, end int, err error) error {
-	if end-start >= maxItem {
+func badTag(end int, err error) error {
+	if end >= maxItem {
 		return fmt.Errorf("bad tag: longer than %d bytes", maxItem)
 	}
 	return err

@@ -155,5 +155,8 @@ func lineKind(line []byte) (blank, tag bool) {
 	for i < len(line) && isSpace(line[i]) {
 		i++
 	}
-	return i == len(line), i < len(line) && line[i] == '['
+	if i == len(line) {
+		return true, false
+	}
+	return false, line[i] == '['
 }
