@@ -100,11 +100,15 @@ func (r *runner) makeBookHostile(shape hostilepgn.Shape, path, label string, set
 		if res.Polyproxy.ok() && pg.ok() {
 			res.Notes = append(res.Notes, "Book against PolyGlot's: "+sameBytes(outs[i], pgOut))
 		}
+		if i > 0 && res.Polyproxy.ok() && rows[0].Polyproxy.ok() {
+			res.Notes = append(res.Notes, "Book against -threads 1's: "+sameBytes(outs[i], outs[0]))
+		}
 		r.add(res)
 		res.finish()
-		os.Remove(outs[i])
 	}
-	os.Remove(pgOut)
+	for _, o := range append(outs, pgOut) {
+		os.Remove(o)
+	}
 }
 
 // peakRun is a side whose samples are a tool's peak memory, run by run.
