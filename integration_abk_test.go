@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/testenv"
@@ -19,12 +20,12 @@ import (
 // naming the book, with a move the ABK tree holds.
 func TestABKBookAnswers(t *testing.T) {
 	needStockfishAndBook(t)
-	abk := filepath.Join(t.TempDir(), "gnuchess.abk")
-	out, err := exec.Command(testenv.Polyproxy(t), "convert-book", "-in", gnuchessBook, "-out", abk, "-max-ply", "12").CombinedOutput()
+	abkPath := filepath.Join(t.TempDir(), "gnuchess.abk")
+	out, err := exec.Command(testenv.Polyproxy(t), "convert-book", "-in", gnuchessBook, "-out", abkPath, "-max-ply", "12").CombinedOutput()
 	if err != nil {
 		t.Fatalf("convert-book: %v: %s", err, out)
 	}
-	p := startProxy(t, nil, "-noini", "-ec", stockfishPath, "-pg", "Book=true", "-pg", "BookFile="+abk, "-pg", "BookRandom=false")
+	p := startProxy(t, nil, "-noini", "-ec", stockfishPath, "-pg", "Book=true", "-pg", "BookFile="+abkPath, "-pg", "BookRandom=false")
 	p.send("uci", "isready", "position startpos moves e2e4", "go wtime 1000 btime 1000")
 	p.until("uciok", 10*time.Second)
 	got := p.until("bestmove", 10*time.Second)
@@ -65,11 +66,11 @@ func TestLiveLearningIntoABK(t *testing.T) {
 		entries = append(entries, book.Entry{Key: l.Pos.Key(), Move: m, Weight: 10, Learn: book.MakeLearn(4, 4)})
 	}
 	dir := t.TempDir()
-	abk := filepath.Join(dir, "fool.abk")
-	if _, err := book.WriteABK(abk, book.FromEntries("fool", entries), 10); err != nil {
+	abkPath := filepath.Join(dir, "fool.abk")
+	if _, err := abk.Write(abkPath, book.FromEntries("fool", entries), 10); err != nil {
 		t.Fatal(err)
 	}
-	before := fixture.ReadFile(t, abk)
+	before := fixture.ReadFile(t, abkPath)
 	byHand := filepath.Join(t.TempDir(), "byhand.abk")
 	theirs := filepath.Join(t.TempDir(), "theirs.abk")
 	for _, p := range []string{byHand, theirs} {
@@ -77,7 +78,7 @@ func TestLiveLearningIntoABK(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	learner, _, logPath := startLearning(t, abk)
+	learner, _, logPath := startLearning(t, abkPath)
 	opponent := startProxy(t, nil, "-noini", "-ec", stockfishPath, "-pg", "Book=true", "-pg", "BookFile="+theirs)
 	opponent.send("uci")
 	opponent.until("uciok", 10*time.Second)
@@ -90,11 +91,11 @@ func TestLiveLearningIntoABK(t *testing.T) {
 	var log []byte
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
 		log, _ = os.ReadFile(logPath)
-		if strings.Count(string(log), "learn: "+abk+" key") >= 2 {
+		if strings.Count(string(log), "learn: "+abkPath+" key") >= 2 {
 			break
 		}
 	}
-	live := fixture.ReadFile(t, abk)
+	live := fixture.ReadFile(t, abkPath)
 	pgn := filepath.Join(t.TempDir(), "game.pgn")
 	if err := os.WriteFile(pgn, []byte("[White \"other\"]\n[Black \"learner\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -106,15 +107,15 @@ func TestLiveLearningIntoABK(t *testing.T) {
 		t.Errorf("the live-learned book differs from learn -pgn's\nlog:\n%s", log)
 	}
 	changed := 0
-	for rec := book.ABKFirstRecord; (rec+1)*book.ABKRecordSize <= len(live); rec++ {
-		was, now := book.DecodeABKRecord(before[rec*book.ABKRecordSize:]), book.DecodeABKRecord(live[rec*book.ABKRecordSize:])
+	for rec := abk.FirstRecord; (rec+1)*abk.RecordSize <= len(live); rec++ {
+		was, now := abk.DecodeRecord(before[rec*abk.RecordSize:]), abk.DecodeRecord(live[rec*abk.RecordSize:])
 		if was == now {
 			continue
 		}
 		changed++
 		want := was
 		want.Games, want.Losses = was.Games+1, was.Losses+1
-		if now != want || rec-book.ABKFirstRecord > 3 || (rec-book.ABKFirstRecord)%2 != 1 {
+		if now != want || rec-abk.FirstRecord > 3 || (rec-abk.FirstRecord)%2 != 1 {
 			t.Errorf("record %d: %+v, was %+v", rec, now, was)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/randgames"
 	"github.com/polyproxy/polyproxy/internal/testenv"
@@ -128,7 +129,7 @@ func TestChess960GamesThroughProxy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := book.Open(bin)
+	b, err := formats.Open(bin)
 	if err != nil {
 		t.Fatal(err)
 	}

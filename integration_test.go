@@ -19,6 +19,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
 
@@ -250,7 +251,7 @@ func playGame(t *testing.T, white, black *gameSide, h habits, bookDepth int) str
 	const base, inc = 2000 * time.Millisecond, 20 * time.Millisecond
 	white.clock, black.clock = base, base
 	white.gameBook, black.gameBook = 0, 0
-	bk, err := book.Open(gnuchessBook)
+	bk, err := formats.Open(gnuchessBook)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
 
@@ -161,7 +162,7 @@ func TestXboardBookWindowWithStockfish(t *testing.T) {
 	if _, err := l.Play(e4); err != nil {
 		t.Fatal(err)
 	}
-	b, err := book.Open(testenv.GnuchessBookPath)
+	b, err := formats.Open(testenv.GnuchessBookPath)
 	if err != nil {
 		t.Fatal(err)
 	}

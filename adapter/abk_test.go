@@ -7,19 +7,20 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 // abkBook is the small book written as an ABK book.
 func abkBook(t *testing.T) string {
 	t.Helper()
-	src, err := book.Open(smallBook(t))
+	src, err := formats.Open(smallBook(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer src.Close()
 	path := filepath.Join(t.TempDir(), "small.abk")
-	if _, err := book.WriteABK(path, src, 20); err != nil {
+	if _, err := abk.Write(path, src, 20); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -61,7 +62,7 @@ func TestABKBookAnswers(t *testing.T) {
 	if !strings.Contains(string(data), "book "+cfg.BookFiles[0]+": ABK book read in ") {
 		t.Error("the log does not say what reading the ABK book cost")
 	}
-	said := "book " + cfg.BookFiles[0] + ": " + book.NoChess960Reason
+	said := "book " + cfg.BookFiles[0] + ": " + "the ABK format has no Chess960: not probed in a Chess960 game"
 	if n := strings.Count(string(data), said); n != 1 {
 		t.Errorf("the log says %q %d times, want once", said, n)
 	}
@@ -82,11 +83,11 @@ func TestABKBookWrittenInPlace(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The root's two moves, e2e4 then d2d4: swap their priorities.
-	e4 := book.DecodeABKRecord(data[book.ABKHeaderSize:])
-	d4 := book.DecodeABKRecord(data[book.ABKHeaderSize+book.ABKRecordSize:])
+	e4 := abk.DecodeRecord(data[abk.HeaderSize:])
+	d4 := abk.DecodeRecord(data[abk.HeaderSize+abk.RecordSize:])
 	e4.Priority, d4.Priority = d4.Priority, e4.Priority
-	e4.Encode(data[book.ABKHeaderSize:])
-	d4.Encode(data[book.ABKHeaderSize+book.ABKRecordSize:])
+	e4.Encode(data[abk.HeaderSize:])
+	d4.Encode(data[abk.HeaderSize+abk.RecordSize:])
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -85,7 +85,16 @@ type GameObserver interface {
 	// observer may keep, not the game's line: a move costs the same at
 	// any length of game.
 	Position(p board.Position, continues bool)
-	BookMove(b *book.Book, key board.Key, stored board.Move, whiteMoved bool)
+	// GameStart follows the Position that starts a game: when the GUI sent
+	// it (the calls come later), and the key of every position from the
+	// GUI's base (its startpos or FEN) to it, the moves played before we
+	// were asked anything (an opening suite's), so that learning finds the
+	// game in the host's PGN from its start, among the games written since.
+	GameStart(at time.Time, line []board.Key)
+	// BookMove passes the book entry played (stored in b) and line, the
+	// keys of the game's positions from its start to the one it was
+	// played in: the observer's own copy.
+	BookMove(b *book.Book, line []board.Key, stored board.Move, whiteMoved bool)
 	EngineScore(white bool, cp int, mate int, isMate bool)
 	AfterBestmove(p board.Position)
 	// GameResult ends the game with the result the GUI gave (CECP's

@@ -13,6 +13,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
@@ -58,7 +59,7 @@ func loopAdapter(b testing.TB, bookPath string, obs GameObserver) (*Adapter, *co
 
 // bookLine follows the book's most likely move for up to plies plies.
 func bookLine(b *testing.B, bookPath string, plies int) []string {
-	bk, err := book.Open(bookPath)
+	bk, err := formats.Open(bookPath)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
@@ -81,7 +82,7 @@ func (a *Adapter) probed(white bool) []*book.Book {
 		if !b.NoChess960() {
 			kept = append(kept, b)
 		} else if !a.books.saidNoChess960 {
-			a.log.printf("book %s: %s", b.Path(), book.NoChess960Reason)
+			a.log.printf("book %s: %s", b.Path(), b.NoChess960Reason())
 		}
 	}
 	a.books.saidNoChess960 = true
@@ -167,15 +168,14 @@ func (a *Adapter) openBooks() {
 	for _, path := range booksInUse(a.settings) {
 		a.books.disk = append(a.books.disk, bookOnDisk{path, statBook(path)}) // before: a change after it is seen
 		opening := time.Now()
-		b, err := book.Open(path)
+		b, err := formats.Open(path)
 		if err != nil {
 			a.notify("book %s not used: %v; playing on without it", path, err)
 			continue
 		}
-		if abk := b.ABK(); abk != nil {
+		if f := b.Format(); f.ReadWhole() {
 			// Read whole, unlike a mapped book: the log shows what it cost.
-			a.log.printf("book %s: ABK book read in %v (%d records, %d positions, %d moves)",
-				path, time.Since(opening).Round(time.Millisecond), abk.Records, abk.Positions, abk.Moves)
+			a.log.printf("book %s: %s book read in %v (%v)", path, f.Name(), time.Since(opening).Round(time.Millisecond), b.Report())
 		}
 		for _, w := range b.Warnings() {
 			a.notify("book %s: %s", path, w)
@@ -462,13 +462,14 @@ func (a *Adapter) releaseBookAnswer(played bool) {
 		a.game.predicted, a.game.predictedMove, a.game.predictedPonder = ans.after, ans.move, ans.ponder
 		a.books.policy.played(a.game.number, ans)
 	}
-	// A copy: the game may continue from ans.after before the observer
+	// Copies: the game may continue from ans.after before the observer
 	// runs.
 	after := ans.after.Pos
+	line := slices.Clone(ans.after.Keys[:ans.ply+1])
 	a.replies.emit(ans.lines, func() {
 		if played {
 			a.observer.later(func(o GameObserver) {
-				o.BookMove(ans.choice.Book, ans.key, ans.choice.Entry.Move, ans.white)
+				o.BookMove(ans.choice.Book, line, ans.choice.Entry.Move, ans.white)
 				o.AfterBestmove(after)
 			})
 		}

@@ -82,7 +82,7 @@ func (a *Adapter) checkBooksOnDisk(betweenGames bool) bool {
 
 // heldInMemory reports a book read whole when opened (an ABK book).
 func (a *Adapter) heldInMemory(path string) bool {
-	return slices.ContainsFunc(a.books.open, func(b *book.Book) bool { return b.Path() == path && b.ABK() != nil })
+	return slices.ContainsFunc(a.books.open, func(b *book.Book) bool { return b.Path() == path && b.Format().ReadWhole() })
 }
 
 // reopenBooks closes and opens the configured books again. why says, for

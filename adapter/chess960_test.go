@@ -7,6 +7,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 // chess960Position has both castlings legal at once: king b1, rooks a1
@@ -23,7 +24,7 @@ func chess960Book(t *testing.T) string {
 		{"e2e4 e7e5 g1f3 b8c6 f1c4 f8c5", "e1g1", 10},
 		{"e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 e1g1 g8f6", "d2d3", 10},
 	})
-	b, err := book.Open(path)
+	b, err := formats.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

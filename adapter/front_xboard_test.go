@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/learn"
@@ -352,7 +352,7 @@ func TestXboardResultLearnsAsLearnPGN(t *testing.T) {
 
 1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. a3 1-0
 `
-	b, err := book.Open(copyBook)
+	b, err := formats.Open(copyBook)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,7 +361,7 @@ func TestXboardResultLearnsAsLearnPGN(t *testing.T) {
 	if err != nil || len(updates) != 3 {
 		t.Fatalf("learn -pgn: %d updates, %v", len(updates), err)
 	}
-	lf, err := book.OpenLearnFile(copyBook)
+	lf, err := formats.OpenLearnFile(copyBook)
 	if err != nil {
 		t.Fatal(err)
 	}

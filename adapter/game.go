@@ -1,7 +1,9 @@
 package adapter
 
 import (
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/config"
@@ -253,12 +255,16 @@ func (a *Adapter) tracked(continues bool) {
 	}
 	// A copy: the game moves on before the observer runs (after the flush).
 	pos := g.cur.Pos
-	call := func(o GameObserver) { o.Position(pos, continues) }
 	if continues {
-		a.observer.later(call)
-	} else {
-		a.observer.laterNow(call) // the last game ends: its learning lands now
+		a.observer.later(func(o GameObserver) { o.Position(pos, true) })
+		return
 	}
+	// The last game ends: its learning lands now.
+	at, line := time.Now(), slices.Clone(g.cur.Keys)
+	a.observer.laterNow(func(o GameObserver) {
+		o.Position(pos, false)
+		o.GameStart(at, line)
+	})
 }
 
 // reset sets the game to its base position.

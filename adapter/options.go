@@ -43,6 +43,7 @@ func ourOptionLines(c *config.Config) []string {
 		mode,
 		check("BookAvoidRepetition", c.BookAvoidRepetition),
 		check("BookLearn", c.BookLearn),
+		str("BookLearnPGN", c.BookLearnPGN),
 		check("BookLearnWeight", c.BookLearnWeight),
 		str("BookSeed", strconv.FormatUint(c.BookSeed, 10)),
 		str("BookFileWhite", strings.Join(c.BookFilesWhite, config.BookFileSeparator)),
@@ -164,6 +165,7 @@ func (a *Adapter) tellLearning() {
 		On:          a.settings.BookLearn,
 		ResignScore: a.settings.LearnResignScore,
 		ResignMoves: a.settings.LearnResignMoves,
+		PGN:         a.settings.BookLearnPGN,
 	}
 	if a.settings.Book {
 		ls.Books = booksInUse(a.settings)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 // bookPly is one position of a book line: the moves that lead to it, and
@@ -22,7 +23,7 @@ type bookPly struct {
 // walkBookLine follows the highest-weight legal book move from the start
 // position for plies plies: a line a GUI could play entirely from the book.
 func walkBookLine(path string, plies int) ([]bookPly, error) {
-	b, err := book.Open(path)
+	b, err := formats.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 // measureABK times opening and probing an ABK book (Arena's format) in
@@ -17,7 +18,7 @@ import (
 func (r *runner) measureABK() {
 	noABK := errors.New("PolyGlot cannot read ABK books")
 	open := &result{ID: "abk-open", Kind: kindTime,
-		Title:     "7. open in-process, " + baseName(r.cfg.book) + " as an ABK book (book.Open + Close)",
+		Title:     "7. open in-process, " + baseName(r.cfg.book) + " as an ABK book (formats.Open + Close)",
 		Polyproxy: newSide("polyproxy", ""), PolyGlot: newSide("PolyGlot", noABK.Error()),
 		Reference: newSide("the same book as .bin", "")}
 	probe := &result{ID: "abk-probe", Kind: kindRate, Item: "probes",
@@ -29,13 +30,13 @@ func (r *runner) measureABK() {
 			r.add(res)
 		}
 	}()
-	bin, err := book.Open(r.cfg.book)
+	bin, err := formats.Open(r.cfg.book)
 	if err != nil {
 		failAll(err, open.Polyproxy, open.Reference, probe.Polyproxy)
 		return
 	}
 	path := filepath.Join(r.workdir, "book.abk")
-	st, err := book.WriteABK(path, bin, book.ABKMaxPly)
+	st, err := abk.Write(path, bin, abk.MaxPly)
 	bin.Close()
 	if err != nil {
 		failAll(err, open.Polyproxy, open.Reference, probe.Polyproxy)
@@ -47,16 +48,16 @@ func (r *runner) measureABK() {
 	if err != nil {
 		failAll(err, probe.Polyproxy)
 	}
-	abk, err := book.Open(path)
+	ab, err := formats.Open(path)
 	if err != nil {
 		failAll(err, open.Polyproxy, probe.Polyproxy)
 		return
 	}
-	defer abk.Close()
+	defer ab.Close()
 	openTime := func(p string) func(int) ([]float64, error) {
 		return func(int) ([]float64, error) {
 			t0 := time.Now()
-			b, err := book.Open(p)
+			b, err := formats.Open(p)
 			if err != nil {
 				return nil, err
 			}
@@ -76,7 +77,7 @@ func (r *runner) measureABK() {
 				batch = batch[:min(probeBatch, len(batch))]
 				t0 := time.Now()
 				for _, k := range batch {
-					found += len(abk.Entries(k))
+					found += len(ab.Entries(k))
 				}
 				samples = append(samples, seconds(time.Since(t0))/float64(len(batch)))
 			}

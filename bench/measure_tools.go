@@ -18,6 +18,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/internal/randgames"
 )
 
@@ -346,7 +347,7 @@ func (r *runner) measureProbe() {
 		Title:     "6. probe in-process, " + size + "-entry book (book.Entries, random keys in the book)",
 		Polyproxy: newSide("polyproxy", ""), PolyGlot: newSide("PolyGlot", noLibrary.Error())}
 	inOpen := &result{ID: "open-inprocess", Kind: kindTime,
-		Title:     "6. open in-process, " + size + "-entry book (book.Open + Close)",
+		Title:     "6. open in-process, " + size + "-entry book (formats.Open + Close)",
 		Polyproxy: newSide("polyproxy", ""), PolyGlot: newSide("PolyGlot", noLibrary.Error())}
 	uciProbe := &result{ID: "probe-uci", Kind: kindTime,
 		Title:     "6. book answer on the " + size + "-entry book: position fen + go → bestmove",
@@ -380,7 +381,7 @@ func (r *runner) measureProbe() {
 	const probeBatch, batchesPerRound, opensPerRound = 1000, 100, 20
 	// One open for all rounds, as the proxy opens its book once: the page
 	// faults of the first probes are in the samples, once.
-	probed, err := book.Open(path)
+	probed, err := formats.Open(path)
 	if err != nil {
 		failAll(err, inProbe.Polyproxy, inOpen.Polyproxy)
 	} else {
@@ -409,7 +410,7 @@ func (r *runner) measureProbe() {
 			var samples []float64
 			for range opensPerRound {
 				t0 := time.Now()
-				b, err := book.Open(path)
+				b, err := formats.Open(path)
 				if err != nil {
 					return nil, err
 				}

@@ -48,26 +48,13 @@ func ParseMode(s string) (Mode, error) {
 	return 0, fmt.Errorf("unknown book mode %q (want weighted, best or uniform)", s)
 }
 
-// Position is what choosing needs of a chess position (board.Position has
-// it): its key, how a stored move is played there (castling e1h1 as
-// e1g1), whether a played move is legal, and the key it leads to.
-type Position interface {
-	Key() board.Key
-	ToPlayed(stored board.Move) board.Move
-	LegalMove(played board.Move) (board.Move, error)
-	KeyAfter(played board.Move) board.Key
-}
-
-// keylessPosition is a position that may have no key of its own
-// (board.Position: Chess960 with a castling right held by an inner rook,
-// which the key cannot tell from the outer rook's). Books leave such
-// positions out, so nothing answers there from an entry of another one.
-type keylessPosition interface{ InnerRookCastling() bool }
-
 // NoKeyReason is why nothing answers at pos, when it has no book key of
-// its own; "" when it has.
-func NoKeyReason(pos Position) string {
-	if k, ok := pos.(keylessPosition); ok && k.InnerRookCastling() {
+// its own; "" when it has. A Chess960 position with a castling right held
+// by an inner rook has none: the key cannot tell that rook from the outer
+// one, so books leave such positions out, and nothing answers there from
+// an entry of another one.
+func NoKeyReason(pos *board.Position) string {
+	if pos.InnerRookCastling() {
 		return "no book key: a castling right is held by an inner rook, which the Polyglot key cannot tell from the outer rook's"
 	}
 	return ""
@@ -204,7 +191,7 @@ type Candidate struct {
 // dilute the real ones (PolyGlot sums every entry of the key). seen may be
 // nil; with AvoidRepetition it makes moves leading to a seen key
 // ineligible.
-func (c *Chooser) Candidates(b *Book, pos Position, seen func(board.Key) bool) []Candidate {
+func (c *Chooser) Candidates(b *Book, pos *board.Position, seen func(board.Key) bool) []Candidate {
 	return c.candidates(nil, b, pos, seen, nil, true, true)
 }
 
@@ -214,9 +201,9 @@ func (c *Chooser) Candidates(b *Book, pos Position, seen func(board.Key) bool) [
 // (Choose and BestReply never show it; formatting it was a fifth of a book
 // answer). Without choosing, Width is not applied: the book's own lines,
 // not the moves we would pick.
-func (c *Chooser) candidates(buf []Candidate, b *Book, pos Position, seen func(board.Key) bool, only []board.Move, explain, choosing bool) []Candidate {
+func (c *Chooser) candidates(buf []Candidate, b *Book, pos *board.Position, seen func(board.Key) bool, only []board.Move, explain, choosing bool) []Candidate {
 	cands := buf[:0]
-	if NoKeyReason(pos) != "" || b.NoChess960() && isChess960(pos) {
+	if NoKeyReason(pos) != "" || b.NoChess960() && pos.Chess960() {
 		return cands
 	}
 	var total uint64
@@ -330,7 +317,7 @@ type Choice struct {
 // AvoidRepetition; may be nil). only, when not nil, lists the moves allowed
 // (the GUI's searchmoves, played form). The reason explains the decision
 // for the log in either case ("" when Explain is off).
-func (c *Chooser) Choose(books []*Book, pos Position, seen func(board.Key) bool, only []board.Move) (Choice, bool, string) {
+func (c *Chooser) Choose(books []*Book, pos *board.Position, seen func(board.Key) bool, only []board.Move) (Choice, bool, string) {
 	if why := NoKeyReason(pos); why != "" {
 		return Choice{}, false, why
 	}
@@ -343,8 +330,8 @@ func (c *Chooser) Choose(books []*Book, pos Position, seen func(board.Key) bool,
 			continue
 		}
 		if !ok {
-			if b.NoChess960() && isChess960(pos) {
-				why = append(why, b.Path()+": "+NoChess960Reason)
+			if b.NoChess960() && pos.Chess960() {
+				why = append(why, b.Path()+": "+b.NoChess960Reason())
 				continue
 			}
 			if err := b.Err(); err != nil {
@@ -392,7 +379,7 @@ func (c *Chooser) Choose(books []*Book, pos Position, seen func(board.Key) bool,
 }
 
 // legal reports whether a played move is legal at pos.
-func legal(pos Position, m board.Move) bool {
+func legal(pos *board.Position, m board.Move) bool {
 	_, err := pos.LegalMove(m)
 	return err == nil
 }
@@ -442,6 +429,42 @@ func (c *Chooser) pick(cands []Candidate) (Candidate, bool) {
 	return cands[best], true // unreachable: the draws above always land
 }
 
+// Chances are how likely pick is to take each candidate under the mode:
+// what a reader of a position (probe, explore) is told a game would do.
+// Kept beside pick so that the two say the same.
+func (c *Chooser) Chances(cands []Candidate) []float64 {
+	out := make([]float64, len(cands))
+	var sum uint64
+	n, best := 0, -1
+	for i, cd := range cands {
+		if !cd.Eligible {
+			continue
+		}
+		n++
+		sum += cd.Weight
+		if best < 0 || cd.Weight > cands[best].Weight {
+			best = i
+		}
+	}
+	if n == 0 {
+		return out
+	}
+	for i, cd := range cands {
+		switch {
+		case !cd.Eligible:
+		case c.opts.Mode == Best:
+			if i == best {
+				out[i] = 1
+			}
+		case c.opts.Mode == Uniform:
+			out[i] = 1 / float64(n)
+		default:
+			out[i] = share(cd.Weight, sum)
+		}
+	}
+	return out
+}
+
 // noMoveReason says why a position's candidates offer no move.
 func noMoveReason(cands []Candidate) string {
 	if len(cands) == 0 {
@@ -480,7 +503,7 @@ func noMoveReason(cands []Candidate) string {
 // BestReply is the most likely move at pos, for "bestmove X ponder Y": the
 // highest-weight legal entry of the first book that has one (ties: first in
 // file). Threshold and repetition are not applied.
-func (c *Chooser) BestReply(books []*Book, pos Position) (board.Move, bool) {
+func (c *Chooser) BestReply(books []*Book, pos *board.Position) (board.Move, bool) {
 	for _, b := range books {
 		var best Candidate
 		found := false
@@ -502,7 +525,7 @@ func (c *Chooser) BestReply(books []*Book, pos Position) (board.Move, bool) {
 // (weight, threshold, MinWeight), not by those of a choice in a game
 // (repetition, Width, searchmoves). It is what a look-ahead along the
 // book's lines follows.
-func (c *Chooser) BookMoves(books []*Book, pos Position, buf []board.Move) []board.Move {
+func (c *Chooser) BookMoves(books []*Book, pos *board.Position, buf []board.Move) []board.Move {
 	for _, b := range books {
 		c.buf = c.candidates(c.buf, b, pos, nil, nil, false, false)
 		n := len(buf)

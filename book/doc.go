@@ -14,12 +14,17 @@
 // Here are the format's values (Entry, Learn), the book as an opened,
 // memory-mapped file (Open, Book) with its checks (Verify, Scan, Header),
 // the writer (WriteFile), the in-place update of learn fields that many
-// processes may share (LearnFile), and the choice of a book move for a
-// position (Chooser). The rules of chess, and the types every format
-// shares (board.Key, board.Move, board.Square), are below it in
-// book/board. Whole-
-// book jobs (make, merge, compile, dump) are in book/build, the PGN reader
-// in book/pgn.
+// processes may share (LearnFile), and the one book decision: the choice
+// of a book move for a position (Chooser) and its policies.
+//
+// A Book is also what every other format gives that decision: a Format
+// (book/abk's ABK, ...) reads its files into a Book held in memory
+// (InMemory) and learns into them through LearnFile, each update where
+// its own reader reads it. book/formats lists the formats and opens a book
+// of any of them, told by its content. The rules of chess, and the types
+// every format shares (board.Key, board.Move, board.Square), are below it
+// in book/board. Whole-book jobs (make, merge, compile, dump) are in
+// book/build, the PGN reader in book/pgn.
 package book
 
 //go:generate go test -run TestFixturesUpToDate -update-fixtures .

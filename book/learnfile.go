@@ -10,46 +10,65 @@ import (
 	"sync"
 
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/filelock"
 )
 
-// LearnFile is a book opened for learning. Under the file lock it maps
-// the file as it is then to find entries (the search of Book), and it
-// writes through the descriptor (pwrite) nothing but the 4 learn bytes of
-// an entry.
+// LearnFile is a book opened for learning: under the file's lock, held for
+// a batch of updates, its format (a Learner) finds each update's place
+// in the file as it is then, with the walk its reader reads by, and writes
+// through the descriptor (pwrite) nothing but the counts there.
 type LearnFile struct {
 	mu       sync.Mutex // flock does not exclude goroutines sharing one descriptor
 	f        *os.File   // nil between batches where open files block replacing
 	path     string
 	writable bool
-	abk      bool // an ABK book: the games, wins and losses of its records are counted into
+	format   Learner // what counts the updates into the file
 }
 
 // ErrBookDeleted is returned (wrapped) by Apply and Preview when the
 // book's path no longer names a file: it was deleted since it was opened.
 var ErrBookDeleted = errors.New("the book was deleted since it was opened")
 
-// OpenLearnFile opens a book for updating its learn fields. It fails when
-// the file cannot be opened for writing, so callers can warn before any
-// game.
-func OpenLearnFile(path string) (*LearnFile, error) {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+// OpenLearnFile opens a book of format f for counting game results into
+// it. It fails when the file cannot be opened for writing, or f is read
+// only, so callers can warn before any game. (book/formats opens a book of
+// any format, told by its content.)
+func OpenLearnFile(path string, f Format) (*LearnFile, error) {
+	l, err := learner(path, f)
+	if err != nil {
+		return nil, err
+	}
+	file, err := os.OpenFile(path, os.O_RDWR, 0)
 	if err != nil {
 		return nil, fmt.Errorf("open book for learning: %w", err)
 	}
-	return newFile(f, path, true)
+	return newFile(file, path, l, true)
 }
 
-// OpenLearnFileReadOnly opens a book to preview updates (Preview) without
-// the right to change it.
-func OpenLearnFileReadOnly(path string) (*LearnFile, error) {
-	f, err := os.Open(path)
+// OpenLearnFileReadOnly opens a book of format f to preview updates
+// (Preview) without the right to change it.
+func OpenLearnFileReadOnly(path string, f Format) (*LearnFile, error) {
+	l, err := learner(path, f)
+	if err != nil {
+		return nil, err
+	}
+	file, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open book: %w", err)
 	}
-	return newFile(f, path, false)
+	return newFile(file, path, l, false)
 }
 
-func newFile(f *os.File, path string, writable bool) (*LearnFile, error) {
+// learner is f, when results can be learned into its books.
+func learner(path string, f Format) (Learner, error) {
+	l, ok := f.(Learner)
+	if !ok {
+		return nil, fmt.Errorf("open book %s for learning: the %s format is read only", path, f.Name())
+	}
+	return l, nil
+}
+
+func newFile(f *os.File, path string, format Learner, writable bool) (*LearnFile, error) {
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
@@ -59,24 +78,13 @@ func newFile(f *os.File, path string, writable bool) (*LearnFile, error) {
 		f.Close()
 		return nil, fmt.Errorf("open book %s: not a regular file", path)
 	}
-	abk, err := isABKFile(f, path, st.Size())
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("open book %s: %w", path, err)
-	}
-	lf := &LearnFile{f: f, path: path, writable: writable, abk: abk}
+	lf := &LearnFile{f: f, path: path, writable: writable, format: format}
 	lf.release()
 	return lf, nil
 }
 
 // open opens the book's file for a batch.
-func (f *LearnFile) open() (*os.File, error) {
-	flag := os.O_RDONLY
-	if f.writable {
-		flag = os.O_RDWR
-	}
-	return os.OpenFile(f.path, flag, 0)
-}
+func (f *LearnFile) open() (*os.File, error) { return openLocked(f.path, f.writable) }
 
 // release closes the file between batches where an open file would keep
 // a book tool from replacing the book (openFilesBlockReplace).
@@ -127,13 +135,21 @@ type LearnUpdate struct {
 	Key    board.Key
 	Move   board.Move
 	Result Result
+	// Line is the keys of the positions the game went through, from its
+	// first to Key (nil when not known). A format that keeps its moves on
+	// lines from the start position (ABK) counts the result on the line
+	// the game played, where it has it.
+	Line []board.Key
 }
 
-// LearnChange is what happened (or, from Preview, would happen) to one entry.
+// LearnChange is what happened (or, from Preview, would happen) to one
+// entry: a Polyglot book's entry, or the record of another format that
+// holds the move's counts (Before and After are then those counts as the
+// book's reader gives them in its entry's learn field).
 type LearnChange struct {
 	Key           board.Key
 	Move          board.Move
-	Index         int // entry number in the file; -1 when the book has no such entry
+	Index         int // entry (or record) number in the file; -1 when the book has no such entry
 	Results       int // updates counted into it
 	Before, After Learn
 }
@@ -145,9 +161,9 @@ func (c LearnChange) Found() bool { return c.Index >= 0 }
 // the whole batch: a read-modify-write that no other process can
 // interleave with. Updates of the same entry are combined in their order,
 // so a batch costs one read and one write per distinct entry. Entries are
-// searched by key under the lock, never remembered from before, so a stale
-// index cannot hit the wrong entry. The changes are returned in the order
-// each entry first appears in updates.
+// searched under the lock, never remembered from before, so a stale index
+// cannot hit the wrong entry. The changes are returned in the order each
+// entry first appears in updates.
 func (f *LearnFile) Apply(updates []LearnUpdate) ([]LearnChange, error) {
 	if !f.writable {
 		return nil, fmt.Errorf("learn %s: book was opened read-only", f.path)
@@ -169,8 +185,31 @@ func (f *LearnFile) run(updates []LearnUpdate, write bool) (changes []LearnChang
 	if len(updates) == 0 {
 		return nil, nil
 	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	defer f.release() // after the unlock below
+	st, err := f.lock(write)
+	if err != nil {
+		return nil, err
+	}
+	locked := f.f
+	defer func() {
+		if uerr := filelock.Unlock(locked); uerr != nil && err == nil {
+			err = fmt.Errorf("learn %s: unlock: %w", f.path, uerr)
+		}
+	}()
+	return f.format.Learn(f.f, st.Size(), updates, write)
+}
+
+// Learn counts updates into the learn fields of a Polyglot book: an
+// update's entry is the first of its key and move, found by the search the
+// book's reader makes (Book.Lookup) on a mapping of the file as it is now.
+// Updates of the same entry are combined in their order, so a batch costs
+// one read and one write per distinct entry.
+func (polyglot) Learn(file *os.File, size int64, updates []LearnUpdate, write bool) ([]LearnChange, error) {
+	path := file.Name()
 	groups := make(map[entryID]int, len(updates))
-	changes = make([]LearnChange, 0, len(updates))
+	changes := make([]LearnChange, 0, len(updates))
 	for _, u := range updates {
 		id := entryID{u.Key, u.Move}
 		if _, ok := groups[id]; !ok {
@@ -178,26 +217,9 @@ func (f *LearnFile) run(updates []LearnUpdate, write bool) (changes []LearnChang
 			changes = append(changes, LearnChange{Key: u.Key, Move: u.Move, Index: -1})
 		}
 	}
-
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	defer f.release() // after the unlock and unmap below
-	st, err := f.lock(write)
+	view, err := mapLocked(file, path, size)
 	if err != nil {
-		return nil, err
-	}
-	locked := f.f
-	defer func() {
-		if uerr := unlockFile(locked); uerr != nil && err == nil {
-			err = fmt.Errorf("learn %s: unlock: %w", f.path, uerr)
-		}
-	}()
-	if f.abk {
-		return f.runABK(updates, changes, groups, st.Size(), write)
-	}
-	view, err := mapLocked(f.f, f.path, st.Size())
-	if err != nil {
-		return nil, fmt.Errorf("learn %s: %w", f.path, err)
+		return nil, fmt.Errorf("learn %s: %w", path, err)
 	}
 	defer view.unmap()
 	for i := range changes {
@@ -224,22 +246,34 @@ func (f *LearnFile) run(updates []LearnUpdate, write bool) (changes []LearnChang
 		if !c.Found() || c.After == c.Before {
 			continue
 		}
-		if err := f.writeLearn(c.Index, c.After); err != nil {
-			// Entries before this one are written; say which are not.
-			for j := i; j < len(changes); j++ {
-				changes[j].After = changes[j].Before
-				changes[j].Results = 0
-			}
-			return changes, fmt.Errorf("learn %s: write entry %d: %w", f.path, c.Index, err)
+		if err := writeLearn(file, c.Index, c.After); err != nil {
+			return changes, Unwritten(changes, i, fmt.Errorf("learn %s: write entry %d: %w", path, c.Index, err))
 		}
 	}
 	return changes, nil
 }
 
+// Unwritten marks changes[i:] as not made, when writing change i failed
+// with err (the changes before it are written), and returns err: what a
+// Learner's Learn returns then.
+func Unwritten(changes []LearnChange, i int, err error) error {
+	for j := i; j < len(changes); j++ {
+		changes[j].After = changes[j].Before
+		changes[j].Results = 0
+	}
+	return err
+}
+
+// maxReplacedReopens bounds how often lock follows a book replaced while
+// it waited: an editor (explore -edit) may rewrite a book several times
+// in a row while a learner waits, and each time the learner must follow.
+const maxReplacedReopens = 1000
+
 // lock takes the file lock and returns the file's state under it. A book
 // replaced since it was opened (a new file renamed over it, as book
-// writers do) is opened again first, so that updates go to the book the
-// path names rather than to a file nobody will read again.
+// writers and the editor do) is opened again, as often as it was
+// replaced, so that updates go to the book the path names rather than to
+// a file nobody will read again.
 func (f *LearnFile) lock(exclusive bool) (os.FileInfo, error) {
 	if f.f == nil {
 		nf, err := f.open()
@@ -249,27 +283,40 @@ func (f *LearnFile) lock(exclusive bool) (os.FileInfo, error) {
 		f.f = nf
 	}
 	for attempt := 0; ; attempt++ {
-		if err := lockFile(f.f, exclusive); err != nil {
+		if err := filelock.Lock(f.f, exclusive); err != nil {
 			return nil, fmt.Errorf("learn %s: lock: %w", f.path, err)
 		}
 		st, err := f.f.Stat()
 		if err != nil {
-			unlockFile(f.f)
+			filelock.Unlock(f.f)
 			return nil, fmt.Errorf("learn %s: %w", f.path, err)
 		}
 		now, err := os.Stat(f.path)
 		if errors.Is(err, fs.ErrNotExist) {
 			// Updates to the open file would go where nobody reads them.
-			unlockFile(f.f)
+			filelock.Unlock(f.f)
 			return nil, fmt.Errorf("learn %s: %w", f.path, ErrBookDeleted)
 		}
-		if err != nil || os.SameFile(st, now) || attempt == 2 {
+		if err != nil || os.SameFile(st, now) {
 			return st, nil
 		}
-		unlockFile(f.f)
+		filelock.Unlock(f.f)
+		if attempt == maxReplacedReopens {
+			// Writing into the file we hold would lose the updates.
+			return nil, fmt.Errorf("learn %s: the book was replaced %d times while waiting for its lock", f.path, attempt+1)
+		}
 		nf, err := f.open()
 		if err != nil {
 			return nil, fmt.Errorf("learn %s: reopen the replaced book: %w", f.path, err)
+		}
+		if nst, err := nf.Stat(); err == nil && os.SameFile(st, nst) {
+			// The path names the file held after all: a file system whose
+			// file ids differ between the two calls, not a replacement.
+			nf.Close()
+			if err := filelock.Lock(f.f, exclusive); err != nil {
+				return nil, fmt.Errorf("learn %s: lock: %w", f.path, err)
+			}
+			return st, nil
 		}
 		f.f.Close()
 		f.f = nf
@@ -285,10 +332,10 @@ func (f *LearnFile) lock(exclusive bool) (os.FileInfo, error) {
 // bytes, never a mix, and the disk writes whole sectors atomically, so
 // after a power loss the field is the old or the new value. Since no other
 // byte is written, an entry can only ever be as before or as after.
-func (f *LearnFile) writeLearn(i int, v Learn) error {
+func writeLearn(f *os.File, i int, v Learn) error {
 	var b [4]byte
 	binary.BigEndian.PutUint32(b[:], uint32(v))
-	n, err := f.f.WriteAt(b[:], int64(i)*EntrySize+learnOffset)
+	n, err := f.WriteAt(b[:], int64(i)*EntrySize+learnOffset)
 	if err == nil && n != len(b) {
 		err = io.ErrShortWrite
 	}
@@ -343,11 +390,4 @@ func (b *Book) indexOf(k board.Key, m board.Move) (idx int, l Learn, err error) 
 		}
 	})
 	return idx, l, err
-}
-
-func wrapLockErr(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return &os.SyscallError{Syscall: op, Err: err}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -65,17 +66,17 @@ func TestApplyWritesOnlyLearnBytes(t *testing.T) {
 	e0 := book.DecodeEntry(before[idx[0]*book.EntrySize:])
 	e1 := book.DecodeEntry(before[idx[1]*book.EntrySize:])
 
-	f, err := book.OpenLearnFile(path)
+	f, err := book.OpenLearnFile(path, book.Polyglot)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	changes, err := f.Apply([]book.LearnUpdate{
-		{e0.Key, e0.Move, book.Win},
-		{e1.Key, e1.Move, book.Loss},
-		{e0.Key, e0.Move, book.Draw},
-		{e1.Key, e1.Move ^ 0x0fff, book.Win}, // a move the position does not have in the book
-		{board.Key(0x0123456789abcdef), e0.Move, book.Win},
+		{Key: e0.Key, Move: e0.Move, Result: book.Win},
+		{Key: e1.Key, Move: e1.Move, Result: book.Loss},
+		{Key: e0.Key, Move: e0.Move, Result: book.Draw},
+		{Key: e1.Key, Move: e1.Move ^ 0x0fff, Result: book.Win}, // a move the position does not have in the book
+		{Key: board.Key(0x0123456789abcdef), Move: e0.Move, Result: book.Win},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -107,19 +108,19 @@ func TestPreviewWritesNothing(t *testing.T) {
 	before := fixture.ReadFile(t, path)
 	idx := pickEntries(t, before, 1)
 	e := book.DecodeEntry(before[idx[0]*book.EntrySize:])
-	f, err := book.OpenLearnFileReadOnly(path)
+	f, err := book.OpenLearnFileReadOnly(path, book.Polyglot)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	changes, err := f.Preview([]book.LearnUpdate{{e.Key, e.Move, book.Win}})
+	changes, err := f.Preview([]book.LearnUpdate{{Key: e.Key, Move: e.Move, Result: book.Win}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(changes) != 1 || changes[0].After != book.Learn(e.Learn).Add(book.Win) {
 		t.Fatalf("preview: %+v", changes)
 	}
-	if _, err := f.Apply([]book.LearnUpdate{{e.Key, e.Move, book.Win}}); err == nil {
+	if _, err := f.Apply([]book.LearnUpdate{{Key: e.Key, Move: e.Move, Result: book.Win}}); err == nil {
 		t.Fatal("Apply on a read-only book succeeded")
 	}
 	if !bytes.Equal(before, fixture.ReadFile(t, path)) {
@@ -233,14 +234,14 @@ func TestApplyToAnUnsortedBook(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, err := book.OpenLearnFile(path)
+	f, err := book.OpenLearnFile(path, book.Polyglot)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	var updates []book.LearnUpdate
 	for i, k := range keys {
-		updates = append(updates, book.LearnUpdate{k, board.Move(i + 1), book.Win})
+		updates = append(updates, book.LearnUpdate{Key: k, Move: board.Move(i + 1), Result: book.Win})
 	}
 	changes, err := f.Apply(updates)
 	if err != nil {
@@ -261,7 +262,7 @@ func oneEntryLearnBook(t *testing.T) (book.Entry, string, *book.LearnFile) {
 	t.Helper()
 	e := book.Entry{Key: 0x1234, Move: 0x0123, Weight: 5, Learn: book.MakeLearn(1, 1)}
 	path := fixture.WriteEntries(t, []book.Entry{e})
-	f, err := book.OpenLearnFile(path)
+	f, err := book.OpenLearnFile(path, book.Polyglot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +284,7 @@ func TestApplyFollowsAReplacedBook(t *testing.T) {
 	if err := os.Rename(fresh, path); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Apply([]book.LearnUpdate{{e.Key, e.Move, book.Win}}); err != nil {
+	if _, err := f.Apply([]book.LearnUpdate{{Key: e.Key, Move: e.Move, Result: book.Win}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := fixture.LearnAt(fixture.ReadFile(t, path), 0); got != book.MakeLearn(10, 11) {
@@ -302,7 +303,7 @@ func TestApplyToADeletedBook(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, run := range []func([]book.LearnUpdate) ([]book.LearnChange, error){f.Apply, f.Preview} {
-		changes, err := run([]book.LearnUpdate{{e.Key, e.Move, book.Win}})
+		changes, err := run([]book.LearnUpdate{{Key: e.Key, Move: e.Move, Result: book.Win}})
 		if !errors.Is(err, book.ErrBookDeleted) || !strings.Contains(err.Error(), path) || changes != nil {
 			t.Fatalf("got %v, %v; want ErrBookDeleted naming %s", changes, err, path)
 		}
@@ -311,7 +312,7 @@ func TestApplyToADeletedBook(t *testing.T) {
 	if err := os.WriteFile(path, book.AppendEntry(nil, e), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Apply([]book.LearnUpdate{{e.Key, e.Move, book.Win}}); err != nil {
+	if _, err := f.Apply([]book.LearnUpdate{{Key: e.Key, Move: e.Move, Result: book.Win}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := fixture.LearnAt(fixture.ReadFile(t, path), 0); got != book.MakeLearn(2, 3) {
@@ -320,10 +321,10 @@ func TestApplyToADeletedBook(t *testing.T) {
 }
 
 func TestOpenUnwritableBook(t *testing.T) {
-	if _, err := book.OpenLearnFile(t.TempDir()); err == nil {
+	if _, err := book.OpenLearnFile(t.TempDir(), book.Polyglot); err == nil {
 		t.Error("a folder opened as a book")
 	}
-	if _, err := book.OpenLearnFile(filepath.Join(t.TempDir(), "none.bin")); err == nil {
+	if _, err := book.OpenLearnFile(filepath.Join(t.TempDir(), "none.bin"), book.Polyglot); err == nil {
 		t.Error("a missing file opened as a book")
 	}
 }
@@ -338,7 +339,7 @@ const (
 // results varying with p and j so that every process adds different points.
 func helperUpdate(p, j int, entries []book.Entry) book.LearnUpdate {
 	e := entries[j%len(entries)]
-	return book.LearnUpdate{e.Key, e.Move, book.Result((p + j/len(entries)) % 3)}
+	return book.LearnUpdate{Key: e.Key, Move: e.Move, Result: book.Result((p + j/len(entries)) % 3)}
 }
 
 // TestHelperProcess is not a test: it is the child of
@@ -355,7 +356,7 @@ func TestHelperProcess(t *testing.T) {
 		fmt.Sscanf(s, "%x/%x", &k, &m)
 		entries = append(entries, book.Entry{Key: board.Key(k), Move: board.Move(m)})
 	}
-	f, err := book.OpenLearnFile(path)
+	f, err := book.OpenLearnFile(path, book.Polyglot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -445,9 +446,9 @@ func BenchmarkApplyOne(b *testing.B) {
 	var updates []book.LearnUpdate
 	for _, i := range idx {
 		e := book.DecodeEntry(data[i*book.EntrySize:])
-		updates = append(updates, book.LearnUpdate{e.Key, e.Move, book.Draw})
+		updates = append(updates, book.LearnUpdate{Key: e.Key, Move: e.Move, Result: book.Draw})
 	}
-	f, err := book.OpenLearnFile(path)
+	f, err := book.OpenLearnFile(path, book.Polyglot)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -465,7 +466,7 @@ func BenchmarkApplyOne(b *testing.B) {
 func TestConcurrentGoroutines(t *testing.T) {
 	e := book.Entry{Key: 0x4242, Move: 0x0101, Weight: 1}
 	path := fixture.WriteEntries(t, []book.Entry{e})
-	shared, err := book.OpenLearnFile(path)
+	shared, err := book.OpenLearnFile(path, book.Polyglot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -476,7 +477,7 @@ func TestConcurrentGoroutines(t *testing.T) {
 		go func() {
 			f := shared
 			if w%2 == 1 { // its own descriptor
-				own, err := book.OpenLearnFile(path)
+				own, err := book.OpenLearnFile(path, book.Polyglot)
 				if err != nil {
 					errs <- err
 					return
@@ -485,7 +486,7 @@ func TestConcurrentGoroutines(t *testing.T) {
 				f = own
 			}
 			for i := 0; i < each; i++ {
-				if _, err := f.Apply([]book.LearnUpdate{{e.Key, e.Move, book.Win}}); err != nil {
+				if _, err := f.Apply([]book.LearnUpdate{{Key: e.Key, Move: e.Move, Result: book.Win}}); err != nil {
 					errs <- err
 					return
 				}
@@ -500,5 +501,29 @@ func TestConcurrentGoroutines(t *testing.T) {
 	}
 	if got := fixture.LearnAt(fixture.ReadFile(t, path), 0); got != book.MakeLearn(workers*each, 2*workers*each) {
 		t.Fatalf("%v, want %d games", got, workers*each)
+	}
+}
+
+// readOnlyFormat is a format results cannot be learned into (no Learn).
+type readOnlyFormat struct{}
+
+func (readOnlyFormat) Name() string                         { return "ReadOnly" }
+func (readOnlyFormat) Ext() string                          { return ".ro" }
+func (readOnlyFormat) Fits(io.ReaderAt, int64) error        { return nil }
+func (readOnlyFormat) Open(path string) (*book.Book, error) { return book.Open(path) }
+func (readOnlyFormat) Chess960() bool                       { return false }
+func (readOnlyFormat) ReadWhole() bool                      { return true }
+
+// TestOpenLearnFileOfAReadOnlyFormat: a book of a format that is read only
+// is refused for learning when it is opened, before any game.
+func TestOpenLearnFileOfAReadOnlyFormat(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "book.ro")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, open := range []func(string, book.Format) (*book.LearnFile, error){book.OpenLearnFile, book.OpenLearnFileReadOnly} {
+		if _, err := open(path, readOnlyFormat{}); err == nil || !strings.Contains(err.Error(), "the ReadOnly format is read only") {
+			t.Errorf("a read-only format's book opened for learning: %v", err)
+		}
 	}
 }

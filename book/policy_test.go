@@ -47,7 +47,7 @@ func bookPositions(t *testing.T, b *book.Book, n, minMoves int) []board.Position
 
 // eligibleWeights are the effective weights of a position's eligible
 // moves, by move.
-func eligibleWeights(c *book.Chooser, b *book.Book, pos book.Position) map[board.Move]uint64 {
+func eligibleWeights(c *book.Chooser, b *book.Book, pos *board.Position) map[board.Move]uint64 {
 	w := map[board.Move]uint64{}
 	for _, cd := range c.Candidates(b, pos, nil) {
 		if cd.Eligible {

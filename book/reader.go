@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -22,7 +23,8 @@ type Book struct {
 	data     []byte   // the whole-entry part of the mapping
 	mapping  []byte
 	warnings []string
-	abk      *ABKInfo // what reading found, for a book opened from an ABK file
+	format   Format // nil: Polyglot
+	report   any    // what the format's reader found (Report)
 
 	// unsorted is set once Verify finds keys out of order: from then on
 	// lookups scan the whole file, because a binary search would silently
@@ -80,12 +82,9 @@ func (b *Book) Err() error {
 	return nil
 }
 
-// Open maps a book file. A size that is not a multiple of 16 is accepted
-// with a warning (the tail is ignored, as PolyGlot does).
-//
-// An ABK book (Arena's format, told by its content or its .abk name) is
-// read whole instead and held in memory as the Polyglot book it amounts
-// to (see ReadABK), so every tool and policy works on it unchanged.
+// Open maps a Polyglot book file. A size that is not a multiple of 16 is
+// accepted with a warning (the tail is ignored, as PolyGlot does). A book
+// of any format, told by its content, is opened by book/formats.
 func Open(path string) (*Book, error) {
 	// Check the kind of file first: opening a FIFO would block.
 	if st, err := os.Stat(path); err != nil {
@@ -108,13 +107,6 @@ func Open(path string) (*Book, error) {
 	if int64(int(size)) != size {
 		f.Close()
 		return nil, fmt.Errorf("open book %s: %d bytes is too large to map on this platform", path, size)
-	}
-	if abk, err := isABKFile(f, path, size); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("open book %s: %w", path, err)
-	} else if abk {
-		defer f.Close()
-		return openABK(path, f, size)
 	}
 	b := &Book{path: path}
 	if openFilesBlockReplace {
@@ -170,6 +162,26 @@ func readWhole(f *os.File, size int64) ([]byte, error) {
 		return nil, err
 	}
 	return data, nil
+}
+
+// newMemoryBook is a book held in memory with entries, sorted as a book
+// file is.
+func newMemoryBook(path string, entries []Entry) *Book {
+	if !slices.IsSortedFunc(entries, CompareEntries) {
+		slices.SortStableFunc(entries, CompareEntries)
+	}
+	data := make([]byte, len(entries)*EntrySize)
+	for i, e := range entries {
+		e.Encode(data[i*EntrySize:])
+	}
+	return &Book{path: path, data: data, mapping: data}
+}
+
+// FromEntries is a Polyglot book held in memory with entries (sorted
+// here), named name: what a book made in memory is written from in
+// another format.
+func FromEntries(name string, entries []Entry) *Book {
+	return newMemoryBook(name, slices.Clone(entries))
 }
 
 // Path is the file the book was opened from.

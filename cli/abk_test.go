@@ -2,18 +2,23 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
+	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 // openBook opens a book for a test.
 func openBook(t *testing.T, path string) *book.Book {
 	t.Helper()
-	b, err := book.Open(path)
+	b, err := formats.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,14 +41,14 @@ func entriesIn(b *book.Book) map[[2]uint64]book.Entry {
 func TestConvertBook(t *testing.T) {
 	dir := t.TempDir()
 	src, _ := learnFixtureCopy(t)
-	abk, back := filepath.Join(dir, "learn.abk"), filepath.Join(dir, "back.bin")
-	if code, _, errs := runCmd(t, "convert-book", "-in", src, "-out", abk); code != 0 {
+	abkPath, back := filepath.Join(dir, "learn.abk"), filepath.Join(dir, "back.bin")
+	if code, _, errs := runCmd(t, "convert-book", "-in", src, "-out", abkPath); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if code, _, errs := runCmd(t, "convert-book", "-in", abk, "-out", back); code != 0 || !strings.Contains(errs, "Polyglot book "+back) {
+	if code, _, errs := runCmd(t, "convert-book", "-in", abkPath, "-out", back); code != 0 || !strings.Contains(errs, "Polyglot book "+back) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if openBook(t, abk).ABK() == nil || openBook(t, back).ABK() != nil {
+	if abk.InfoOf(openBook(t, abkPath)) == nil || abk.InfoOf(openBook(t, back)) != nil {
 		t.Fatal("formats not as the names say")
 	}
 	was, got := entriesIn(openBook(t, src)), entriesIn(openBook(t, back))
@@ -55,7 +60,7 @@ func TestConvertBook(t *testing.T) {
 			t.Errorf("entry %x came back from nowhere", id)
 		}
 	}
-	code, _, errs := runCmd(t, "convert-book", "-in", abk, "-out", abk)
+	code, _, errs := runCmd(t, "convert-book", "-in", abkPath, "-out", abkPath)
 	if code != 2 || !strings.Contains(errs, "is the input") {
 		t.Errorf("converting over the input: exit %d: %s", code, errs)
 	}
@@ -65,13 +70,13 @@ func TestConvertBook(t *testing.T) {
 // into a .abk, and info-book's ABK figures.
 func TestABKOutputs(t *testing.T) {
 	dir := t.TempDir()
-	bin, abk := filepath.Join(dir, "r.bin"), filepath.Join(dir, "r.abk")
-	if code, _, errs := runCmd(t, "make-book", "-pgn", "testdata/pgn/random.pgn", "-bin", bin, "-abk", abk, "-max-ply", "8", "-min-game", "1", "-q"); code != 0 {
+	bin, abkPath := filepath.Join(dir, "r.bin"), filepath.Join(dir, "r.abk")
+	if code, _, errs := runCmd(t, "make-book", "-pgn", "testdata/pgn/random.pgn", "-bin", bin, "-abk", abkPath, "-max-ply", "8", "-min-game", "1", "-q"); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	// The ABK book holds the bin book's moves on the tree (not those
 	// under a move make-book left out, a move that scored nothing).
-	made, fromABK := entriesIn(openBook(t, bin)), entriesIn(openBook(t, abk))
+	made, fromABK := entriesIn(openBook(t, bin)), entriesIn(openBook(t, abkPath))
 	for id := range fromABK {
 		if _, ok := made[id]; !ok {
 			t.Fatalf("the ABK book has %x, the bin book not", id)
@@ -84,7 +89,7 @@ func TestABKOutputs(t *testing.T) {
 	other := filepath.Join(dir, "r.book")
 	if code, _, errs := runCmd(t, "make-book", "-pgn", "testdata/pgn/random.pgn", "-abk", other, "-max-ply", "8", "-min-game", "1", "-q"); code != 0 {
 		t.Errorf("-abk r.book: exit %d: %s", code, errs)
-	} else if string(readAll(t, other)) != string(readAll(t, abk)) {
+	} else if string(readAll(t, other)) != string(readAll(t, abkPath)) {
 		t.Error("-abk r.book is not the ABK book -abk r.abk is")
 	}
 	counts, fromCounts := filepath.Join(dir, "small-v1.abk"), filepath.Join(dir, "c.abk")
@@ -98,21 +103,27 @@ func TestABKOutputs(t *testing.T) {
 		t.Error("convert-book and make-book -from-counts made different ABK books of the same counts")
 	}
 	merged := filepath.Join(dir, "m.abk")
-	if code, _, errs := runCmd(t, "merge-book", "-in1", abk, "-in2", bin, "-out", merged); code != 0 {
+	code, _, errs := runCmd(t, "merge-book", "-in1", abkPath, "-in2", bin, "-out", merged)
+	if code != 0 {
 		t.Fatalf("merge-book: exit %d: %s", code, errs)
 	}
 	m := openBook(t, merged)
-	if m.ABK() == nil || len(entriesIn(m)) != len(fromABK) {
+	if abk.InfoOf(m) == nil || len(entriesIn(m)) != len(fromABK) {
 		t.Errorf("merged ABK book: %d entries, want %d", len(entriesIn(m)), len(fromABK))
+	}
+	// It says what it wrote: the records of the ABK tree, not the merged
+	// entries it was made from.
+	if records := abk.InfoOf(m).Records; !strings.Contains(errs, fmt.Sprintf(" -> %d ABK records written to %s", records, merged)) {
+		t.Errorf("merge-book wrote %d records and says: %s", records, errs)
 	}
 	code, out, errs := runCmd(t, "info-book", "-bin", merged, "-json")
 	if code != 0 {
 		t.Fatalf("info-book: exit %d: %s", code, errs)
 	}
 	var info struct {
-		ABK *book.ABKInfo `json:"abk"`
+		ABK *abk.Info `json:"abk"`
 	}
-	if err := json.Unmarshal([]byte(out), &info); err != nil || info.ABK == nil || info.ABK.Records == 0 || info.ABK.Settings.MaxPly != book.ABKMaxPly {
+	if err := json.Unmarshal([]byte(out), &info); err != nil || info.ABK == nil || info.ABK.Records == 0 || info.ABK.Settings.MaxPly != abk.MaxPly {
 		t.Errorf("info-book -json: %v %s", err, out)
 	}
 }
@@ -130,18 +141,18 @@ func readAll(t *testing.T, path string) []byte {
 // into the Polyglot book it was made from, for every move on the tree.
 func TestLearnIntoABK(t *testing.T) {
 	bin, _ := learnFixtureCopy(t)
-	abk := filepath.Join(t.TempDir(), "book.abk")
-	if code, _, errs := runCmd(t, "convert-book", "-in", bin, "-out", abk); code != 0 {
+	abkPath := filepath.Join(t.TempDir(), "book.abk")
+	if code, _, errs := runCmd(t, "convert-book", "-in", bin, "-out", abkPath); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	abkBefore := entriesIn(openBook(t, abk))
+	abkBefore := entriesIn(openBook(t, abkPath))
 	binBefore := entriesIn(openBook(t, bin))
-	for _, path := range []string{bin, abk} {
+	for _, path := range []string{bin, abkPath} {
 		if code, _, errs := runLearnCmd(t, "-book", path, "-pgn", "testdata/learn/games.pgn", "-player", "Alpha"); code != 0 {
 			t.Fatalf("%s: exit %d: %s", path, code, errs)
 		}
 	}
-	binAfter, abkAfter := entriesIn(openBook(t, bin)), entriesIn(openBook(t, abk))
+	binAfter, abkAfter := entriesIn(openBook(t, bin)), entriesIn(openBook(t, abkPath))
 	learned := 0
 	for id, was := range abkBefore {
 		now := abkAfter[id]
@@ -155,5 +166,105 @@ func TestLearnIntoABK(t *testing.T) {
 	}
 	if learned == 0 {
 		t.Fatal("nothing learned into the ABK book")
+	}
+}
+
+// TestLearnPGNOnTheLinePlayed: learn -pgn counts a game into the record on
+// the line it played, where probe and every reader see it. The book plays
+// 1.Nf3 Nc6 2.e4 (10 games, drawn) on line A and on line B, the last root
+// move, 1.Nc3 Nf6 2.Nb1 Ng8 3.Nf3 Nc6 4.e4, beyond the book's max ply of 4;
+// learning counted the game into line B's record, where nothing reads it.
+func TestLearnPGNOnTheLinePlayed(t *testing.T) {
+	lines := [][]string{
+		{"g1f3", "b8c6", "e2e4"}, {"g1f3", "b8c6", "d2d4"},
+		{"b1c3", "g8f6", "c3b1", "f6g8", "g1f3", "b8c6", "e2e4"}, {"b1c3", "g8f6", "c3b1", "f6g8", "g1f3", "b8c6", "d2d4"},
+	}
+	data := abkTree(t, abk.Settings{PriorityImportance: 3, GamesImportance: 3, MaxPly: 4}, lines, 10)
+	path := filepath.Join(t.TempDir(), "lines.abk")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pgn := filepath.Join(t.TempDir(), "game.pgn")
+	if err := os.WriteFile(pgn, []byte("[White \"Engine\"]\n[Black \"Other\"]\n[Result \"1-0\"]\n\n1. Nf3 Nc6 2. e4 e5 1-0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runLearnCmd(t, "-book", path, "-pgn", pgn, "-player", "Engine", "-v")
+	if code != 0 || !strings.Contains(out, "move e2e4: 1 game(s): 10 games 10 points -> 11 games 12 points") {
+		t.Fatalf("exit %d: %s%s", code, out, errs)
+	}
+	code, out, errs = runCmd(t, "probe", "-book", path, "-moves", "g1f3 b8c6", "-json")
+	var res struct {
+		Entries []struct {
+			Move          string
+			Games, Points int
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil {
+		t.Fatalf("exit %d: %v: %s%s", code, err, out, errs)
+	}
+	for _, e := range res.Entries {
+		if e.Move == "e2e4" && (e.Games != 11 || e.Points != 12) {
+			t.Errorf("probe after 1.Nf3 Nc6 reads e2e4 with %d games %d points, want 11 and 12", e.Games, e.Points)
+		}
+	}
+}
+
+// abkTree is an ABK book of lines (UCI moves from the start position):
+// lines sharing a first move share its record, as in Arena's books,
+// except where a line leaves another. Every record has games draws.
+func abkTree(t *testing.T, s abk.Settings, lines [][]string, games int32) []byte {
+	t.Helper()
+	var recs []abk.Record
+	var moves []string
+	var chain func(prefix []string) int32
+	chain = func(prefix []string) int32 {
+		first, prev := int32(-1), -1
+		var seen []string
+		for _, l := range lines {
+			if len(l) <= len(prefix) || !slices.Equal(l[:len(prefix)], prefix) || slices.Contains(seen, l[len(prefix)]) {
+				continue
+			}
+			mv := l[len(prefix)]
+			seen = append(seen, mv)
+			m, err := board.ParseMove(mv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			i := len(recs)
+			recs = append(recs, abk.Record{From: m.From(), To: m.To(), Priority: 5, Games: games, Next: -1, Sibling: -1})
+			moves = append(moves, mv)
+			if prev >= 0 {
+				recs[prev].Sibling = int32(abk.FirstRecord + i)
+			} else {
+				first = int32(abk.FirstRecord + i)
+			}
+			prev = i
+			recs[i].Next = chain(append(slices.Clone(prefix), mv))
+		}
+		return first
+	}
+	chain(nil)
+	data := make([]byte, abk.HeaderSize+len(recs)*abk.RecordSize)
+	s.Encode(data)
+	for i, r := range recs {
+		r.Encode(data[abk.HeaderSize+i*abk.RecordSize:])
+	}
+	return data
+}
+
+// TestInfoBookCastlingAsKingTakesRook: info-book reports a record storing
+// castling as the king taking its own rook (e1h1), which no ABK reader
+// plays.
+func TestInfoBookCastlingAsKingTakesRook(t *testing.T) {
+	italian := []string{"e2e4", "e7e5", "g1f3", "g8f6", "f1c4", "f8c5"}
+	data := abkTree(t, abk.Settings{PriorityImportance: 3, MaxPly: 40},
+		[][]string{append(slices.Clone(italian), "e1h1"), append(slices.Clone(italian), "d2d3")}, 10)
+	path := filepath.Join(t.TempDir(), "castle.abk")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd(t, "info-book", "-bin", path)
+	if code != 0 || !strings.Contains(out, "warning: ABK tree: record 906: e1h1 is castling written as the king taking its own rook (Polyglot's form; ABK writes the king's move, e1g1)") {
+		t.Errorf("exit %d: %s%s", code, out, errs)
 	}
 }

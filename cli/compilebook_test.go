@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 // TestCompileBookCLI: compile, then probe the book through the reader; a
@@ -20,7 +20,7 @@ func TestCompileBookCLI(t *testing.T) {
 	if code != 0 || stdout != "" || !strings.Contains(stderr, "5 lines, 23 moves, 16 entries (1 never played)") {
 		t.Fatalf("exit %d, stdout %q, stderr %s", code, stdout, stderr)
 	}
-	b, err := book.Open(out)
+	b, err := formats.Open(out)
 	if err != nil {
 		t.Fatal(err)
 	}

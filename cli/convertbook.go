@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/build"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 var convertBookCommand = command{
@@ -33,7 +35,7 @@ type convertBookOptions struct {
 func (o *convertBookOptions) define(fs *flag.FlagSet) {
 	fs.StringVar(&o.in, "in", "", "book `file` to read: Polyglot, ABK (Arena's) or a counts file (make-book -counts), told by content")
 	fs.StringVar(&o.out, "out", "", "book `file` to write: ABK for a .abk name, else Polyglot (replaced atomically; not the input)")
-	intFlag(fs, &o.maxPly, "max-ply", book.ABKMaxPly, 1, book.ABKMaxPly, "an ABK book's tree goes `N` plies deep from the start position")
+	intFlag(fs, &o.maxPly, "max-ply", abk.MaxPly, 1, abk.MaxPly, "an ABK book's tree goes `N` plies deep from the start position")
 }
 
 func (o *convertBookOptions) validate(*commandLine) error { return nil }
@@ -49,8 +51,8 @@ func (o *convertBookOptions) run(e *env) error {
 		return err
 	}
 	defer src.Close()
-	if book.IsABKPath(o.out) {
-		if err := writeABK(e, o.out, src, o.maxPly); err != nil {
+	if formats.Claimed(o.out) == abk.Format {
+		if _, err := writeABK(e, o.out, src, o.maxPly); err != nil {
 			return err
 		}
 	} else {
@@ -81,7 +83,7 @@ func (o *convertBookOptions) open(e *env) (*book.Book, error) {
 		return nil, err
 	}
 	if !counts {
-		src, err := book.Open(o.in)
+		src, err := formats.Open(o.in)
 		if err != nil {
 			return nil, err
 		}
@@ -104,7 +106,7 @@ func (o *convertBookOptions) open(e *env) (*book.Book, error) {
 }
 
 // isCountsFile reports a counts file, by its first bytes. Anything but a
-// regular file is left to book.Open to refuse (opening a FIFO would block).
+// regular file is left to formats.Open to refuse (opening a FIFO would block).
 func isCountsFile(path string) (bool, error) {
 	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
 		return false, nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/build"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 var dumpBookCommand = command{
@@ -78,7 +79,7 @@ func writeOutput(e *env, out string, write func(io.Writer) error) error {
 // and verifies the key order, so that lookups on an unsorted book stay
 // exact (a command can afford one pass over the file).
 func openChecked(e *env, path string) (*book.Book, error) {
-	b, err := book.Open(path)
+	b, err := formats.Open(path)
 	if err != nil {
 		return nil, err
 	}

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 // commandFlags returns the flags of every command, as each command
@@ -185,7 +185,7 @@ func TestPlayerFlag(t *testing.T) {
 		t.Errorf("want the two games of Carlsen, Magnus used:\n%s", stderr)
 	}
 	// His moves only: e2e4 and g1f3 as White, g8f6 and e7e6 as Black.
-	b, err := book.Open(out)
+	b, err := formats.Open(out)
 	if err != nil {
 		t.Fatal(err)
 	}

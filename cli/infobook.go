@@ -8,15 +8,18 @@ import (
 	"strings"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/build"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 type infoBookResult struct {
-	File string `json:"file"`
+	File   string `json:"file"`
+	Format string `json:"format"` // the file's format: "Polyglot", "ABK"
 	*book.Stats
-	ABK      *book.ABKInfo `json:"abk,omitempty"` // for an ABK book (Arena's format)
-	Warnings []string      `json:"warnings"`
-	Lines    *bookLines    `json:"lines,omitempty"`
+	ABK      *abk.Info  `json:"abk,omitempty"` // for an ABK book (Arena's format)
+	Warnings []string   `json:"warnings"`
+	Lines    *bookLines `json:"lines,omitempty"`
 }
 
 // bookLines are PolyGlot's info-book figures, from walking the lines that
@@ -54,7 +57,7 @@ func (o *infoBookOptions) validate(*commandLine) error        { return nil }
 func (o *infoBookOptions) files() (inputs, outputs []fileArg) { return nil, nil }
 
 func (o *infoBookOptions) run(e *env) error {
-	b, err := book.Open(o.bin)
+	b, err := formats.Open(o.bin)
 	if err != nil {
 		return err
 	}
@@ -77,7 +80,7 @@ func (o *infoBookOptions) inspect(b *book.Book) (*infoBookResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &infoBookResult{File: o.bin, Stats: s, Warnings: s.Warnings(), ABK: b.ABK()}
+	res := &infoBookResult{File: o.bin, Format: b.Format().Name(), Stats: s, Warnings: s.Warnings(), ABK: abk.InfoOf(b)}
 	if a := res.ABK; a != nil {
 		if a.TrailingBytes != 0 {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("ABK size is not a whole number of 28-byte records: the last %d byte(s) are ignored", a.TrailingBytes))
@@ -115,6 +118,9 @@ func printInfo(stdout io.Writer, res *infoBookResult) {
 	if a := res.ABK; a != nil {
 		printABKInfo(w, a)
 		w("entries", "%d (the tree's positions and moves to its max ply)", s.Entries)
+	} else if res.Format != book.Polyglot.Name() {
+		w("format", "%s, read as the Polyglot book below", res.Format)
+		w("entries", "%d", s.Entries)
 	} else {
 		w("entries", "%d (%d bytes)", s.Entries, s.Entries*book.EntrySize+s.TrailingBytes)
 	}
@@ -152,7 +158,7 @@ func printInfo(stdout io.Writer, res *infoBookResult) {
 }
 
 // printABKInfo writes what an ABK book's header and tree hold.
-func printABKInfo(w func(label, format string, a ...any), a *book.ABKInfo) {
+func printABKInfo(w func(label, format string, a ...any), a *abk.Info) {
 	e := a.Settings.Effective()
 	w("format", "ABK (Arena's book), read as the Polyglot book below")
 	w("ABK records", "%d after the header: %d on the tree, %d of them deleted; %d unreached", a.Records, a.Reached, a.Deleted, a.Unreached)

@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/book/pgn"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
@@ -66,16 +67,16 @@ func (o *learnOptions) files() (inputs, outputs []fileArg) {
 func (o *learnOptions) writesInPlace() {}
 
 func (o *learnOptions) run(e *env) error {
-	open := book.OpenLearnFile
+	open := formats.OpenLearnFile
 	if o.dryRun {
-		open = book.OpenLearnFileReadOnly
+		open = formats.OpenLearnFileReadOnly
 	}
 	lf, err := open(o.book)
 	if err != nil {
 		return err
 	}
 	defer lf.Close()
-	b, err := book.Open(o.book)
+	b, err := formats.Open(o.book)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/build"
 	"github.com/polyproxy/polyproxy/book/pgn"
 	"github.com/polyproxy/polyproxy/internal/flagval"
@@ -96,7 +97,7 @@ func (o *makeBookOptions) validate(cl *commandLine) error {
 		return usageErrorf("-bin, -abk or -counts is required")
 	}
 	if o.abk != "" && len(o.fromCounts) == 0 && o.build.MaxPly < 1 {
-		return usageErrorf("-abk with -max-ply %d: an ABK book holds lines of 1 to %d plies", o.build.MaxPly, book.ABKMaxPly)
+		return usageErrorf("-abk with -max-ply %d: an ABK book holds lines of 1 to %d plies", o.build.MaxPly, abk.MaxPly)
 	}
 	if stdins := len(o.pgns) - len(slices.DeleteFunc(slices.Clone(o.pgns), func(p string) bool { return p == "-" })); stdins > 1 {
 		return usageErrorf("-pgn - (standard input) can be given once")
@@ -245,7 +246,8 @@ func makeBookABK(e *env, b *build.Builder, bin, abk string, maxPly int) error {
 		src = book.FromEntries(abk, entries)
 	}
 	defer src.Close()
-	return writeABK(e, abk, src, maxPly)
+	_, err := writeABK(e, abk, src, maxPly)
+	return err
 }
 
 // runFromCounts is make-book -from-counts: the counts added up in the
@@ -274,7 +276,7 @@ func (o *makeBookOptions) runFromCounts(e *env) error {
 	if o.abk != "" {
 		// The counts were made to their own max ply: the tree goes as
 		// deep as their lines do.
-		if err := writeABK(e, o.abk, book.FromEntries(o.abk, entries), book.ABKMaxPly); err != nil {
+		if _, err := writeABK(e, o.abk, book.FromEntries(o.abk, entries), abk.MaxPly); err != nil {
 			return err
 		}
 	}

@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/build"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 var mergeBookCommand = command{
@@ -42,12 +44,12 @@ func (o *mergeBookOptions) files() (inputs, outputs []fileArg) {
 
 func (o *mergeBookOptions) run(e *env) error {
 	start := time.Now()
-	a, err := book.Open(o.in1)
+	a, err := formats.Open(o.in1)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	b, err := book.Open(o.in2)
+	b, err := formats.Open(o.in2)
 	if err != nil {
 		return err
 	}
@@ -61,14 +63,15 @@ func (o *mergeBookOptions) run(e *env) error {
 	if err != nil {
 		return fmt.Errorf("%v; nothing written", err)
 	}
-	if err := writeBookAs(e, o.out, entries, book.ABKMaxPly); err != nil {
+	written, err := writeBookAs(e, o.out, entries, abk.MaxPly)
+	if err != nil {
 		return err
 	}
 	if err := e.commit(); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "merge-book: %d + %d entries -> %d written to %s in %.2fs; %d moves in both",
-		st.Entries1, st.Entries2, st.Written, o.out, time.Since(start).Seconds(), st.Combined)
+	fmt.Fprintf(e.stderr, "merge-book: %d + %d entries -> %s written to %s in %.2fs; %d moves in both",
+		st.Entries1, st.Entries2, written, o.out, time.Since(start).Seconds(), st.Combined)
 	if st.Saturated > 0 {
 		fmt.Fprintf(e.stderr, ", %d weights capped at 65535", st.Saturated)
 	}

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -13,55 +12,8 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/config"
-	"github.com/polyproxy/polyproxy/learn"
+	"github.com/polyproxy/polyproxy/probe"
 )
-
-// probeEntry is one entry in probe's JSON output.
-type probeEntry struct {
-	Index  int     `json:"index"` // entry number in the file
-	Move   string  `json:"move"`  // as played (castling e1g1)
-	Raw    string  `json:"raw"`   // as stored (castling e1h1)
-	Weight uint16  `json:"weight"`
-	Share  float64 `json:"share"` // of the legal entries' total weight, 0..1
-	// Effective is the weight choosing uses with -learn-weight.
-	Effective *uint64 `json:"effective_weight,omitempty"`
-	Learn     uint32  `json:"learn"`
-	Games     uint16  `json:"games"`
-	Points    uint16  `json:"points"` // half points: win 2, draw 1
-	Legal     bool    `json:"legal"`
-	Eligible  bool    `json:"eligible"`      // could be chosen (weight, threshold, width, min weight)
-	Out       string  `json:"out,omitempty"` // the rule that leaves it out: legal, weight, threshold, width, min_weight
-	Note      string  `json:"note,omitempty"`
-}
-
-// probeRule is one rule of choosing and the moves it leaves eligible,
-// applied after the rules before it.
-type probeRule struct {
-	Rule     string   `json:"rule"`  // threshold, width, min_weight
-	Value    int      `json:"value"` // the setting; 0: off
-	Eligible []string `json:"eligible"`
-}
-
-type probeResult struct {
-	Key string `json:"key"`
-	FEN string `json:"fen"`
-	// Chess960: castling moves are king takes rook and the FEN is X-FEN.
-	Chess960 bool `json:"chess960,omitempty"`
-	// NoKey says why the position has no book key and so no book answer.
-	NoKey string `json:"no_key,omitempty"`
-	// Side is the side to move; Books are the books for it in priority
-	// order (BookFile, or -book-white/-book-black), and Book the one whose
-	// entries are listed: the first with an eligible move, as in a game.
-	Side        string   `json:"side"`
-	Books       []string `json:"books"`
-	Book        string   `json:"book"`
-	TotalWeight uint64   `json:"total_weight"` // of the legal entries
-	// PositionWeight is the stored weight of the entries above the
-	// threshold: what min_weight compares.
-	PositionWeight uint64       `json:"position_weight"`
-	Rules          []probeRule  `json:"rules"`
-	Entries        []probeEntry `json:"entries"`
-}
 
 var probeCommand = command{
 	name: "probe", summary: "show a position's key and every book entry for it",
@@ -132,58 +84,15 @@ func (o *probeOptions) run(e *env) error {
 		}
 		books = append(books, b)
 	}
-	res := o.report(paths, books)
+	res := probe.Report(books, &o.line.Pos, o.settings)
 	if o.asJSON {
 		return json.NewEncoder(e.stdout).Encode(res)
 	}
 	return printProbe(e.stdout, res)
 }
 
-// report judges the position's entries in the book a game would use:
-// the first with an eligible move; else the first that has the position
-// at all, to show why it is out.
-func (o *probeOptions) report(paths []string, books []*book.Book) probeResult {
-	pos := &o.line.Pos
-	chooser := book.NewChooser(o.settings.ChooserOptions(learn.Weight), 1)
-	shown, cands := 0, []book.Candidate(nil)
-	for i, b := range books {
-		cs := chooser.Candidates(b, pos, nil)
-		if anyEligible(cs) {
-			shown, cands = i, cs
-			break
-		}
-		if cands == nil && len(cs) > 0 {
-			shown, cands = i, cs
-		}
-	}
-	side := "black"
-	if pos.WhiteToMove() {
-		side = "white"
-	}
-	res := probeResult{Key: pos.Key().String(), FEN: pos.FEN(), Chess960: o.chess960, NoKey: book.NoKeyReason(pos),
-		Side: side, Books: paths, Book: paths[shown], Entries: []probeEntry{}}
-	for _, cd := range cands {
-		res.TotalWeight += cd.Weight
-		e := probeEntry{
-			Index: cd.Index, Move: cd.Move.String(), Raw: cd.Entry.Move.String(), Weight: cd.Entry.Weight,
-			Share: cd.Share, Learn: uint32(cd.Entry.Learn), Games: cd.Entry.Learn.Games(), Points: cd.Entry.Learn.Points(),
-			Legal: cd.Legal, Eligible: cd.Eligible, Out: cd.Out.String(), Note: cd.Why,
-		}
-		if o.settings.BookLearnWeight {
-			w := cd.Weight
-			e.Effective = &w
-		}
-		if cd.Out == book.RuleNone || cd.Out > book.RuleThreshold {
-			res.PositionWeight += uint64(cd.Entry.Weight)
-		}
-		res.Entries = append(res.Entries, e)
-	}
-	res.Rules = probeRules(o.settings, cands)
-	return res
-}
-
 // printProbe writes probe's text report.
-func printProbe(stdout io.Writer, res probeResult) error {
+func printProbe(stdout io.Writer, res probe.Result) error {
 	fmt.Fprintf(stdout, "book: %s\nfen:  %s\nkey:  %s\n", res.Book, res.FEN, res.Key)
 	if len(res.Books) > 1 {
 		fmt.Fprintf(stdout, "books for %s: %s\n", res.Side, strings.Join(res.Books, config.BookFileSeparator))
@@ -229,38 +138,4 @@ func printProbe(stdout io.Writer, res probeResult) error {
 		fmt.Fprintf(stdout, "eligible after %s: %s\n", name, moves)
 	}
 	return nil
-}
-
-// probeRules are the rules of choosing probe's flags set, in the order
-// they apply, each with the moves it leaves eligible: an entry stays
-// eligible after a rule when no rule up to it left it out.
-func probeRules(settings *config.Config, cands []book.Candidate) []probeRule {
-	var rules []config.Setting
-	for _, s := range config.Settings() {
-		if s.Rule != book.RuleNone && s.ToolFlag != "" {
-			rules = append(rules, s)
-		}
-	}
-	slices.SortFunc(rules, func(a, b config.Setting) int { return int(a.Rule) - int(b.Rule) })
-	var out []probeRule
-	for _, s := range rules {
-		value, _ := strconv.Atoi(s.Value(settings))
-		pr := probeRule{Rule: s.Rule.String(), Value: value, Eligible: []string{}}
-		for _, cd := range cands {
-			if cd.Out == book.RuleNone || cd.Out > s.Rule {
-				pr.Eligible = append(pr.Eligible, cd.Move.String())
-			}
-		}
-		out = append(out, pr)
-	}
-	return out
-}
-
-func anyEligible(cands []book.Candidate) bool {
-	for _, cd := range cands {
-		if cd.Eligible {
-			return true
-		}
-	}
-	return false
 }

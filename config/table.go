@@ -190,6 +190,19 @@ func text(field func(*Config) *string) access {
 	}}
 }
 
+// optionalFile is a file name, "" for none.
+func optionalFile(field func(*Config) *string) access {
+	return access{func(_ *Setting, c *Config, v, base string) error {
+		if v = unquote(strings.TrimSpace(v)); v != "" {
+			v = resolve(base, v)
+		}
+		*field(c) = v
+		return nil
+	}, func(c *Config) string {
+		return *field(c)
+	}}
+}
+
 func fileList(field func(*Config) *[]string) access {
 	return access{func(_ *Setting, c *Config, v, base string) error {
 		var files []string
@@ -234,6 +247,7 @@ var settings = []Setting{
 		access: boolean(func(c *Config) *bool { return &c.BookAvoidRepetition })},
 	{Name: "BookLearn", Kind: Check, Default: "false", Fronts: UCI | CECP, Invalidates: ResendLearning,
 		access: boolean(func(c *Config) *bool { return &c.BookLearn })},
+	{Name: "BookLearnPGN", Kind: String, Fronts: UCI | CECP, Invalidates: ResendLearning, access: optionalFile(func(c *Config) *string { return &c.BookLearnPGN })},
 	{Name: "BookLearnWeight", Kind: Check, Default: "false", Fronts: UCI | CECP,
 		ToolFlag: "learn-weight", Usage: "choose by the weights learned results give",
 		Invalidates: RebuildChooser,

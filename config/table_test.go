@@ -29,6 +29,7 @@ var stringSamples = map[string][]string{
 	"BookFileBlack": {"b.bin", ""},
 	"BookSeed":      {"0", "42", "18446744073709551615"},
 	"LogFile":       {"pp.log", "/abs/pp.log"},
+	"BookLearnPGN":  {"games.pgn", "/abs/games.pgn", ""},
 }
 
 // samples are values s takes: both booleans, a spin's ends and middle,
@@ -332,7 +333,7 @@ var views = map[Invalidates]func(c *Config) any{
 		if !c.Book {
 			books = nil
 		}
-		return []any{c.BookLearn, c.LearnResignScore, c.LearnResignMoves, books}
+		return []any{c.BookLearn, c.LearnResignScore, c.LearnResignMoves, c.BookLearnPGN, books}
 	},
 	RecheckWarm: func(c *Config) any { return []bool{c.Book && c.BookPonder, c.Book && c.BookPonderAlways} },
 	ReopenLog:   func(c *Config) any { return []any{c.Log, c.LogFile} },

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
@@ -20,10 +22,10 @@ func TestSessionLearnsIntoABK(t *testing.T) {
 	}
 	src := book.FromEntries("line", entries)
 	path := filepath.Join(t.TempDir(), "line.abk")
-	if _, err := book.WriteABK(path, src, 40); err != nil {
+	if _, err := abk.Write(path, src, 40); err != nil {
 		t.Fatal(err)
 	}
-	b, err := book.Open(path)
+	b, err := formats.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,9 +48,9 @@ func TestSessionLearnsIntoABK(t *testing.T) {
 	// each of 2 games of 2 points written as 2 draws; White's four book
 	// moves count a win more.
 	for p := range l.moves {
-		rec := book.ABKFirstRecord + p
-		was := book.DecodeABKRecord(before[rec*book.ABKRecordSize:])
-		now := book.DecodeABKRecord(after[rec*book.ABKRecordSize:])
+		rec := abk.FirstRecord + p
+		was := abk.DecodeRecord(before[rec*abk.RecordSize:])
+		now := abk.DecodeRecord(after[rec*abk.RecordSize:])
 		want := was
 		if p%2 == 0 && p < 8 {
 			want.Games, want.Wins = was.Games+1, was.Wins+1
@@ -57,7 +59,7 @@ func TestSessionLearnsIntoABK(t *testing.T) {
 			t.Errorf("ply %d (%s): record %+v, want %+v", p, l.moves[p], now, want)
 		}
 	}
-	for i := 0; i < book.ABKFirstRecord*book.ABKRecordSize; i++ {
+	for i := 0; i < abk.FirstRecord*abk.RecordSize; i++ {
 		if before[i] != after[i] {
 			t.Fatalf("header byte %d changed", i)
 		}

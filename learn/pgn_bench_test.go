@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
@@ -14,13 +14,13 @@ import (
 // (who plays both sides, so every ply) and apply the updates.
 func BenchmarkLearnPGN10000(b *testing.B) {
 	path := fixture.CopyFile(b, testenv.GnuchessBook(b))
-	bk, err := book.Open(path)
+	bk, err := formats.Open(path)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer bk.Close()
 	pgn := fixture.BookGames(bk, 10000, "Stockfish", 1)
-	f, err := book.OpenLearnFile(path)
+	f, err := formats.OpenLearnFile(path)
 	if err != nil {
 		b.Fatal(err)
 	}

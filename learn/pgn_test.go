@@ -12,6 +12,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/hostilepgn"
 )
@@ -98,7 +99,7 @@ func TestFixtureBook(t *testing.T) {
 
 func learnFixture(t *testing.T, path string) ([]book.LearnUpdate, PGNStats, []SkippedGame) {
 	t.Helper()
-	b, err := book.Open(path)
+	b, err := formats.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +143,7 @@ func TestLearnFromPGN(t *testing.T) {
 					t.Errorf("skipped %d: %v, want %q", i, skipped, want)
 				}
 			}
-			f, err := book.OpenLearnFile(path)
+			f, err := formats.OpenLearnFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -174,7 +175,7 @@ func TestLearnFromPGN(t *testing.T) {
 }
 
 func TestLearnFromPGNUnreadableGame(t *testing.T) {
-	b, err := book.Open(fixtureBook)
+	b, err := formats.Open(fixtureBook)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +204,7 @@ func FuzzFromPGN(f *testing.F) {
 	}
 	f.Add("[White \"Alpha\"]\n[Result \"1-0\"]\n[FEN \"8/8/8/8/8/8/8/8 w - - 0 1\"]\n\n1. e4 1-0\n")
 	f.Add("[White \"Alpha\"]\n[Black \"Alpha\"]\n[Result \"1/2-1/2\"]\n\n1. e4 e5 2. Nf3 Nc6 1/2-1/2\n")
-	b, err := book.Open(fixtureBook)
+	b, err := formats.Open(fixtureBook)
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 )
@@ -56,7 +57,7 @@ func bookFor(t *testing.T, l gameLine, plies ...int) (*book.Book, []book.Entry) 
 		entries = append(entries, book.Entry{Key: l.keys[p], Move: board.NewMove(0, 63, 0), Weight: 1, Learn: 0x00050005})
 	}
 	path := fixture.WriteEntries(t, append([]book.Entry(nil), entries...))
-	b, err := book.Open(path)
+	b, err := formats.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func (d *driver) play(from, to int, bookPlies map[int]bool, scores map[int]Score
 		}
 		d.s.Position(d.l.positions[p].Pos, p > 0)
 		if bookPlies[p] {
-			d.s.BookMove(d.b, d.l.keys[p], d.l.moves[p], d.white)
+			d.s.BookMove(d.b, d.l.keys[:p+1], d.l.moves[p], d.white)
 		} else if sc, ok := scores[p]; ok {
 			d.s.EngineScore(sc.White, sc.CP, sc.Mate, sc.IsMate)
 		}
@@ -246,7 +247,7 @@ func TestSessionResentPositionIsNoRepetition(t *testing.T) {
 	before := fixture.ReadFile(t, b.Path())
 	s, _ := newTestSession()
 	s.Position(l.positions[0].Pos, false)
-	s.BookMove(b, l.keys[0], l.moves[0], true)
+	s.BookMove(b, l.keys[:1], l.moves[0], true)
 	s.AfterBestmove(l.positions[1].Pos)
 	for i := 0; i < 3; i++ { // the GUI sends the same position again and again
 		s.Position(l.positions[2].Pos, true)
@@ -350,7 +351,7 @@ func TestNilSession(t *testing.T) {
 	l := playLine(t, startFEN, "e2e4")
 	s.NewGame()
 	s.Position(l.positions[0].Pos, false)
-	s.BookMove(nil, l.keys[0], l.moves[0], true)
+	s.BookMove(nil, l.keys[:1], l.moves[0], true)
 	s.EngineScore(true, 1, 0, false)
 	s.AfterBestmove(l.positions[1].Pos)
 	s.UseLog(nil, nil)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
@@ -54,7 +55,7 @@ func TestWeightInTheChooser(t *testing.T) {
 		{Key: start.Key(), Move: e4, Weight: 100, Learn: book.MakeLearn(10, 20)}, // 10 wins: × 24/4
 		{Key: start.Key(), Move: d4, Weight: 100, Learn: book.MakeLearn(10, 0)},  // 10 losses: × 4/24
 	})
-	b, err := book.Open(path)
+	b, err := formats.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -95,6 +95,7 @@ type Reader struct {
 	chunk bool
 	open  bool
 	text  []byte // a chunk reader's text not yet read: its lines are sliced from it, not copied
+	size  int    // a chunk reader's whole text
 	torn  bool
 }
 
@@ -207,8 +208,16 @@ func (r *Reader) ResetChunk(p Piece) {
 	if text == nil {
 		text = []byte{} // nil marks a stream reader
 	}
-	*r = Reader{MoveLimit: r.MoveLimit, Continue: r.Continue, text: text, game: r.game,
+	*r = Reader{MoveLimit: r.MoveLimit, Continue: r.Continue, text: text, size: len(text), game: r.game,
 		long: r.long[:0], carry: r.carry[:0], lineNo: p.Line - 1, chunk: !p.Last, open: p.Open && !p.Last}
+}
+
+// Offset is how many bytes of a chunk reader's text have been read: after
+// Next returned a game, where the text that follows it starts (just after
+// its termination marker, or at the next game's first tag line). For a
+// reader of one piece (no Continue).
+func (r *Reader) Offset() int {
+	return r.size - len(r.text) - len(r.pending) - (len(r.cur) - r.pos)
 }
 
 // Torn reports, once Next has returned io.EOF, that the piece ended where

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -167,4 +168,24 @@ func FuzzSplitMatchesWhole(f *testing.F) {
 			t.Fatalf("pieces of %d, at most %d: %q\nwant %q", size, maxPiece, got, want)
 		}
 	})
+}
+
+// Offset tells where in a chunk reader's text the game read ends: after
+// its termination marker, or at the next game's first tag line when it
+// has none; a game after it is read from there alike.
+func TestChunkReaderOffset(t *testing.T) {
+	text := "\xef\xbb\xbf[White \"a\"]\r\n\r\n1. e4 e5 1-0 \r\n\r\n[White \"b\"]\n\n1. d4\n[White \"c\"]\n\n1. c4 {x} *\n"
+	r := NewChunkReader(Piece{Text: []byte(text), Line: 1})
+	var ends []string
+	for {
+		g, err := r.Next()
+		if err != nil {
+			break
+		}
+		ends = append(ends, g.Tag("White")+"|"+text[r.Offset():min(r.Offset()+6, len(text))])
+	}
+	want := []string{"a| \r\n\r\n[", "b|[White", "c|\n"}
+	if !slices.Equal(ends, want) {
+		t.Fatalf("games end at %q, want %q", ends, want)
+	}
 }

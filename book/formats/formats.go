@@ -1,0 +1,116 @@
+// Package formats is where a book file's format is recognised: the one
+// table of the formats polyproxy reads, and the ways to open a book of any
+// of them (Open, OpenLearnFile) that every command and the proxy use. A
+// format is a package of its own (the Polyglot format is package book's,
+// Arena's ABK book/abk) exporting a book.Format; adding one is one line
+// below.
+package formats
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
+)
+
+// All are the formats, Polyglot first: the format of a file whose name
+// claims no other.
+var All = []book.Format{
+	book.Polyglot,
+	abk.Format,
+}
+
+// Claimed is the format a file's name claims: the one whose extension it
+// has (any case), else Polyglot, as the tools write a book of any other
+// name.
+func Claimed(path string) book.Format {
+	ext := filepath.Ext(path)
+	for _, f := range All {
+		if strings.EqualFold(ext, f.Ext()) {
+			return f
+		}
+	}
+	return All[0]
+}
+
+// Recognise tells the format of the book file at path by its structure:
+// the format whose every structural fact (Format.Fits) the file has. A
+// file that fits several, or none, is taken for the format its name claims
+// (Claimed) when that is among those it fits, or fits none: that format's
+// reader then reads what it can, and its warnings and errors speak of it.
+// A file fitting several formats, none of them the one its name claims,
+// is an error naming them.
+func Recognise(path string) (book.Format, error) {
+	// The kind of file first: opening a FIFO would block.
+	if st, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("open book: %w", err)
+	} else if st.IsDir() {
+		return nil, fmt.Errorf("open book %s: is a directory", path)
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("open book %s: not a regular file", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open book: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("open book %s: %w", path, err)
+	}
+	var fits []book.Format
+	for _, format := range All {
+		if format.Fits(f, st.Size()) == nil {
+			fits = append(fits, format)
+		}
+	}
+	claimed := Claimed(path)
+	switch {
+	case len(fits) == 1:
+		return fits[0], nil
+	case len(fits) == 0:
+		return claimed, nil
+	}
+	for _, format := range fits {
+		if format == claimed {
+			return format, nil
+		}
+	}
+	names := make([]string, len(fits))
+	for i, format := range fits {
+		names[i] = format.Name() + " (" + format.Ext() + ")"
+	}
+	return nil, fmt.Errorf("open book %s: the file fits the %s formats alike, and its name claims the %s format: name it for the format it is", path, strings.Join(names, " and "), claimed.Name())
+}
+
+// Open opens the book at path in its format (Recognise).
+func Open(path string) (*book.Book, error) {
+	f, err := Recognise(path)
+	if err != nil {
+		return nil, err
+	}
+	return f.Open(path)
+}
+
+// OpenLearnFile opens the book at path, in its format, for counting game
+// results into it (book.OpenLearnFile).
+func OpenLearnFile(path string) (*book.LearnFile, error) {
+	f, err := Recognise(path)
+	if err != nil {
+		return nil, err
+	}
+	return book.OpenLearnFile(path, f)
+}
+
+// OpenLearnFileReadOnly opens the book at path, in its format, to preview
+// updates (book.OpenLearnFileReadOnly).
+func OpenLearnFileReadOnly(path string) (*book.LearnFile, error) {
+	f, err := Recognise(path)
+	if err != nil {
+		return nil, err
+	}
+	return book.OpenLearnFileReadOnly(path, f)
+}
