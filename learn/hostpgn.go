@@ -200,9 +200,9 @@ func (h *hostPGN) parse() {
 		text, h.partAt, h.align = text[i+1:], h.partAt+int64(i+1), false
 	}
 	if h.r == nil {
-		h.r = pgn.NewChunkReader(text, h.line, false)
+		h.r = pgn.NewChunkReader(pgn.Piece{Text: text, Line: h.line})
 	} else {
-		h.r.ResetChunk(text, h.line, false)
+		h.r.ResetChunk(pgn.Piece{Text: text, Line: h.line})
 	}
 	prev, n := 0, 0        // where the last game read ends; games read
 	anchor, before := 0, 0 // where reading starts again; games read before it
