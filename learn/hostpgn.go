@@ -32,15 +32,37 @@ type hostPGN struct {
 	// start of a game being written, or blank lines.
 	part   []byte
 	partAt int64
-	games  []*hostGame // whole games read, in file order, still wanted (prune)
-	// looks are where the file ended at the last looks, and when.
-	looks []look
+	// tail is the last bytes read, before next: a file truncated and
+	// written anew may have grown past next by the time it is read again,
+	// and then holds other bytes there.
+	tail  []byte
+	games []*hostGame // whole games read, in file order, still wanted (prune)
+	// files are the files read, the newest keptFiles generations, to place
+	// where a game started in them (markOf).
+	files []genFile
 	now   func() time.Time
 	skip  int  // games read from part's start, taken already
 	line  int  // part's first line (a UTF-8 BOM is read as such on line 1 only)
 	align bool // part starts inside a line
 	r     *pgn.Reader
 }
+
+// genFile is the file of one generation as first read (its size then),
+// and by when.
+type genFile struct {
+	gen   int
+	file  os.FileInfo
+	found time.Time
+}
+
+// tailLen is how much of what was read is checked to be still there; two
+// files that differ before it and agree in it at the same place do not
+// occur.
+const tailLen = 256
+
+// keptFiles bounds the generations remembered: a file is replaced or
+// truncated far less often than games start.
+const keptFiles = 64
 
 // hostGame is one whole game of the host's PGN.
 type hostGame struct {
@@ -70,40 +92,85 @@ func (g *hostGame) after(m pgnMark) bool {
 }
 
 // lookBack is how far before the end of a file first found with games in
-// it reading starts: those games came before any of ours, but a game being
-// written across the end must be read from its real start, so that it is
-// known to come before. No game of a host is this long.
+// it reading starts: those games came before any of ours (the session's
+// calls never lag that far behind its games), but a game being written
+// across the end must be read from its real start, so that it is known to
+// come before. No game of a host is this long.
 const lookBack = 1 << 20
 
 // readPiece bounds what one read takes in, so that a large new file is
 // parsed as it is read rather than held whole.
 const readPiece = 1 << 20
 
-// look is where the file ended by a time: every byte before was written
-// by then.
-type look struct {
-	at   time.Time
-	mark pgnMark
-}
-
-// keptLooks bounds the looks kept: far more than are made while one
-// call of the session waits behind the others.
-const keptLooks = 256
-
 func newHostPGN(path string, now func() time.Time) *hostPGN { return &hostPGN{path: path, now: now} }
 
-// markAt is where the file ended at time t, as far as the looks tell: at
-// the last look at or before t (the oldest kept if none was).
-func (h *hostPGN) markAt(t time.Time) pgnMark {
-	for i := len(h.looks) - 1; i >= 0; i-- {
-		if !h.looks[i].at.After(t) {
-			return h.looks[i].mark
+// PGNStat is the host's PGN file at one instant: the proxy's loop takes
+// it (one stat) as the GUI starts a game, so that the game is looked for
+// among the games written after that instant only, however late the
+// session's calls come, and whatever it read of the file before.
+type PGNStat struct {
+	path  string
+	known bool        // the stat answered
+	file  os.FileInfo // nil: no file there
+}
+
+// StatPGN is the file at path (BookLearnPGN) now; "" stats nothing.
+func StatPGN(path string) PGNStat {
+	if path == "" {
+		return PGNStat{}
+	}
+	fi, err := os.Stat(path)
+	st := PGNStat{path: path}
+	switch {
+	case err == nil:
+		// Windows reads a file's identity when it is first compared, by
+		// its name: now, while the name is this file's.
+		os.SameFile(fi, fi)
+		st.known, st.file = true, fi
+	case errors.Is(err, fs.ErrNotExist):
+		st.known = true
+	}
+	return st
+}
+
+// end is where what was read so far ends.
+func (h *hostPGN) end() pgnMark { return pgnMark{h.gen, h.next} }
+
+// markOf is where the file ended at the stat st (known), taken just
+// after the time at, in the generations read: the file of st as read by
+// then, else as first read after; when there was no file then, or it was
+// replaced before it was read, every file first read after is newer. It
+// errs towards taking in the games written near a rewrite of the file,
+// never towards leaving out a game written after st.
+func (h *hostPGN) markOf(st PGNStat, at time.Time) pgnMark {
+	if st.file != nil {
+		var first, byThen *genFile
+		for i := range h.files {
+			f := &h.files[i]
+			if os.SameFile(f.file, st.file) {
+				if first == nil {
+					first = f
+				}
+				if !f.found.After(at) {
+					byThen = f
+				}
+			}
+		}
+		switch {
+		case byThen != nil:
+			return pgnMark{byThen.gen, st.file.Size()}
+		case first != nil && first.file.Size() < st.file.Size():
+			return pgnMark{first.gen, 0} // written anew before it was read
+		case first != nil:
+			return pgnMark{first.gen, st.file.Size()}
 		}
 	}
-	if len(h.looks) > 0 {
-		return h.looks[0].mark
+	for _, f := range h.files {
+		if f.found.After(at) {
+			return pgnMark{f.gen, 0}
+		}
 	}
-	return pgnMark{h.gen, h.next}
+	return pgnMark{h.gen + 1, 0}
 }
 
 // refresh reads what the host wrote since the last call. A file that does
@@ -112,13 +179,6 @@ func (h *hostPGN) markAt(t time.Time) pgnMark {
 func (h *hostPGN) refresh() error {
 	first := !h.looked
 	h.looked = true
-	defer func() {
-		// The time after reading: what was read was written by then.
-		if len(h.looks) == keptLooks {
-			h.looks = append(h.looks[:0], h.looks[keptLooks/2:]...)
-		}
-		h.looks = append(h.looks, look{h.now(), pgnMark{h.gen, h.next}})
-	}()
 	st, err := os.Stat(h.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -142,14 +202,21 @@ func (h *hostPGN) refresh() error {
 	if st, err = f.Stat(); err != nil {
 		return err
 	}
+	gen := h.gen
 	switch {
 	case h.file == nil && first:
-		// Games written before the first look are no one's.
-		h.startFile(max(0, st.Size()-lookBack))
+		h.startFile(max(0, st.Size()-lookBack)) // what lies far before the end is no one's
 	case h.file == nil, !os.SameFile(h.file, st):
 		h.startFile(0) // written since the last look, or rotated: a new file took the name
-	case st.Size() < h.next:
+	case st.Size() < h.next, !h.unchanged(f):
 		h.startFile(0) // truncated, and written anew
+	}
+	if h.gen != gen {
+		if len(h.files) == keptFiles {
+			h.files = append(h.files[:0], h.files[1:]...)
+		}
+		// The time after the stat: the file was there by then.
+		h.files = append(h.files, genFile{h.gen, st, h.now()})
 	}
 	h.file = st
 	for {
@@ -160,6 +227,7 @@ func (h *hostPGN) refresh() error {
 		h.part = h.part[:n+got]
 		h.next += int64(got)
 		if got > 0 {
+			h.keepTail(h.part[n : n+got])
 			h.parse()
 		}
 		if err == io.EOF || got == 0 {
@@ -171,9 +239,33 @@ func (h *hostPGN) refresh() error {
 	}
 }
 
+// unchanged reports that f, read up to next, still holds there what was
+// read.
+func (h *hostPGN) unchanged(f *os.File) bool {
+	if len(h.tail) == 0 {
+		return true
+	}
+	was := make([]byte, len(h.tail))
+	_, err := f.ReadAt(was, h.next-int64(len(was)))
+	return err == nil && bytes.Equal(was, h.tail)
+}
+
+// keepTail keeps the last tailLen bytes of what was read, read the last.
+func (h *hostPGN) keepTail(read []byte) {
+	if len(read) >= tailLen {
+		h.tail = append(h.tail[:0], read[len(read)-tailLen:]...)
+		return
+	}
+	h.tail = append(h.tail, read...)
+	if extra := len(h.tail) - tailLen; extra > 0 {
+		h.tail = h.tail[:copy(h.tail, h.tail[extra:])]
+	}
+}
+
 // startFile starts a new generation of the file at offset from.
 func (h *hostPGN) startFile(from int64) {
 	h.gen++
+	h.tail = h.tail[:0]
 	h.next, h.partAt, h.part, h.skip, h.line, h.align = from, from, h.part[:0], 0, 1, from > 0
 	if from > 0 {
 		h.line = 2 // its number unknown: not the first
