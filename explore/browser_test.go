@@ -244,6 +244,9 @@ func TestBrowserNavigation(t *testing.T) {
 	if !eval[bool](b, `!!document.querySelector('#col-0 .empty')`) {
 		t.Error("out of book, the column does not say so")
 	}
+	if ends := eval[string](b, `document.getElementById('ends').textContent`); ends != "book.bin: out of book after 2. Ba6" {
+		t.Errorf("the line says %q", ends)
+	}
 
 	fen := "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
 	b.run(chromedp.SetValue(chromedp.ID("fen"), fen), chromedp.Click(chromedp.CSS(`#fen-form button`)),

@@ -224,20 +224,33 @@ function render() {
   if (state.books) $('undo').disabled = state.books.undo.length === 0;
 }
 
+// moveName is the i-th move of the line as a game score writes it: 2. Nf3,
+// 2... Nc6.
+function moveName(i) {
+  const d = state.data, startBlack = !!d.start_fen && d.start_fen.split(' ')[1] === 'b';
+  const first = d.start_fen ? +(d.start_fen.split(' ')[5] || 1) : 1;
+  const ply = i + (startBlack ? 1 : 0);
+  return (first + Math.floor(ply / 2)) + (ply % 2 ? '... ' : '. ') + d.moves[i].san;
+}
+
 function renderLine() {
   const d = state.data, list = $('movelist');
   list.replaceChildren();
+  // Where each book ends along the line: the first position without a
+  // book move.
   const ends = d.columns.map((c, i) => el('span', {}, el('span', { class: 'swatch', style: 'background:' + COLORS[i % COLORS.length] }),
-    c.end < 0 ? c.name + ': in book along the whole line' : c.name + ': ends at ply ' + c.end));
+    c.name + ': ' + (c.end < 0 ? (d.moves.length ? 'in book along the whole line' : 'in book') : c.end === 0 ? 'no book move at the start' : 'out of book after ' + moveName(c.end - 1))));
   $('ends').replaceChildren(...ends);
   const startBlack = !!d.start_fen && d.start_fen.split(' ')[1] === 'b';
   let number = d.start_fen ? +(d.start_fen.split(' ')[5] || 1) : 1;
   const cells = [];
+  // A move's marks: for each column, a dot when the book had moves in the
+  // position the move was played from, a ring when it had none.
   const mv = (i) => {
     const m = d.moves[i];
     const marks = d.columns.map((c, k) => c.along[i] > 0
-      ? el('span', { class: 'in', style: 'background:' + COLORS[k % COLORS.length], title: c.name + ': ' + c.along[i] + ' book moves before it' })
-      : el('span', { class: 'out', title: c.name + ': out of book before it' }));
+      ? el('span', { class: 'in', style: 'background:' + COLORS[k % COLORS.length], title: `${c.name}: ${c.along[i]} book ${c.along[i] === 1 ? 'move' : 'moves'} here` })
+      : el('span', { class: 'out', title: c.name + ': no book move here' }));
     return el('span', { class: 'mv' + (i + 1 === state.ply ? ' current' : ''), 'data-ply': i + 1, onclick: () => go(i + 1) }, m.san, ...marks);
   };
   let i = 0;
