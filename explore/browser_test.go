@@ -30,9 +30,9 @@ import (
 )
 
 // shots, when set, is a folder the browser tests write their screenshots
-// to: docs/explore.png is made with
+// to: docs/images/two-books.png is made, in this folder, with
 //
-//	go test ./explore -run TestBrowserTwoBooks -shots ../docs/images
+//	go test -run TestBrowserTwoBooks -shots ../docs/images
 var shots = flag.String("shots", "", "write the browser tests' screenshots to this `folder`")
 
 // browser is a headless Chromium on a page of the server, watching for
