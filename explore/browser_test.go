@@ -30,9 +30,9 @@ import (
 )
 
 // shots, when set, is a folder the browser tests write their screenshots
-// to: docs/explore.png is made with
+// to: docs/images/two-books.png is made, in this folder, with
 //
-//	go test ./explore -run TestBrowserTwoBooks -shots ../docs/images
+//	go test -run TestBrowserTwoBooks -shots ../docs/images
 var shots = flag.String("shots", "", "write the browser tests' screenshots to this `folder`")
 
 // browser is a headless Chromium on a page of the server, watching for
@@ -178,17 +178,20 @@ type shownRow struct {
 	Share  float64 `json:"share"`
 	Weight int     `json:"weight"`
 	Shown  string  `json:"shown"` // the chance as written on the page
+	Out    string  `json:"out"`   // the rule named instead, for a move left out
 }
 
 // rows reads the book moves the page shows in column c.
 func (b *browser) rows(c int) []shownRow {
 	b.t.Helper()
 	return eval[[]shownRow](b, fmt.Sprintf(`[...document.querySelectorAll('#col-%d tr.entry')].map(r => ({move: r.dataset.move,
-		chance: +r.dataset.chance, share: +r.dataset.share, weight: +r.dataset.weight, shown: r.querySelector('.bar .txt').textContent}))`, c))
+		chance: +r.dataset.chance, share: +r.dataset.share, weight: +r.dataset.weight,
+		shown: r.querySelector('td.chance .bar .txt')?.textContent || '', out: r.querySelector('td.chance .why')?.dataset.out || ''}))`, c))
 }
 
 // sameAsProbe fails when the moves, shares and chances shown in the first
-// column differ from probe -json's for the position.
+// column differ from probe -json's for the position: a move probe leaves
+// out shows the rule that does, the others their chance.
 func (b *browser) sameAsProbe(what string, args ...string) {
 	b.t.Helper()
 	want := probeJSON(b.t, args...)
@@ -198,8 +201,12 @@ func (b *browser) sameAsProbe(what string, args ...string) {
 	}
 	for i, e := range want.Entries {
 		g := got[i]
+		shown := strconv.FormatFloat(100*e.Chance, 'f', 1, 64) + "%"
+		if e.Out != "" {
+			shown = ""
+		}
 		if g.Move != e.Move || g.Weight != int(e.Weight) || math.Abs(g.Share-e.Share) > 1e-12 || math.Abs(g.Chance-e.Chance) > 1e-12 ||
-			g.Shown != strconv.FormatFloat(100*e.Chance, 'f', 1, 64)+"%" {
+			g.Shown != shown || g.Out != e.Out {
 			b.t.Errorf("%s: move %d: the page shows %+v, probe %+v", what, i, g, e)
 		}
 	}
@@ -243,6 +250,9 @@ func TestBrowserNavigation(t *testing.T) {
 	b.sameAsProbe("1.e4 e5 2.Ba6", "-book", gnu, "-moves", "e2e4 e7e5 f1a6")
 	if !eval[bool](b, `!!document.querySelector('#col-0 .empty')`) {
 		t.Error("out of book, the column does not say so")
+	}
+	if ends := eval[string](b, `document.getElementById('ends').textContent`); ends != "book.bin: out of book after 2. Ba6" {
+		t.Errorf("the line says %q", ends)
 	}
 
 	fen := "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
@@ -329,11 +339,11 @@ func TestBrowserEdit(t *testing.T) {
 	b.clean()
 }
 
-// TestBrowserTwoBooks shows the gnuchess book beside a copy changed by
-// learning and edits, and an ABK book: the second column marks what
-// changed, the ABK column shows priorities and win/draw/loss bars.
-func TestBrowserTwoBooks(t *testing.T) {
-	gnu := testenv.GnuchessBook(t)
+// learnedCopy is a copy of the gnuchess book changed as a tournament and
+// its operator would: after 1.e4 e5, Bc4's weight set, f4 deleted and a4
+// added, then two games learned, one won and one drawn by the player.
+func learnedCopy(t *testing.T, gnu string) string {
+	t.Helper()
 	after := filepath.Join(t.TempDir(), "learned.bin")
 	if err := os.WriteFile(after, fixture.ReadFile(t, gnu), 0o644); err != nil {
 		t.Fatal(err)
@@ -368,10 +378,24 @@ func TestBrowserTwoBooks(t *testing.T) {
 	if code := cli.Run([]string{"learn", "-book", after, "-pgn", pgn, "-player", "A"}, nil, &out, &errb); code != 0 {
 		t.Fatalf("learn: %s", errb.String())
 	}
-	o := books(gnu, after)
+	return after
+}
+
+// twoBooks is the gnuchess book before and after learnedCopy.
+func twoBooks(t *testing.T) explore.Options {
+	gnu := testenv.GnuchessBook(t)
+	o := books(gnu, learnedCopy(t, gnu))
 	o.Columns[0].Name = "book.bin (before)"
 	o.Columns[1].Name = "learned.bin (after)"
-	s := serve(t, o)
+	return o
+}
+
+// TestBrowserTwoBooks shows the gnuchess book beside a copy changed by
+// learning and edits, and an ABK book: the second column marks what
+// changed, and the learn statistics show as the server gives them (games,
+// points and score, and for ABK won, drawn and lost too).
+func TestBrowserTwoBooks(t *testing.T) {
+	s := serve(t, twoBooks(t))
 	b := openBrowser(t, s, "/?moves=e2e4,e7e5")
 	tags := eval[[]string](b, `[...document.querySelectorAll('#col-1 tr.entry')].map(r => r.dataset.move + ':' + (r.querySelector('.tag')?.textContent || ''))`)
 	want := map[string]string{"f1c4": "weight", "a2a4": "new", "g1f3": "learn", "b1c3": ""}
@@ -384,16 +408,95 @@ func TestBrowserTwoBooks(t *testing.T) {
 	if missing := eval[string](b, `document.querySelector('#col-1 .missing')?.textContent || ''`); !strings.Contains(missing, "f4") {
 		t.Errorf("missing: %q", missing)
 	}
+	// The player won one game with 2.Nf3 as White: 1 point of 1 game.
+	if got := b.learnShown(1, "g1f3"); got != "100%|1/1|1|1" {
+		t.Errorf("learn statistics of 2.Nf3 after learning: %q", got)
+	}
+	if got := b.learnShown(0, "g1f3"); got != "" {
+		t.Errorf("learn statistics of 2.Nf3 before learning: %q", got)
+	}
 	b.shot("two-books.png")
 	b.run(chromedp.Click(chromedp.CSS(`#col-0 tr[data-move="g1f3"] td.san`)))
 	b.waitPly(3)
 	b.clean()
 
-	abk := serve(t, books(filepath.Join("..", "book", "abk", "testdata", "small.abk")))
+	abkPath := filepath.Join("..", "book", "abk", "testdata", "small.abk")
+	abk := serve(t, books(abkPath))
 	a := openBrowser(t, abk, "/?moves=e2e4")
 	if eval[int](a, `document.querySelectorAll('#col-0 .wdl .w').length`) == 0 {
 		t.Error("no win/draw/loss bar for the ABK book")
 	}
+	// Each ABK move shows its won, drawn and lost, its points of games
+	// and its score, as the server reads them.
+	pos := abk.position(url.Values{"moves": {"e2e4"}})
+	for i, e := range pos.Columns[0].Report.Entries {
+		x := pos.Columns[0].Extra[i].ABK
+		drawn := x.Games - x.Won - x.Lost
+		half := 2*x.Won + drawn
+		want := fmt.Sprintf("%.0f%%|+%d =%d −%d|%s/%d|%d|%g", 100*float64(half)/float64(2*x.Games), x.Won, drawn, x.Lost, halfPoints(half), x.Games, x.Games, float64(half)/2)
+		if got := a.learnShown(0, e.Move); got != want {
+			t.Errorf("ABK move %s: learn shown %q, want %q", e.Move, got, want)
+		}
+	}
 	a.shot("abk.png")
 	a.clean()
+}
+
+// halfPoints writes half points as a chess score: 27½.
+func halfPoints(half int64) string {
+	s := strconv.FormatInt(half/2, 10)
+	if half%2 == 1 {
+		if half == 1 {
+			s = ""
+		}
+		s += "½"
+	}
+	return s
+}
+
+// learnShown is a move's learn statistics as column c shows them: the
+// score, the texts under the bar, and the games and points it holds;
+// "" when it shows none.
+func (b *browser) learnShown(c int, move string) string {
+	b.t.Helper()
+	return eval[string](b, fmt.Sprintf(`(() => { const l = document.querySelector('#col-%d tr[data-move="%s"] td.learn .learn');
+		return l ? [l.querySelector('.txt').textContent, ...[...l.querySelectorAll('.learn-txt span')].map(s => s.textContent), l.dataset.games, l.dataset.points].join('|') : ''; })()`, c, move))
+}
+
+// TestBrowserFits: at the common screen widths the page needs no sideways
+// scrolling, and nothing in a book's column is cut or scrolled: two books
+// side by side from 1280 px, one above the other at 1000 px, with the
+// editor on (its column of buttons) and the widest figures of an ABK book.
+func TestBrowserFits(t *testing.T) {
+	o := twoBooks(t)
+	o.Edit = true
+	abk := books(filepath.Join("..", "book", "abk", "testdata", "small.abk"), testenv.GnuchessBook(t))
+	for _, tc := range []struct {
+		name string
+		o    explore.Options
+		path string
+	}{
+		{"two-books", o, "/?moves=e2e4,e7e5"},
+		{"abk", abk, "/?moves=e2e4"},
+	} {
+		s := serve(t, tc.o)
+		path := tc.path
+		if tc.o.Edit {
+			path += "#token=" + s.srv.Token()
+		}
+		b := openBrowser(t, s, path)
+		for _, width := range []int64{1000, 1280, 1440, 1920} {
+			b.run(chromedp.EmulateViewport(width, 900))
+			b.shot(fmt.Sprintf("fits-%s-%d.png", tc.name, width))
+			over := eval[[]string](b, `[document.documentElement, ...document.querySelectorAll('.col')].filter(e => e.scrollWidth > e.clientWidth).map(e => (e.id || e.tagName) + ': ' + e.scrollWidth + ' > ' + e.clientWidth)`)
+			if len(over) > 0 {
+				t.Errorf("%s at %d px: wider than shown: %v", tc.name, width, over)
+			}
+			beside := eval[bool](b, `document.getElementById('col-0').getBoundingClientRect().top === document.getElementById('col-1').getBoundingClientRect().top`)
+			if beside != (width >= 1280) {
+				t.Errorf("%s at %d px: columns side by side: %v", tc.name, width, beside)
+			}
+		}
+		b.clean()
+	}
 }

@@ -115,7 +115,7 @@ func (s *Session) startGame() {
 	// Where what was read of the file ends now; GameStart gives where it
 	// ended when the GUI started the game, perhaps long before.
 	h := s.hostPGN(path)
-	g.host, g.mark = h, h.end()
+	g.host, g.mark = h, h.readTo()
 	if s.settings.On {
 		s.sayOnce("source "+path, "learn: results from the host's PGN file %s (BookLearnPGN): each game is looked for there when it ends and counted as learn -pgn counts it", path)
 	}

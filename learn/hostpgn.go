@@ -22,29 +22,43 @@ import (
 // once it is finished. The file may not exist yet, and may be replaced
 // (rotated) or truncated: what is read then is a new generation of the
 // file, read from its start.
+//
+// Nothing read is kept but the games and the last tailLen bytes (to tell
+// a file written anew): the file is read in windows, and a game still
+// being written is read again from the file at the next look, so a huge
+// comment or line costs time, never memory.
 type hostPGN struct {
 	path   string
 	looked bool        // refresh was called
 	file   os.FileInfo // the file read so far; nil: none found yet
 	gen    int         // counts the files read
 	next   int64       // offset of the first byte not read yet
-	// part is what was read after the last whole game, from partAt: the
-	// start of a game being written, or blank lines.
-	part   []byte
-	partAt int64
-	// tail is the last bytes read, before next: a file truncated and
-	// written anew may have grown past next by the time it is read again,
-	// and then holds other bytes there.
-	tail  []byte
+	// from is where the next look reads again from: after the last whole
+	// game, at a line start; what follows is the start of a game being
+	// written, or blank lines.
+	from  int64
+	line  int         // from's line (a UTF-8 BOM is read as such on line 1 only)
+	skip  int         // games read from from, taken already
+	align bool        // from is inside a line: reading starts at the next one
 	games []*hostGame // whole games read, in file order, still wanted (prune)
 	// files are the files read, the newest keptFiles generations, to place
 	// where a game started in them (markOf).
 	files []genFile
-	now   func() time.Time
-	skip  int  // games read from part's start, taken already
-	line  int  // part's first line (a UTF-8 BOM is read as such on line 1 only)
-	align bool // part starts inside a line
-	r     *pgn.Reader
+	// tail is the last bytes the reader read, from tailAt (at most
+	// tailLen): a file truncated and written anew may have grown past next
+	// by the time it is read again, and then holds other bytes there.
+	tail   []byte
+	tailAt int64
+	now    func() time.Time
+	r      *pgn.Reader
+	// The file being read: the window the reader reads, where the next
+	// one starts, where the text ends, and a read error found there.
+	f        *os.File
+	window   []byte
+	windowAt int64
+	end      int64
+	readErr  error
+	text     fileText // the text the reader read, walked again behind it
 }
 
 // genFile is the file of one generation as first read (its size then),
@@ -98,9 +112,10 @@ func (g *hostGame) after(m pgnMark) bool {
 // come before. No game of a host is this long.
 const lookBack = 1 << 20
 
-// readPiece bounds what one read takes in, so that a large new file is
-// parsed as it is read rather than held whole.
-const readPiece = 1 << 20
+// hostWindow is how much of the file is read at a time, by the reader
+// and by the walk behind it: all that is held of the text. A variable
+// only so that tests can make it small.
+var hostWindow = 64 << 10
 
 func newHostPGN(path string, now func() time.Time) *hostPGN { return &hostPGN{path: path, now: now} }
 
@@ -133,8 +148,8 @@ func StatPGN(path string) PGNStat {
 	return st
 }
 
-// end is where what was read so far ends.
-func (h *hostPGN) end() pgnMark { return pgnMark{h.gen, h.next} }
+// readTo is where what was read so far ends.
+func (h *hostPGN) readTo() pgnMark { return pgnMark{h.gen, h.next} }
 
 // markOf is where the file ended at the stat st (known), taken just
 // after the time at, in the generations read: the file of st as read by
@@ -219,144 +234,276 @@ func (h *hostPGN) refresh() error {
 		h.files = append(h.files, genFile{h.gen, st, h.now()})
 	}
 	h.file = st
-	for {
-		want := int(min(max(st.Size()-h.next, 4<<10), readPiece))
-		h.part = slices.Grow(h.part, want)
-		n := len(h.part)
-		got, err := f.ReadAt(h.part[n:n+want], h.next)
-		h.part = h.part[:n+got]
-		h.next += int64(got)
-		if got > 0 {
-			h.keepTail(h.part[n : n+got])
-			h.parse()
-		}
-		if err == io.EOF || got == 0 {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
+	if st.Size() <= h.next {
+		return nil // nothing new
 	}
+	return h.read(f, st.Size())
 }
 
-// unchanged reports that f, read up to next, still holds there what was
-// read.
+// unchanged reports that f still holds what the reader read last, where
+// it read it.
 func (h *hostPGN) unchanged(f *os.File) bool {
-	if len(h.tail) == 0 {
-		return true
-	}
-	was := make([]byte, len(h.tail))
-	_, err := f.ReadAt(was, h.next-int64(len(was)))
-	return err == nil && bytes.Equal(was, h.tail)
+	var was [tailLen]byte
+	n, err := f.ReadAt(was[:len(h.tail)], h.tailAt)
+	return n == len(h.tail) && (err == nil || err == io.EOF) && bytes.Equal(was[:n], h.tail)
 }
 
-// keepTail keeps the last tailLen bytes of what was read, read the last.
-func (h *hostPGN) keepTail(read []byte) {
+// keepTail keeps the last tailLen bytes of the text read, read is the
+// window read at at. A window that does not follow the tail (reading
+// started again further on) starts it anew; one that starts inside it
+// (a game still being written, read again) replaces what it read again.
+func (h *hostPGN) keepTail(at int64, read []byte) {
+	if at < h.tailAt || at > h.tailAt+int64(len(h.tail)) {
+		h.tail, h.tailAt = h.tail[:0], at
+	}
+	h.tail = h.tail[:at-h.tailAt]
 	if len(read) >= tailLen {
-		h.tail = append(h.tail[:0], read[len(read)-tailLen:]...)
+		h.tail, h.tailAt = append(h.tail[:0], read[len(read)-tailLen:]...), at+int64(len(read)-tailLen)
 		return
 	}
 	h.tail = append(h.tail, read...)
 	if extra := len(h.tail) - tailLen; extra > 0 {
-		h.tail = h.tail[:copy(h.tail, h.tail[extra:])]
+		h.tail, h.tailAt = h.tail[:copy(h.tail, h.tail[extra:])], h.tailAt+int64(extra)
 	}
 }
 
 // startFile starts a new generation of the file at offset from.
 func (h *hostPGN) startFile(from int64) {
 	h.gen++
-	h.tail = h.tail[:0]
-	h.next, h.partAt, h.part, h.skip, h.line, h.align = from, from, h.part[:0], 0, 1, from > 0
+	h.tail, h.tailAt = h.tail[:0], from
+	h.next, h.from, h.skip, h.line, h.align = from, from, 0, 1, from > 0
 	if from > 0 {
 		h.line = 2 // its number unknown: not the first
 	}
 }
 
-// parse takes the whole games out of part. A game is whole when its
-// termination marker and a byte after it were read, or the next game's
-// tags: one cut by the end of what is written so far, or a syntax error
-// found there (a tag line half written), waits for more.
+// read takes the whole games out of the file's text from h.from to size.
+// A game is whole when its termination marker and a byte after it were
+// read, or the next game's tags: one cut by the end of what is written so
+// far, or a syntax error found there (a tag line half written), waits for
+// more.
 //
-// Reading starts again, with more text, at a line start where a game
-// ended (the rest of its line blank), as the reader of the whole file
-// would be there; games read since (one ended mid-line, not the usual
-// way) are read again and passed over (skip).
-func (h *hostPGN) parse() {
-	text := h.part
+// The next look reads again from a line start where a game ended (the
+// rest of its line blank), as the reader of the whole file would be
+// there; games read since (one ended mid-line, not the usual way) are read
+// again and passed over (skip).
+func (h *hostPGN) read(f *os.File, size int64) error {
+	h.f, h.end, h.readErr = f, size, nil
+	h.window = slices.Grow(h.window[:0], hostWindow)[:hostWindow]
+	h.text.f, h.text.buf = f, slices.Grow(h.text.buf[:0], hostWindow)[:hostWindow]
+	defer func() { h.f, h.text.f, h.next = nil, nil, h.end }()
 	if h.align {
 		// Reading started inside the file: at the first line start.
-		i := bytes.IndexByte(text, '\n')
+		i, err := h.text.lineBreak(h.from, size)
+		if err != nil {
+			return err
+		}
 		if i < 0 {
-			return
+			h.from = size // all in the line cut
+			return nil
 		}
-		text, h.partAt, h.align = text[i+1:], h.partAt+int64(i+1), false
+		h.from, h.align = i+1, false
 	}
+	h.text.at, h.text.line, h.text.last = h.from, h.line, '\n'
+	h.windowAt = h.from
 	if h.r == nil {
-		h.r = pgn.NewChunkReader(pgn.Piece{Text: text, Line: h.line})
-	} else {
-		h.r.ResetChunk(pgn.Piece{Text: text, Line: h.line})
+		h.r = &pgn.Reader{Continue: h.nextWindow}
 	}
-	prev, n := 0, 0        // where the last game read ends; games read
-	anchor, before := 0, 0 // where reading starts again; games read before it
-	for {
-		g, err := h.r.Next()
-		if err == io.EOF {
-			break
-		}
-		var syntax *pgn.SyntaxError
-		if err != nil && !errors.As(err, &syntax) {
-			break // a chunk reader has no read errors
-		}
-		end := h.r.Offset()
-		if end >= len(text) {
-			// Cut by the end of what is written so far, or, ending there,
-			// a termination marker may be the start of a longer word.
-			break
-		}
-		if n++; n > h.skip {
-			start := prev
-			for start < end && isBlank(text[start]) {
-				start++
+	first, _ := h.nextWindow()
+	first.Line = h.line
+	h.r.ResetChunk(first)
+	n := 0                      // games read
+	anchor, before := h.from, 0 // where reading starts again; games read before it
+	anchorLine := h.line
+	err := h.takeGames(func(end int64, g *pgn.Game, syntax *pgn.SyntaxError) error {
+		if n < h.skip {
+			if err := h.text.walk(end, nil); err != nil {
+				return err
 			}
-			sum := fnv.New64a()
-			sum.Write(text[start:end])
-			hg := &hostGame{gen: h.gen, offset: h.partAt + int64(start), hash: sum.Sum64()}
+		} else {
+			start, hash, err := h.text.game(end)
 			if err != nil {
-				hg.err = err
+				return err
+			}
+			hg := &hostGame{gen: h.gen, offset: start, hash: hash}
+			if syntax != nil {
+				hg.err = syntax
 			} else {
 				hg.game = g.Clone()
 			}
 			h.games = append(h.games, hg)
 		}
-		prev = end
-		if next := lineStartAt(text, end); next >= 0 {
-			anchor, before = next, n
+		n++
+		next, err := h.text.lineStartAt(end, h.end)
+		if next >= 0 {
+			anchor, before, anchorLine = next, n, h.text.line
+			if next > end {
+				anchorLine++ // past the line break
+			}
+		}
+		return err
+	})
+	h.skip = n - before
+	h.from, h.line = anchor, anchorLine
+	if err != nil {
+		return err
+	}
+	return h.readErr
+}
+
+// takeGames gives each game the reader reads that ends before the end of
+// what is written, with where it ends, to take, until take fails.
+func (h *hostPGN) takeGames(take func(end int64, g *pgn.Game, syntax *pgn.SyntaxError) error) error {
+	for {
+		g, err := h.r.Next()
+		if err == io.EOF {
+			return nil
+		}
+		var syntax *pgn.SyntaxError
+		if err != nil && !errors.As(err, &syntax) {
+			return nil // a chunk reader has no read errors
+		}
+		end := h.from + int64(h.r.Offset())
+		if end >= h.end {
+			// Cut by the end of what is written so far, or, ending there,
+			// a termination marker may be the start of a longer word.
+			return nil
+		}
+		if err := take(end, g, syntax); err != nil {
+			return err
 		}
 	}
-	h.skip = n - before
-	h.line += bytes.Count(text[:anchor], []byte{'\n'})
-	k := copy(h.part, text[anchor:])
-	h.part = h.part[:k]
-	h.partAt += int64(anchor)
+}
+
+// nextWindow is the reader's next window of the file (Continue): open
+// while the text goes on after it, so that the reader goes on into the
+// next one wherever it is; the one that reaches the end of what is
+// written is not, and ends as a piece cut before a game does (the text
+// after it comes later).
+func (h *hostPGN) nextWindow() (pgn.Piece, bool) {
+	if h.windowAt >= h.end {
+		return pgn.Piece{}, false
+	}
+	n := int(min(int64(len(h.window)), h.end-h.windowAt))
+	got, err := h.f.ReadAt(h.window[:n], h.windowAt)
+	if got < n {
+		// Cut short (truncated since, or a read error): the text ends
+		// here for this look.
+		if err != io.EOF {
+			h.readErr = err
+		}
+		h.end = h.windowAt + int64(got)
+	}
+	h.keepTail(h.windowAt, h.window[:got])
+	h.windowAt += int64(got)
+	return pgn.Piece{Text: h.window[:got], Open: h.windowAt < h.end}, true
+}
+
+// fileText walks the file's text behind the reader, a window at a time,
+// to name each game by its text and know the lines.
+type fileText struct {
+	f    *os.File
+	buf  []byte
+	at   int64 // the next byte
+	line int   // at's line
+	last byte  // the byte before at
+}
+
+// walk reads the text from t.at to end, giving each window and where it
+// starts to use (if not nil).
+func (t *fileText) walk(end int64, use func(at int64, w []byte)) error {
+	err := t.look(t.at, end, func(at int64, w []byte) bool {
+		t.line += bytes.Count(w, []byte{'\n'})
+		t.last = w[len(w)-1]
+		if use != nil {
+			use(at, w)
+		}
+		t.at = at + int64(len(w))
+		return true
+	})
+	return err
+}
+
+// game walks on to end, where a game read ends, and gives where the
+// game's text starts (past the blanks before it) and its hash.
+func (t *fileText) game(end int64) (start int64, hash uint64, err error) {
+	sum := fnv.New64a()
+	start = -1
+	err = t.walk(end, func(at int64, w []byte) {
+		if start < 0 {
+			i := 0
+			for i < len(w) && isBlank(w[i]) {
+				i++
+			}
+			if i == len(w) {
+				return
+			}
+			start, w = at+int64(i), w[i:]
+		}
+		sum.Write(w)
+	})
+	if start < 0 {
+		start = end
+	}
+	return start, sum.Sum64(), err
+}
+
+// lineBreak is where the first line break at or after from is, before
+// end; -1: none.
+func (t *fileText) lineBreak(from, end int64) (int64, error) {
+	i := int64(-1)
+	err := t.look(from, end, func(at int64, w []byte) bool {
+		if k := bytes.IndexByte(w, '\n'); k >= 0 {
+			i = at + int64(k)
+			return false
+		}
+		return true
+	})
+	return i, err
 }
 
 // lineStartAt is where the line after i starts, when only blanks are left
-// on i's line and its end is in text, or i itself when it starts a line;
-// else -1.
-func lineStartAt(text []byte, i int) int {
-	if i == 0 || text[i-1] == '\n' {
-		return i
+// on i's line and its end is before end, or i itself when it starts a
+// line; else -1. The text was walked to i.
+func (t *fileText) lineStartAt(i, end int64) (int64, error) {
+	if t.last == '\n' {
+		return i, nil
 	}
-	for ; i < len(text); i++ {
-		switch text[i] {
-		case '\n':
-			return i + 1
-		case ' ', '\t', '\r':
-		default:
-			return -1
+	next := int64(-1)
+	err := t.look(i, end, func(at int64, w []byte) bool {
+		for k, c := range w {
+			switch c {
+			case '\n':
+				next = at + int64(k) + 1
+				return false
+			case ' ', '\t', '\r':
+			default:
+				return false
+			}
 		}
+		return true
+	})
+	return next, err
+}
+
+// look reads the text from from to end, without walking it, giving each
+// window and where it starts to more until it returns false.
+func (t *fileText) look(from, end int64, more func(at int64, w []byte) bool) error {
+	for from < end {
+		n := int(min(int64(len(t.buf)), end-from))
+		got, err := t.f.ReadAt(t.buf[:n], from)
+		if got < n {
+			if err == nil || err == io.EOF {
+				err = io.ErrUnexpectedEOF // truncated while read
+			}
+			return err
+		}
+		if !more(from, t.buf[:n]) {
+			return nil
+		}
+		from += int64(n)
 	}
-	return -1
+	return nil
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }

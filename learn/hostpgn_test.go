@@ -1,12 +1,18 @@
 package learn
 
 import (
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/polyproxy/polyproxy/internal/hostilepgn"
 )
 
 // describeGames writes down what the reader of a host's PGN took in: each
@@ -46,13 +52,20 @@ func readHostPGN(t testing.TB, path string, text []byte, cuts []int) []*hostGame
 		if err := h.refresh(); err != nil {
 			t.Fatal(err)
 		}
+		// What is checked at the next look to tell a file written anew:
+		// the last bytes read, where they are.
+		if h.next != int64(done) || h.tailAt+int64(len(h.tail)) != h.next || len(h.tail) != min(tailLen, done) || string(h.tail) != string(text[h.tailAt:h.next]) {
+			t.Fatalf("after reading %d bytes: %d bytes read, tail %q at %d", done, h.next, h.tail, h.tailAt)
+		}
 	}
 	return h.games
 }
 
 // The host's PGN read while it is written, a piece at a time, gives the
 // games read from the whole file at once: the same places, the same texts
-// (a game is taken only whole), CRLF or not, whatever the cuts.
+// (a game is taken only whole), CRLF or not, whatever the cuts, and
+// whatever the windows the file is read in (the first cut picks them, from
+// 1 byte: cut inside lines, tags and tokens).
 func FuzzHostPGNPieces(f *testing.F) {
 	g := func(result, moves string) string {
 		return fmt.Sprintf("[Event \"?\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"%s\"]\n\n%s {comment} %s\n\n", result, moves, result)
@@ -80,9 +93,12 @@ func FuzzHostPGNPieces(f *testing.F) {
 			cuts = append(cuts, pos)
 		}
 		whole := describeGames(readHostPGN(t, filepath.Join(sub, "whole.pgn"), text, nil))
+		if len(cutBytes) > 0 {
+			defer setHostWindow(int(cutBytes[0])%64 + 1)()
+		}
 		pieces := describeGames(readHostPGN(t, filepath.Join(sub, "pieces.pgn"), text, cuts))
 		if whole != pieces {
-			t.Fatalf("read whole:\n%s\nread in pieces at %v:\n%s", whole, cuts, pieces)
+			t.Fatalf("read whole:\n%s\nread in pieces at %v in windows of %d:\n%s", whole, cuts, hostWindow, pieces)
 		}
 	})
 }
@@ -207,6 +223,142 @@ func TestHostPGNMarkOfAStat(t *testing.T) {
 			}
 			if got := rounds(after); strings.Join(got, "; ") != strings.Join(c.after, "; ") {
 				t.Errorf("mark %+v: after it %q, want %q (all read: %q)", m, got, c.after, rounds(h.games))
+			}
+		})
+	}
+}
+
+// setHostWindow reads the host's PGN in windows of n bytes until the
+// function it returns is called.
+func setHostWindow(n int) func() {
+	old := hostWindow
+	hostWindow = n
+	return func() { hostWindow = old }
+}
+
+// refreshingWriter appends what is written to the host's PGN and looks at
+// it after each write, as the host writes a game while the proxy reads,
+// counting the bytes the looks allocate.
+type refreshingWriter struct {
+	t         testing.TB
+	h         *hostPGN
+	allocated uint64
+}
+
+func (w *refreshingWriter) Write(p []byte) (int, error) {
+	appendFile(w.t, w.h.path, string(p))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err := w.h.refresh()
+	runtime.ReadMemStats(&after)
+	w.allocated += after.TotalAlloc - before.TotalAlloc
+	return len(p), err
+}
+
+// writeHostile writes a hostile input to a new host's PGN as a host would,
+// a piece at a time, with a look after each; it returns the reader and
+// what its looks allocated.
+func writeHostile(t testing.TB, shape hostilepgn.Shape, size int64) (*hostPGN, uint64) {
+	h := newHostPGN(filepath.Join(t.TempDir(), "games.pgn"), time.Now)
+	if err := h.refresh(); err != nil { // no file yet
+		t.Fatal(err)
+	}
+	w := &refreshingWriter{t: t, h: h}
+	if err := hostilepgn.Write(w, hostilepgn.Options{Shape: shape, Size: size, Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	return h, w.allocated
+}
+
+// A game with a huge comment, on one line or over lines (some like tags),
+// written while the proxy reads, is found with the games around it, as
+// with a short comment, and reading it holds no more than the windows:
+// the game being written is read again from the file, never kept. (At
+// 1 MiB in windows of 4 KiB; the same reading of a 200 MB comment is
+// BenchmarkHostPGNHostile's.)
+func TestHostPGNHugeComment(t *testing.T) {
+	defer setHostWindow(4 << 10)()
+	for _, shape := range []hostilepgn.Shape{hostilepgn.CommentOneLine, hostilepgn.CommentLines, hostilepgn.CommentTagLines} {
+		t.Run(string(shape), func(t *testing.T) {
+			small, _ := writeHostile(t, shape, 100)
+			want := gamesRead(small.games)
+			if len(want) != 4 {
+				t.Fatalf("with a short comment: %q", want)
+			}
+			h, allocated := writeHostile(t, shape, 1<<20)
+			if got := gamesRead(h.games); !slices.Equal(got, want) {
+				t.Fatalf("with a comment of 1 MiB: %q, want %q", got, want)
+			}
+			if allocated > 256<<10 {
+				t.Errorf("reading a game with a comment of 1 MiB allocated %d bytes", allocated)
+			}
+		})
+	}
+}
+
+// gamesRead names the games taken: their Event tag, result and moves.
+func gamesRead(games []*hostGame) []string {
+	var out []string
+	for _, g := range games {
+		if g.game == nil {
+			out = append(out, g.err.Error())
+			continue
+		}
+		s := fmt.Sprintf("%s %s:", g.game.Tag("Event"), g.game.Result)
+		for i := range g.game.NumMoves() {
+			s += " " + string(g.game.Move(i))
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+var hostileSize = flag.Int64("hostile-size", 16<<20, "the hostile part's size in BenchmarkHostPGNHostile (bytes, plies or games by shape)")
+
+// BenchmarkHostPGNHostile: the first look at a host's PGN holding a game
+// with a huge comment (one line, or over lines) reads it in the windows'
+// memory; B/op is what the look allocates. By hand for the 200 MB case:
+// -hostile-size 200000000 under /usr/bin/time -v.
+func BenchmarkHostPGNHostile(b *testing.B) {
+	for _, shape := range []hostilepgn.Shape{hostilepgn.CommentOneLine, hostilepgn.CommentLines} {
+		b.Run(string(shape), func(b *testing.B) {
+			path := filepath.Join(b.TempDir(), "games.pgn")
+			f, err := os.Create(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := hostilepgn.Write(f, hostilepgn.Options{Shape: shape, Size: *hostileSize, Seed: 1}); err != nil {
+				b.Fatal(err)
+			}
+			size, err := f.Seek(0, io.SeekCurrent)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := f.Close(); err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(size)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				// The file appears after the first look, so the second reads it
+				// all.
+				h := newHostPGN(path+".later", time.Now)
+				if err := h.refresh(); err != nil {
+					b.Fatal(err)
+				}
+				if err := os.Rename(path, path+".later"); err != nil {
+					b.Fatal(err)
+				}
+				if err := h.refresh(); err != nil {
+					b.Fatal(err)
+				}
+				if len(h.games) != 4 {
+					b.Fatalf("%d games read", len(h.games))
+				}
+				if err := os.Rename(path+".later", path); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}

@@ -95,7 +95,7 @@ type Reader struct {
 	chunk bool
 	open  bool
 	text  []byte // a chunk reader's text not yet read: its lines are sliced from it, not copied
-	size  int    // a chunk reader's whole text
+	size  int    // a chunk reader's whole text, with the pieces Continue gave
 	torn  bool
 }
 
@@ -212,10 +212,10 @@ func (r *Reader) ResetChunk(p Piece) {
 		long: r.long[:0], carry: r.carry[:0], lineNo: p.Line - 1, chunk: !p.Last, open: p.Open && !p.Last}
 }
 
-// Offset is how many bytes of a chunk reader's text have been read: after
-// Next returned a game, where the text that follows it starts (just after
-// its termination marker, or at the next game's first tag line). For a
-// reader of one piece (no Continue).
+// Offset is how many bytes of a chunk reader's text, and of the pieces
+// Continue gave after it, have been read: after Next returned a game,
+// where the text that follows it starts (just after its termination
+// marker, or at the next game's first tag line).
 func (r *Reader) Offset() int {
 	return r.size - len(r.text) - len(r.pending) - (len(r.cur) - r.pos)
 }
@@ -243,6 +243,7 @@ func (r *Reader) nextPiece() bool {
 	if r.text == nil {
 		r.text = []byte{}
 	}
+	r.size += len(p.Text)
 	r.chunk, r.open = !p.Last, p.Open && !p.Last
 	r.err = nil
 	return true

@@ -189,3 +189,49 @@ func TestChunkReaderOffset(t *testing.T) {
 		t.Fatalf("games end at %q, want %q", ends, want)
 	}
 }
+
+// A reader going on into open pieces (Continue) tells where each game
+// ends in the text of all the pieces, as the reader of the whole text
+// does, wherever the pieces are cut: inside lines, tags and tokens too.
+func TestChunkReaderOffsetOverPieces(t *testing.T) {
+	read := func(r *Reader) []string {
+		var out []string
+		for {
+			g, err := r.Next()
+			if err == io.EOF {
+				return out
+			}
+			var se *SyntaxError
+			if err != nil && !errors.As(err, &se) {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprintf("%s at %d", event(g, err), r.Offset()))
+		}
+	}
+	for _, name := range []string{"small.pgn", "forms.pgn", "robust.pgn"} {
+		text, err := os.ReadFile("../../testdata/pgn/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, text := range [][]byte{text, bytes.ReplaceAll(text, []byte("\n"), []byte("\r\n"))} {
+			want := read(NewChunkReader(Piece{Text: text, Line: 1, Last: true}))
+			for _, size := range []int{1, 3, 50, 4097} {
+				piece := func(from int) Piece {
+					to := min(from+size, len(text))
+					return Piece{Text: text[from:to], Line: 1, Last: to == len(text), Open: true}
+				}
+				at := 0
+				r := NewChunkReader(piece(0))
+				r.Continue = func() (Piece, bool) {
+					if at += size; at >= len(text) {
+						return Piece{}, false
+					}
+					return piece(at), true
+				}
+				if got := read(r); !slices.Equal(got, want) {
+					t.Errorf("%s in open pieces of %d:\n%s\nwant\n%s", name, size, strings.Join(got, "\n"), strings.Join(want, "\n"))
+				}
+			}
+		}
+	}
+}

@@ -224,20 +224,33 @@ function render() {
   if (state.books) $('undo').disabled = state.books.undo.length === 0;
 }
 
+// moveName is the i-th move of the line as a game score writes it: 2. Nf3,
+// 2... Nc6.
+function moveName(i) {
+  const d = state.data, startBlack = !!d.start_fen && d.start_fen.split(' ')[1] === 'b';
+  const first = d.start_fen ? +(d.start_fen.split(' ')[5] || 1) : 1;
+  const ply = i + (startBlack ? 1 : 0);
+  return (first + Math.floor(ply / 2)) + (ply % 2 ? '... ' : '. ') + d.moves[i].san;
+}
+
 function renderLine() {
   const d = state.data, list = $('movelist');
   list.replaceChildren();
+  // Where each book ends along the line: the first position without a
+  // book move.
   const ends = d.columns.map((c, i) => el('span', {}, el('span', { class: 'swatch', style: 'background:' + COLORS[i % COLORS.length] }),
-    c.end < 0 ? c.name + ': in book along the whole line' : c.name + ': ends at ply ' + c.end));
+    c.name + ': ' + (c.end < 0 ? (d.moves.length ? 'in book along the whole line' : 'in book') : c.end === 0 ? 'no book move at the start' : 'out of book after ' + moveName(c.end - 1))));
   $('ends').replaceChildren(...ends);
   const startBlack = !!d.start_fen && d.start_fen.split(' ')[1] === 'b';
   let number = d.start_fen ? +(d.start_fen.split(' ')[5] || 1) : 1;
   const cells = [];
+  // A move's marks: for each column, a dot when the book had moves in the
+  // position the move was played from, a ring when it had none.
   const mv = (i) => {
     const m = d.moves[i];
     const marks = d.columns.map((c, k) => c.along[i] > 0
-      ? el('span', { class: 'in', style: 'background:' + COLORS[k % COLORS.length], title: c.name + ': ' + c.along[i] + ' book moves before it' })
-      : el('span', { class: 'out', title: c.name + ': out of book before it' }));
+      ? el('span', { class: 'in', style: 'background:' + COLORS[k % COLORS.length], title: `${c.name}: ${c.along[i]} book ${c.along[i] === 1 ? 'move' : 'moves'} here` })
+      : el('span', { class: 'out', title: c.name + ': no book move here' }));
     return el('span', { class: 'mv' + (i + 1 === state.ply ? ' current' : ''), 'data-ply': i + 1, onclick: () => go(i + 1) }, m.san, ...marks);
   };
   let i = 0;
@@ -252,25 +265,42 @@ function renderLine() {
 
 const pct = (x) => (100 * x).toFixed(1) + '%';
 
+// bar is a share as a bar with its figure beside it.
 function bar(x, title) {
-  return el('div', { class: 'bar', title }, el('div', { class: 'fill', style: 'width:' + (100 * x).toFixed(1) + '%' }), el('span', { class: 'txt', text: pct(x) }));
+  return el('div', { class: 'bar', title }, el('div', { class: 'track' }, el('span', { class: 'fill', style: 'width:' + pct(x) })), el('span', { class: 'txt', text: pct(x) }));
 }
 
-// wdl is the learn statistics' bar: wins, draws and losses where the book
-// keeps them apart (ABK), the score alone otherwise.
-function wdl(e, x) {
-  if (x.abk && x.abk.games > 0) {
-    const a = x.abk, dr = Math.max(a.games - a.won - a.lost, 0);
-    const w = (n) => (100 * n / a.games).toFixed(1) + '%';
-    return el('div', {}, el('div', { class: 'wdl', title: `won ${a.won}, drawn ${dr}, lost ${a.lost} of ${a.games}` },
-      el('span', { class: 'w', style: 'width:' + w(a.won) }), el('span', { class: 'd', style: 'width:' + w(dr) }), el('span', { class: 'l', style: 'width:' + w(a.lost) })),
-    el('div', { class: 'wdl-txt', text: `+${a.won} =${dr} −${a.lost}` }));
-  }
-  if (!e.games) return el('span', { class: 'wdl-txt', text: '—' });
-  const score = e.points / (2 * e.games);
-  return el('div', {}, el('div', { class: 'wdl', title: `${e.points / 2} points of ${e.games} games` },
-    el('span', { class: 'w', style: 'width:' + (100 * score).toFixed(1) + '%' }), el('span', { class: 'l', style: 'width:' + (100 - 100 * score).toFixed(1) + '%' })),
-  el('div', { class: 'wdl-txt', text: `${e.games} ${e.games === 1 ? 'game' : 'games'}, ${(100 * score).toFixed(0)}%` }));
+// The rules that leave a move out, as the chance column names them; the
+// full reason shows on hover.
+const OUT = { legal: 'illegal', weight: 'weight 0', threshold: 'below threshold', repetition: 'repetition', width: 'outside width', min_weight: 'min weight' };
+
+function chance(e) {
+  if (!e.out) return bar(e.chance, `how likely a game plays it; ${pct(e.share)} of the legal weight`);
+  const why = (e.note || OUT[e.out] || e.out) + (e.legal ? `; ${pct(e.share)} of the legal weight` : '');
+  return el('span', { class: 'why', 'data-out': e.out, title: why, text: OUT[e.out] || e.out });
+}
+
+// points writes half points as a chess score: 27½.
+const points = (half) => (half >= 2 || half % 2 === 0 ? Math.floor(half / 2) : '') + (half % 2 ? '½' : '');
+
+// learn is a move's learn statistics: the score as a bar (won, drawn and
+// lost where the book keeps them apart, ABK), the score in per cent, and
+// points of games as a chess table writes them (27½/60).
+function learn(e, x) {
+  const a = x.abk;
+  const games = a ? a.games : e.games;
+  if (!games) return el('span', { class: 'none', text: '—' });
+  const drawn = a ? Math.max(a.games - a.won - a.lost, 0) : 0;
+  const half = a ? 2 * a.won + drawn : e.points;
+  const score = half / (2 * games), share = (n) => pct(n / games);
+  const track = a
+    ? el('div', { class: 'track wdl' }, el('span', { class: 'w', style: 'width:' + share(a.won) }), el('span', { class: 'd', style: 'width:' + share(drawn) }), el('span', { class: 'l', style: 'width:' + share(a.lost) }))
+    : el('div', { class: 'track score' }, el('span', { class: 'fill', style: 'width:' + pct(score) }));
+  const of = `${points(half)} ${half === 2 ? 'point' : 'points'} of ${games} ${games === 1 ? 'game' : 'games'}, ${(100 * score).toFixed(0)}%` +
+    (a ? `: won ${a.won}, drawn ${drawn}, lost ${a.lost}` : '');
+  return el('div', { class: 'learn', title: of, 'data-games': games, 'data-points': half / 2 },
+    el('div', { class: 'bar' }, track, el('span', { class: 'txt', text: (100 * score).toFixed(0) + '%' })),
+    el('div', { class: 'learn-txt' }, a ? el('span', { text: `+${a.won} =${drawn} −${a.lost}` }) : null, el('span', { text: `${points(half)}/${games}` })));
 }
 
 function renderColumns() {
@@ -300,25 +330,26 @@ function renderColumns() {
 
 function movesTable(c, ci) {
   const abk = c.format === 'abk';
-  const head = ['Move', 'Chance', 'Weight', 'Learn', 'Next', ''];
-  if (abk) head.splice(3, 0, 'Prio');
-  const numeric = ['Weight', 'Prio', 'Next'];
-  const t = el('table', { class: 'moves' }, el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { class: numeric.includes(h) ? 'num' : '', text: h })))));
+  const head = [['Move'], ['Chance', 'how likely a game plays the move under the column\'s settings, or the rule that leaves it out'],
+    ['Weight', 'the weight stored in the book', 'num'], ...(abk ? [['Prio', 'the priority, 0-9', 'num']] : []),
+    ['Learn', 'the score of the side that plays the move: per cent, and points of games' + (abk ? '; +won =drawn −lost' : ''), 'learn'],
+    ['Next', 'book moves in the position after the move', 'num'], ...(c.editable ? [['', '', 'pen']] : [])];
+  const t = el('table', { class: 'moves' }, el('thead', {}, el('tr', {}, ...head.map(([h, title, cls]) => el('th', { class: cls || '', title: title || false, text: h })))));
   const body = el('tbody');
   c.report.entries.forEach((e, i) => {
     const x = c.extra[i];
     const cls = ['entry', e.legal ? 'book' : 'illegal', e.eligible ? 'in' : 'out', x.change ? 'chg-' + x.change : ''].join(' ');
-    // The rule's name in the table, its reason on hover.
-    const why = e.out ? el('span', { class: 'rule', title: e.note || e.out, text: e.out === 'legal' ? (e.note || 'illegal') : e.out.replace('_', ' ') }) : '';
     const row = el('tr', { class: cls, 'data-move': e.move, 'data-chance': e.chance, 'data-share': e.share, 'data-weight': e.weight,
       onclick: (ev) => { if (e.legal && !ev.target.closest('button')) play(e.move); } },
-    el('td', { class: 'san' }, x.san || e.move, el('span', { class: 'uci', text: x.san ? e.move : '' }), x.change ? el('span', { class: 'tag ' + x.change, text: x.change }) : null),
-    el('td', {}, bar(e.chance, `how likely a game plays it; ${e.legal ? pct(e.share) : 'no'} share of the legal weight`)),
+    // Spaces between the move, its UCI and its mark, where a narrow column
+    // may wrap.
+    el('td', { class: 'san' }, x.san || e.move, ' ', el('span', { class: 'uci', text: x.san ? e.move : '' }), ...(x.change ? [' ', el('span', { class: 'tag ' + x.change, text: x.change })] : [])),
+    el('td', { class: 'chance' }, chance(e)),
     el('td', { class: 'num', text: e.weight }),
     ...(abk ? [el('td', { class: 'num', text: x.abk ? x.abk.priority : '' })] : []),
-    el('td', {}, wdl(e, x)),
+    el('td', { class: 'learn' }, learn(e, x)),
     el('td', { class: 'num', text: e.legal ? x.next : '', title: 'book moves in the position after it' }),
-    el('td', { class: 'why' }, why, c.editable && e.legal ? el('button', { class: 'pen edit-only', type: 'button', title: 'edit this move', onclick: () => pickForEdit(ci, e.move) }, '✎') : null));
+    ...(c.editable ? [el('td', { class: 'pen' }, e.legal ? el('button', { class: 'pen', type: 'button', title: 'edit this move', onclick: () => pickForEdit(ci, e.move) }, '✎') : null)] : []));
     body.append(row);
   });
   t.append(body);
