@@ -86,11 +86,12 @@ type GameObserver interface {
 	// any length of game.
 	Position(p board.Position, continues bool)
 	// GameStart follows the Position that starts a game: when the GUI sent
-	// it (the calls come later), and the key of every position from the
-	// GUI's base (its startpos or FEN) to it, the moves played before we
-	// were asked anything (an opening suite's), so that learning finds the
-	// game in the host's PGN from its start, among the games written since.
-	GameStart(at time.Time, line []board.Key)
+	// it (the calls come later) and the host's PGN file (BookLearnPGN) just
+	// after, and the key of every position from the GUI's base (its
+	// startpos or FEN) to it, the moves played before we were asked
+	// anything (an opening suite's), so that learning finds the game in the
+	// host's PGN from its start, among the games written since.
+	GameStart(at time.Time, line []board.Key, pgn learn.PGNStat)
 	// BookMove passes the book entry played (stored in b) and line, the
 	// keys of the game's positions from its start to the one it was
 	// played in: the observer's own copy.

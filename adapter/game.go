@@ -7,6 +7,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -259,11 +260,14 @@ func (a *Adapter) tracked(continues bool) {
 		a.observer.later(func(o GameObserver) { o.Position(pos, true) })
 		return
 	}
-	// The last game ends: its learning lands now.
+	// The last game ends: its learning lands now. The host's PGN is stat'ed
+	// here, as the game starts, not by the observer, whose calls may come
+	// games later.
 	at, line := time.Now(), slices.Clone(g.cur.Keys)
+	pgn := learn.StatPGN(a.settings.BookLearnPGN)
 	a.observer.laterNow(func(o GameObserver) {
 		o.Position(pos, false)
-		o.GameStart(at, line)
+		o.GameStart(at, line, pgn)
 	})
 }
 

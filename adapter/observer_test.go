@@ -40,7 +40,7 @@ func (r *recorder) Position(p board.Position, continues bool) {
 	r.add(fmt.Sprintf("position %s %v", p.FEN(), continues))
 }
 
-func (r *recorder) GameStart(at time.Time, line []board.Key) {
+func (r *recorder) GameStart(at time.Time, line []board.Key, _ learn.PGNStat) {
 	r.add(fmt.Sprintf("start %v line %d", !at.IsZero(), len(line)))
 }
 

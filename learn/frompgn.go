@@ -25,8 +25,9 @@ import (
 // the game on the opponent's move without sending it (fastchess), or
 // adjudicate after it. Only games written after the game started count
 // (pgnMark), so an earlier game with the same moves is never taken: where
-// the file ended is taken from the last look at it before the GUI started
-// the game, as the calls come later (markAt).
+// the file ended then is what the proxy's loop saw of it as the GUI
+// started the game (PGNStat), as the calls come later, perhaps games
+// later and before the session's first look at the file (markOf).
 //
 // Two proxies of one tournament whose games nothing either saw tells
 // apart (the same moves, say, with the result decided in a move neither
@@ -63,6 +64,9 @@ type pgnLearning struct {
 	waiting  []*playedGame
 	lastLook time.Time
 	longest  time.Duration // the longest game played
+	// newest is, for each host file, the mark of the newest game started:
+	// the games the calls still to come are about started after it.
+	newest map[*hostPGN]pgnMark
 	// names are our side's names in the games found that fitted alone.
 	names  map[string]bool
 	books  map[string]openBook // by path
@@ -73,7 +77,7 @@ type pgnLearning struct {
 }
 
 func newPGNLearning() pgnLearning {
-	return pgnLearning{hosts: map[string]*hostPGN{}, names: map[string]bool{}, books: map[string]openBook{}, waits: defaultWaits, now: time.Now, sleep: time.Sleep, claims: claimsDir()}
+	return pgnLearning{hosts: map[string]*hostPGN{}, newest: map[*hostPGN]pgnMark{}, names: map[string]bool{}, books: map[string]openBook{}, waits: defaultWaits, now: time.Now, sleep: time.Sleep, claims: claimsDir()}
 }
 
 // playedGame is a game that ended, as polyproxy saw it, waiting to be
@@ -108,10 +112,10 @@ func (s *Session) startGame() {
 	if path == "" {
 		return
 	}
-	// Where the file ends now; GameStart gives where it ended when the GUI
-	// started the game, perhaps a little before.
+	// Where what was read of the file ends now; GameStart gives where it
+	// ended when the GUI started the game, perhaps long before.
 	h := s.hostPGN(path)
-	g.host, g.mark = h, h.markAt(g.started)
+	g.host, g.mark = h, h.readTo()
 	if s.settings.On {
 		s.sayOnce("source "+path, "learn: results from the host's PGN file %s (BookLearnPGN): each game is looked for there when it ends and counted as learn -pgn counts it", path)
 	}
@@ -223,6 +227,11 @@ func (s *Session) look(final bool) {
 		}
 		if s.game.host == h {
 			marks = append(marks, s.game.mark)
+		}
+		if m, ok := p.newest[h]; ok {
+			// Games played already, whose calls are still to come (they
+			// lag behind the loop), were written after it.
+			marks = append(marks, m)
 		}
 		h.prune(marks)
 	}

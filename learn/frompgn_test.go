@@ -127,6 +127,18 @@ func (g *hosted) pgn(round int, crlf bool) string {
 // too late.
 func (g *hosted) turns(s *Session, white bool) []func() {
 	var out []func()
+	for _, turn := range g.loopTurns(s, s.settings.PGN, white) {
+		out = append(out, func() { turn()() })
+	}
+	return out
+}
+
+// loopTurns are turns as the adapter makes them: its loop, as the GUI
+// sends the position, notes what the session needs of that moment (when
+// the game started, the host's PGN at pgnPath then); the session's calls
+// it returns are made then or, beside the loop, later.
+func (g *hosted) loopTurns(s *Session, pgnPath string, white bool) []func() (calls func()) {
+	var out []func() func()
 	first := true
 	for i := range len(g.moves) + 1 {
 		pos := g.pos[i]
@@ -142,13 +154,16 @@ func (g *hosted) turns(s *Session, white bool) []func() {
 		line := slices.Clone(g.keys[:i+1])
 		starts := first
 		first = false
-		out = append(out, func() {
-			s.Position(pos, !starts)
-			if starts {
-				s.GameStart(s.fromPGN.now(), line)
+		out = append(out, func() func() {
+			at, pgn := s.fromPGN.now(), StatPGN(pgnPath)
+			return func() {
+				s.Position(pos, !starts)
+				if starts {
+					s.GameStart(at, line, pgn)
+				}
+				s.EngineScore(white, 20, 0, false)
+				s.AfterBestmove(next)
 			}
-			s.EngineScore(white, 20, 0, false)
-			s.AfterBestmove(next)
 		})
 	}
 	return out
@@ -256,12 +271,18 @@ func (c *clock) pass(d time.Duration) { c.t = c.t.Add(d) }
 // pgnSession is a session learning into books from the host PGN at pgn,
 // on clk, keeping its claims in claims.
 func pgnSession(clk *clock, claims, pgn string, books ...string) (*Session, *logs) {
+	s, l, set := pgnSessionUnset(clk, claims, pgn, books...)
+	s.SetLearning(set)
+	return s, l
+}
+
+// pgnSessionUnset is pgnSession with its settings not given yet.
+func pgnSessionUnset(clk *clock, claims, pgn string, books ...string) (*Session, *logs, Settings) {
 	s, l := newTestSession()
 	s.fromPGN.now, s.fromPGN.sleep, s.fromPGN.claims = clk.now, clk.sleep, claims
 	set := learning(true, books...)
 	set.PGN = pgn
-	s.SetLearning(set)
-	return s, l
+	return s, l, set
 }
 
 func (l *logs) count(s string) int {
@@ -469,10 +490,32 @@ func tournament(t *testing.T, seed uint64) {
 		appendFile(t, pgnPath, old.pgn(0, crlf))
 	}
 
+	// The sessions' calls, as the adapter makes them beside its loop, may
+	// come late: in some tournaments each proxy's calls wait, from its
+	// settings on, and are made a few at a time, whole games later.
+	lagRng := rand.New(rand.NewPCG(seed, 97))
+	lag := lagRng.IntN(2) == 0
 	sessions := make([]*Session, proxies)
 	logsOf := make([]*logs, proxies)
+	queued := make([][]func(), proxies)
+	call := func(i int, f func()) {
+		if lag {
+			queued[i] = append(queued[i], f)
+		} else {
+			f()
+		}
+	}
+	catchUp := func(i, n int) {
+		n = min(n, len(queued[i]))
+		for _, f := range queued[i][:n] {
+			f()
+		}
+		queued[i] = queued[i][n:]
+	}
 	for i := range sessions {
-		sessions[i], logsOf[i] = pgnSession(clk, filepath.Join(dir, "claims"), pgnPath, bookPaths[i])
+		var set Settings
+		sessions[i], logsOf[i], set = pgnSessionUnset(clk, filepath.Join(dir, "claims"), pgnPath, bookPaths[i])
+		call(i, func() { sessions[i].SetLearning(set) })
 	}
 	var written strings.Builder // every game of the tournament the host wrote
 	write := func(g *hosted, round int) {
@@ -486,15 +529,22 @@ func tournament(t *testing.T, seed uint64) {
 		// The proxies' games of the round run at once: a new game for
 		// each, then each one's turns in turn; the last round's late
 		// games are written during them.
-		var turns [][]func()
+		var turns [][]func() func()
 		for _, st := range seats {
-			sessions[st.proxy].NewGame()
-			turns = append(turns, st.game.turns(sessions[st.proxy], st.white))
+			call(st.proxy, sessions[st.proxy].NewGame)
+			turns = append(turns, st.game.loopTurns(sessions[st.proxy], pgnPath, st.white))
 		}
 		// The file may be rotated or truncated between rounds, once the
-		// games written so far have been found.
+		// games written so far have been found: games a host moves away
+		// before they are read are lost to any reader.
 		if r > 0 && len(late) == 0 {
-			switch rng.IntN(6) {
+			move := rng.IntN(6)
+			if move < 2 {
+				for i := range sessions {
+					catchUp(i, len(queued[i]))
+				}
+			}
+			switch move {
 			case 0:
 				if err := os.Rename(pgnPath, fmt.Sprintf("%s.%d", pgnPath, r)); err != nil && !os.IsNotExist(err) {
 					t.Fatal(err)
@@ -517,8 +567,11 @@ func tournament(t *testing.T, seed uint64) {
 					write(late[0], lateRound)
 					late = late[1:]
 				}
-				turns[i][0]()
+				call(seats[i].proxy, turns[i][0]())
 				turns[i] = turns[i][1:]
+				if p := lagRng.IntN(proxies); lagRng.IntN(5) == 0 {
+					catchUp(p, lagRng.IntN(8))
+				}
 			}
 		}
 		for _, g := range late {
@@ -543,7 +596,8 @@ func tournament(t *testing.T, seed uint64) {
 		}
 	}
 	clk.pass(time.Second)
-	for _, s := range sessions {
+	for i, s := range sessions {
+		catchUp(i, len(queued[i]))
 		s.Close()
 	}
 
@@ -555,8 +609,8 @@ func tournament(t *testing.T, seed uint64) {
 			}
 			want := learnPGNModel(t, modelPath, written.String(), names[i])
 			if got := fixture.ReadFile(t, path); !bytes.Equal(got, want) {
-				t.Errorf("book %d learned live differs from learn -pgn (%d proxies, shared %v, abk %v, crlf %v, kind %d)\nlog:\n%s",
-					i, proxies, shared, abk, crlf, kind, strings.Join(append(logsOf[i].info, logsOf[i].warn...), "\n"))
+				t.Errorf("book %d learned live differs from learn -pgn (%d proxies, shared %v, abk %v, crlf %v, kind %d, lag %v)\nlog:\n%s",
+					i, proxies, shared, abk, crlf, kind, lag, strings.Join(append(logsOf[i].info, logsOf[i].warn...), "\n"))
 			}
 		}
 	}
@@ -682,7 +736,7 @@ func TestHostPGNCallsComeLate(t *testing.T) {
 	pt.write(before, 1, false)
 	s, l := pt.session(path) // looks at the file: the game before is there
 	pt.clk.pass(time.Second)
-	started := pt.clk.now()
+	started, stat := pt.clk.now(), StatPGN(pt.pgn)
 	pt.clk.pass(time.Second)
 	pt.write(ours, 2, true)
 	pt.write(newHosted(t, "", false, movesFrom(t, "", "e2e4"), "a", "b", "1-0"), 3, false)
@@ -692,7 +746,7 @@ func TestHostPGNCallsComeLate(t *testing.T) {
 		if i == 0 {
 			// The first turn's calls, with the time the GUI sent it.
 			s.Position(ours.pos[0], false)
-			s.GameStart(started, ours.keys[:1])
+			s.GameStart(started, ours.keys[:1], stat)
 			s.EngineScore(true, 20, 0, false)
 			s.AfterBestmove(ours.pos[1])
 			continue
@@ -701,6 +755,75 @@ func TestHostPGNCallsComeLate(t *testing.T) {
 	}
 	s.Close()
 	pt.check(path, "proxy", l)
+}
+
+// The session's calls come late from the very start (behind a slow book
+// write, a loaded machine): the settings naming the file, and with them
+// the session's first look at it, come after its first game was played
+// and written. The game is still found, and a game with the same moves
+// written before the game started (an earlier run's) is still not taken.
+func TestHostPGNFirstLookComesLate(t *testing.T) {
+	ms := movesFrom(t, "", "d2d4", "g8f6", "c2c4", "e7e6", "g1f3", "d7d5", "b1c3", "f8e7")
+	for _, earlier := range []bool{false, true} {
+		t.Run(map[bool]string{false: "no file yet", true: "a file from an earlier run"}[earlier], func(t *testing.T) {
+			before := newHosted(t, "", false, ms, "proxy", "sf", "0-1")
+			ours := newHosted(t, "", false, ms, "proxy", "sf", "1-0")
+			pt := newPGNTest(t, ours)
+			path := pt.book("book.bin")
+			if earlier {
+				pt.write(before, 1, false)
+			}
+			s, l, set := pgnSessionUnset(pt.clk, filepath.Join(pt.dir, "claims"), pt.pgn, path)
+			pt.clk.pass(time.Second)
+			var calls []func()
+			for _, turn := range ours.loopTurns(s, pt.pgn, true) {
+				calls = append(calls, turn())
+				pt.clk.pass(10 * time.Millisecond)
+			}
+			pt.write(ours, 2, true)
+			pt.clk.pass(time.Second)
+			s.SetLearning(set)
+			s.NewGame()
+			for _, c := range calls {
+				c()
+			}
+			s.Close()
+			pt.check(path, "proxy", l)
+			if l.count("not learned") != 0 || l.count(`is "proxy" - "sf", round 2, 1-0`) != 1 {
+				t.Errorf("log:\n%s", strings.Join(append(l.info, l.warn...), "\n"))
+			}
+		})
+	}
+}
+
+// A game not in the file yet when it ended waits; the proxy's next game
+// is then played, and written with the one before, before any of its
+// calls reach the session: finding the first game must not forget the
+// next one, read with it.
+func TestHostPGNNextGameWrittenBeforeItsCalls(t *testing.T) {
+	g1 := newHosted(t, "", false, movesFrom(t, "", "e2e4", "c7c5", "g1f3", "d7d6", "d2d4"), "proxy", "sf", "1-0")
+	g2 := newHosted(t, "", false, movesFrom(t, "", "c2c4", "e7e5", "b1c3", "g8f6", "g2g3"), "proxy", "sf", "0-1")
+	pt := newPGNTest(t, g1, g2)
+	path := pt.book("book.bin")
+	s, l := pt.session(path)
+	g1.playAs(s, true)
+	s.NewGame() // the next game's ucinewgame: g1 ended, not written yet
+	var calls []func()
+	for _, turn := range g2.loopTurns(s, pt.pgn, true) {
+		calls = append(calls, turn())
+		pt.clk.pass(10 * time.Millisecond)
+	}
+	pt.write(g1, 1, true)
+	pt.write(g2, 2, true)
+	pt.clk.pass(time.Second)
+	for _, c := range calls {
+		c()
+	}
+	s.Close()
+	pt.check(path, "proxy", l)
+	if l.count("not learned") != 0 || l.count(`is "proxy" - "sf"`) != 2 {
+		t.Errorf("log:\n%s", strings.Join(append(l.info, l.warn...), "\n"))
+	}
 }
 
 // Two proxies (one book, one name, the same side) whose games part only

@@ -23,9 +23,10 @@ import (
 // (rotated) or truncated: what is read then is a new generation of the
 // file, read from its start.
 //
-// Nothing read is kept but the games: the file is read in windows, and a
-// game still being written is read again from the file at the next look,
-// so a huge comment or line costs time, never memory.
+// Nothing read is kept but the games and the last tailLen bytes (to tell
+// a file written anew): the file is read in windows, and a game still
+// being written is read again from the file at the next look, so a huge
+// comment or line costs time, never memory.
 type hostPGN struct {
 	path   string
 	looked bool        // refresh was called
@@ -40,10 +41,16 @@ type hostPGN struct {
 	skip  int         // games read from from, taken already
 	align bool        // from is inside a line: reading starts at the next one
 	games []*hostGame // whole games read, in file order, still wanted (prune)
-	// looks are where the file ended at the last looks, and when.
-	looks []look
-	now   func() time.Time
-	r     *pgn.Reader
+	// files are the files read, the newest keptFiles generations, to place
+	// where a game started in them (markOf).
+	files []genFile
+	// tail is the last bytes the reader read, from tailAt (at most
+	// tailLen): a file truncated and written anew may have grown past next
+	// by the time it is read again, and then holds other bytes there.
+	tail   []byte
+	tailAt int64
+	now    func() time.Time
+	r      *pgn.Reader
 	// The file being read: the window the reader reads, where the next
 	// one starts, where the text ends, and a read error found there.
 	f        *os.File
@@ -53,6 +60,23 @@ type hostPGN struct {
 	readErr  error
 	text     fileText // the text the reader read, walked again behind it
 }
+
+// genFile is the file of one generation as first read (its size then),
+// and by when.
+type genFile struct {
+	gen   int
+	file  os.FileInfo
+	found time.Time
+}
+
+// tailLen is how much of what was read is checked to be still there; two
+// files that differ before it and agree in it at the same place do not
+// occur.
+const tailLen = 256
+
+// keptFiles bounds the generations remembered: a file is replaced or
+// truncated far less often than games start.
+const keptFiles = 64
 
 // hostGame is one whole game of the host's PGN.
 type hostGame struct {
@@ -82,9 +106,10 @@ func (g *hostGame) after(m pgnMark) bool {
 }
 
 // lookBack is how far before the end of a file first found with games in
-// it reading starts: those games came before any of ours, but a game being
-// written across the end must be read from its real start, so that it is
-// known to come before. No game of a host is this long.
+// it reading starts: those games came before any of ours (the session's
+// calls never lag that far behind its games), but a game being written
+// across the end must be read from its real start, so that it is known to
+// come before. No game of a host is this long.
 const lookBack = 1 << 20
 
 // hostWindow is how much of the file is read at a time, by the reader
@@ -92,31 +117,75 @@ const lookBack = 1 << 20
 // only so that tests can make it small.
 var hostWindow = 64 << 10
 
-// look is where the file ended by a time: every byte before was written
-// by then.
-type look struct {
-	at   time.Time
-	mark pgnMark
-}
-
-// keptLooks bounds the looks kept: far more than are made while one
-// call of the session waits behind the others.
-const keptLooks = 256
-
 func newHostPGN(path string, now func() time.Time) *hostPGN { return &hostPGN{path: path, now: now} }
 
-// markAt is where the file ended at time t, as far as the looks tell: at
-// the last look at or before t (the oldest kept if none was).
-func (h *hostPGN) markAt(t time.Time) pgnMark {
-	for i := len(h.looks) - 1; i >= 0; i-- {
-		if !h.looks[i].at.After(t) {
-			return h.looks[i].mark
+// PGNStat is the host's PGN file at one instant: the proxy's loop takes
+// it (one stat) as the GUI starts a game, so that the game is looked for
+// among the games written after that instant only, however late the
+// session's calls come, and whatever it read of the file before.
+type PGNStat struct {
+	path  string
+	known bool        // the stat answered
+	file  os.FileInfo // nil: no file there
+}
+
+// StatPGN is the file at path (BookLearnPGN) now; "" stats nothing.
+func StatPGN(path string) PGNStat {
+	if path == "" {
+		return PGNStat{}
+	}
+	fi, err := os.Stat(path)
+	st := PGNStat{path: path}
+	switch {
+	case err == nil:
+		// Windows reads a file's identity when it is first compared, by
+		// its name: now, while the name is this file's.
+		os.SameFile(fi, fi)
+		st.known, st.file = true, fi
+	case errors.Is(err, fs.ErrNotExist):
+		st.known = true
+	}
+	return st
+}
+
+// readTo is where what was read so far ends.
+func (h *hostPGN) readTo() pgnMark { return pgnMark{h.gen, h.next} }
+
+// markOf is where the file ended at the stat st (known), taken just
+// after the time at, in the generations read: the file of st as read by
+// then, else as first read after; when there was no file then, or it was
+// replaced before it was read, every file first read after is newer. It
+// errs towards taking in the games written near a rewrite of the file,
+// never towards leaving out a game written after st.
+func (h *hostPGN) markOf(st PGNStat, at time.Time) pgnMark {
+	if st.file != nil {
+		var first, byThen *genFile
+		for i := range h.files {
+			f := &h.files[i]
+			if os.SameFile(f.file, st.file) {
+				if first == nil {
+					first = f
+				}
+				if !f.found.After(at) {
+					byThen = f
+				}
+			}
+		}
+		switch {
+		case byThen != nil:
+			return pgnMark{byThen.gen, st.file.Size()}
+		case first != nil && first.file.Size() < st.file.Size():
+			return pgnMark{first.gen, 0} // written anew before it was read
+		case first != nil:
+			return pgnMark{first.gen, st.file.Size()}
 		}
 	}
-	if len(h.looks) > 0 {
-		return h.looks[0].mark
+	for _, f := range h.files {
+		if f.found.After(at) {
+			return pgnMark{f.gen, 0}
+		}
 	}
-	return pgnMark{h.gen, h.next}
+	return pgnMark{h.gen + 1, 0}
 }
 
 // refresh reads what the host wrote since the last call. A file that does
@@ -125,13 +194,6 @@ func (h *hostPGN) markAt(t time.Time) pgnMark {
 func (h *hostPGN) refresh() error {
 	first := !h.looked
 	h.looked = true
-	defer func() {
-		// The time after reading: what was read was written by then.
-		if len(h.looks) == keptLooks {
-			h.looks = append(h.looks[:0], h.looks[keptLooks/2:]...)
-		}
-		h.looks = append(h.looks, look{h.now(), pgnMark{h.gen, h.next}})
-	}()
 	st, err := os.Stat(h.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -155,14 +217,21 @@ func (h *hostPGN) refresh() error {
 	if st, err = f.Stat(); err != nil {
 		return err
 	}
+	gen := h.gen
 	switch {
 	case h.file == nil && first:
-		// Games written before the first look are no one's.
-		h.startFile(max(0, st.Size()-lookBack))
+		h.startFile(max(0, st.Size()-lookBack)) // what lies far before the end is no one's
 	case h.file == nil, !os.SameFile(h.file, st):
 		h.startFile(0) // written since the last look, or rotated: a new file took the name
-	case st.Size() < h.next:
+	case st.Size() < h.next, !h.unchanged(f):
 		h.startFile(0) // truncated, and written anew
+	}
+	if h.gen != gen {
+		if len(h.files) == keptFiles {
+			h.files = append(h.files[:0], h.files[1:]...)
+		}
+		// The time after the stat: the file was there by then.
+		h.files = append(h.files, genFile{h.gen, st, h.now()})
 	}
 	h.file = st
 	if st.Size() <= h.next {
@@ -171,9 +240,37 @@ func (h *hostPGN) refresh() error {
 	return h.read(f, st.Size())
 }
 
+// unchanged reports that f still holds what the reader read last, where
+// it read it.
+func (h *hostPGN) unchanged(f *os.File) bool {
+	var was [tailLen]byte
+	n, err := f.ReadAt(was[:len(h.tail)], h.tailAt)
+	return n == len(h.tail) && (err == nil || err == io.EOF) && bytes.Equal(was[:n], h.tail)
+}
+
+// keepTail keeps the last tailLen bytes of the text read, read is the
+// window read at at. A window that does not follow the tail (reading
+// started again further on) starts it anew; one that starts inside it
+// (a game still being written, read again) replaces what it read again.
+func (h *hostPGN) keepTail(at int64, read []byte) {
+	if at < h.tailAt || at > h.tailAt+int64(len(h.tail)) {
+		h.tail, h.tailAt = h.tail[:0], at
+	}
+	h.tail = h.tail[:at-h.tailAt]
+	if len(read) >= tailLen {
+		h.tail, h.tailAt = append(h.tail[:0], read[len(read)-tailLen:]...), at+int64(len(read)-tailLen)
+		return
+	}
+	h.tail = append(h.tail, read...)
+	if extra := len(h.tail) - tailLen; extra > 0 {
+		h.tail, h.tailAt = h.tail[:copy(h.tail, h.tail[extra:])], h.tailAt+int64(extra)
+	}
+}
+
 // startFile starts a new generation of the file at offset from.
 func (h *hostPGN) startFile(from int64) {
 	h.gen++
+	h.tail, h.tailAt = h.tail[:0], from
 	h.next, h.from, h.skip, h.line, h.align = from, from, 0, 1, from > 0
 	if from > 0 {
 		h.line = 2 // its number unknown: not the first
@@ -297,6 +394,7 @@ func (h *hostPGN) nextWindow() (pgn.Piece, bool) {
 		}
 		h.end = h.windowAt + int64(got)
 	}
+	h.keepTail(h.windowAt, h.window[:got])
 	h.windowAt += int64(got)
 	return pgn.Piece{Text: h.window[:got], Open: h.windowAt < h.end}, true
 }

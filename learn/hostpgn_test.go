@@ -52,6 +52,11 @@ func readHostPGN(t testing.TB, path string, text []byte, cuts []int) []*hostGame
 		if err := h.refresh(); err != nil {
 			t.Fatal(err)
 		}
+		// What is checked at the next look to tell a file written anew:
+		// the last bytes read, where they are.
+		if h.next != int64(done) || h.tailAt+int64(len(h.tail)) != h.next || len(h.tail) != min(tailLen, done) || string(h.tail) != string(text[h.tailAt:h.next]) {
+			t.Fatalf("after reading %d bytes: %d bytes read, tail %q at %d", done, h.next, h.tail, h.tailAt)
+		}
 	}
 	return h.games
 }
@@ -110,6 +115,116 @@ func appendFile(t testing.TB, path, text string) {
 	}
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// hostRound is a short game of the host's, told apart by its round.
+func hostRound(round int, moves string) string {
+	return fmt.Sprintf("[Event \"?\"]\n[Round \"%d\"]\n[Result \"1-0\"]\n\n%s 1-0\n\n", round, moves)
+}
+
+func rounds(games []*hostGame) []string {
+	var out []string
+	for _, g := range games {
+		out = append(out, fmt.Sprintf("gen %d round %s at %d", g.gen, g.game.Tag("Round"), g.offset))
+	}
+	return out
+}
+
+// A file truncated and written anew that has grown past where reading
+// stopped by the time it is read again (its reader ran late) is read anew
+// from its start: no game written since the truncation is passed over.
+func TestHostPGNRewrittenPastWhereReadingStopped(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.pgn")
+	h := newHostPGN(path, time.Now)
+	if err := h.refresh(); err != nil { // no file yet
+		t.Fatal(err)
+	}
+	appendFile(t, path, hostRound(1, "1. e4 e5"))
+	if err := h.refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	second := hostRound(2, "1. d4 d5 2. c4 e6")
+	appendFile(t, path, second)
+	appendFile(t, path, hostRound(3, "1. c4"))
+	if err := h.refresh(); err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(rounds(h.games), "; ")
+	want := fmt.Sprintf("gen 1 round 1 at 0; gen 2 round 2 at 0; gen 2 round 3 at %d", len(second))
+	if got != want {
+		t.Errorf("games read: %s\nwant %s", got, want)
+	}
+}
+
+// Where the file ended as a game started (the loop's stat, at a time), in
+// the generations its reader read, which may have read it only later:
+// every game written after is after the mark, and none written before is
+// but where the file was written anew unseen.
+func TestHostPGNMarkOfAStat(t *testing.T) {
+	one, two, three := hostRound(1, "1. e4 e5"), hostRound(2, "1. d4 d5 2. c4"), hostRound(3, "1. c4")
+	for _, c := range []struct {
+		name string
+		// steps: "write N" appends round N, "truncate", "rotate" (a new
+		// file takes the name), "read" (the reader looks), "start" (the
+		// game starts: the loop stats the file).
+		steps string
+		after []string // the rounds read after the mark, by generation
+	}{
+		{"no file, read after", "start write2 read", []string{"gen 1 round 2 at 0"}},
+		{"read before", "write1 read start write2 read", []string{fmt.Sprintf("gen 1 round 2 at %d", len(one))}},
+		{"read only after", "write1 start write2 read", []string{fmt.Sprintf("gen 1 round 2 at %d", len(one))}},
+		{"read only after, truncated before", "write1 write2 start truncate write3 read", []string{"gen 1 round 3 at 0"}},
+		{"replaced before read", "write1 read start rotate write3 read", []string{"gen 2 round 3 at 0"}},
+		{"gone, then a new file", "write1 read rotate start write3 read", []string{"gen 2 round 3 at 0"}},
+		{"truncated after", "write1 write2 read start truncate write3 read", []string{"gen 2 round 3 at 0"}},
+		// Whether it was written anew before the start or after is not
+		// known: what was written anew before is taken in too, as if after.
+		{"truncated before, read only after", "write1 read truncate write2 start write3 read", []string{"gen 2 round 2 at 0", fmt.Sprintf("gen 2 round 3 at %d", len(two))}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "games.pgn")
+			clk := &clock{t: time.Now()}
+			h := newHostPGN(path, clk.now)
+			texts := map[string]string{"write1": one, "write2": two, "write3": three}
+			var at time.Time
+			var st PGNStat
+			for i, step := range strings.Fields(c.steps) {
+				clk.pass(time.Second)
+				switch step {
+				case "start":
+					at, st = clk.now(), StatPGN(path)
+				case "read":
+					if err := h.refresh(); err != nil {
+						t.Fatal(err)
+					}
+				case "truncate":
+					if err := os.Truncate(path, 0); err != nil {
+						t.Fatal(err)
+					}
+				case "rotate":
+					if err := os.Rename(path, filepath.Join(dir, fmt.Sprint(i))); err != nil {
+						t.Fatal(err)
+					}
+				default:
+					appendFile(t, path, texts[step])
+				}
+			}
+			m := h.markOf(st, at)
+			var after []*hostGame
+			for _, g := range h.games {
+				if g.after(m) {
+					after = append(after, g)
+				}
+			}
+			if got := rounds(after); strings.Join(got, "; ") != strings.Join(c.after, "; ") {
+				t.Errorf("mark %+v: after it %q, want %q (all read: %q)", m, got, c.after, rounds(h.games))
+			}
+		})
 	}
 }
 

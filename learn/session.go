@@ -86,7 +86,7 @@ type game struct {
 	guiWhite     bool // White was to move there
 	white, black bool // the sides we moved for
 	host         *hostPGN
-	mark         pgnMark // where host ended when the game started (host set)
+	mark         pgnMark // where host ended when the game started (host set; GameStart)
 }
 
 // NewSession follows games with settings. log receives one line per
@@ -118,7 +118,7 @@ func (s *Session) SetLearning(settings Settings) {
 	s.settings = settings
 	if settings.PGN != "" {
 		// A first look at the host's PGN, before the first game starts:
-		// the games there then are no one's.
+		// the games far before its end are no one's (lookBack).
 		s.hostPGN(settings.PGN)
 	}
 }
@@ -183,12 +183,13 @@ func (s *Session) Position(p board.Position, continues bool) {
 }
 
 // GameStart follows the Position that starts a game: at is when the GUI
-// sent it (the calls come later, beside the proxy's loop), line the key
-// of every position from the GUI's base (its start position or FEN) to
-// it: the moves played before polyproxy was asked anything (an opening
-// suite's), so that the game is found in the host's PGN from its start,
-// among the games written since it started.
-func (s *Session) GameStart(at time.Time, line []board.Key) {
+// sent it and pgn the host's PGN file just after (StatPGN of BookLearnPGN;
+// the calls come later, beside the proxy's loop), line the key of every
+// position from the GUI's base (its start position or FEN) to it: the
+// moves played before polyproxy was asked anything (an opening suite's),
+// so that the game is found in the host's PGN from its start, among the
+// games written since it started.
+func (s *Session) GameStart(at time.Time, line []board.Key, pgn PGNStat) {
 	if s == nil {
 		return
 	}
@@ -200,8 +201,17 @@ func (s *Session) GameStart(at time.Time, line []board.Key) {
 	g.keys = line
 	g.fromBase = true
 	g.started = at
-	if g.host != nil {
-		g.mark = g.host.markAt(at)
+	if h := g.host; h != nil {
+		switch m, ok := s.fromPGN.newest[h]; {
+		case pgn.known && pgn.path == h.path:
+			g.mark = h.markOf(pgn, at)
+		case ok:
+			// Not stat'ed (the stat failed): the games written since the
+			// game before started; for a first game, those read since the
+			// session heard of it (startGame).
+			g.mark = m
+		}
+		s.fromPGN.newest[h] = g.mark
 	}
 }
 
