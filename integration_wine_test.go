@@ -3,8 +3,12 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -528,4 +532,89 @@ func TestWineEngineNotReadingIsEnded(t *testing.T) {
 	p.cmd.Process.Kill()
 	p.waitExit(wineTimeout)
 	w.waitNoProcess(t, "sleepy-engine.exe")
+}
+
+// explore -edit under Windows changes a book while a proxy learns into
+// it: a move added and one deleted (each a rewrite: the old book put aside
+// and the new one in its place while the edit holds the old one's lock),
+// a weight set in place and the last change undone; every game the proxy
+// learned meanwhile is in the book.
+func TestWineExploreEditsWhileLearning(t *testing.T) {
+	w := needWine(t)
+	dir := t.TempDir()
+	engine := install(t, w.engine, filepath.Join(dir, "explore-engine.exe"))
+	path := w.compileBook(t, dir, "book.bin", foolsMate)
+	ex := w.start(t, dir, nil, w.proxy, "explore", "-edit", "book.bin")
+	addr := ex.next(wineTimeout)
+	base, token, ok := strings.Cut(addr, "#token=")
+	if !ok {
+		t.Fatalf("explore printed %q", addr)
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edit := func(route string, body map[string]any) {
+		t.Helper()
+		data, _ := json.Marshal(body)
+		req, _ := http.NewRequest("POST", base+route, bytes.NewReader(data))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Origin", "http://"+u.Host)
+		req.Header.Set("X-Explore-Token", token)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != 200 {
+			t.Fatalf("%s %v: %s %s (stderr: %s)", route, body, res.Status, out, ex.stderr.String())
+		}
+	}
+	p := w.start(t, dir, nil, w.proxy, "-noini", "-ec", testenv.WindowsPath(engine),
+		"-pg", "Book=true", "-pg", "BookFile=book.bin", "-pg", "BookLearn=true")
+	handshake(t, p)
+	const games = 4
+	moves := strings.Fields(foolsMate)
+	for i := range games {
+		p.sendCRLF("ucinewgame", "isready")
+		p.until("readyok", wineTimeout)
+		for ply, want := range moves {
+			p.sendCRLF(strings.TrimSpace("position startpos moves "+strings.Join(moves[:ply], " ")), "go wtime 60000 btime 60000")
+			if got := p.until("bestmove", wineTimeout); !strings.HasPrefix(got[len(got)-1], "bestmove "+want) {
+				t.Fatalf("game %d ply %d: got %q, want the book's %s", i, ply, got, want)
+			}
+			// Rewrites of the book off the game's line, while it learns.
+			edit("/api/edit", map[string]any{"moves": "e2e4", "op": "add", "move": "c7c5", "weight": 10 + ply})
+			edit("/api/edit", map[string]any{"moves": "e2e4", "op": "delete", "move": "c7c5"})
+		}
+	}
+	p.sendCRLF("quit")
+	if code := p.waitExit(wineTimeout); code != 0 {
+		t.Fatalf("exit %d; stderr: %s", code, p.stderr.String())
+	}
+	edit("/api/edit", map[string]any{"moves": "f2f3", "op": "weight", "move": "e7e5", "weight": 7})
+	edit("/api/edit", map[string]any{"op": "add", "move": "a2a3", "weight": 3})
+	edit("/api/undo", map[string]any{})
+	// A server runs until it is stopped (Ctrl-C in its console).
+	ex.cmd.Process.Kill()
+	<-ex.done
+	if left, _ := filepath.Glob(filepath.Join(dir, ".book.bin.*")); len(left) > 0 {
+		t.Errorf("files left beside the book: %v", left)
+	}
+	b := fixture.OpenPath(t, path)
+	line := fixture.Line(t, "", foolsMate)
+	if b.Len() != len(moves) {
+		t.Errorf("%d entries, want the line's %d", b.Len(), len(moves))
+	}
+	for ply := range moves {
+		es := b.Entries(line.Keys[ply])
+		if len(es) != 1 || es[0].Move.String() != moves[ply] || es[0].Learn.Games() != games {
+			t.Errorf("ply %d: %v, want %s with %d games learned", ply, es, moves[ply], games)
+		}
+	}
+	after := fixture.Line(t, board.StartFEN, "f2f3").Pos
+	if es := b.Entries(after.Key()); len(es) != 1 || es[0].Weight != 7 {
+		t.Errorf("after f2f3: %v, want e7e5 with weight 7", es)
+	}
 }

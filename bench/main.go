@@ -36,6 +36,10 @@ type config struct {
 	lichessGames   int
 	boundedGames   int
 	boundedMemory  string
+	hostileComment int64
+	hostilePlies   int
+	hostileGames   int
+	hostileMemory  string
 	probeEntries   int
 	workdir        string
 	jsonOut        string
@@ -50,7 +54,7 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-var allMeasurements = []string{"book", "relay", "xboard", "startup", "flood", "makebook", "makebook960", "makebooklichess", "makebookbounded", "probe", "abk"}
+var allMeasurements = []string{"book", "relay", "xboard", "startup", "flood", "makebook", "makebook960", "makebooklichess", "makebookbounded", "makebookhostile", "probe", "abk", "ctg"}
 
 func run(args []string, stdout, stderr io.Writer) int {
 	var cfg config
@@ -70,6 +74,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&cfg.lichessGames, "lichess-games", 300_000, "make-book on this many generated lichess-style games (internal/lichessgames), streamed through stdin, beside PolyGlot")
 	fs.IntVar(&cfg.boundedGames, "bounded-games", 3_000_000, "make-book -memory on this many generated games streamed through stdin as they are drawn, against the counts recipe")
 	fs.StringVar(&cfg.boundedMemory, "bounded-memory", "256M", "the -memory of the bounded make-book run")
+	fs.Int64Var(&cfg.hostileComment, "hostile-comment", 200<<20, "bytes of the comment in the hostile make-book inputs")
+	fs.IntVar(&cfg.hostilePlies, "hostile-plies", 20_000, "plies of the hostile make-book input's long game")
+	fs.IntVar(&cfg.hostileGames, "hostile-games", 1_000_000, "one-ply games in the hostile make-book input")
+	fs.StringVar(&cfg.hostileMemory, "hostile-memory", "48M", "the -memory of make-book on the hostile inputs")
 	fs.IntVar(&cfg.probeEntries, "probe-entries", 10_000_000, "entries in the generated book for the probe measurements")
 	fs.StringVar(&cfg.workdir, "workdir", filepath.Join("bench", "out"), "scratch folder: built binaries, ini files, generated books")
 	fs.StringVar(&cfg.jsonOut, "json", "", "also write all results, with samples, as JSON to this file")
@@ -123,10 +131,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 			r.measureMakeBookLichess()
 		case "makebookbounded":
 			r.measureMakeBookBounded()
+		case "makebookhostile":
+			r.measureMakeBookHostile()
 		case "probe":
 			r.measureProbe()
 		case "abk":
 			r.measureABK()
+		case "ctg":
+			r.measureCTG()
 		}
 		r.logf("   %s took %v", m, time.Since(t0).Round(time.Millisecond))
 	}

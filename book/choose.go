@@ -184,7 +184,7 @@ type Candidate struct {
 	Why      string // why it is not eligible
 }
 
-// Candidates lists every entry of pos's key in b in file order, with its
+// Candidates lists every entry of pos in b (At) in file order, with its
 // played move, legality (pos.LegalMove), share and eligibility. The total
 // behind the shares and the threshold counts legal entries only: an
 // illegal or corrupt entry is not a move of this position, so it must not
@@ -207,7 +207,7 @@ func (c *Chooser) candidates(buf []Candidate, b *Book, pos *board.Position, seen
 		return cands
 	}
 	var total uint64
-	b.Each(pos.Key(), func(i int, e Entry) {
+	b.At(pos, func(i int, e Entry) {
 		cd := Candidate{Index: i, Entry: e, Move: pos.ToPlayed(e.Move)}
 		// Legality per entry (a handful of entries) instead of generating
 		// every legal move: a full move list was ~45% of a book answer.
@@ -321,13 +321,17 @@ func (c *Chooser) Choose(books []*Book, pos *board.Position, seen func(board.Key
 	if why := NoKeyReason(pos); why != "" {
 		return Choice{}, false, why
 	}
-	var why []string
+	var why, faults []string
 	for _, b := range books {
 		cands := c.candidates(c.buf, b, pos, seen, only, false, true)
 		c.buf = cands
 		cd, ok := c.pick(cands)
 		if !ok && c.quiet {
 			continue
+		}
+		if f := b.newWarnings(); len(f) > 0 && !c.quiet {
+			// Met by this probe: told once, where the decision is read.
+			faults = append(faults, b.Path()+": "+strings.Join(f, "; "))
 		}
 		if !ok {
 			if b.NoChess960() && pos.Chess960() {
@@ -367,7 +371,7 @@ func (c *Chooser) Choose(books []*Book, pos *board.Position, seen func(board.Key
 		if len(skipped) > 0 {
 			reason += "; not eligible: " + strings.Join(skipped, ", ")
 		}
-		return ch, true, reason
+		return ch, true, withFaults(reason, faults)
 	}
 	switch {
 	case c.quiet:
@@ -375,7 +379,16 @@ func (c *Chooser) Choose(books []*Book, pos *board.Position, seen func(board.Key
 	case len(books) == 0:
 		return Choice{}, false, "no book"
 	}
-	return Choice{}, false, strings.Join(why, "; ")
+	return Choice{}, false, withFaults(strings.Join(why, "; "), faults)
+}
+
+// withFaults is a choice's reason followed by the faults of books found by
+// position that its probes met.
+func withFaults(reason string, faults []string) string {
+	if len(faults) == 0 {
+		return reason
+	}
+	return reason + "; faults met: " + strings.Join(faults, "; ")
 }
 
 // legal reports whether a played move is legal at pos.
@@ -427,6 +440,42 @@ func (c *Chooser) pick(cands []Candidate) (Candidate, bool) {
 		}
 	}
 	return cands[best], true // unreachable: the draws above always land
+}
+
+// Chances are how likely pick is to take each candidate under the mode:
+// what a reader of a position (probe, explore) is told a game would do.
+// Kept beside pick so that the two say the same.
+func (c *Chooser) Chances(cands []Candidate) []float64 {
+	out := make([]float64, len(cands))
+	var sum uint64
+	n, best := 0, -1
+	for i, cd := range cands {
+		if !cd.Eligible {
+			continue
+		}
+		n++
+		sum += cd.Weight
+		if best < 0 || cd.Weight > cands[best].Weight {
+			best = i
+		}
+	}
+	if n == 0 {
+		return out
+	}
+	for i, cd := range cands {
+		switch {
+		case !cd.Eligible:
+		case c.opts.Mode == Best:
+			if i == best {
+				out[i] = 1
+			}
+		case c.opts.Mode == Uniform:
+			out[i] = 1 / float64(n)
+		default:
+			out[i] = share(cd.Weight, sum)
+		}
+	}
+	return out
 }
 
 // noMoveReason says why a position's candidates offer no move.

@@ -1,6 +1,7 @@
 package book_test
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -137,6 +138,10 @@ func TestChooseModes(t *testing.T) {
 	if ch, _, _ := best.Choose(books, &promo.Pos, nil, nil); ch.Move.String() != "b7b8q" {
 		t.Errorf("best tie: %s", ch.Move)
 	}
+	// Chances say the same: all on the first of the tied.
+	if got := chancesOf(best, b, &promo.Pos); got != "b7b8q:1 b7b8n:0 b7b8r:0 b7b8b:0 b7b8?:0" {
+		t.Errorf("best's chances: %s", got)
+	}
 
 	counts := map[string]int{}
 	uni := book.NewChooser(book.Options{Mode: book.Uniform}, 3)
@@ -146,6 +151,9 @@ func TestChooseModes(t *testing.T) {
 	}
 	if len(counts) != 4 {
 		t.Errorf("uniform: %v", counts)
+	}
+	if got := chancesOf(uni, b, &promo.Pos); got != "b7b8q:0.25 b7b8n:0.25 b7b8r:0.25 b7b8b:0.25 b7b8?:0" {
+		t.Errorf("uniform's chances: %s", got)
 	}
 	for m, n := range counts {
 		if n < 850 || n > 1150 {
@@ -177,6 +185,16 @@ func TestChooseModes(t *testing.T) {
 	if _, err := book.ParseMode("random"); err == nil {
 		t.Error("ParseMode accepted random")
 	}
+}
+
+// chancesOf writes the chooser's chance of each entry of pos: "move:chance ...".
+func chancesOf(c *book.Chooser, b *book.Book, pos *board.Position) string {
+	cands := c.Candidates(b, pos, nil)
+	var parts []string
+	for i, p := range c.Chances(cands) {
+		parts = append(parts, fmt.Sprintf("%s:%g", cands[i].Move, p))
+	}
+	return strings.Join(parts, " ")
 }
 
 func TestChooseAvoidRepetition(t *testing.T) {
@@ -256,21 +274,17 @@ func TestWeightedDistributionOnRealBook(t *testing.T) {
 		}
 		counts[ch.Move]++
 	}
-	var eligibleSum uint64
-	for _, cd := range cands {
-		if cd.Eligible {
-			eligibleSum += cd.Weight
-		}
-	}
+	// The draws are held to the chances a reader of the position is told.
+	chances := c.Chances(cands)
 	chi2, dof := 0.0, -1
-	for _, cd := range cands {
+	for i, cd := range cands {
 		if !cd.Eligible {
 			if counts[cd.Move] != 0 {
 				t.Errorf("ineligible %s (%s) chosen %d times", cd.Move, cd.Why, counts[cd.Move])
 			}
 			continue
 		}
-		exp := draws * float64(cd.Weight) / float64(eligibleSum)
+		exp := draws * chances[i]
 		d := float64(counts[cd.Move]) - exp
 		chi2 += d * d / exp
 		dof++

@@ -2,6 +2,7 @@ package book
 
 import (
 	"encoding/binary"
+	"math"
 
 	"github.com/polyproxy/polyproxy/book/board"
 )
@@ -56,4 +57,25 @@ func CompareEntries(x, y Entry) int {
 		return 1
 	}
 	return int(y.Weight) - int(x.Weight)
+}
+
+// ScaleWeights appends to dst the Polyglot weights of a position's moves
+// weighed w by another format: the heaviest 65535, the others in
+// proportion (at least 1 when above 0); 0 or NaN (a move never played,
+// still listed) gives 0.
+func ScaleWeights(dst []uint16, w []float64) []uint16 {
+	var top float64
+	for _, x := range w {
+		if x > top { // false for NaN
+			top = x
+		}
+	}
+	for _, x := range w {
+		var v uint16
+		if x > 0 {
+			v = uint16(max(1, math.Round(x/top*65535)))
+		}
+		dst = append(dst, v)
+	}
+	return dst
 }

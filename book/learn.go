@@ -12,6 +12,20 @@ type Learn uint32
 // MakeLearn packs games and points.
 func MakeLearn(games, points uint16) Learn { return Learn(uint32(games)<<16 | uint32(points)) }
 
+// LearnOf is the learn field of games and points (half points) counted
+// elsewhere, a book's statistics: counts past 16 bits are halved together
+// until they fit, keeping the ratio; none below 0.
+func LearnOf(games, points int64) Learn {
+	games, points = max(games, 0), max(points, 0)
+	if games == 0 {
+		return 0
+	}
+	for games > 0xffff || points > 0xffff {
+		games, points = games/2, points/2
+	}
+	return MakeLearn(uint16(games), uint16(points))
+}
+
 // Games is the number of games counted.
 func (l Learn) Games() uint16 { return uint16(l >> 16) }
 

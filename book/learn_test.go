@@ -1,6 +1,8 @@
 package book_test
 
 import (
+	"math"
+	"slices"
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
@@ -72,5 +74,27 @@ func TestLearnPlus(t *testing.T) {
 		if got != tc.want || halved != tc.halved {
 			t.Errorf("%#x.Plus(%#x) = %#x, %v; want %#x, %v", tc.a, tc.b, got, halved, tc.want, tc.halved)
 		}
+	}
+}
+
+// TestLearnOfAndScaleWeights: another format's statistics and weights as
+// Polyglot fields: counts halved together until they fit 16 bits, the
+// heaviest weight 65535 and the others in proportion, at least 1 when
+// above 0.
+func TestLearnOfAndScaleWeights(t *testing.T) {
+	for _, c := range []struct {
+		games, points int64
+		want          book.Learn
+	}{
+		{0, 5, 0}, {-3, 2, 0}, {3, -1, book.MakeLearn(3, 0)}, {10, 15, book.MakeLearn(10, 15)},
+		{70000, 140000, book.MakeLearn(17500, 35000)}, {65535, 131070, book.MakeLearn(32767, 65535)},
+	} {
+		if got := book.LearnOf(c.games, c.points); got != c.want {
+			t.Errorf("LearnOf(%d, %d) = %v, want %v", c.games, c.points, got, c.want)
+		}
+	}
+	got := book.ScaleWeights([]uint16{7}, []float64{2, 1, 0, math.NaN(), 1e-9, 0.5})
+	if want := []uint16{7, 65535, 32768, 0, 0, 1, 16384}; !slices.Equal(got, want) {
+		t.Errorf("ScaleWeights: %v, want %v", got, want)
 	}
 }

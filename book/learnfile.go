@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/filelock"
 )
 
 // LearnFile is a book opened for learning: under the file's lock, held for
@@ -62,7 +63,7 @@ func OpenLearnFileReadOnly(path string, f Format) (*LearnFile, error) {
 func learner(path string, f Format) (Learner, error) {
 	l, ok := f.(Learner)
 	if !ok {
-		return nil, fmt.Errorf("open book %s for learning: the %s format is read only", path, f.Name())
+		return nil, fmt.Errorf("open book %s for learning: the %s format is read only (convert-book -in %s -out BOOK.bin, or .abk, makes a book that learns)", path, f.Name(), path)
 	}
 	return l, nil
 }
@@ -83,13 +84,7 @@ func newFile(f *os.File, path string, format Learner, writable bool) (*LearnFile
 }
 
 // open opens the book's file for a batch.
-func (f *LearnFile) open() (*os.File, error) {
-	flag := os.O_RDONLY
-	if f.writable {
-		flag = os.O_RDWR
-	}
-	return os.OpenFile(f.path, flag, 0)
-}
+func (f *LearnFile) open() (*os.File, error) { return openLocked(f.path, f.writable) }
 
 // release closes the file between batches where an open file would keep
 // a book tool from replacing the book (openFilesBlockReplace).
@@ -199,7 +194,7 @@ func (f *LearnFile) run(updates []LearnUpdate, write bool) (changes []LearnChang
 	}
 	locked := f.f
 	defer func() {
-		if uerr := unlockFile(locked); uerr != nil && err == nil {
+		if uerr := filelock.Unlock(locked); uerr != nil && err == nil {
 			err = fmt.Errorf("learn %s: unlock: %w", f.path, uerr)
 		}
 	}()
@@ -269,10 +264,16 @@ func Unwritten(changes []LearnChange, i int, err error) error {
 	return err
 }
 
+// maxReplacedReopens bounds how often lock follows a book replaced while
+// it waited: an editor (explore -edit) may rewrite a book several times
+// in a row while a learner waits, and each time the learner must follow.
+const maxReplacedReopens = 1000
+
 // lock takes the file lock and returns the file's state under it. A book
 // replaced since it was opened (a new file renamed over it, as book
-// writers do) is opened again first, so that updates go to the book the
-// path names rather than to a file nobody will read again.
+// writers and the editor do) is opened again, as often as it was
+// replaced, so that updates go to the book the path names rather than to
+// a file nobody will read again.
 func (f *LearnFile) lock(exclusive bool) (os.FileInfo, error) {
 	if f.f == nil {
 		nf, err := f.open()
@@ -282,27 +283,40 @@ func (f *LearnFile) lock(exclusive bool) (os.FileInfo, error) {
 		f.f = nf
 	}
 	for attempt := 0; ; attempt++ {
-		if err := lockFile(f.f, exclusive); err != nil {
+		if err := filelock.Lock(f.f, exclusive); err != nil {
 			return nil, fmt.Errorf("learn %s: lock: %w", f.path, err)
 		}
 		st, err := f.f.Stat()
 		if err != nil {
-			unlockFile(f.f)
+			filelock.Unlock(f.f)
 			return nil, fmt.Errorf("learn %s: %w", f.path, err)
 		}
 		now, err := os.Stat(f.path)
 		if errors.Is(err, fs.ErrNotExist) {
 			// Updates to the open file would go where nobody reads them.
-			unlockFile(f.f)
+			filelock.Unlock(f.f)
 			return nil, fmt.Errorf("learn %s: %w", f.path, ErrBookDeleted)
 		}
-		if err != nil || os.SameFile(st, now) || attempt == 2 {
+		if err != nil || os.SameFile(st, now) {
 			return st, nil
 		}
-		unlockFile(f.f)
+		filelock.Unlock(f.f)
+		if attempt == maxReplacedReopens {
+			// Writing into the file we hold would lose the updates.
+			return nil, fmt.Errorf("learn %s: the book was replaced %d times while waiting for its lock", f.path, attempt+1)
+		}
 		nf, err := f.open()
 		if err != nil {
 			return nil, fmt.Errorf("learn %s: reopen the replaced book: %w", f.path, err)
+		}
+		if nst, err := nf.Stat(); err == nil && os.SameFile(st, nst) {
+			// The path names the file held after all: a file system whose
+			// file ids differ between the two calls, not a replacement.
+			nf.Close()
+			if err := filelock.Lock(f.f, exclusive); err != nil {
+				return nil, fmt.Errorf("learn %s: lock: %w", f.path, err)
+			}
+			return st, nil
 		}
 		f.f.Close()
 		f.f = nf
@@ -376,11 +390,4 @@ func (b *Book) indexOf(k board.Key, m board.Move) (idx int, l Learn, err error) 
 		}
 	})
 	return idx, l, err
-}
-
-func wrapLockErr(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return &os.SyscallError{Syscall: op, Err: err}
 }

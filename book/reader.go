@@ -25,6 +25,11 @@ type Book struct {
 	warnings []string
 	format   Format // nil: Polyglot
 	report   any    // what the format's reader found (Report)
+	// prober, when set, finds the book's moves by position (ByPosition):
+	// data is then empty.
+	prober   Prober
+	probeErr atomic.Pointer[error] // the last failure to read its files
+	told     int                   // its warnings the chooser has told (under mu)
 
 	// unsorted is set once Verify finds keys out of order: from then on
 	// lookups scan the whole file, because a binary search would silently
@@ -78,6 +83,9 @@ func (b *Book) guard(read func()) (err error) {
 func (b *Book) Err() error {
 	if b.broken.Load() {
 		return fmt.Errorf("%s: %w", b.path, ErrShrunk)
+	}
+	if err := b.probeErr.Load(); err != nil {
+		return *err
 	}
 	return nil
 }
@@ -145,6 +153,9 @@ func (b *Book) Close() error {
 	b.stopping.Store(true)
 	b.scans.Wait()
 	var err error
+	if b.prober != nil {
+		err = b.prober.Close()
+	}
 	if b.file != nil { // mapped, not read into memory
 		err = unmapFile(b.mapping)
 		if cerr := b.file.Close(); err == nil {
@@ -191,8 +202,14 @@ func (b *Book) Path() string { return b.path }
 func (b *Book) Len() int { return len(b.data) / EntrySize }
 
 // Warnings are the problems found so far that do not stop the book from
-// being used.
-func (b *Book) Warnings() []string { return b.warnings }
+// being used: for a book found by position, those found at open and the
+// faults its probes have met since.
+func (b *Book) Warnings() []string {
+	if b.prober != nil {
+		return append(slices.Clip(b.warnings), b.prober.Warnings()...)
+	}
+	return b.warnings
+}
 
 // Entry returns the i-th entry of the file.
 func (b *Book) Entry(i int) Entry { return DecodeEntry(b.data[i*EntrySize:]) }

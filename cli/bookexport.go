@@ -24,10 +24,12 @@ type treeFlags struct {
 	bin, out, fen string
 	chess960      bool
 	opt           build.TreeOptions
+	read          readFlags
 }
 
 func (t *treeFlags) define(fs *flag.FlagSet, depth int) {
 	fs.StringVar(&t.bin, "bin", "", "book `file` to read")
+	t.read.define(fs)
 	fs.StringVar(&t.out, "out", "", "write to `file` (replaced atomically; not an input) instead of stdout")
 	fs.StringVar(&t.fen, "fen", "", "start from this `FEN` instead of the standard position (of a Chess960 book: each start it has); its castling field may be KQkq, Shredder-FEN or X-FEN")
 	fs.BoolVar(&t.chess960, "chess960", false, "Chess960: from each Chess960 start the book has (without -fen), castling king takes rook; on by itself for a book whose @PG@ header names fischerandom, or a -fen only Chess960 has")
@@ -100,7 +102,7 @@ func (o *bookToPGNOptions) define(fs *flag.FlagSet) {
 func (o *bookToPGNOptions) validate(*commandLine) error { return o.treeFlags.validate() }
 
 func (o *bookToPGNOptions) run(e *env) error {
-	b, err := openChecked(e, o.bin)
+	b, err := openChecked(e, o.bin, o.read.options())
 	if err != nil {
 		return err
 	}
@@ -204,7 +206,7 @@ func (o *bookToOpeningsOptions) validate(*commandLine) error {
 }
 
 func (o *bookToOpeningsOptions) run(e *env) error {
-	b, err := openChecked(e, o.bin)
+	b, err := openChecked(e, o.bin, o.read.options())
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/polyproxy/polyproxy/book/pgn"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/randgames"
+	"github.com/polyproxy/polyproxy/probe"
 )
 
 // replayAll reads PGN text and replays every game, which must be Chess960.
@@ -55,7 +56,7 @@ func TestChess960BookTools(t *testing.T) {
 	var keys []string
 	for _, fen := range []string{start, shredder} {
 		code, stdout, stderr := runCmd(t, "probe", "-book", bin, "-fen", fen, "-json")
-		var res probeResult
+		var res probe.Result
 		if code != 0 || json.Unmarshal([]byte(stdout), &res) != nil || !res.Chess960 || len(res.Entries) == 0 {
 			t.Fatalf("probe %s: exit %d\n%s%s", fen, code, stdout, stderr)
 		}

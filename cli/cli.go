@@ -91,7 +91,7 @@ func (e *env) warnf(format string, args ...any) { warnf(e.stderr, e.cmd, format,
 // commands are the book tools, in the order "polyproxy help" lists them.
 var commands = []command{
 	probeCommand, infoBookCommand, dumpBookCommand, makeBookCommand, sumCountsCommand, convertBookCommand,
-	mergeBookCommand, bookToPGNCommand, bookToOpeningsCommand, compileBookCommand, learnCommand,
+	mergeBookCommand, bookToPGNCommand, bookToOpeningsCommand, compileBookCommand, learnCommand, exploreCommand,
 }
 
 // Run runs polyproxy with args (without the program's name) and returns

@@ -15,12 +15,14 @@ import (
 )
 
 var convertBookCommand = command{
-	name: "convert-book", summary: "convert a book between Polyglot and ABK (Arena's format), or a counts file into either",
-	usage: `usage: polyproxy convert-book -in FILE -out FILE [-max-ply N]
+	name: "convert-book", summary: "convert a book between Polyglot and ABK (Arena's format), a CTG book (ChessBase's) or a counts file into either",
+	usage: `usage: polyproxy convert-book -in FILE -out FILE [-max-ply N] [-ctg-tournament-mode] [-ctg-prefer-main-lines]
 Polyglot -> ABK: the tree from the start position through the book's legal moves, priority from
 the weight (9 for a position's heaviest), games/wins/losses from the learn fields.
 ABK -> Polyglot: every position of the tree keyed the Polyglot way (move orders that transpose
 merged), weights from the ABK book's own settings, learn fields from its statistics.
+CTG -> either: the positions lines of book moves from the start position reach (to -max-ply),
+DroidFish's weights, learn fields from the statistics; the positions no line reaches are counted.
 A counts file becomes a book with make-book's default move rules (make-book -from-counts has them all).
 `,
 	required: []string{"in", "out"},
@@ -30,12 +32,14 @@ A counts file becomes a book with make-book's default move rules (make-book -fro
 type convertBookOptions struct {
 	in, out string
 	maxPly  int
+	read    readFlags
 }
 
 func (o *convertBookOptions) define(fs *flag.FlagSet) {
-	fs.StringVar(&o.in, "in", "", "book `file` to read: Polyglot, ABK (Arena's) or a counts file (make-book -counts), told by content")
+	fs.StringVar(&o.in, "in", "", "book `file` to read: Polyglot, ABK (Arena's), CTG (ChessBase's: any of its three files) or a counts file (make-book -counts), told by content")
 	fs.StringVar(&o.out, "out", "", "book `file` to write: ABK for a .abk name, else Polyglot (replaced atomically; not the input)")
-	intFlag(fs, &o.maxPly, "max-ply", abk.MaxPly, 1, abk.MaxPly, "an ABK book's tree goes `N` plies deep from the start position")
+	intFlag(fs, &o.maxPly, "max-ply", abk.MaxPly, 1, abk.MaxPly, "an ABK book's tree, and the walk reading a CTG book, go `N` plies deep from the start position")
+	o.read.define(fs)
 }
 
 func (o *convertBookOptions) validate(*commandLine) error { return nil }
@@ -83,7 +87,7 @@ func (o *convertBookOptions) open(e *env) (*book.Book, error) {
 		return nil, err
 	}
 	if !counts {
-		src, err := formats.Open(o.in)
+		src, err := formats.OpenWhole(o.in, o.read.options(), o.maxPly)
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/build"
 	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/config"
 )
 
 var dumpBookCommand = command{
@@ -20,10 +21,14 @@ Lines end where the book does, at {trans: line=L, ply=P} (position met before) o
 	new:      func() options { return &dumpBookOptions{} },
 }
 
-type dumpBookOptions struct{ bin, color, out string }
+type dumpBookOptions struct {
+	bin, color, out string
+	read            readFlags
+}
 
 func (o *dumpBookOptions) define(fs *flag.FlagSet) {
 	fs.StringVar(&o.bin, "bin", "", "book `file` to read")
+	o.read.define(fs)
 	fs.StringVar(&o.color, "color", "white", "dump the lines of `white|black`: that side's book moves with their shares, the other side's moves that the book answers")
 	fs.StringVar(&o.out, "out", "", "write to `file` (replaced atomically; not an input) instead of stdout")
 }
@@ -40,7 +45,7 @@ func (o *dumpBookOptions) files() (inputs, outputs []fileArg) {
 }
 
 func (o *dumpBookOptions) run(e *env) error {
-	b, err := openChecked(e, o.bin)
+	b, err := openChecked(e, o.bin, o.read.options())
 	if err != nil {
 		return err
 	}
@@ -75,19 +80,38 @@ func writeOutput(e *env, out string, write func(io.Writer) error) error {
 	return bw.Flush()
 }
 
-// openChecked opens a book for a command, reports its warnings on stderr
-// and verifies the key order, so that lookups on an unsorted book stay
-// exact (a command can afford one pass over the file).
-func openChecked(e *env, path string) (*book.Book, error) {
-	b, err := formats.Open(path)
+// openChecked opens a book whole for a command (formats.OpenWhole: a CTG
+// book through its walk from the start position), reports its warnings
+// on stderr and verifies the key order, so that lookups on an unsorted
+// book stay exact (a command can afford one pass over the file).
+func openChecked(e *env, path string, o formats.Options) (*book.Book, error) {
+	b, err := formats.OpenWhole(path, o, 0)
 	if err != nil {
 		return nil, err
 	}
+	return checked(e, b), nil
+}
+
+// checked is b once its warnings are on stderr and its key order
+// verified.
+func checked(e *env, b *book.Book) *book.Book {
 	for _, w := range b.Warnings() {
 		e.warnf("%s", w)
 	}
 	if err := b.Verify(); err != nil {
 		e.warnf("%v", err)
 	}
-	return b, nil
+	return b
 }
+
+// readFlags are the settings of how a book's weights are read (config's
+// ReadFlags: a CTG book's tournament mode and main-line preference), for
+// a command that reads books.
+type readFlags struct{ settings *config.Config }
+
+func (r *readFlags) define(fs *flag.FlagSet) {
+	r.settings = config.Default("")
+	r.settings.ReadFlags(fs)
+}
+
+func (r *readFlags) options() formats.Options { return r.settings.ReadOptions() }

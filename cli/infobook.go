@@ -10,14 +10,16 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/build"
+	"github.com/polyproxy/polyproxy/book/ctg"
 	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 type infoBookResult struct {
 	File   string `json:"file"`
-	Format string `json:"format"` // the file's format: "Polyglot", "ABK"
+	Format string `json:"format"` // the file's format: "Polyglot", "ABK", "CTG"
 	*book.Stats
 	ABK      *abk.Info  `json:"abk,omitempty"` // for an ABK book (Arena's format)
+	CTG      *ctg.Info  `json:"ctg,omitempty"` // for a CTG book (ChessBase's format)
 	Warnings []string   `json:"warnings"`
 	Lines    *bookLines `json:"lines,omitempty"`
 }
@@ -35,8 +37,9 @@ type bookLines struct {
 var infoBookCommand = command{
 	name: "info-book", summary: "summarise a book: entries, positions, header, weights, learn data, problems",
 	usage: `usage: polyproxy info-book -bin FILE [-json] [-lines]
-Reads the whole book once. Problems that do not stop the book from being used are listed as warnings;
-the exit code is non-zero only when the file cannot be read.
+Reads the whole book once (a CTG book: its walk from the start position). Problems that do not stop
+the book from being used are listed as warnings; the exit code is non-zero only when the file cannot
+be read.
 `,
 	required: []string{"bin"},
 	new:      func() options { return &infoBookOptions{} },
@@ -45,10 +48,12 @@ the exit code is non-zero only when the file cannot be read.
 type infoBookOptions struct {
 	bin           string
 	asJSON, lines bool
+	read          readFlags
 }
 
 func (o *infoBookOptions) define(fs *flag.FlagSet) {
 	fs.StringVar(&o.bin, "bin", "", "book `file` to read")
+	o.read.define(fs)
 	fs.BoolVar(&o.asJSON, "json", false, "print one JSON object instead of text")
 	fs.BoolVar(&o.lines, "lines", false, "also count the lines and positions dump-book reaches for each colour, and the isolated positions (PolyGlot's info-book figures; walks the whole book twice)")
 }
@@ -57,7 +62,7 @@ func (o *infoBookOptions) validate(*commandLine) error        { return nil }
 func (o *infoBookOptions) files() (inputs, outputs []fileArg) { return nil, nil }
 
 func (o *infoBookOptions) run(e *env) error {
-	b, err := formats.Open(o.bin)
+	b, err := formats.OpenWhole(o.bin, o.read.options(), 0)
 	if err != nil {
 		return err
 	}
@@ -80,13 +85,21 @@ func (o *infoBookOptions) inspect(b *book.Book) (*infoBookResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &infoBookResult{File: o.bin, Format: b.Format().Name(), Stats: s, Warnings: s.Warnings(), ABK: abk.InfoOf(b)}
+	res := &infoBookResult{File: o.bin, Format: b.Format().Name(), Stats: s, Warnings: s.Warnings(), ABK: abk.InfoOf(b), CTG: ctg.InfoOf(b)}
 	if a := res.ABK; a != nil {
 		if a.TrailingBytes != 0 {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("ABK size is not a whole number of 28-byte records: the last %d byte(s) are ignored", a.TrailingBytes))
 		}
 		for _, p := range a.Problems {
 			res.Warnings = append(res.Warnings, "ABK tree: "+p.Error()+"; the rest of the book is used")
+		}
+	}
+	if c := res.CTG; c != nil && c.Walk != nil {
+		for _, p := range c.Walk.Problems {
+			res.Warnings = append(res.Warnings, "CTG "+p.Error()+"; the rest of the book is used")
+		}
+		if c.Walk.Unreached > 0 {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("CTG: %d of the book's %d positions are not reached by a line of book moves from the start position: not counted above", c.Walk.Unreached, c.Walk.InPages))
 		}
 	}
 	if res.Warnings == nil {
@@ -118,6 +131,9 @@ func printInfo(stdout io.Writer, res *infoBookResult) {
 	if a := res.ABK; a != nil {
 		printABKInfo(w, a)
 		w("entries", "%d (the tree's positions and moves to its max ply)", s.Entries)
+	} else if c := res.CTG; c != nil && c.Walk != nil {
+		printCTGInfo(w, c)
+		w("entries", "%d (the moves of the positions the walk reached)", s.Entries)
 	} else if res.Format != book.Polyglot.Name() {
 		w("format", "%s, read as the Polyglot book below", res.Format)
 		w("entries", "%d", s.Entries)
@@ -155,6 +171,24 @@ func printInfo(stdout io.Writer, res *infoBookResult) {
 	for _, warn := range res.Warnings {
 		fmt.Fprintf(stdout, "warning: %s\n", warn)
 	}
+}
+
+// printCTGInfo writes what a CTG book's files hold and what reading it
+// whole found.
+func printCTGInfo(w func(label, format string, a ...any), c *ctg.Info) {
+	w("format", "CTG (ChessBase's book), read as the Polyglot book below")
+	w("CTG files", "%d pages, a table of %d entries, page bounds %d-%d; made from %d games", c.Pages, c.TableEntries, c.LowerBound, c.UpperBound, c.Games)
+	wk := c.Walk
+	w("CTG positions", "%d in its pages: %d reached by lines of book moves from the start position, %d not", wk.InPages, wk.Entries, wk.Unreached)
+	w("CTG walk", "%d positions (mirror twins apart), %d plies deep", wk.Positions, wk.Depth)
+	w("CTG weights", "DroidFish's: tournament mode %s, prefer main lines %s", onOff(c.Options.TournamentMode), onOff(c.Options.PreferMainLines))
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
 }
 
 // printABKInfo writes what an ABK book's header and tree hold.

@@ -146,6 +146,7 @@ func (o *makeBookOptions) run(e *env) error {
 func (o *makeBookOptions) read(e *env, b *build.Builder, start time.Time) error {
 	details := 0
 	if !o.quiet {
+		b.SkipLimit = maxSkipDetails + 1 // the rest are only counted
 		b.OnSkip = func(s build.SkippedGame) {
 			if details < maxSkipDetails {
 				fmt.Fprintln(e.stderr, "make-book:", s)

@@ -17,8 +17,9 @@ var mergeBookCommand = command{
 A key in one book is copied; for a key in both, A's moves in A's order with B's weight
 added (capped at 65535), then B's other moves. Learn fields add as counters (games,
 points; both halved if a sum overflows). Header entries: A's, else B's; a new one when their variant lists differ.
-Either book may be ABK (Arena's format, read as the Polyglot book it amounts to); a .abk -out writes
-the merged book as an ABK tree from the start position.
+Either book may be ABK (Arena's format) or CTG (ChessBase's: its walk from the start position),
+read as the Polyglot book it amounts to; a .abk -out writes the merged book as an ABK tree from
+the start position.
 `,
 	required: []string{"in1", "in2", "out"},
 	new:      func() options { return &mergeBookOptions{} },
@@ -27,6 +28,7 @@ the merged book as an ABK tree from the start position.
 type mergeBookOptions struct {
 	in1, in2, out string
 	learnOnly     bool
+	read          readFlags
 }
 
 func (o *mergeBookOptions) define(fs *flag.FlagSet) {
@@ -34,6 +36,7 @@ func (o *mergeBookOptions) define(fs *flag.FlagSet) {
 	fs.StringVar(&o.in2, "in2", "", "second book `file`")
 	fs.StringVar(&o.out, "out", "", "book `file` to write: ABK (Arena's format) for a .abk name, else Polyglot (replaced atomically; not an input)")
 	fs.BoolVar(&o.learnOnly, "learn-only", false, "output in1 unchanged except that in2's learn counts are added to the same entries")
+	o.read.define(fs)
 }
 
 func (o *mergeBookOptions) validate(*commandLine) error { return nil }
@@ -44,12 +47,12 @@ func (o *mergeBookOptions) files() (inputs, outputs []fileArg) {
 
 func (o *mergeBookOptions) run(e *env) error {
 	start := time.Now()
-	a, err := formats.Open(o.in1)
+	a, err := formats.OpenWhole(o.in1, o.read.options(), 0)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	b, err := formats.Open(o.in2)
+	b, err := formats.OpenWhole(o.in2, o.read.options(), 0)
 	if err != nil {
 		return err
 	}

@@ -5,63 +5,16 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/config"
-	"github.com/polyproxy/polyproxy/learn"
+	"github.com/polyproxy/polyproxy/probe"
 )
-
-// probeEntry is one entry in probe's JSON output.
-type probeEntry struct {
-	Index  int     `json:"index"` // entry number in the file
-	Move   string  `json:"move"`  // as played (castling e1g1)
-	Raw    string  `json:"raw"`   // as stored (castling e1h1)
-	Weight uint16  `json:"weight"`
-	Share  float64 `json:"share"` // of the legal entries' total weight, 0..1
-	// Effective is the weight choosing uses with -learn-weight.
-	Effective *uint64 `json:"effective_weight,omitempty"`
-	Learn     uint32  `json:"learn"`
-	Games     uint16  `json:"games"`
-	Points    uint16  `json:"points"` // half points: win 2, draw 1
-	Legal     bool    `json:"legal"`
-	Eligible  bool    `json:"eligible"`      // could be chosen (weight, threshold, width, min weight)
-	Out       string  `json:"out,omitempty"` // the rule that leaves it out: legal, weight, threshold, width, min_weight
-	Note      string  `json:"note,omitempty"`
-}
-
-// probeRule is one rule of choosing and the moves it leaves eligible,
-// applied after the rules before it.
-type probeRule struct {
-	Rule     string   `json:"rule"`  // threshold, width, min_weight
-	Value    int      `json:"value"` // the setting; 0: off
-	Eligible []string `json:"eligible"`
-}
-
-type probeResult struct {
-	Key string `json:"key"`
-	FEN string `json:"fen"`
-	// Chess960: castling moves are king takes rook and the FEN is X-FEN.
-	Chess960 bool `json:"chess960,omitempty"`
-	// NoKey says why the position has no book key and so no book answer.
-	NoKey string `json:"no_key,omitempty"`
-	// Side is the side to move; Books are the books for it in priority
-	// order (BookFile, or -book-white/-book-black), and Book the one whose
-	// entries are listed: the first with an eligible move, as in a game.
-	Side        string   `json:"side"`
-	Books       []string `json:"books"`
-	Book        string   `json:"book"`
-	TotalWeight uint64   `json:"total_weight"` // of the legal entries
-	// PositionWeight is the stored weight of the entries above the
-	// threshold: what min_weight compares.
-	PositionWeight uint64       `json:"position_weight"`
-	Rules          []probeRule  `json:"rules"`
-	Entries        []probeEntry `json:"entries"`
-}
 
 var probeCommand = command{
 	name: "probe", summary: "show a position's key and every book entry for it",
@@ -69,7 +22,8 @@ var probeCommand = command{
                       [-json] [-threshold N] [-width N] [-min-weight N] [-learn-weight]
 Lists the position's entries in file order, and which moves each rule of choosing leaves eligible.
 Shares are of the total weight of the legal entries; learn is the raw field, shown as games
-(high 16 bits) / points (low 16 bits, half points).
+(high 16 bits) / points (low 16 bits, half points). A CTG book's moves also show their annotation
+and the statistics and recommendation of the position each leads to.
 `,
 	required: []string{"book"},
 	new:      func() options { return &probeOptions{} },
@@ -125,65 +79,31 @@ func (o *probeOptions) run(e *env) error {
 			b.Close()
 		}
 	}()
+	told := map[*book.Book]int{}
 	for _, p := range paths {
-		b, err := openChecked(e, p)
+		// As the proxy opens it: a CTG book found a position at a time.
+		b, err := formats.OpenWith(p, o.settings.ReadOptions())
 		if err != nil {
 			return err
 		}
-		books = append(books, b)
+		books = append(books, checked(e, b))
+		told[b] = len(b.Warnings())
 	}
-	res := o.report(paths, books)
+	res := probe.Report(books, &o.line.Pos, o.settings)
+	for _, b := range books {
+		// The faults the probe met in a book found by position.
+		for _, w := range b.Warnings()[told[b]:] {
+			e.warnf("%s: %s", b.Path(), w)
+		}
+	}
 	if o.asJSON {
 		return json.NewEncoder(e.stdout).Encode(res)
 	}
 	return printProbe(e.stdout, res)
 }
 
-// report judges the position's entries in the book a game would use:
-// the first with an eligible move; else the first that has the position
-// at all, to show why it is out.
-func (o *probeOptions) report(paths []string, books []*book.Book) probeResult {
-	pos := &o.line.Pos
-	chooser := book.NewChooser(o.settings.ChooserOptions(learn.Weight), 1)
-	shown, cands := 0, []book.Candidate(nil)
-	for i, b := range books {
-		cs := chooser.Candidates(b, pos, nil)
-		if anyEligible(cs) {
-			shown, cands = i, cs
-			break
-		}
-		if cands == nil && len(cs) > 0 {
-			shown, cands = i, cs
-		}
-	}
-	side := "black"
-	if pos.WhiteToMove() {
-		side = "white"
-	}
-	res := probeResult{Key: pos.Key().String(), FEN: pos.FEN(), Chess960: o.chess960, NoKey: book.NoKeyReason(pos),
-		Side: side, Books: paths, Book: paths[shown], Entries: []probeEntry{}}
-	for _, cd := range cands {
-		res.TotalWeight += cd.Weight
-		e := probeEntry{
-			Index: cd.Index, Move: cd.Move.String(), Raw: cd.Entry.Move.String(), Weight: cd.Entry.Weight,
-			Share: cd.Share, Learn: uint32(cd.Entry.Learn), Games: cd.Entry.Learn.Games(), Points: cd.Entry.Learn.Points(),
-			Legal: cd.Legal, Eligible: cd.Eligible, Out: cd.Out.String(), Note: cd.Why,
-		}
-		if o.settings.BookLearnWeight {
-			w := cd.Weight
-			e.Effective = &w
-		}
-		if cd.Out == book.RuleNone || cd.Out > book.RuleThreshold {
-			res.PositionWeight += uint64(cd.Entry.Weight)
-		}
-		res.Entries = append(res.Entries, e)
-	}
-	res.Rules = probeRules(o.settings, cands)
-	return res
-}
-
 // printProbe writes probe's text report.
-func printProbe(stdout io.Writer, res probeResult) error {
+func printProbe(stdout io.Writer, res probe.Result) error {
 	fmt.Fprintf(stdout, "book: %s\nfen:  %s\nkey:  %s\n", res.Book, res.FEN, res.Key)
 	if len(res.Books) > 1 {
 		fmt.Fprintf(stdout, "books for %s: %s\n", res.Side, strings.Join(res.Books, config.BookFileSeparator))
@@ -210,6 +130,11 @@ func printProbe(stdout io.Writer, res probeResult) error {
 		return err
 	}
 	fmt.Fprintln(stdout)
+	if res.CTG != nil {
+		if err := printProbeCTG(stdout, res); err != nil {
+			return err
+		}
+	}
 	for _, r := range res.Rules {
 		var name string
 		switch {
@@ -231,36 +156,38 @@ func printProbe(stdout io.Writer, res probeResult) error {
 	return nil
 }
 
-// probeRules are the rules of choosing probe's flags set, in the order
-// they apply, each with the moves it leaves eligible: an entry stays
-// eligible after a rule when no rule up to it left it out.
-func probeRules(settings *config.Config, cands []book.Candidate) []probeRule {
-	var rules []config.Setting
-	for _, s := range config.Settings() {
-		if s.Rule != book.RuleNone && s.ToolFlag != "" {
-			rules = append(rules, s)
-		}
+// printProbeCTG writes what a CTG book holds of the position and its
+// moves.
+func printProbeCTG(stdout io.Writer, res probe.Result) error {
+	c := res.CTG
+	fmt.Fprintf(stdout, "CTG position: %d games, +%d =%d -%d for the side to move, rating %d, performance %d, recommendation %d %s\n",
+		c.Games, c.Won, c.Drawn, c.Lost, c.Rating, c.Performance, c.Recommendation, c.Mark)
+	var opts []string
+	if c.TournamentMode {
+		opts = append(opts, "tournament mode")
 	}
-	slices.SortFunc(rules, func(a, b config.Setting) int { return int(a.Rule) - int(b.Rule) })
-	var out []probeRule
-	for _, s := range rules {
-		value, _ := strconv.Atoi(s.Value(settings))
-		pr := probeRule{Rule: s.Rule.String(), Value: value, Eligible: []string{}}
-		for _, cd := range cands {
-			if cd.Out == book.RuleNone || cd.Out > s.Rule {
-				pr.Eligible = append(pr.Eligible, cd.Move.String())
-			}
-		}
-		out = append(out, pr)
+	if c.PreferMainLines {
+		opts = append(opts, "main lines preferred")
 	}
-	return out
-}
-
-func anyEligible(cands []book.Candidate) bool {
-	for _, cd := range cands {
-		if cd.Eligible {
-			return true
-		}
+	if len(opts) > 0 {
+		fmt.Fprintf(stdout, "CTG weights with %s\n", strings.Join(opts, " and "))
 	}
-	return false
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "move\tannotation\tgames after\twon\tdrawn\tlost\trecommendation\tdroidfish weight\t\t")
+	for _, e := range res.Entries {
+		m := e.CTG
+		if m == nil {
+			continue
+		}
+		if !m.InBook {
+			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t-\t%.6g\t\tleads out of the book\n", e.Move, m.Annotation, m.Weight)
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%.6g\t\t%s\n", e.Move, m.Annotation, m.Games, m.Won, m.Drawn, m.Lost, m.Recommendation, m.Weight, m.Mark)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	return nil
 }

@@ -186,11 +186,14 @@ func TestSignalsWhileReading(t *testing.T) {
 		}
 		stopped(t, cmd, sig, func(*bufio.Reader) error {
 			games, err := os.ReadFile("testdata/learn/games.pgn")
-			if err == nil {
-				_, err = stdin.Write(games)
+			if err != nil {
+				return err
 			}
-			time.Sleep(200 * time.Millisecond) // reading, the pipe open
-			return err
+			// Blank lines after the games, four times what a pipe buffers:
+			// the write returns only once learn is reading (its signals
+			// caught before), however late a loaded machine starts it.
+			_, err = stdin.Write(append(games, bytes.Repeat([]byte("\n"), 256<<10)...))
+			return err // reading, the pipe open
 		})
 		stdin.Close()
 		if after, _ := os.ReadFile(bookPath); !bytes.Equal(after, before) {

@@ -93,7 +93,11 @@ type Config struct {
 	BookAvoidRepetition bool
 	BookSeed            uint64 // 0 = a fresh seed in every process
 	BookLearn           bool
-	BookLearnWeight     bool // prefer moves with better learned results (off by default)
+	// BookLearnPGN is the PGN file the host writes the tournament's games
+	// to: live learning takes every game's result from there ("": from
+	// the evidence, or the GUI's result in CECP).
+	BookLearnPGN    string
+	BookLearnWeight bool // prefer moves with better learned results (off by default)
 	// Book policies, all off at 0 / false (see docs/book-policies.md).
 	BookWidth     int // choose among the N highest weights
 	BookMaxMoves  int // at most N book moves of ours per game
@@ -104,6 +108,10 @@ type Config struct {
 	// the opponent's time.
 	BookPonder       bool
 	BookPonderAlways bool
+	// DroidFish's two choices over a CTG book's weights: never play into a
+	// position marked to avoid in tournaments; play the main lines.
+	BookCTGTournamentMode  bool
+	BookCTGPreferMainLines bool
 	// Live-learning adjudication: a game counts as decided when the engine
 	// reports a score beyond LearnResignScore for LearnResignMoves moves in a row.
 	LearnResignScore int // centipawns

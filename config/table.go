@@ -127,6 +127,10 @@ type Setting struct {
 	// KeepQuotes: quotes around the whole value are kept (they group the
 	// words of a command).
 	KeepQuotes bool
+	// Reads: it changes how a format reads a book's weights
+	// (ReadOptions), so every book tool takes its ToolFlag (ReadFlags),
+	// not only probe.
+	Reads bool
 
 	access
 }
@@ -190,6 +194,19 @@ func text(field func(*Config) *string) access {
 	}}
 }
 
+// optionalFile is a file name, "" for none.
+func optionalFile(field func(*Config) *string) access {
+	return access{func(_ *Setting, c *Config, v, base string) error {
+		if v = unquote(strings.TrimSpace(v)); v != "" {
+			v = resolve(base, v)
+		}
+		*field(c) = v
+		return nil
+	}, func(c *Config) string {
+		return *field(c)
+	}}
+}
+
 func fileList(field func(*Config) *[]string) access {
 	return access{func(_ *Setting, c *Config, v, base string) error {
 		var files []string
@@ -234,6 +251,7 @@ var settings = []Setting{
 		access: boolean(func(c *Config) *bool { return &c.BookAvoidRepetition })},
 	{Name: "BookLearn", Kind: Check, Default: "false", Fronts: UCI | CECP, Invalidates: ResendLearning,
 		access: boolean(func(c *Config) *bool { return &c.BookLearn })},
+	{Name: "BookLearnPGN", Kind: String, Fronts: UCI | CECP, Invalidates: ResendLearning, access: optionalFile(func(c *Config) *string { return &c.BookLearnPGN })},
 	{Name: "BookLearnWeight", Kind: Check, Default: "false", Fronts: UCI | CECP,
 		ToolFlag: "learn-weight", Usage: "choose by the weights learned results give",
 		Invalidates: RebuildChooser,
@@ -264,6 +282,14 @@ var settings = []Setting{
 		access: boolean(func(c *Config) *bool { return &c.BookPonder })},
 	{Name: "BookPonderAlways", Kind: Check, Default: "false", Fronts: UCI | CECP, Invalidates: RecheckWarm,
 		access: boolean(func(c *Config) *bool { return &c.BookPonderAlways })},
+	{Name: "BookCTGTournamentMode", Kind: Check, Default: "false", Fronts: UCI | CECP,
+		ToolFlag: "ctg-tournament-mode", Usage: "a CTG book's moves into positions marked to avoid in tournaments weigh 0", Reads: true,
+		Invalidates: ReopenBooks,
+		access:      boolean(func(c *Config) *bool { return &c.BookCTGTournamentMode })},
+	{Name: "BookCTGPreferMainLines", Kind: Check, Default: "false", Fronts: UCI | CECP,
+		ToolFlag: "ctg-prefer-main-lines", Usage: "a CTG book's moves into main-line positions, and only moves, weigh a million times more", Reads: true,
+		Invalidates: ReopenBooks,
+		access:      boolean(func(c *Config) *bool { return &c.BookCTGPreferMainLines })},
 	{Name: "LearnResignScore", Kind: Spin, Default: strconv.Itoa(DefaultLearnResignScore), Min: 1, Max: 100000,
 		Fronts: UCI | CECP, Invalidates: ResendLearning,
 		access: integer(func(c *Config) *int { return &c.LearnResignScore })},

@@ -29,6 +29,7 @@ var stringSamples = map[string][]string{
 	"BookFileBlack": {"b.bin", ""},
 	"BookSeed":      {"0", "42", "18446744073709551615"},
 	"LogFile":       {"pp.log", "/abs/pp.log"},
+	"BookLearnPGN":  {"games.pgn", "/abs/games.pgn", ""},
 }
 
 // samples are values s takes: both booleans, a spin's ends and middle,
@@ -321,7 +322,7 @@ var views = map[Invalidates]func(c *Config) any{
 		if !c.Book {
 			return nil
 		}
-		return [][]string{c.BooksFor(true), c.BooksFor(false)}
+		return []any{c.BooksFor(true), c.BooksFor(false), c.ReadOptions()}
 	},
 	RebuildChooser: func(c *Config) any {
 		o := c.ChooserOptions(func(book.Entry) uint64 { return 0 })
@@ -332,7 +333,7 @@ var views = map[Invalidates]func(c *Config) any{
 		if !c.Book {
 			books = nil
 		}
-		return []any{c.BookLearn, c.LearnResignScore, c.LearnResignMoves, books}
+		return []any{c.BookLearn, c.LearnResignScore, c.LearnResignMoves, c.BookLearnPGN, books}
 	},
 	RecheckWarm: func(c *Config) any { return []bool{c.Book && c.BookPonder, c.Book && c.BookPonderAlways} },
 	ReopenLog:   func(c *Config) any { return []any{c.Log, c.LogFile} },
@@ -486,5 +487,32 @@ func TestToolFlags(t *testing.T) {
 	}
 	if n < 5 {
 		t.Errorf("only %d tool flags", n)
+	}
+}
+
+// TestReadFlags: the tools that read books take the flags of the settings
+// that change how a book is read, and only those; each reaches the read
+// options.
+func TestReadFlags(t *testing.T) {
+	fs := flag.NewFlagSet("tool", flag.ContinueOnError)
+	c := Default("")
+	c.ReadFlags(fs)
+	var defined []string
+	fs.VisitAll(func(f *flag.Flag) { defined = append(defined, f.Name) })
+	var want []string
+	for _, s := range Settings() {
+		if s.Reads {
+			want = append(want, s.ToolFlag)
+		}
+	}
+	slices.Sort(want)
+	if !slices.Equal(defined, want) || len(want) != 2 {
+		t.Fatalf("ReadFlags defines %q, want %q", defined, want)
+	}
+	if err := fs.Parse([]string{"-ctg-tournament-mode", "-ctg-prefer-main-lines"}); err != nil {
+		t.Fatal(err)
+	}
+	if o := c.ReadOptions().CTG; !o.TournamentMode || !o.PreferMainLines {
+		t.Errorf("read options %+v", o)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/ctg"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -197,14 +199,28 @@ func (c *Config) BooksInUse() []string {
 	return all
 }
 
+// ReadOptions are the settings of how the formats read a book's weights
+// (those that Read), what the books are opened with; ReopenBooks says
+// when they changed.
+func (c *Config) ReadOptions() formats.Options {
+	return formats.Options{CTG: ctg.Options{TournamentMode: c.BookCTGTournamentMode, PreferMainLines: c.BookCTGPreferMainLines}}
+}
+
 // ToolFlags defines on fs a flag for every setting a book tool takes
 // (ToolFlag), each parsed as the ini parses its key and stored into c.
 // Paths are kept as given, relative to the current directory. Numeric
 // flags tell their range (Bounds), check flags need no value.
-func (c *Config) ToolFlags(fs *flag.FlagSet) {
+func (c *Config) ToolFlags(fs *flag.FlagSet) { c.toolFlags(fs, false) }
+
+// ReadFlags defines on fs the tool flags of the settings that change how
+// a book is read (Reads), as ToolFlags does: what every tool reading
+// books takes.
+func (c *Config) ReadFlags(fs *flag.FlagSet) { c.toolFlags(fs, true) }
+
+func (c *Config) toolFlags(fs *flag.FlagSet, readsOnly bool) {
 	for i := range settings {
 		s := &settings[i]
-		if s.ToolFlag == "" {
+		if s.ToolFlag == "" || readsOnly && !s.Reads {
 			continue
 		}
 		usage := s.Usage + " (" + s.Name + ")"

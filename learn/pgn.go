@@ -66,7 +66,13 @@ func FromPGN(r io.Reader, b *book.Book, player string, skipped func(SkippedGame)
 		if err != nil {
 			return nil, st, fmt.Errorf("reading PGN after game %d: %w", st.Games-1, err)
 		}
-		game, err = replay(g, b, player, game[:0])
+		white, black := strings.TrimSpace(g.Tag("White")) == player, strings.TrimSpace(g.Tag("Black")) == player
+		// A game without a result is skipped for that, below.
+		if !white && !black && ParseOutcome(g.Tag("Result")) != Unknown {
+			skip(st.Games, g.Line, SkipNotPlaying, fmt.Sprintf("%s does not play (White %q, Black %q)", player, g.Tag("White"), g.Tag("Black")))
+			continue
+		}
+		game, err = gameUpdates(g, b, white, black, game[:0])
 		var serr *pgn.Skip
 		if errors.As(err, &serr) {
 			skip(st.Games, g.Line, serr.Reason, serr.Detail)
@@ -79,9 +85,11 @@ func FromPGN(r io.Reader, b *book.Book, player string, skipped func(SkippedGame)
 	}
 }
 
-// replay returns the updates of one game, or why it gives none (a
-// *pgn.Skip).
-func replay(g *pgn.Game, b *book.Book, player string, out []book.LearnUpdate) ([]book.LearnUpdate, error) {
+// gameUpdates returns the updates of one game for the moves of the sides
+// given (white, black: the player's), or why it gives none (a *pgn.Skip):
+// the one way a game is counted, from a PGN file after the tournament or
+// from the host's PGN during it.
+func gameUpdates(g *pgn.Game, b *book.Book, white, black bool, out []book.LearnUpdate) ([]book.LearnUpdate, error) {
 	result := g.Tag("Result")
 	outcome := ParseOutcome(result)
 	if outcome == Unknown {
@@ -89,10 +97,6 @@ func replay(g *pgn.Game, b *book.Book, player string, out []book.LearnUpdate) ([
 			return nil, &pgn.Skip{Reason: pgn.SkipNoResult, Detail: "no Result tag"}
 		}
 		return nil, &pgn.Skip{Reason: pgn.SkipNoResult, Detail: fmt.Sprintf("no result (Result %q)", result)}
-	}
-	white, black := strings.TrimSpace(g.Tag("White")) == player, strings.TrimSpace(g.Tag("Black")) == player
-	if !white && !black {
-		return nil, &pgn.Skip{Reason: SkipNotPlaying, Detail: fmt.Sprintf("%s does not play (White %q, Black %q)", player, g.Tag("White"), g.Tag("Black"))}
 	}
 	// The keys of the positions played so far: the line each update is
 	// counted on (a format of lines from the start, ABK, follows it). The

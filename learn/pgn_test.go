@@ -3,8 +3,10 @@ package learn
 import (
 	"bytes"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/internal/fixture"
+	"github.com/polyproxy/polyproxy/internal/hostilepgn"
 )
 
 var updateFixtures = flag.Bool("update", false, "rewrite testdata/learn/book.bin")
@@ -258,5 +261,48 @@ func TestLearnFromPGNChess960WithoutVariant(t *testing.T) {
 		if u := updates[i]; u.Key != want.Key || u.Move != want.Move || u.Result != book.Win {
 			t.Errorf("update %d: %+v, want %v %v win", i, u, want.Key, want.Move)
 		}
+	}
+}
+
+// hostilePGN streams a hostile input (internal/hostilepgn) as it is drawn.
+func hostilePGN(shape hostilepgn.Shape, size int64) io.Reader {
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(hostilepgn.Write(pw, hostilepgn.Options{Shape: shape, Size: size, Seed: 1})) }()
+	return pr
+}
+
+// TestLearnFromPGNLineOfAnyLength: a game whose comment is a 17 MiB line,
+// longer than any line the reader once held, is learned as with a short
+// comment, and so are the games after it.
+func TestLearnFromPGNLineOfAnyLength(t *testing.T) {
+	start := board.StartPosition()
+	var entries []book.Entry
+	for _, line := range [][]string{{"e4"}, {"d4"}, {"e4", "e5", "Nf3"}, {"e4", "c5", "Nf3"}} {
+		pos := *start
+		for i, san := range line {
+			m, err := board.ParseSAN(&pos, san)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i == len(line)-1 {
+				entries = append(entries, book.Entry{Key: pos.Key(), Move: pos.ToBook(m), Weight: 10})
+			}
+			pos.Play(m)
+		}
+	}
+	b := fixture.OpenPath(t, fixture.WriteEntries(t, entries))
+	learn := func(size int64) ([]book.LearnUpdate, PGNStats) {
+		updates, st, err := FromPGN(hostilePGN(hostilepgn.CommentOneLine, size), b, "Alpha", nil)
+		if err != nil {
+			t.Fatalf("a %d-byte comment: %v", size, err)
+		}
+		return updates, st
+	}
+	want, wantStats := learn(100)
+	if wantStats.Games != 4 || wantStats.Learned != 4 || len(want) != 7 {
+		t.Fatalf("the short input: %+v, %v", wantStats, want)
+	}
+	if got, st := learn(17 << 20); !reflect.DeepEqual(got, want) || st != wantStats {
+		t.Fatalf("with a 17 MiB comment: %+v %v, want %+v %v", st, got, wantStats, want)
 	}
 }

@@ -2,6 +2,7 @@ package learn
 
 import (
 	"errors"
+	"time"
 
 	"github.com/sirupsen/logrus"
 
@@ -10,7 +11,7 @@ import (
 	"github.com/polyproxy/polyproxy/book/formats"
 )
 
-// Settings are what live learning goes by. The adapter gives them with
+// Settings are what live learning goes by. The proxy's core gives them with
 // SetLearning at the start and whenever the GUI changes one.
 type Settings struct {
 	// On is BookLearn. Games are followed either way, so switching it on
@@ -25,9 +26,15 @@ type Settings struct {
 	// centipawns for the same side.
 	ResignScore int
 	ResignMoves int
+	// PGN is BookLearnPGN: the file the host appends each finished game
+	// to. When set, every game is looked for there by its moves and
+	// counted with the result written there, as learn -pgn counts it;
+	// when empty, results are taken from the evidence (DecidePosition,
+	// DecideScores) and the GUI's result (CECP).
+	PGN string
 }
 
-// Session learns from the games played through the proxy. The adapter's
+// Session learns from the games played through the proxy. The proxy core's
 // single loop calls its methods in the order events happen; it is not safe
 // for use by several goroutines. All methods are safe on a nil *Session
 // (learning off).
@@ -37,6 +44,10 @@ type Session struct {
 	files        map[string]*book.LearnFile // by book path; nil: the book cannot be written
 	game         game
 	checkedBooks bool
+	games        int  // games ended, numbered for the log
+	guiResults   bool // the GUI gave a result (CECP)
+	said         map[string]bool
+	fromPGN      pgnLearning
 }
 
 // playedBookMove is a book entry polyproxy played in the current game.
@@ -66,12 +77,22 @@ type game struct {
 	scorePlies []int
 	pending    *Score // reported for the search whose bestmove has not come yet
 	booked     bool   // the move being answered came from the book
+
+	// What finds the game in the host's PGN.
+	started      time.Time
+	fromBase     bool // keys start at the GUI's base position (GameStart)
+	guiPly       int  // of the last position the GUI sent (guiSeen)
+	guiSeen      bool
+	guiWhite     bool // White was to move there
+	white, black bool // the sides we moved for
+	host         *hostPGN
+	mark         pgnMark // where host ended when the game started (host set; GameStart)
 }
 
 // NewSession follows games with settings. log receives one line per
 // decision (nil: nothing is logged) until UseLog replaces it.
 func NewSession(settings Settings, log logrus.FieldLogger) *Session {
-	s := &Session{settings: settings, files: map[string]*book.LearnFile{}}
+	s := &Session{settings: settings, files: map[string]*book.LearnFile{}, said: map[string]bool{}, fromPGN: newPGNLearning()}
 	if log != nil {
 		s.logf, s.warnf = log.Infof, log.Warnf
 	} else {
@@ -95,6 +116,11 @@ func (s *Session) SetLearning(settings Settings) {
 		return
 	}
 	s.settings = settings
+	if settings.PGN != "" {
+		// A first look at the host's PGN, before the first game starts:
+		// the games far before its end are no one's (lookBack).
+		s.hostPGN(settings.PGN)
+	}
 }
 
 // checkBooks opens the books in use for writing, so that one that cannot
@@ -129,6 +155,7 @@ func (s *Session) NewGame() {
 	if s == nil {
 		return
 	}
+	s.poll()
 	s.finish("ucinewgame")
 	s.checkBooks()
 }
@@ -139,6 +166,7 @@ func (s *Session) Position(p board.Position, continues bool) {
 	if s == nil {
 		return
 	}
+	s.poll()
 	if !continues {
 		s.finish("a position that does not continue the game")
 	}
@@ -146,7 +174,45 @@ func (s *Session) Position(p board.Position, continues bool) {
 		s.checkedBooks = true
 		s.checkBooks()
 	}
+	if !s.game.seen {
+		s.startGame()
+	}
 	s.see(&p)
+	g := &s.game
+	g.guiPly, g.guiSeen, g.guiWhite = g.lastPly, true, p.WhiteToMove()
+}
+
+// GameStart follows the Position that starts a game: at is when the GUI
+// sent it and pgn the host's PGN file just after (StatPGN of BookLearnPGN;
+// the calls come later, beside the proxy's loop), line the key of every
+// position from the GUI's base (its start position or FEN) to it: the
+// moves played before polyproxy was asked anything (an opening suite's),
+// so that the game is found in the host's PGN from its start, among the
+// games written since it started.
+func (s *Session) GameStart(at time.Time, line []board.Key, pgn PGNStat) {
+	if s == nil {
+		return
+	}
+	g := &s.game
+	if !g.seen || len(g.keys) != 1 || len(line) == 0 || line[len(line)-1] != g.keys[0] {
+		return // not the first position of a game, or another one
+	}
+	g.firstPly -= len(line) - 1
+	g.keys = line
+	g.fromBase = true
+	g.started = at
+	if h := g.host; h != nil {
+		switch m, ok := s.fromPGN.newest[h]; {
+		case pgn.known && pgn.path == h.path:
+			g.mark = h.markOf(pgn, at)
+		case ok:
+			// Not stat'ed (the stat failed): the games written since the
+			// game before started; for a first game, those read since the
+			// session heard of it (startGame).
+			g.mark = m
+		}
+		s.fromPGN.newest[h] = g.mark
+	}
 }
 
 // BookMove records that polyproxy answered from book b with the entry
@@ -157,6 +223,7 @@ func (s *Session) BookMove(b *book.Book, line []board.Key, stored board.Move, wh
 	if s == nil || b == nil || len(line) == 0 {
 		return
 	}
+	s.poll()
 	s.game.bookMoves = append(s.game.bookMoves, playedBookMove{s.game.lastPly, b.Path(), line, stored, whiteMoved})
 	s.game.booked = true
 	s.game.pending = nil
@@ -176,7 +243,13 @@ func (s *Session) AfterBestmove(p board.Position) {
 	if s == nil {
 		return
 	}
+	s.poll()
 	s.takeScore()
+	if p.WhiteToMove() {
+		s.game.black = true
+	} else {
+		s.game.white = true
+	}
 	s.see(&p)
 }
 
@@ -188,6 +261,7 @@ func (s *Session) GameResult(o Outcome, why string) {
 	if s == nil {
 		return
 	}
+	s.guiResults = true
 	if o == Unknown {
 		s.finish(why)
 		return
@@ -201,6 +275,8 @@ func (s *Session) Close() {
 		return
 	}
 	s.finish("end of the session")
+	s.waitForPGN()
+	s.fromPGN.closeBooks()
 	for p, f := range s.files {
 		if f != nil {
 			f.Close()
@@ -297,6 +373,16 @@ func (s *Session) finishWith(why string, known *Decision) {
 		s.takeScore()
 	}
 	defer func() { s.game = game{} }()
+	if g.seen {
+		s.games++
+	}
+	if s.settings.PGN != "" {
+		s.endForPGN(why, known)
+		return
+	}
+	if known == nil && g.seen && s.settings.On && !s.guiResults {
+		s.sayOnce("no result source", "learn: the GUI sends no game results (UCI) and BookLearnPGN names no PGN file: live learning counts only games decided on the board (mate, stalemate, the draw rules) or by the engine's resign-level scores, not adjudicated games, time losses or agreed draws; set BookLearnPGN to the PGN file the host writes its games to, to count every game")
+	}
 	if len(g.bookMoves) == 0 {
 		return
 	}
@@ -334,45 +420,59 @@ func (s *Session) finishWith(why string, known *Decision) {
 		byBook[m.path] = append(byBook[m.path], book.LearnUpdate{Key: m.line[len(m.line)-1], Move: m.stored, Result: d.Outcome.For(m.whiteMoved), Line: m.line})
 	}
 	for _, path := range order {
-		f := s.file(path)
-		if f == nil {
-			// Warned once, when it could not be opened; the log still
-			// accounts for every book move.
-			for _, u := range byBook[path] {
-				s.logf("learn: %s key %s move %s: not learned (the book cannot be written)", path, u.Key, u.Move)
-			}
-			continue
+		s.apply(path, byBook[path])
+	}
+}
+
+// sayOnce logs a line the first time only.
+func (s *Session) sayOnce(what, format string, args ...any) {
+	if !s.said[what] {
+		s.said[what] = true
+		s.logf(format, args...)
+	}
+}
+
+// apply counts updates into the book at path, and logs each entry's
+// change, or why it is not learned.
+func (s *Session) apply(path string, updates []book.LearnUpdate) {
+	f := s.file(path)
+	if f == nil {
+		// Warned once, when it could not be opened; the log still
+		// accounts for every book move.
+		for _, u := range updates {
+			s.logf("learn: %s key %s move %s: not learned (the book cannot be written)", path, u.Key, u.Move)
 		}
-		changes, err := f.Apply(byBook[path])
-		notLearned := func(key board.Key, move board.Move) {
-			why := err.Error()
-			if errors.Is(err, book.ErrBookDeleted) {
-				why = book.ErrBookDeleted.Error()
-			}
-			s.warnf("learn: %s key %s move %s: not learned (%s)", path, key, move, why)
+		return
+	}
+	changes, err := f.Apply(updates)
+	notLearned := func(key board.Key, move board.Move) {
+		why := err.Error()
+		if errors.Is(err, book.ErrBookDeleted) {
+			why = book.ErrBookDeleted.Error()
 		}
-		if changes == nil && err != nil {
-			// Nothing was looked up (the book is gone, or cannot be
-			// locked): no entry is learned.
-			for _, u := range byBook[path] {
-				notLearned(u.Key, u.Move)
-			}
+		s.warnf("learn: %s key %s move %s: not learned (%s)", path, key, move, why)
+	}
+	if changes == nil && err != nil {
+		// Nothing was looked up (the book is gone, or cannot be
+		// locked): no entry is learned.
+		for _, u := range updates {
+			notLearned(u.Key, u.Move)
 		}
-		for _, c := range changes {
-			switch {
-			case !c.Found():
-				s.warnf("learn: %s key %s move %s: entry no longer in the book, not learned", path, c.Key, c.Move)
-			case c.Results == 0 && err != nil:
-				notLearned(c.Key, c.Move) // a write failed before it
-			default:
-				s.logf("learn: %s key %s move %s: %s -> %s", path, c.Key, c.Move, c.Before, c.After)
-			}
+	}
+	for _, c := range changes {
+		switch {
+		case !c.Found():
+			s.warnf("learn: %s key %s move %s: entry no longer in the book, not learned", path, c.Key, c.Move)
+		case c.Results == 0 && err != nil:
+			notLearned(c.Key, c.Move) // a write failed before it
+		default:
+			s.logf("learn: %s key %s move %s: %s -> %s", path, c.Key, c.Move, c.Before, c.After)
 		}
-		if err != nil {
-			continue // each book move not learned was reported, with err
-		}
-		if err := f.Sync(); err != nil {
-			s.warnf("learn: sync %s: %v", path, err)
-		}
+	}
+	if err != nil {
+		return // each book move not learned was reported, with err
+	}
+	if err := f.Sync(); err != nil {
+		s.warnf("learn: sync %s: %v", path, err)
 	}
 }

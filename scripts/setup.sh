@@ -8,6 +8,7 @@
 #                    make-book inputs), gcc + libc6-dev (go test -race needs cgo),
 #                    wine + wine64 and gcc-mingw-w64-x86-64 (the Windows suite runs
 #                    polyproxy.exe under Wine; MinGW builds the stand-in DLL Go needs there),
+#                    chromium (the explore page's tests drive it headless),
 #                    man-db, groff-base, mandoc and unzip (scripts/release-check.sh
 #                    renders and lints the man pages and unpacks the Windows zip)
 #   Go:              the official toolchain into /usr/local/go when no go is found
@@ -42,6 +43,7 @@ if [ "${1:-}" != run ]; then
 	command -v wine >/dev/null || missing+=(wine)
 	command -v wine64 >/dev/null || [ -x /usr/lib/wine/wine64 ] || missing+=(wine64)
 	command -v x86_64-w64-mingw32-gcc >/dev/null || missing+=(gcc-mingw-w64-x86-64)
+	[ -x /usr/bin/chromium ] || missing+=(chromium)
 	# the release check (scripts/release-check.sh): the man pages rendered
 	# and linted, the Windows zip unpacked
 	command -v man >/dev/null || missing+=(man-db)

@@ -404,30 +404,13 @@ func Weights(moves []MoveStats, s Settings) []uint16 {
 }
 
 func (a *weighing) weights(moves []MoveStats, s Settings) []uint16 {
-	fw := a.floatWeights(moves, s)
-	var top float64
-	for _, w := range fw {
-		if w > top { // false for NaN
-			top = w
-		}
-	}
-	out := a.out[:0]
-	for range fw {
-		out = append(out, 0)
-	}
-	for i, w := range fw {
-		if w > 0 {
-			out[i] = uint16(max(1, math.Round(w/top*65535)))
-		}
-	}
-	a.out = out
-	return out
+	a.out = book.ScaleWeights(a.out[:0], a.floatWeights(moves, s))
+	return a.out
 }
 
 // learnField is a Polyglot learn field for a move from an ABK record's
 // statistics (White's view): games, and the points (in half points) of
-// the side that played it. Counts past 16 bits are halved together until
-// they fit, keeping the ratio.
+// the side that played it (LearnOf).
 func learnField(games, wins, losses int64, white bool) book.Learn {
 	if games <= 0 {
 		return 0
@@ -438,11 +421,7 @@ func learnField(games, wins, losses int64, white bool) book.Learn {
 	}
 	won, lost = max(won, 0), max(lost, 0)
 	draws := max(games-won-lost, 0)
-	points := 2*won + draws
-	for games > 0xffff || points > 0xffff {
-		games, points = games/2, points/2
-	}
-	return book.MakeLearn(uint16(games), uint16(points))
+	return book.LearnOf(games, 2*won+draws)
 }
 
 // String is what the proxy's log says of a book read: "142776 records,

@@ -115,10 +115,16 @@ type Builder struct {
 
 	// Progress, if set, is called every 1024 games read.
 	Progress func(Stats)
-	// OnSkip, if set, is called for every skipped game, in input order.
-	OnSkip func(SkippedGame)
+	// OnSkip, if set, is called for every skipped game, in input order,
+	// or for the first SkipLimit if it is positive: with several threads
+	// the pieces in flight then hold no more than SkipLimit skipped games
+	// each (a file of broken games would otherwise hold one for every few
+	// bytes read ahead); Stats counts them all.
+	OnSkip    func(SkippedGame)
+	SkipLimit int
 
-	parser gameParser
+	parser  gameParser
+	skipped int // games skipped so far
 }
 
 // NewBuilder starts an empty build.
@@ -161,7 +167,7 @@ func (b *Builder) AddPGN(r io.Reader, source string) error {
 		return b.addPGNParallel(r, source)
 	}
 	pr := pgn.NewReader(r)
-	pr.MoveLimit = b.opt.MaxPly // the replay reads no further
+	pr.MoveLimit = max(b.opt.MaxPly, 1) // the replay reads no further
 	for {
 		if b.count.temp.stopped.Load() {
 			return errRemoved
@@ -191,7 +197,8 @@ func (b *Builder) AddPGN(r io.Reader, source string) error {
 
 func (b *Builder) skip(s SkippedGame) {
 	b.stats.Skipped[s.Reason]++
-	if b.OnSkip != nil {
+	b.skipped++
+	if b.OnSkip != nil && (b.SkipLimit <= 0 || b.skipped <= b.SkipLimit) {
 		b.OnSkip(s)
 	}
 }
@@ -241,6 +248,9 @@ type gameParser struct {
 	opt    *Options
 	plies  []ply
 	reader *pgn.Reader // reused for piece after piece
+	// keepSkips is how many skipped games a piece keeps whole for OnSkip
+	// (none without it, SkipLimit with one); it counts the others.
+	keepSkips int
 }
 
 // parse replays one game and appends its plies to out; it appends them

@@ -3,6 +3,7 @@ package build
 import (
 	"fmt"
 	"io"
+	"math"
 	"sync"
 
 	"github.com/polyproxy/polyproxy/book/pgn"
@@ -11,8 +12,14 @@ import (
 // pieceSize is the PGN text one goroutine parses at a time: big enough
 // that handing pieces around costs nothing next to parsing them (about
 // 500 games), small enough that the pieces in flight stay a few MB (1 MB
-// pieces measured no faster and 10 MB more peak memory).
+// pieces measured no faster and 10 MB more peak memory). With many
+// threads the pieces are smaller (piecesInFlight).
 var pieceSize = 128 << 10
+
+// piecesInFlight bounds the text of the pieces in flight, about 3 a
+// thread: at 8 threads and more the pieces shrink to stay within it, so
+// memory does not grow with -threads.
+const piecesInFlight = 12 << 20
 
 // piece is one part of the stream on its way through the pipeline.
 type piece struct {
@@ -22,12 +29,14 @@ type piece struct {
 }
 
 // pieceResult is what a piece gives: its games' plies in order and, in
-// order too, the skipped games; filtered games by reason.
+// order too, the skipped games (past the parser's keepSkips, only their
+// number by reason in skippedOver); filtered games by reason.
 type pieceResult struct {
-	games    int
-	plies    []ply
-	skips    []SkippedGame
-	filtered [numFilterReasons]int
+	games       int
+	plies       []ply
+	skips       []SkippedGame
+	skippedOver map[string]int
+	filtered    [numFilterReasons]int
 	// chess960Games and innerRookPlies add to the Stats fields.
 	chess960Games, innerRookPlies int
 	torn                          bool
@@ -57,21 +66,24 @@ var plyBufs = sync.Pool{New: func() any { return []ply(nil) }}
 // in stream order, exactly as the one-goroutine AddPGN adds the games: the
 // order of first appearance and PolyGlot's halving, which depend on the
 // order, are the same. A piece whose end the splitter guessed wrong (the
-// chunk reader says it is torn) is parsed again joined with the next one,
-// so even odd PGN gives the same games. Memory: the pieces in flight,
-// about 3 × Threads pieces.
+// chunk reader says it is torn), or where it found no game start in a
+// whole piece (a huge comment or game), is read again here, on into the
+// pieces after it one at a time, game by game, until a piece ends where a
+// game starts, so even odd PGN gives the same games in bounded memory.
+// Memory: the pieces in flight, about 3 × Threads pieces.
 func (b *Builder) addPGNParallel(r io.Reader, source string) error {
 	threads := b.opt.Threads
+	size := max(min(pieceSize, piecesInFlight/(3*threads)), 1)
 	work := make(chan *piece, threads)
 	ordered := make(chan *piece, 2*threads)
 	quit := make(chan struct{})
 	var splitErr error
-	bufs := sync.Pool{New: func() any { b := make([]byte, 0, pieceSize+pieceSize/4); return &b }}
+	sp := pgn.NewSplitter(r, size)
+	bufs := sync.Pool{New: func() any { b := make([]byte, 0, sp.MaxPiece()); return &b }}
 
 	go func() { // the splitter: reads, decompresses, cuts
 		defer close(work)
 		defer close(ordered)
-		sp := pgn.NewSplitter(r, pieceSize)
 		for {
 			buf := bufs.Get().(*[]byte)
 			p, err := sp.Next(*buf)
@@ -95,14 +107,22 @@ func (b *Builder) addPGNParallel(r io.Reader, source string) error {
 			}
 		}
 	}()
+	moveLimit := max(b.opt.MaxPly, 1) // the replay reads no further
+	keepSkips := math.MaxInt
+	switch {
+	case b.OnSkip == nil:
+		keepSkips = 0
+	case b.SkipLimit > 0:
+		keepSkips = b.SkipLimit
+	}
 	var wg sync.WaitGroup
 	for range threads {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			parser := gameParser{opt: &b.opt, reader: &pgn.Reader{MoveLimit: b.opt.MaxPly}}
+			parser := gameParser{opt: &b.opt, reader: &pgn.Reader{MoveLimit: moveLimit}, keepSkips: keepSkips}
 			for pc := range work {
-				pc.done <- parser.parsePiece(pc.Piece, source)
+				pc.done <- parser.parsePiece(pc.Piece, source, nil)
 			}
 		}()
 	}
@@ -113,32 +133,32 @@ func (b *Builder) addPGNParallel(r io.Reader, source string) error {
 		wg.Wait()
 	}()
 
-	parser := gameParser{opt: &b.opt, reader: &pgn.Reader{MoveLimit: b.opt.MaxPly}}
-	var joined []byte // a torn piece's text, waiting for the next
-	joinedLine := 0
+	// The reader of torn pieces goes on into the next pieces itself; it
+	// holds one at a time.
+	var held *piece
+	parser := gameParser{opt: &b.opt, reader: &pgn.Reader{MoveLimit: moveLimit, Continue: func() (pgn.Piece, bool) {
+		next, ok := <-ordered
+		if !ok {
+			return pgn.Piece{}, false
+		}
+		res := <-next.done // not used, but the worker must be done with the text
+		plyBufs.Put(res.plies[:0])
+		bufs.Put(held.buf)
+		held = next
+		return next.Piece, true
+	}}, keepSkips: keepSkips}
 	for pc := range ordered {
 		res := <-pc.done
-		if joined != nil || res.torn && !pc.Last {
-			if joined == nil {
-				joinedLine = pc.Line
-			}
-			joined = append(joined, pc.Text...)
-			bufs.Put(pc.buf)
-			if res = parser.parsePiece(pgn.Piece{Text: joined, Line: joinedLine, Last: pc.Last}, source); res.torn && !pc.Last {
-				continue // torn again: join the next one too
-			}
-			joined = nil
-		} else {
-			bufs.Put(pc.buf)
+		if res.torn {
+			plyBufs.Put(res.plies[:0])
+			held = pc
+			res = parser.parsePiece(pc.Piece, source, b.addPiece)
+			pc = held
 		}
+		bufs.Put(pc.buf)
 		if err := b.addPiece(&res); err != nil {
 			return err
 		}
-	}
-	if joined != nil && splitErr == nil {
-		// The stream ended after a torn piece that was not the last: a
-		// read error, since the splitter marks the end.
-		splitErr = io.ErrUnexpectedEOF
 	}
 	if splitErr != nil {
 		return fmt.Errorf("%s: %w", source, splitErr)
@@ -162,6 +182,10 @@ func (b *Builder) addPiece(res *pieceResult) error {
 	for _, s := range res.skips {
 		b.skip(s)
 	}
+	for reason, n := range res.skippedOver {
+		b.stats.Skipped[reason] += n
+		b.skipped += n
+	}
 	for i, n := range res.filtered {
 		if n > 0 {
 			b.stats.Filtered[FilterReasons[i]] += n
@@ -176,11 +200,14 @@ func (b *Builder) addPiece(res *pieceResult) error {
 	return nil
 }
 
-// parsePiece parses and replays the games of one piece.
-func (p *gameParser) parsePiece(pc pgn.Piece, source string) pieceResult {
+// parsePiece parses and replays the games of one piece; with add, each
+// game as it is read is given to add (a reader going on into the pieces
+// after it, Continue, may read any number of games), and what is left
+// returned.
+func (p *gameParser) parsePiece(pc pgn.Piece, source string, add func(*pieceResult) error) pieceResult {
 	res := pieceResult{plies: plyBufs.Get().([]ply)[:0]}
 	pr := p.reader
-	pr.ResetChunk(pc.Text, pc.Line, pc.Last)
+	pr.ResetChunk(pc)
 	for {
 		g, err := pr.Next()
 		if err == io.EOF {
@@ -189,25 +216,45 @@ func (p *gameParser) parsePiece(pc pgn.Piece, source string) pieceResult {
 		}
 		res.games++
 		if syntax, ok := err.(*pgn.SyntaxError); ok {
-			res.skips = append(res.skips, SkippedGame{source, syntax.GameLine, syntax.Reason(), syntax.Error()})
-			continue
+			p.skip(&res, SkippedGame{source, syntax.GameLine, syntax.Reason(), syntax.Error()})
 		} else if err != nil {
 			res.games--
 			res.err = fmt.Errorf("%s: %w", source, err)
 			return res
-		}
-		var out gameOutcome
-		res.plies, out = p.parse(g, res.plies, source)
-		switch {
-		case out.skip != nil:
-			res.skips = append(res.skips, *out.skip)
-		case out.filtered != "":
-			res.filtered[filterIndex[out.filtered]]++
-		default:
-			res.innerRookPlies += out.innerRookPlies
-			if out.chess960 {
-				res.chess960Games++
+		} else {
+			var out gameOutcome
+			res.plies, out = p.parse(g, res.plies, source)
+			switch {
+			case out.skip != nil:
+				p.skip(&res, *out.skip)
+			case out.filtered != "":
+				res.filtered[filterIndex[out.filtered]]++
+			default:
+				res.innerRookPlies += out.innerRookPlies
+				if out.chess960 {
+					res.chess960Games++
+				}
 			}
 		}
+		if add != nil {
+			if err := add(&res); err != nil {
+				return pieceResult{err: err}
+			}
+			res = pieceResult{plies: plyBufs.Get().([]ply)[:0]}
+		}
 	}
+}
+
+// skip records a skipped game of the piece: whole up to keepSkips, then
+// counted. A skipped game past a piece's first SkipLimit cannot be among
+// the stream's first SkipLimit, the only ones OnSkip is given.
+func (p *gameParser) skip(res *pieceResult, s SkippedGame) {
+	if len(res.skips) < p.keepSkips {
+		res.skips = append(res.skips, s)
+		return
+	}
+	if res.skippedOver == nil {
+		res.skippedOver = map[string]int{}
+	}
+	res.skippedOver[s.Reason]++
 }

@@ -1,6 +1,7 @@
 // Package formats is where a book file's format is recognised: the one
 // table of the formats polyproxy reads, and the ways to open a book of any
-// of them (Open, OpenLearnFile) that every command and the proxy use. A
+// of them (Open, OpenWhole, OpenLearnFile) that every command and the
+// proxy use. A
 // format is a package of its own (the Polyglot format is package book's,
 // Arena's ABK book/abk) exporting a book.Format; adding one is one line
 // below.
@@ -14,6 +15,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/abk"
+	"github.com/polyproxy/polyproxy/book/ctg"
 )
 
 // All are the formats, Polyglot first: the format of a file whose name
@@ -21,12 +23,34 @@ import (
 var All = []book.Format{
 	book.Polyglot,
 	abk.Format,
+	ctg.Format,
 }
 
-// Claimed is the format a file's name claims: the one whose extension it
-// has (any case), else Polyglot, as the tools write a book of any other
-// name.
+// A claimer is a format known by its files' names alone: a book of
+// several files without a signature (CTG's three), which no one file's
+// structure can tell. A name it claims is its book, whatever the file
+// holds; its reader's errors say what is wrong.
+type claimer interface {
+	Claims(path string) bool
+}
+
+// claimedByName is the format that claims path by name alone, or nil.
+func claimedByName(path string) book.Format {
+	for _, f := range All {
+		if c, ok := f.(claimer); ok && c.Claims(path) {
+			return f
+		}
+	}
+	return nil
+}
+
+// Claimed is the format a file's name claims: a format known by its
+// files' names (CTG), else the one whose extension it has (any case),
+// else Polyglot, as the tools write a book of any other name.
 func Claimed(path string) book.Format {
+	if f := claimedByName(path); f != nil {
+		return f
+	}
 	ext := filepath.Ext(path)
 	for _, f := range All {
 		if strings.EqualFold(ext, f.Ext()) {
@@ -36,14 +60,18 @@ func Claimed(path string) book.Format {
 	return All[0]
 }
 
-// Recognise tells the format of the book file at path by its structure:
-// the format whose every structural fact (Format.Fits) the file has. A
+// Recognise tells the format of the book file at path: a format known by
+// its files' names (CTG) by the name alone; else by its structure, the
+// format whose every structural fact (Format.Fits) the file has. A
 // file that fits several, or none, is taken for the format its name claims
 // (Claimed) when that is among those it fits, or fits none: that format's
 // reader then reads what it can, and its warnings and errors speak of it.
 // A file fitting several formats, none of them the one its name claims,
 // is an error naming them.
 func Recognise(path string) (book.Format, error) {
+	if f := claimedByName(path); f != nil {
+		return f, nil
+	}
 	// The kind of file first: opening a FIFO would block.
 	if st, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("open book: %w", err)
@@ -86,13 +114,50 @@ func Recognise(path string) (book.Format, error) {
 	return nil, fmt.Errorf("open book %s: the file fits the %s formats alike, and its name claims the %s format: name it for the format it is", path, strings.Join(names, " and "), claimed.Name())
 }
 
-// Open opens the book at path in its format (Recognise).
-func Open(path string) (*book.Book, error) {
+// Options are the settings of how the formats read a book's weights,
+// each format's own (the zero value: each format's defaults).
+type Options struct {
+	// CTG are DroidFish's choices over a CTG book's weights.
+	CTG ctg.Options
+}
+
+// format is f reading under o.
+func (o Options) format(f book.Format) book.Format {
+	if f == ctg.Format {
+		return ctg.WithOptions(o.CTG)
+	}
+	return f
+}
+
+// Open opens the book at path in its format (Recognise), under the
+// formats' defaults.
+func Open(path string) (*book.Book, error) { return OpenWith(path, Options{}) }
+
+// OpenWith opens the book at path in its format (Recognise), reading its
+// weights under o: the book the proxy plays from and probe shows (a CTG
+// book found a position at a time).
+func OpenWith(path string, o Options) (*book.Book, error) {
 	f, err := Recognise(path)
 	if err != nil {
 		return nil, err
 	}
-	return f.Open(path)
+	return o.format(f).Open(path)
+}
+
+// OpenWhole opens the book at path as the tools that read every entry
+// need it (book.Book.Whole): a book found by position (CTG) is read whole
+// through its walk from the start position, up to maxPly plies of moves
+// (0: no limit).
+func OpenWhole(path string, o Options, maxPly int) (*book.Book, error) {
+	b, err := OpenWith(path, o)
+	if err != nil {
+		return nil, err
+	}
+	w, err := b.Whole(maxPly)
+	if w != b {
+		b.Close()
+	}
+	return w, err
 }
 
 // OpenLearnFile opens the book at path, in its format, for counting game

@@ -12,6 +12,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/ctg"
 	"github.com/polyproxy/polyproxy/book/formats"
 )
 
@@ -259,4 +260,100 @@ func TestFitsNeither(t *testing.T) {
 			t.Errorf("%s: %q does not say %q", c.name, said, c.says)
 		}
 	}
+}
+
+// copyCTG copies the CTG test book name into dir as base, with the
+// extensions exts (their case as given).
+func copyCTG(t *testing.T, name, dir, base string, exts [3]string) {
+	t.Helper()
+	for i, ext := range []string{".ctg", ".cto", ".ctb"} {
+		data, err := os.ReadFile(filepath.Join("..", "ctg", "testdata", name+ext))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, base+exts[i]), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestCTGByName: a CTG book is named by any of its three files, in any
+// case, and recognised by that name alone (its files have no signature):
+// opened for the book decision it is found a position at a time, with the
+// read options' weights; opened whole it is the walk's entries; it is read
+// only. A missing file is named.
+func TestCTGByName(t *testing.T) {
+	dir := t.TempDir()
+	copyCTG(t, "annotations", dir, "book", [3]string{".ctg", ".cto", ".ctb"})
+	copyCTG(t, "annotations", dir, "UPPER", [3]string{".CTG", ".CTO", ".CTB"})
+	start := board.StartPosition()
+	for _, name := range []string{"book.ctg", "book.cto", "book.ctb", "UPPER.CTG", "UPPER.cto"} {
+		path := filepath.Join(dir, name)
+		if f := formats.Claimed(path); f.Name() != "CTG" {
+			t.Errorf("%s claimed by %s", name, f.Name())
+		}
+		f, err := formats.Recognise(path)
+		if err != nil || f.Name() != "CTG" {
+			t.Fatalf("%s: %v, %v", name, f, err)
+		}
+		if name == "UPPER.cto" {
+			// The extension's case names the others: on a file system that
+			// tells case apart, they are missing.
+			if _, err := formats.Open(path); err == nil || !strings.Contains(err.Error(), "UPPER.ctg and UPPER.cto and UPPER.ctb missing") {
+				t.Errorf("%s: %v", name, err)
+			}
+			continue
+		}
+		b, err := formats.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !b.FoundByPosition() || len(b.Warnings()) != 0 {
+			t.Errorf("%s: found by position %v, warnings %q", name, b.FoundByPosition(), b.Warnings())
+		}
+		b.Close()
+		if _, err := formats.OpenLearnFile(path); err == nil || !strings.Contains(err.Error(), "the CTG format is read only") {
+			t.Errorf("%s learned into: %v", name, err)
+		}
+	}
+
+	// The read options reach the weights: tournament mode leaves the
+	// moves into positions to avoid at 0 (after 1.e4, most of them).
+	e4 := start.Next(board.NewMove(board.NewSquare(4, 1), board.NewSquare(4, 3), board.NoPromo))
+	weights := func(o formats.Options) (map[board.Move]uint16, int) {
+		b, err := formats.OpenWith(filepath.Join(dir, "book.ctg"), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		w, zero := map[board.Move]uint16{}, 0
+		b.At(e4, func(_ int, e book.Entry) {
+			w[e.Move] = e.Weight
+			if e.Weight == 0 {
+				zero++
+			}
+		})
+		return w, zero
+	}
+	plain, zeroPlain := weights(formats.Options{})
+	tournament, zeroTournament := weights(formats.Options{CTG: ctg.Options{TournamentMode: true}})
+	if len(plain) == 0 || len(plain) != len(tournament) || zeroTournament <= zeroPlain {
+		t.Errorf("after 1.e4: %d moves, %d of weight 0; in tournament mode %d, %d of weight 0", len(plain), zeroPlain, len(tournament), zeroTournament)
+	}
+
+	whole, err := formats.OpenWhole(filepath.Join(dir, "book.ctb"), formats.Options{}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer whole.Close()
+	if whole.FoundByPosition() || len(whole.Entries(e4.Key())) != len(plain) || ctg.InfoOf(whole).Walk == nil {
+		t.Errorf("read whole: found by position %v, %d entries after 1.e4", whole.FoundByPosition(), len(whole.Entries(e4.Key())))
+	}
+	// A Polyglot book is read whole as it is.
+	bin := writeEntries(t, "p.bin", sortedBook(rand.New(rand.NewPCG(3, 4)), 100, -1, 0))
+	p, err := formats.OpenWhole(bin, formats.Options{}, 0)
+	if err != nil || p.Format() != book.Polyglot || p.Len() != 100 {
+		t.Fatalf("a Polyglot book read whole: %v", err)
+	}
+	p.Close()
 }

@@ -13,9 +13,9 @@ import (
 func BenchmarkReadLichess(b *testing.B) {
 	text := lichessgames.PGN(lichessgames.Options{Seed: 1, Games: 2000})
 	b.SetBytes(int64(len(text)))
-	r := NewChunkReader(nil, 1, true)
+	r := NewChunkReader(Piece{Line: 1, Last: true})
 	for b.Loop() {
-		r.ResetChunk(text, 1, true)
+		r.ResetChunk(Piece{Text: text, Line: 1, Last: true})
 		for {
 			_, err := r.Next()
 			if err == io.EOF {

@@ -18,13 +18,14 @@ func Same(a, b string) bool {
 	if errA == nil && errB == nil {
 		return os.SameFile(sa, sb)
 	}
-	return place(a) == place(b)
+	return Place(a) == Place(b)
 }
 
-// place is where a path that may not exist yet would be created: its
-// folder with every link resolved, and its name; a dangling link is
-// followed to where it points.
-func place(p string) string {
+// Place is where a path that may not exist yet would be created: its
+// folder, absolute, with every link resolved, and its name; a dangling
+// link is followed to where it points. Processes started in different
+// folders get the same place for one file.
+func Place(p string) string {
 	if target, err := os.Readlink(p); err == nil {
 		if !filepath.IsAbs(target) {
 			target = filepath.Join(filepath.Dir(p), target)

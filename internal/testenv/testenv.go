@@ -18,6 +18,7 @@ const (
 	GnuchessBookPath = "/usr/share/games/gnuchess/book.bin"
 	XboardPath       = "/usr/games/xboard"
 	XvfbRunPath      = "/usr/bin/xvfb-run"
+	ChromiumPath     = "/usr/bin/chromium"
 )
 
 // Skip skips the test for a missing prerequisite, or fails it when the
@@ -54,6 +55,10 @@ func GnuchessBook(t testing.TB) string { return need(t, GnuchessBookPath, "gnuch
 // xvfb-run, which gives it a display of its own.
 func Xboard(t testing.TB) string  { return need(t, XboardPath, "xboard") }
 func XvfbRun(t testing.TB) string { return need(t, XvfbRunPath, "xvfb") }
+
+// Chromium is the path of Debian's Chromium, the browser the explore page
+// is tested in (headless).
+func Chromium(t testing.TB) string { return need(t, ChromiumPath, "chromium") }
 
 // Program returns the path of a program found on PATH, or skips (fails
 // under CI).

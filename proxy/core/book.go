@@ -138,7 +138,7 @@ func (c *Core) openBooks(changed config.Invalidates) {
 // cannot be used.
 func (c *Core) openBook(path string) *book.Book {
 	opening := time.Now()
-	b, err := formats.Open(path)
+	b, err := formats.OpenWith(path, c.settings.ReadOptions())
 	if err != nil {
 		c.notify("book %s not used: %v; playing on without it", path, err)
 		return nil
@@ -150,14 +150,24 @@ func (c *Core) openBook(path string) *book.Book {
 	for _, w := range b.Warnings() {
 		c.notify("book %s: %s", path, w)
 	}
-	if b.Len() == 0 {
+	if b.Len() == 0 && !b.FoundByPosition() {
 		// Kept open: a rewrite is noticed and reopened as for any book.
 		c.notify("book %s has no entries: no move comes from it until it is written", path)
 	}
 	c.books.open = append(c.books.open, b)
-	c.log.printf("book %s opened (%d entries)", path, b.Len())
+	c.log.printf("book %s opened (%s)", path, bookSize(b))
 	c.books.unverified = append(c.books.unverified, b)
 	return b
+}
+
+// bookSize says how big an open book is: its entries, or for a book
+// found a position at a time (CTG), which holds no count of them, what its
+// format reports.
+func bookSize(b *book.Book) string {
+	if b.FoundByPosition() {
+		return fmt.Sprintf("%s book, found a position at a time: %v", b.Format().Name(), b.Report())
+	}
+	return fmt.Sprintf("%d entries", b.Len())
 }
 
 // verifyBooks checks that the books just opened are sorted, as lookups

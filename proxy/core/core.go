@@ -88,6 +88,14 @@ type GameObserver interface {
 	// observer may keep, not the game's line: a move costs the same at
 	// any length of game.
 	Position(p board.Position, continues bool)
+	// GameStart follows the Position that starts a game: when the GUI sent
+	// it (the calls come later), the host's PGN file just after (one stat
+	// of BookLearnPGN, taken on the loop), and the key of every position
+	// from the GUI's base (its startpos or FEN) to it, the moves played
+	// before we were asked anything (an opening suite's), so that learning
+	// finds the game in the host's PGN from its start, among the games
+	// written since.
+	GameStart(at time.Time, line []board.Key, pgn learn.PGNStat)
 	// BookMove passes the book entry played (stored in b) and line, the
 	// keys of the game's positions from its start to the one it was
 	// played in: the observer's own copy.
@@ -164,7 +172,7 @@ type Core struct {
 	soon bool
 }
 
-// New prepares an adapter for cfg; nothing starts until Run, and cfg is
+// New prepares a proxy for cfg; nothing starts until Run, and cfg is
 // never changed.
 func New(cfg *config.Config, opts Options) *Core {
 	c := &Core{settings: cfg.Clone(), opts: opts, observer: observerQueue{obs: opts.Observer}}

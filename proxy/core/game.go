@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/learn"
 )
 
 // Game is a game for the core to follow, as a front gives it: where it
@@ -456,12 +458,17 @@ func (c *Core) tracked(continues bool) {
 	}
 	// A copy: the game moves on before the observer runs (after the flush).
 	pos := g.cur.Pos
-	call := func(o GameObserver) { o.Position(pos, continues) }
 	if continues {
-		c.observer.later(call)
-	} else {
-		c.observer.laterNow(call) // the last game ends: its learning lands now
+		c.observer.later(func(o GameObserver) { o.Position(pos, true) })
+		return
 	}
+	// The last game ends: its learning lands now.
+	at, line := time.Now(), slices.Clone(g.cur.Keys)
+	pgn := learn.StatPGN(c.settings.BookLearnPGN)
+	c.observer.laterNow(func(o GameObserver) {
+		o.Position(pos, false)
+		o.GameStart(at, line, pgn)
+	})
 }
 
 // reset sets the game to its base position.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
@@ -37,6 +38,10 @@ func (r *recorder) NewGame() { r.add("newgame") }
 
 func (r *recorder) Position(p board.Position, continues bool) {
 	r.add(fmt.Sprintf("position %s %v", p.FEN(), continues))
+}
+
+func (r *recorder) GameStart(at time.Time, line []board.Key, _ learn.PGNStat) {
+	r.add(fmt.Sprintf("start %v line %d", !at.IsZero(), len(line)))
 }
 
 func (r *recorder) BookMove(b *book.Book, line []board.Key, stored board.Move, whiteMoved bool) {
@@ -86,6 +91,7 @@ func TestObserverCalls(t *testing.T) {
 	want := []string{
 		"newgame",
 		"position rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 false",
+		"start true line 1",
 		"book test.bin e2e4 true",
 		"after rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
 		"position rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 true",
@@ -93,12 +99,13 @@ func TestObserverCalls(t *testing.T) {
 		"score true 21 0 false",
 		"after r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4", // a7a6 is no legal White move: unchanged? see below
 		"position rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1 false",
+		"start true line 2",
 		"close",
 	}
 	got := rec.got()
 	// The fake engine answers a7a6 whatever the position: not legal for
 	// White, so no AfterBestmove for it.
-	want = slices.Delete(want, 7, 8)
+	want = slices.Delete(want, 8, 9)
 	if !slices.Equal(got, want) {
 		t.Fatalf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -136,13 +143,18 @@ func TestObserverTakeBackContinuesGame(t *testing.T) {
 		h.Until("readyok")
 		l := fixture.Line(t, "", tc.moves)
 		want = append(want, fmt.Sprintf("position %s %v", l.Pos.FEN(), tc.continues))
+		if !tc.continues {
+			// The game's positions from the start, for finding it in
+			// the host's PGN.
+			want = append(want, fmt.Sprintf("start true line %d", len(l.Keys)))
+		}
 	}
 	h.Send("quit")
 	<-h.Done
 	h.Done <- nil
 	var got []string
 	for _, c := range rec.got() {
-		if strings.HasPrefix(c, "position ") {
+		if strings.HasPrefix(c, "position ") || strings.HasPrefix(c, "start ") {
 			got = append(got, c)
 		}
 	}

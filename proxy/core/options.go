@@ -113,6 +113,7 @@ func (c *Core) tellLearning() {
 		On:          c.settings.BookLearn,
 		ResignScore: c.settings.LearnResignScore,
 		ResignMoves: c.settings.LearnResignMoves,
+		PGN:         c.settings.BookLearnPGN,
 	}
 	if c.settings.Book {
 		ls.Books = c.settings.BooksInUse()

@@ -1,6 +1,6 @@
 //go:build linux || darwin || freebsd || openbsd || netbsd || dragonfly
 
-package book
+package filelock
 
 import (
 	"os"
@@ -13,7 +13,9 @@ import (
 // descriptor of the same file does not silently drop the lock as it does
 // with fcntl locks. Locks are advisory: every writer of learn fields goes
 // through here.
-func lockFile(f *os.File, exclusive bool) error {
+//
+// Lock takes the lock on f, shared or exclusive, waiting for it.
+func Lock(f *os.File, exclusive bool) error {
 	how := unix.LOCK_SH
 	if exclusive {
 		how = unix.LOCK_EX
@@ -21,11 +23,12 @@ func lockFile(f *os.File, exclusive bool) error {
 	for {
 		err := unix.Flock(int(f.Fd()), how)
 		if err != unix.EINTR {
-			return wrapLockErr("flock", err)
+			return wrap("flock", err)
 		}
 	}
 }
 
-func unlockFile(f *os.File) error {
-	return wrapLockErr("flock unlock", unix.Flock(int(f.Fd()), unix.LOCK_UN))
+// Unlock releases the lock on f.
+func Unlock(f *os.File) error {
+	return wrap("flock unlock", unix.Flock(int(f.Fd()), unix.LOCK_UN))
 }

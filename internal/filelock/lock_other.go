@@ -1,6 +1,6 @@
 //go:build !(linux || darwin || freebsd || openbsd || netbsd || dragonfly || windows)
 
-package book
+package filelock
 
 import (
 	"errors"
@@ -9,8 +9,11 @@ import (
 
 // Without a file lock concurrent updates could be lost, so learning is
 // refused rather than done unsafely.
-func lockFile(f *os.File, exclusive bool) error {
+//
+// Lock takes the lock on f; here it always fails.
+func Lock(f *os.File, exclusive bool) error {
 	return errors.New("file locking is not supported on this system")
 }
 
-func unlockFile(f *os.File) error { return nil }
+// Unlock releases the lock on f.
+func Unlock(f *os.File) error { return nil }

@@ -1,6 +1,6 @@
 //go:build windows
 
-package book
+package filelock
 
 import (
 	"os"
@@ -18,16 +18,18 @@ const (
 	lockOffsetHigh = 0x7fff0000
 )
 
-func lockFile(f *os.File, exclusive bool) error {
+// Lock takes the lock on f, shared or exclusive, waiting for it.
+func Lock(f *os.File, exclusive bool) error {
 	var flags uint32
 	if exclusive {
 		flags = windows.LOCKFILE_EXCLUSIVE_LOCK
 	}
 	ol := windows.Overlapped{Offset: lockOffsetLow, OffsetHigh: lockOffsetHigh}
-	return wrapLockErr("LockFileEx", windows.LockFileEx(windows.Handle(f.Fd()), flags, 0, 1, 0, &ol))
+	return wrap("LockFileEx", windows.LockFileEx(windows.Handle(f.Fd()), flags, 0, 1, 0, &ol))
 }
 
-func unlockFile(f *os.File) error {
+// Unlock releases the lock on f.
+func Unlock(f *os.File) error {
 	ol := windows.Overlapped{Offset: lockOffsetLow, OffsetHigh: lockOffsetHigh}
-	return wrapLockErr("UnlockFileEx", windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, &ol))
+	return wrap("UnlockFileEx", windows.UnlockFileEx(windows.Handle(f.Fd()), 0, 1, 0, &ol))
 }

@@ -1,0 +1,292 @@
+package abk
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
+)
+
+// Where the fields an editor changes lie in a record.
+const (
+	priorityOffset = 3
+	flagsOffset    = 16
+	nextOffset     = 20
+	siblingOffset  = 24
+)
+
+// MoveID is a move of a position of an ABK book: the position's
+// Polyglot key and the move as a Polyglot book stores it.
+type MoveID struct {
+	Key  board.Key
+	Move board.Move
+}
+
+// Totals are an ABK move's fields added up over the records that play
+// it (transpositions), the priority the highest: what the book's weights
+// are made from.
+type Totals struct {
+	Priority            int8
+	Games, Wins, Losses int64 // White's wins and losses
+	Records             int
+}
+
+// ReadTotals reads the bytes of an ABK book: every move its reader
+// serves with its totals.
+func ReadTotals(data []byte) (map[MoveID]Totals, error) {
+	t, err := newTree(data)
+	if err != nil {
+		return nil, err
+	}
+	out := map[MoveID]Totals{}
+	t.walk(-1, func(_ int32, r Record, pos *board.Position, played board.Move, _ int, _ int32) int32 {
+		id := MoveID{pos.Key(), pos.ToBook(played)}
+		m, ok := out[id]
+		if !ok {
+			m.Priority = r.Priority
+		}
+		m.Priority = max(m.Priority, r.Priority)
+		m.Games += int64(r.Games)
+		m.Wins += int64(r.Wins)
+		m.Losses += int64(r.Losses)
+		m.Records++
+		out[id] = m
+		return -1
+	})
+	return out, nil
+}
+
+// placed is a record the walk met, with where it is.
+type placed struct {
+	rec int32
+	r   Record
+}
+
+// ABK books are edited record by record.
+var _ book.Editor = format{}
+
+// restore is what undoing a deletion needs: the records marked deleted,
+// and their flags before.
+type restore struct {
+	records, flags []int32
+}
+
+// Edit changes an ABK book's move in place, under the lock (see
+// book.LearnFile.Edit): only what the reader serves is found (within the
+// max ply, not under a deleted or illegal move).
+func (format) Edit(file *os.File, size int64, e book.Edit, _ func(func(io.Writer) error) error) (book.Edit, error) {
+	path := file.Name()
+	if e.Pos.Chess960() {
+		return book.Edit{}, book.EditErrorf("an ABK book has no Chess960")
+	}
+	data := make([]byte, size)
+	if _, err := io.ReadFull(io.NewSectionReader(file, 0, size), data); err != nil {
+		return book.Edit{}, fmt.Errorf("edit %s: %w", path, err)
+	}
+	t, err := newTree(data)
+	if err != nil {
+		return book.Edit{}, fmt.Errorf("edit %s: %w", path, err)
+	}
+	key, stored := e.Pos.Key(), e.Pos.ToBook(e.Move)
+	var (
+		plays   []placed // the live records of the move, in the walk's order
+		inPos   = int32(-1)
+		reached = int32(-1) // a record whose move leads to the position
+		ply     = -1
+	)
+	t.walk(-1, func(rec int32, r Record, pos *board.Position, played board.Move, p int, _ int32) int32 {
+		if pos.Key() == key {
+			if inPos < 0 {
+				inPos, ply = rec, p
+			}
+			if pos.ToBook(played) == stored {
+				plays = append(plays, placed{rec, r})
+			}
+		}
+		if reached < 0 && pos.KeyAfter(played) == key {
+			reached = rec
+			if ply < 0 {
+				ply = p + 1
+			}
+		}
+		return -1
+	})
+	if key == board.StartPosition().Key() && ply < 0 {
+		ply = 0
+	}
+	undo := book.Edit{Pos: e.Pos, Move: e.Move}
+	switch e.Kind {
+	case book.EditABK, book.EditABKAdjust:
+		if len(plays) == 0 {
+			return book.Edit{}, book.EditErrorf("%s is not in the book", e.Move)
+		}
+		var total book.ABKFields
+		for _, p := range plays {
+			total.Priority = max(total.Priority, p.r.Priority)
+			total.Games += p.r.Games
+			total.Wins += p.r.Wins
+			total.Losses += p.r.Losses
+		}
+		want := e.ABK
+		if e.Kind == book.EditABKAdjust {
+			want.Games, want.Wins, want.Losses = total.Games+e.ABK.Games, total.Wins+e.ABK.Wins, total.Losses+e.ABK.Losses
+		}
+		if err := want.Check(); err != nil {
+			return book.Edit{}, book.EditErrorf("%v", err)
+		}
+		undo.Kind = book.EditABKAdjust
+		undo.ABK = book.ABKFields{Priority: total.Priority, Games: total.Games - want.Games, Wins: total.Wins - want.Wins, Losses: total.Losses - want.Losses}
+		return undo, setTotals(file, plays, total, want)
+	case book.EditDelete:
+		if len(plays) == 0 {
+			return book.Edit{}, book.EditErrorf("%s is not in the book", e.Move)
+		}
+		var was restore
+		for _, p := range plays {
+			if err := writeInt32(file, p.rec, flagsOffset, deletedFlag); err != nil {
+				undo.Kind, undo.Restore = book.EditRestore, was
+				return undo, err // undo restores those written
+			}
+			was.records = append(was.records, p.rec)
+			was.flags = append(was.flags, p.r.Flags)
+		}
+		undo.Kind, undo.Restore = book.EditRestore, was
+		return undo, nil
+	case book.EditRestore:
+		was, _ := e.Restore.(restore)
+		for i, rec := range was.records {
+			if rec >= t.records {
+				return book.Edit{}, book.EditErrorf("record %d is gone: the book was rewritten", rec)
+			}
+			r := t.record(rec)
+			if m, ok := r.Move(); !ok || m != e.Move || !r.Deleted() {
+				return book.Edit{}, book.EditErrorf("record %d no longer holds %s deleted: the book was rewritten", rec, e.Move)
+			}
+			if err := writeInt32(file, rec, flagsOffset, was.flags[i]); err != nil {
+				return book.Edit{}, err
+			}
+		}
+		undo.Kind = book.EditDelete
+		return undo, nil
+	case book.EditAdd:
+		if len(plays) > 0 {
+			return book.Edit{}, book.EditErrorf("%s is in the book already", e.Move)
+		}
+		if _, err := e.Pos.LegalMove(e.Move); err != nil {
+			return book.Edit{}, book.EditErrorf("%v", err)
+		}
+		if err := e.ABK.Check(); err != nil {
+			return book.Edit{}, book.EditErrorf("%v", err)
+		}
+		if ply < 0 {
+			return book.Edit{}, book.EditErrorf("no line of the book reaches this position: add the moves that lead to it first")
+		}
+		if ply >= t.maxPly {
+			return book.Edit{}, book.EditErrorf("the position is at ply %d, and the book's max ply is %d: a move there is never read", ply, t.maxPly)
+		}
+		undo.Kind = book.EditDelete
+		return undo, appendRecord(file, t, e, inPos, reached)
+	}
+	return book.Edit{}, book.EditErrorf("an ABK book's moves have priority and statistics, not a weight of their own")
+}
+
+// setTotals gives the move's records the totals want: the priority to
+// each, the difference of the statistics to the first record (where
+// learning counts games); when that record cannot take it (a count would
+// go below 0), the first holds all and the others none.
+func setTotals(file *os.File, plays []placed, total, want book.ABKFields) error {
+	first := plays[0].r
+	first.Games += want.Games - total.Games
+	first.Wins += want.Wins - total.Wins
+	first.Losses += want.Losses - total.Losses
+	spread := book.ABKFields{Games: first.Games, Wins: first.Wins, Losses: first.Losses}.Check() != nil
+	for i, p := range plays {
+		r := p.r
+		switch {
+		case i == 0 && !spread:
+			r.Games, r.Wins, r.Losses = first.Games, first.Wins, first.Losses
+		case i == 0:
+			r.Games, r.Wins, r.Losses = want.Games, want.Wins, want.Losses
+		case spread:
+			r.Games, r.Wins, r.Losses = 0, 0, 0
+		}
+		if r != p.r {
+			if err := writeStats(file, p.rec, r); err != nil {
+				return fmt.Errorf("edit %s: write record %d: %w", file.Name(), p.rec, err)
+			}
+		}
+		if total.Priority != want.Priority && r.Priority != want.Priority {
+			if err := writeByte(file, p.rec, priorityOffset, byte(want.Priority)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// appendRecord writes a record for e's move at the end of the records, then
+// the pointer that puts it in the tree: at the end of the position's chain
+// of moves (inPos is a record of it), as the first reply of the record
+// reached leads to the position, or as the root when the book has no
+// move. A crash between the two writes leaves a record no line reaches,
+// as Arena's free space is.
+func appendRecord(file *os.File, t *tree, e book.Edit, inPos, reached int32) error {
+	rec := t.records
+	r := Record{From: e.Move.From(), To: e.Move.To(), Promo: promoCode(e.Move.Promo(), e.Pos.WhiteToMove()),
+		Priority: e.ABK.Priority, Games: e.ABK.Games, Wins: e.ABK.Wins, Losses: e.ABK.Losses}
+	var buf [RecordSize]byte
+	r.Encode(buf[:])
+	if _, err := file.WriteAt(buf[:], int64(rec)*RecordSize); err != nil {
+		return fmt.Errorf("edit %s: append record %d: %w", file.Name(), rec, err)
+	}
+	head := int32(FirstRecord) // with no record of the position: the root's moves, all deleted
+	switch {
+	case inPos >= 0:
+		head = inPos
+	case reached >= 0:
+		head = t.record(reached).Next
+		if head < FirstRecord || head >= t.records {
+			return writeInt32(file, reached, nextOffset, rec)
+		}
+		// Replies all deleted or unreadable: their chain is still there.
+	case rec == FirstRecord:
+		return nil // the first move of an empty book is the root by its place
+	}
+	return writeInt32(file, t.lastSibling(head), siblingOffset, rec)
+}
+
+// lastSibling is the last record of the chain of siblings from rec, up to
+// a pointer out of the records (a cycle ends after as many steps as there
+// are records).
+func (t *tree) lastSibling(rec int32) int32 {
+	for range t.records {
+		next := t.record(rec).Sibling
+		if next < FirstRecord || next >= t.records {
+			break
+		}
+		rec = next
+	}
+	return rec
+}
+
+// writeInt32 writes one aligned int32 field of record rec (flags, next,
+// sibling): seen whole or not at all.
+func writeInt32(file *os.File, rec int32, offset int, v int32) error {
+	var b [4]byte
+	binary.LittleEndian.PutUint32(b[:], uint32(v))
+	if _, err := file.WriteAt(b[:], int64(rec)*RecordSize+int64(offset)); err != nil {
+		return fmt.Errorf("edit %s: write record %d: %w", file.Name(), rec, err)
+	}
+	return nil
+}
+
+// writeByte writes one byte of record rec (its priority).
+func writeByte(file *os.File, rec int32, offset int, v byte) error {
+	if _, err := file.WriteAt([]byte{v}, int64(rec)*RecordSize+int64(offset)); err != nil {
+		return fmt.Errorf("edit %s: write record %d: %w", file.Name(), rec, err)
+	}
+	return nil
+}

@@ -1,0 +1,111 @@
+package explore
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
+	"github.com/polyproxy/polyproxy/book/formats"
+)
+
+// openBook is a book file the page shows, kept open, and opened again
+// when the file changes under it: replaced (a rewrite by an edit, a book
+// tool, another explore), or, for an ABK book read whole, written in
+// place (learning, an edit).
+type openBook struct {
+	path string
+	b    *book.Book
+	st   os.FileInfo
+	abk  map[abk.MoveID]abk.Totals // an ABK book's moves with their records' fields
+	edit *book.LearnFile           // with -edit
+}
+
+// open opens the book at path as probe does: mapped, its warnings told,
+// checked for order (a book out of order is still read exactly, slowly).
+func open(path string, warn func(string)) (*openBook, error) {
+	ob := &openBook{path: path}
+	if err := ob.reopen(warn, true); err != nil {
+		return nil, err
+	}
+	return ob, nil
+}
+
+// reopen opens the file the path names now. The first time, the order
+// check is made before the page is served, as probe makes it; later, in
+// the background.
+func (ob *openBook) reopen(warn func(string), first bool) error {
+	st, err := os.Stat(ob.path)
+	if err != nil {
+		return fmt.Errorf("open book: %w", err)
+	}
+	b, err := formats.Open(ob.path)
+	if err != nil {
+		return err
+	}
+	var totals map[abk.MoveID]abk.Totals
+	if b.Format() == abk.Format {
+		data, err := os.ReadFile(ob.path)
+		if err == nil {
+			totals, err = abk.ReadTotals(data)
+		}
+		if err != nil {
+			b.Close()
+			return fmt.Errorf("open book %s: %w", ob.path, err)
+		}
+	}
+	for _, w := range b.Warnings() {
+		warn(w)
+	}
+	if first {
+		if err := b.Verify(); err != nil {
+			warn(err.Error())
+		}
+	} else {
+		go b.Verify() // Close stops it
+	}
+	if ob.b != nil {
+		ob.b.Close()
+	}
+	ob.b, ob.st, ob.abk = b, st, totals
+	return nil
+}
+
+// changed reports whether the file is no longer the one open: replaced,
+// or resized; an ABK book also when written in place. A Polyglot book's
+// in-place writes (learn fields, weights) are seen through the mapping.
+func (ob *openBook) changed() bool {
+	st, err := os.Stat(ob.path)
+	if err != nil {
+		return false // gone: keep showing what was read
+	}
+	if !os.SameFile(st, ob.st) || st.Size() != ob.st.Size() {
+		return true
+	}
+	// Read into memory (ABK; every book on Windows): in-place writes too.
+	inMemory := ob.b.Format().ReadWhole() || runtime.GOOS == "windows"
+	return inMemory && !st.ModTime().Equal(ob.st.ModTime())
+}
+
+// refresh reopens the book when its file changed; a failure keeps the book
+// open as it was, and is told.
+func (ob *openBook) refresh(warn func(string)) {
+	if !ob.changed() {
+		return
+	}
+	if err := ob.reopen(warn, false); err != nil {
+		warn(fmt.Sprintf("%s changed and cannot be read again: %v (showing it as it was)", ob.path, err))
+	}
+}
+
+func (ob *openBook) close() {
+	ob.b.Close()
+	if ob.edit != nil {
+		ob.edit.Close()
+	}
+}
+
+// modTime is when the file was last written, for the page.
+func (ob *openBook) modTime() time.Time { return ob.st.ModTime() }

@@ -1,0 +1,236 @@
+package explore
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/probe"
+)
+
+// Bounds on what a request may ask for: a line longer than any game, a
+// FEN longer than any position's.
+const (
+	maxPlies    = 600
+	maxFENBytes = 120
+	maxMovesLen = 8 * maxPlies
+)
+
+// place is a position asked for: a start (FEN or the start position), the
+// line played from it, and the ply of the line shown.
+type place struct {
+	fen      string // as given; "" for the start position
+	chess960 bool
+	start    *board.Line
+	moves    []board.Move // played form
+	ply      int          // 0..len(moves)
+}
+
+// parsePlace reads the position parameters of a request: fen (optional),
+// moves (UCI or SAN, separated by commas or blanks; move numbers and a
+// result are skipped, so a pasted PGN line works), ply (optional, default
+// the end of the line) and chess960 (optional; a FEN whose castling only
+// Chess960 has turns it on).
+func parsePlace(q url.Values) (*place, error) {
+	p := &place{fen: strings.TrimSpace(q.Get("fen"))}
+	if len(p.fen) > maxFENBytes {
+		return nil, fmt.Errorf("fen: longer than %d bytes", maxFENBytes)
+	}
+	switch v := q.Get("chess960"); v {
+	case "", "0", "false":
+	case "1", "true":
+		p.chess960 = true
+	default:
+		return nil, fmt.Errorf("chess960: %q is not 0 or 1", v)
+	}
+	p.chess960 = p.chess960 || board.Chess960FEN(p.fen)
+	start, err := board.NewLineVariant(p.fen, p.chess960)
+	if err != nil {
+		return nil, fmt.Errorf("fen: %v", err)
+	}
+	p.start = start
+	text := q.Get("moves")
+	if len(text) > maxMovesLen {
+		return nil, fmt.Errorf("moves: longer than %d bytes", maxMovesLen)
+	}
+	line := *start
+	for _, tok := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r' }) {
+		tok = moveText(tok)
+		if tok == "" {
+			continue
+		}
+		if len(p.moves) == maxPlies {
+			return nil, fmt.Errorf("moves: more than %d", maxPlies)
+		}
+		m, err := readMove(&line.Pos, tok)
+		if err != nil {
+			return nil, fmt.Errorf("moves: move %d (%s): %v", len(p.moves)+1, tok, err)
+		}
+		played, err := line.Play(m)
+		if err != nil {
+			return nil, fmt.Errorf("moves: move %d (%s): %v", len(p.moves)+1, tok, err)
+		}
+		p.moves = append(p.moves, played)
+	}
+	p.ply = len(p.moves)
+	if v := q.Get("ply"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > len(p.moves) {
+			return nil, fmt.Errorf("ply: %q is not a number from 0 to %d", v, len(p.moves))
+		}
+		p.ply = n
+	}
+	return p, nil
+}
+
+// moveText is a token of pasted moves without what is not a move: a move
+// number ("12." or "12..."), a result, annotations (!?, +, #).
+func moveText(tok string) string {
+	if i := strings.LastIndexByte(tok, '.'); i >= 0 {
+		tok = tok[i+1:]
+	}
+	switch tok {
+	case "1-0", "0-1", "1/2-1/2", "*":
+		return ""
+	}
+	return strings.TrimRight(tok, "!?+#")
+}
+
+// readMove reads a move in UCI (e2e4, e7e8q, e1g1 or e1h1) or SAN (e4,
+// Nf3, O-O) at pos.
+func readMove(pos *board.Position, s string) (board.Move, error) {
+	if m, err := board.ParseMove(s); err == nil {
+		if played, err := pos.LegalMove(m); err == nil {
+			return played, nil
+		}
+	}
+	m, err := board.ParseSAN(pos, s)
+	if err != nil {
+		return 0, errors.New("not a legal move here, in UCI or SAN")
+	}
+	return m, nil
+}
+
+// lineTo is the line from the start to ply n.
+func (p *place) lineTo(n int) *board.Line {
+	l := *p.start
+	l.Keys = append([]board.Key(nil), l.Keys...)
+	for _, m := range p.moves[:n] {
+		l.Play(m) // checked by parsePlace
+	}
+	return &l
+}
+
+// movesParam is the line's moves as the moves parameter writes them.
+func (p *place) movesParam() string {
+	var b strings.Builder
+	for i, m := range p.moves {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(m.String())
+	}
+	return b.String()
+}
+
+// Position is /api/position's answer.
+type Position struct {
+	// The line: its start (FEN "" for the start position), its moves,
+	// and the ply shown.
+	StartFEN string     `json:"start_fen"`
+	Chess960 bool       `json:"chess960"`
+	Moves    []LineMove `json:"moves"`
+	Ply      int        `json:"ply"`
+	// The position shown: its FEN, the board from a8 to h1 (FEN letters,
+	// "." for an empty square), its legal moves, and the game's end there.
+	FEN    string      `json:"fen"`
+	Board  string      `json:"board"`
+	White  bool        `json:"white_to_move"`
+	Legal  []LegalMove `json:"legal"`
+	Status string      `json:"status,omitempty"` // checkmate, stalemate, draw
+	Check  bool        `json:"check"`
+	// Columns are the books, each as probe reports it and more.
+	Columns []ColumnView `json:"columns"`
+}
+
+// LineMove is a move of the line.
+type LineMove struct {
+	UCI string `json:"uci"`
+	SAN string `json:"san"`
+}
+
+// LegalMove is a legal move of the position shown.
+type LegalMove struct {
+	UCI  string `json:"uci"`
+	From string `json:"from"`
+	To   string `json:"to"`
+	SAN  string `json:"san"`
+}
+
+// ColumnView is one column of books at the position shown.
+type ColumnView struct {
+	Name string `json:"name"`
+	// Report is exactly what probe -json prints for the column's books,
+	// policy and position.
+	Report probe.Result `json:"report"`
+	// Extra holds what the page shows beside each entry of Report (same
+	// order).
+	Extra []EntryExtra `json:"extra"`
+	// Missing are the moves the first column has here that this one has
+	// not (only in the columns after the first).
+	Missing []LineMove `json:"missing"`
+	// Along is, for each ply of the line from 0, how many book moves
+	// (legal, weight above 0) the column's books have there; End is the
+	// first ply at which they have none (-1: the whole line is in book).
+	Along []int `json:"along"`
+	End   int   `json:"end"`
+	// Format is "polyglot" or "abk", of the book listed.
+	Format   string `json:"format"`
+	Editable bool   `json:"editable"`
+}
+
+// EntryExtra is what the page shows of an entry beyond probe's report.
+type EntryExtra struct {
+	SAN string `json:"san,omitempty"` // for a legal move
+	// Next is how many book moves the position after the move has in the
+	// column's books for the side to move then.
+	Next int `json:"next"`
+	// Change marks an entry of a column after the first against the
+	// first: "new" (the first has no such move here), "weight", "learn"
+	// (what differs), "" (the same).
+	Change string `json:"change,omitempty"`
+	// ABK are an ABK move's fields, its wins and losses those of the side
+	// that plays it.
+	ABK *ABKView `json:"abk,omitempty"`
+}
+
+// ABKView is an ABK move's priority and statistics, as the side that plays
+// it sees them (the file keeps White's).
+type ABKView struct {
+	Priority int8  `json:"priority"`
+	Games    int64 `json:"games"`
+	Won      int64 `json:"won"`
+	Lost     int64 `json:"lost"`
+	Records  int   `json:"records"` // the records that play it (transpositions)
+}
+
+// bookMoves counts the book moves (legal, weight above 0) at pos in the
+// first of books that has any.
+func bookMoves(c *book.Chooser, books []*book.Book, pos *board.Position) int {
+	for _, b := range books {
+		n := 0
+		for _, cd := range c.Candidates(b, pos, nil) {
+			if cd.Legal && cd.Entry.Weight > 0 {
+				n++
+			}
+		}
+		if n > 0 {
+			return n
+		}
+	}
+	return 0
+}

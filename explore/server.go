@@ -1,0 +1,619 @@
+// Package explore is polyproxy's book explorer: a local web server whose
+// page shows a position, its book moves in one or more books as the proxy
+// would weigh them (the report of probe -json), learn statistics, where
+// each book ends along the line, and, when allowed, edits the books
+// through the same locked writers as learning. Every asset is embedded:
+// the page makes no request but to the server.
+package explore
+
+import (
+	"crypto/rand"
+	"crypto/subtle"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
+	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/probe"
+)
+
+//go:embed page
+var page embed.FS
+
+// Column is a column of the page: the books a game would use and the
+// rules it would choose by, from book settings as the proxy reads them
+// (BookFile, BookFileWhite, BookFileBlack, BookRandom, BookTreshold,
+// BookWidth, BookMinWeight, BookLearnWeight).
+type Column struct {
+	Name     string
+	Settings *config.Config
+	// Note is said under the column's name (an ini's Book=false, say).
+	Note string
+}
+
+// Options are the server's settings.
+type Options struct {
+	Columns []Column
+	// Edit allows changes to the books (the POST routes), each with the
+	// server's token.
+	Edit bool
+	// Warn is told what goes wrong beside a request (a book that cannot
+	// be read again); nil: nothing is told.
+	Warn func(string)
+}
+
+// Server serves the page and its API for the books of its columns.
+type Server struct {
+	opts  Options
+	token string
+	mu    sync.Mutex // the books and the undo stack: one request at a time
+	books map[string]*openBook
+	undo  []undoStep
+	// hosts are the Host headers accepted: the address served under its
+	// names (DNS rebinding sends another); anyIP also accepts any IP
+	// literal (a server bound to every interface).
+	hosts []string
+	anyIP string // the port, when any IP literal is accepted
+}
+
+// undoStep is an edit's undo, with the book and column it was made in.
+type undoStep struct {
+	path string
+	edit book.Edit
+	what string
+}
+
+// maxUndo is how many changes can be undone.
+const maxUndo = 200
+
+// New opens the books of the columns (each file once). With Edit it also
+// opens each for writing, so that a book that cannot be written is told
+// before the page is served.
+func New(opts Options) (*Server, error) {
+	if len(opts.Columns) == 0 {
+		return nil, errors.New("no book to show")
+	}
+	if opts.Warn == nil {
+		opts.Warn = func(string) {}
+	}
+	s := &Server{opts: opts, books: map[string]*openBook{}}
+	var tok [16]byte
+	if _, err := rand.Read(tok[:]); err != nil {
+		return nil, err
+	}
+	s.token = hex.EncodeToString(tok[:])
+	for _, c := range opts.Columns {
+		if len(c.Settings.BooksInUse()) == 0 {
+			s.Close()
+			return nil, fmt.Errorf("column %s has no book", c.Name)
+		}
+		for _, path := range c.Settings.BooksInUse() {
+			if s.books[path] != nil {
+				continue
+			}
+			ob, err := open(path, func(w string) { opts.Warn(path + ": " + w) })
+			if err != nil {
+				s.Close()
+				return nil, err
+			}
+			s.books[path] = ob
+			if opts.Edit {
+				if ob.edit, err = formats.OpenLearnFile(path); err != nil {
+					s.Close()
+					return nil, fmt.Errorf("-edit: %w", err)
+				}
+			}
+		}
+	}
+	return s, nil
+}
+
+// Close closes the books.
+func (s *Server) Close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ob := range s.books {
+		ob.close()
+	}
+	s.books = map[string]*openBook{}
+}
+
+// Token is the run's secret that every change must carry.
+func (s *Server) Token() string { return s.token }
+
+// Address is the page's address for a server listening at addr (the
+// listener's): with Edit, the token is in its fragment, which the page
+// reads and the browser never sends.
+func (s *Server) Address(addr string) string {
+	u := "http://" + addr + "/"
+	if s.opts.Edit {
+		u += "#token=" + s.token
+	}
+	return u
+}
+
+// Handler serves the page and the API at addr (the listener's address,
+// host:port), refusing requests for any other host. names are other names
+// of the host that requests may use (the host name -addr gave).
+func (s *Server) Handler(addr string, names ...string) http.Handler {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		panic(err) // a listener's address
+	}
+	for _, n := range names {
+		s.hosts = append(s.hosts, strings.ToLower(net.JoinHostPort(n, port)))
+	}
+	ip := net.ParseIP(host)
+	switch {
+	case ip != nil && ip.IsUnspecified():
+		s.anyIP = port
+		s.hosts = append(s.hosts, "localhost:"+port)
+	case ip != nil && ip.IsLoopback():
+		s.hosts = append(s.hosts, net.JoinHostPort(host, port), "localhost:"+port)
+	default:
+		s.hosts = append(s.hosts, net.JoinHostPort(host, port))
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", s.asset("index.html", "text/html; charset=utf-8"))
+	mux.HandleFunc("GET /app.js", s.asset("app.js", "text/javascript; charset=utf-8"))
+	mux.HandleFunc("GET /app.css", s.asset("app.css", "text/css; charset=utf-8"))
+	mux.HandleFunc("GET /favicon.svg", s.asset("favicon.svg", "image/svg+xml"))
+	mux.HandleFunc("GET /api/books", s.handleBooks)
+	mux.HandleFunc("GET /api/position", s.handlePosition)
+	mux.HandleFunc("POST /api/edit", s.change(s.handleEdit))
+	mux.HandleFunc("POST /api/undo", s.change(s.handleUndo))
+	return s.checkHost(mux)
+}
+
+// checkHost refuses a request whose Host is not the address served: a
+// page of another site whose name was made to point at this machine (DNS
+// rebinding) sends its own name.
+func (s *Server) checkHost(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.hostAllowed(r.Host) {
+			http.Error(w, "this server answers to its own address only", http.StatusMisdirectedRequest)
+			return
+		}
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Content-Security-Policy", "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+		h.Set("Cache-Control", "no-store")
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *Server) hostAllowed(host string) bool {
+	if slices.Contains(s.hosts, strings.ToLower(host)) {
+		return true
+	}
+	if s.anyIP == "" {
+		return false
+	}
+	h, port, err := net.SplitHostPort(host)
+	return err == nil && port == s.anyIP && net.ParseIP(h) != nil
+}
+
+// change guards a route that writes: only with -edit, only a POST from the
+// page itself (its origin, its token, JSON), which another site's page can
+// neither send nor forge.
+func (s *Server) change(next http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case !s.opts.Edit:
+			http.Error(w, "editing is off: start explore with -edit", http.StatusForbidden)
+		case r.Header.Get("Origin") != "http://"+r.Host:
+			http.Error(w, "a change must come from the page itself (Origin)", http.StatusForbidden)
+		case r.Header.Get("Sec-Fetch-Site") != "" && r.Header.Get("Sec-Fetch-Site") != "same-origin":
+			http.Error(w, "a change must come from the page itself (Sec-Fetch-Site)", http.StatusForbidden)
+		case subtle.ConstantTimeCompare([]byte(r.Header.Get("X-Explore-Token")), []byte(s.token)) != 1:
+			http.Error(w, "a change needs the token of the address explore printed", http.StatusForbidden)
+		case !strings.HasPrefix(r.Header.Get("Content-Type"), "application/json"):
+			http.Error(w, "a change is sent as JSON", http.StatusUnsupportedMediaType)
+		default:
+			r.Body = http.MaxBytesReader(w, r.Body, 1<<16)
+			next(w, r)
+		}
+	}
+}
+
+func (s *Server) asset(name, contentType string) http.HandlerFunc {
+	data, err := page.ReadFile("page/" + name)
+	if err != nil {
+		panic(err) // embedded
+	}
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", contentType)
+		w.Write(data)
+	}
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}
+
+// fail answers a request that cannot be served, in JSON for the page.
+func fail(w http.ResponseWriter, code int, err error) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+}
+
+// BookInfo describes a book file of the page.
+type BookInfo struct {
+	Path    string `json:"path"`
+	Format  string `json:"format"`
+	Entries int    `json:"entries"`
+}
+
+// ColumnInfo describes a column: its books, and the settings that choose
+// among their moves.
+type ColumnInfo struct {
+	Name        string     `json:"name"`
+	Note        string     `json:"note,omitempty"`
+	Books       []BookInfo `json:"books"`
+	BookFile    []string   `json:"book_file"`
+	White       []string   `json:"book_file_white,omitempty"`
+	Black       []string   `json:"book_file_black,omitempty"`
+	Mode        string     `json:"mode"`
+	Threshold   int        `json:"threshold"`
+	Width       int        `json:"width"`
+	MinWeight   int        `json:"min_weight"`
+	LearnWeight bool       `json:"learn_weight"`
+}
+
+// Books is /api/books's answer.
+type Books struct {
+	Columns []ColumnInfo `json:"columns"`
+	Edit    bool         `json:"edit"`
+	Undo    []string     `json:"undo"` // what undo would take back, the last first
+}
+
+func (s *Server) handleBooks(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	writeJSON(w, s.booksInfo())
+}
+
+func (s *Server) booksInfo() Books {
+	out := Books{Edit: s.opts.Edit, Undo: []string{}}
+	for _, c := range s.opts.Columns {
+		st := c.Settings
+		ci := ColumnInfo{Name: c.Name, Note: c.Note, Books: []BookInfo{}, BookFile: st.BookFiles, White: st.BookFilesWhite, Black: st.BookFilesBlack,
+			Mode: st.BookMode.String(), Threshold: st.BookThreshold, Width: st.BookWidth, MinWeight: st.BookMinWeight, LearnWeight: st.BookLearnWeight}
+		for _, p := range st.BooksInUse() {
+			ob := s.books[p]
+			ob.refresh(s.opts.Warn)
+			ci.Books = append(ci.Books, BookInfo{Path: p, Format: format(ob.b), Entries: ob.b.Len()})
+		}
+		out.Columns = append(out.Columns, ci)
+	}
+	for i := len(s.undo) - 1; i >= 0; i-- {
+		out.Undo = append(out.Undo, s.undo[i].what)
+	}
+	return out
+}
+
+// format is the book's format as the page names it ("polyglot", "abk").
+func format(b *book.Book) string { return strings.ToLower(b.Format().Name()) }
+
+// books are the open books of a list, refreshed.
+func (s *Server) list(paths []string) []*book.Book {
+	out := make([]*book.Book, 0, len(paths))
+	for _, p := range paths {
+		ob := s.books[p]
+		ob.refresh(s.opts.Warn)
+		out = append(out, ob.b)
+	}
+	return out
+}
+
+func (s *Server) handlePosition(w http.ResponseWriter, r *http.Request) {
+	p, err := parsePlace(r.URL.Query())
+	if err != nil {
+		fail(w, http.StatusBadRequest, err)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	writeJSON(w, s.position(p))
+}
+
+// position is the answer for a place.
+func (s *Server) position(p *place) Position {
+	line := p.lineTo(p.ply)
+	pos := &line.Pos
+	out := Position{StartFEN: p.fen, Chess960: p.chess960, Ply: p.ply, FEN: pos.FEN(), White: pos.WhiteToMove(),
+		Board: boardText(pos), Check: pos.InCheck(), Moves: []LineMove{}, Legal: []LegalMove{}}
+	walk := *p.start
+	for _, m := range p.moves {
+		out.Moves = append(out.Moves, LineMove{UCI: m.String(), SAN: walk.Pos.SAN(m)})
+		walk.Pos.Play(m)
+	}
+	for _, m := range pos.LegalMoves() {
+		out.Legal = append(out.Legal, LegalMove{UCI: m.String(), From: m.From().String(), To: m.To().String(), SAN: pos.SAN(m)})
+	}
+	switch pos.Status() {
+	case board.Checkmate:
+		out.Status = "checkmate"
+	case board.Stalemate:
+		out.Status = "stalemate"
+	case board.Playing:
+	default:
+		out.Status = "draw"
+	}
+	for i, c := range s.opts.Columns {
+		out.Columns = append(out.Columns, s.column(c, p, pos))
+		if i > 0 {
+			compare(&out.Columns[0], &out.Columns[i], pos)
+		}
+	}
+	return out
+}
+
+// column is one column at the position shown, pos, of the place p.
+func (s *Server) column(c Column, p *place, pos *board.Position) ColumnView {
+	books := s.list(c.Settings.BooksFor(pos.WhiteToMove()))
+	cv := ColumnView{Name: c.Name, Report: probe.Report(books, pos, c.Settings), Missing: []LineMove{}, Extra: []EntryExtra{}, End: -1}
+	shown := s.books[cv.Report.Book]
+	cv.Format = format(shown.b)
+	cv.Editable = s.opts.Edit && !(cv.Format == "abk" && pos.Chess960())
+	counter := book.NewChooser(book.Options{}, 1)
+	for _, e := range cv.Report.Entries {
+		var x EntryExtra
+		m, _ := board.ParseMove(e.Move)
+		if e.Legal {
+			x.SAN = pos.SAN(m)
+			next := pos.Next(m)
+			x.Next = bookMoves(counter, s.list(c.Settings.BooksFor(next.WhiteToMove())), next)
+		}
+		if shown.abk != nil {
+			raw, _ := board.ParseMove(e.Raw)
+			if t, ok := shown.abk[abk.MoveID{Key: pos.Key(), Move: raw}]; ok {
+				v := &ABKView{Priority: t.Priority, Games: t.Games, Won: t.Wins, Lost: t.Losses, Records: t.Records}
+				if !pos.WhiteToMove() {
+					v.Won, v.Lost = v.Lost, v.Won
+				}
+				x.ABK = v
+			}
+		}
+		cv.Extra = append(cv.Extra, x)
+	}
+	l := *p.start
+	for ply := 0; ; ply++ {
+		n := bookMoves(counter, s.list(c.Settings.BooksFor(l.Pos.WhiteToMove())), &l.Pos)
+		cv.Along = append(cv.Along, n)
+		if n == 0 && cv.End < 0 {
+			cv.End = ply
+		}
+		if ply == len(p.moves) {
+			break
+		}
+		l.Pos.Play(p.moves[ply])
+	}
+	return cv
+}
+
+// compare marks the entries of column b against those of column a (the
+// first), and lists a's legal moves b has not.
+func compare(a, b *ColumnView, pos *board.Position) {
+	byMove := map[string]probe.Entry{}
+	for _, e := range a.Report.Entries {
+		byMove[e.Move] = e
+	}
+	in := map[string]bool{}
+	for i, e := range b.Report.Entries {
+		in[e.Move] = true
+		was, ok := byMove[e.Move]
+		switch {
+		case !ok:
+			b.Extra[i].Change = "new"
+		case was.Weight != e.Weight:
+			b.Extra[i].Change = "weight"
+		case was.Learn != e.Learn:
+			b.Extra[i].Change = "learn"
+		}
+	}
+	for i, e := range a.Report.Entries {
+		if e.Legal && !in[e.Move] {
+			b.Missing = append(b.Missing, LineMove{UCI: e.Move, SAN: a.Extra[i].SAN})
+		}
+	}
+}
+
+// boardText is the board from a8 to h1, a FEN letter or '.' a square.
+func boardText(pos *board.Position) string {
+	const letters = ".pPnNbBrRqQkK" // by board.Piece
+	var b strings.Builder
+	for row := 7; row >= 0; row-- {
+		for file := 0; file < 8; file++ {
+			b.WriteByte(letters[pos.Piece(board.NewSquare(file, row))])
+		}
+	}
+	return b.String()
+}
+
+// EditRequest is a change asked for by the page.
+type EditRequest struct {
+	// The position, as /api/position's parameters, and the column whose
+	// book (the one its report lists) is changed.
+	FEN      string `json:"fen"`
+	Moves    string `json:"moves"`
+	Ply      *int   `json:"ply"`
+	Chess960 bool   `json:"chess960"`
+	Column   int    `json:"column"`
+	// Op is "weight", "delete", "add" or "abk"; Move is UCI.
+	Op     string `json:"op"`
+	Move   string `json:"move"`
+	Weight int    `json:"weight"`
+	// An ABK move's fields, as the side that plays it sees them.
+	Priority int   `json:"priority"`
+	Games    int64 `json:"games"`
+	Won      int64 `json:"won"`
+	Lost     int64 `json:"lost"`
+}
+
+func (s *Server) handleEdit(w http.ResponseWriter, r *http.Request) {
+	var req EditRequest
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil {
+		fail(w, http.StatusBadRequest, fmt.Errorf("edit: %v", err))
+		return
+	}
+	q := url.Values{"fen": {req.FEN}, "moves": {req.Moves}}
+	if req.Ply != nil {
+		q.Set("ply", fmt.Sprint(*req.Ply))
+	}
+	if req.Chess960 {
+		q.Set("chess960", "1")
+	}
+	p, err := parsePlace(q)
+	if err != nil {
+		fail(w, http.StatusBadRequest, err)
+		return
+	}
+	if req.Column < 0 || req.Column >= len(s.opts.Columns) {
+		fail(w, http.StatusBadRequest, fmt.Errorf("column %d: there are %d", req.Column, len(s.opts.Columns)))
+		return
+	}
+	pos := p.lineTo(p.ply).Pos
+	m, err := readMove(&pos, req.Move)
+	if err != nil {
+		fail(w, http.StatusBadRequest, fmt.Errorf("move %q: %v", req.Move, err))
+		return
+	}
+	e := book.Edit{Pos: pos, Move: m}
+	white := pos.WhiteToMove()
+	abk := func() error {
+		if req.Priority < 0 || req.Priority > 9 {
+			return fmt.Errorf("priority %d: want 0 to 9", req.Priority)
+		}
+		const most = 1<<31 - 1
+		if req.Games < 0 || req.Games > most || req.Won < 0 || req.Won > most || req.Lost < 0 || req.Lost > most {
+			return fmt.Errorf("games, won and lost: want 0 to %d", most)
+		}
+		wins, losses := req.Won, req.Lost
+		if !white {
+			wins, losses = losses, wins
+		}
+		e.ABK = book.ABKFields{Priority: int8(req.Priority), Games: int32(req.Games), Wins: int32(wins), Losses: int32(losses)}
+		return nil
+	}
+	var what string
+	san := pos.SAN(m)
+	switch req.Op {
+	case "weight":
+		e.Kind, what = book.EditWeight, fmt.Sprintf("weight of %s set to %d", san, req.Weight)
+	case "delete":
+		e.Kind, what = book.EditDelete, "deletion of "+san
+	case "add":
+		e.Kind, what = book.EditAdd, "addition of "+san
+	case "abk":
+		e.Kind, what = book.EditABK, "statistics of "+san
+	default:
+		fail(w, http.StatusBadRequest, fmt.Errorf("op %q: want weight, delete, add or abk", req.Op))
+		return
+	}
+	if req.Op == "weight" || req.Op == "add" {
+		if req.Weight < 0 || req.Weight > 65535 {
+			fail(w, http.StatusBadRequest, fmt.Errorf("weight %d: want 1 to 65535", req.Weight))
+			return
+		}
+		e.Weight = uint16(req.Weight)
+	}
+	if req.Op == "abk" || req.Op == "add" {
+		if err := abk(); err != nil {
+			fail(w, http.StatusBadRequest, err)
+			return
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.opts.Columns[req.Column]
+	books := s.list(c.Settings.BooksFor(white))
+	path := probe.Report(books, &pos, c.Settings).Book
+	undo, err := s.books[path].edit.Edit(e)
+	if err != nil {
+		code := http.StatusInternalServerError
+		if errors.Is(err, book.ErrEdit) {
+			code = http.StatusConflict
+		}
+		fail(w, code, err)
+		return
+	}
+	s.pushUndo(undoStep{path: path, edit: undo, what: what + " in " + path})
+	s.books[path].refresh(s.opts.Warn)
+	writeJSON(w, s.position(p))
+}
+
+func (s *Server) pushUndo(u undoStep) {
+	if len(s.undo) == maxUndo {
+		s.undo = slices.Delete(s.undo, 0, 1)
+	}
+	s.undo = append(s.undo, u)
+}
+
+// UndoRequest asks to take back the last change, and for the position to
+// show after it.
+type UndoRequest struct {
+	FEN      string `json:"fen"`
+	Moves    string `json:"moves"`
+	Ply      *int   `json:"ply"`
+	Chess960 bool   `json:"chess960"`
+}
+
+func (s *Server) handleUndo(w http.ResponseWriter, r *http.Request) {
+	var req UndoRequest
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&req); err != nil && !errors.Is(err, io.EOF) {
+		fail(w, http.StatusBadRequest, fmt.Errorf("undo: %v", err))
+		return
+	}
+	q := url.Values{"fen": {req.FEN}, "moves": {req.Moves}}
+	if req.Ply != nil {
+		q.Set("ply", fmt.Sprint(*req.Ply))
+	}
+	if req.Chess960 {
+		q.Set("chess960", "1")
+	}
+	p, err := parsePlace(q)
+	if err != nil {
+		fail(w, http.StatusBadRequest, err)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.undo) == 0 {
+		fail(w, http.StatusConflict, errors.New("nothing to undo"))
+		return
+	}
+	last := s.undo[len(s.undo)-1]
+	if _, err := s.books[last.path].edit.Edit(last.edit); err != nil {
+		code := http.StatusInternalServerError
+		if errors.Is(err, book.ErrEdit) {
+			code = http.StatusConflict
+		}
+		fail(w, code, fmt.Errorf("undo the %s: %w", last.what, err))
+		return
+	}
+	s.undo = s.undo[:len(s.undo)-1]
+	s.books[last.path].refresh(s.opts.Warn)
+	writeJSON(w, s.position(p))
+}
