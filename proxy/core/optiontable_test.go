@@ -41,6 +41,8 @@ func tableSample(t *testing.T, s config.Setting, cur string) string {
 			return "7"
 		case "LogFile":
 			return filepath.Join(t.TempDir(), "other.log")
+		case "BookLearnPGN":
+			return filepath.Join(t.TempDir(), "games.pgn")
 		}
 	}
 	t.Fatalf("no sample value for %s: add one to tableSample", s.Name)
