@@ -39,7 +39,7 @@ import (
 // are alike in every move either proxy saw, either may be counted for
 // either.
 //
-// Timing. The calls come from the adapter's observer goroutine, never
+// Timing. The calls come from the proxy core's observer goroutine, never
 // its loop. A game not in the file yet (cutechess-cli writes games in the
 // order they started, so a game waits for the games begun before it) is
 // looked for again at the session's later calls, until three times the

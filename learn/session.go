@@ -11,7 +11,7 @@ import (
 	"github.com/polyproxy/polyproxy/book/formats"
 )
 
-// Settings are what live learning goes by. The adapter gives them with
+// Settings are what live learning goes by. The proxy's core gives them with
 // SetLearning at the start and whenever the GUI changes one.
 type Settings struct {
 	// On is BookLearn. Games are followed either way, so switching it on
@@ -34,7 +34,7 @@ type Settings struct {
 	PGN string
 }
 
-// Session learns from the games played through the proxy. The adapter's
+// Session learns from the games played through the proxy. The proxy core's
 // single loop calls its methods in the order events happen; it is not safe
 // for use by several goroutines. All methods are safe on a nil *Session
 // (learning off).

@@ -213,30 +213,63 @@ func parseGo(fs []field) *Go {
 	return g
 }
 
-// ChargeTime returns goLine with spentMS milliseconds taken off the clocks
-// of the sides it is told to charge (wtime, btime) and off movetime, each
-// kept at 1 or more; everything else is left as it is. A search issued
-// again after an engine restart must not count on time already gone.
-func ChargeTime(goLine string, spentMS int64, white, black bool) string {
-	fs := fields(goLine)
-	var b strings.Builder
-	last := 0
-	for i := 0; i+1 < len(fs); i++ {
-		w := fs[i].s
-		if !(w == "wtime" && white || w == "btime" && black || w == "movetime") {
-			continue
+// String is g as a go line, in one order: ponder, depth, nodes, mate,
+// movetime, the clocks, infinite, perft, and searchmoves last (engines
+// such as Stockfish read every word after it as a move). A number is
+// written when it is set: the clocks, mate and movetime when given, the
+// others when not zero, which engines read as none.
+func (g *Go) String() string {
+	b := make([]byte, 0, 64)
+	b = append(b, "go"...)
+	word := func(w string) { b = append(append(b, ' '), w...) }
+	num := func(w string, n int64, set bool) {
+		if set {
+			word(w)
+			b = strconv.AppendInt(append(b, ' '), n, 10)
 		}
-		n, err := strconv.ParseInt(fs[i+1].s, 10, 64)
-		if err != nil {
-			continue
-		}
-		b.WriteString(goLine[last:fs[i+1].start])
-		b.WriteString(strconv.FormatInt(max(n-spentMS, 1), 10))
-		last = fs[i+1].end
-		i++
 	}
-	b.WriteString(goLine[last:])
-	return b.String()
+	if g.Ponder {
+		word("ponder")
+	}
+	num("depth", g.Depth, g.Depth != 0)
+	num("nodes", g.Nodes, g.Nodes != 0)
+	num("mate", g.Mate, g.HasMate)
+	num("movetime", g.MoveTime, g.HasMoveTime)
+	num("wtime", g.WTime, g.HasWTime)
+	num("btime", g.BTime, g.HasBTime)
+	num("winc", g.WInc, g.WInc != 0)
+	num("binc", g.BInc, g.BInc != 0)
+	num("movestogo", int64(g.MovesToGo), g.MovesToGo != 0)
+	if g.Infinite {
+		word("infinite")
+	}
+	if g.Perft {
+		word("perft")
+	}
+	if len(g.SearchMoves) > 0 {
+		word("searchmoves")
+		for _, m := range g.SearchMoves {
+			word(m)
+		}
+	}
+	return string(b)
+}
+
+// Charged is g with spentMS milliseconds taken off the clocks of the
+// sides it is told to charge and off movetime, each kept at 1 or more: a
+// search issued again after an engine restart must not count on time
+// already gone.
+func (g Go) Charged(spentMS int64, white, black bool) Go {
+	if g.HasWTime && white {
+		g.WTime = max(g.WTime-spentMS, 1)
+	}
+	if g.HasBTime && black {
+		g.BTime = max(g.BTime-spentMS, 1)
+	}
+	if g.HasMoveTime {
+		g.MoveTime = max(g.MoveTime-spentMS, 1)
+	}
+	return g
 }
 
 func parseSetOption(line string, fs []field) (*SetOption, error) {

@@ -299,7 +299,7 @@ func TestOptionStringRoundTrip(t *testing.T) {
 	}
 }
 
-func TestChargeTime(t *testing.T) {
+func TestGoCharged(t *testing.T) {
 	for _, tc := range []struct {
 		line         string
 		white, black bool
@@ -307,12 +307,33 @@ func TestChargeTime(t *testing.T) {
 	}{
 		{"go wtime 60000 btime 50000 winc 1000 binc 1000", true, false, "go wtime 58500 btime 50000 winc 1000 binc 1000"},
 		{"go wtime 60000 btime 50000", false, true, "go wtime 60000 btime 48500"},
-		{"go  wtime 1000\tbtime 900 movestogo 3", true, true, "go  wtime 1\tbtime 1 movestogo 3"},
+		{"go  wtime 1000\tbtime 900 movestogo 3", true, true, "go wtime 1 btime 1 movestogo 3"},
 		{"go movetime 2000", true, false, "go movetime 500"},
 		{"go infinite", true, true, "go infinite"},
-		{"go wtime x btime", true, true, "go wtime x btime"},
+		{"go wtime x btime", true, true, "go"},
 	} {
-		if got := ChargeTime(tc.line, 1500, tc.white, tc.black); got != tc.want {
+		c, _ := ParseCommand(tc.line)
+		if got := c.Go.Charged(1500, tc.white, tc.black); got.String() != tc.want {
+			t.Errorf("%q: got %q, want %q", tc.line, got.String(), tc.want)
+		}
+	}
+}
+
+// A go line read and written again says the same, in the one order.
+func TestGoString(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{"go", "go"},
+		{"go wtime 1000 btime 1000", "go wtime 1000 btime 1000"},
+		{"go ponder wtime 300000 btime 300000 movestogo 39", "go ponder wtime 300000 btime 300000 movestogo 39"},
+		{"go depth 7 movetime 1980", "go depth 7 movetime 1980"},
+		{"go movetime 1980 depth 7", "go depth 7 movetime 1980"},
+		{"go searchmoves e2e4 d2d4 wtime 5 btime -15 winc 2 binc 3", "go wtime 5 btime -15 winc 2 binc 3 searchmoves e2e4 d2d4"},
+		{"go infinite", "go infinite"},
+		{"go mate 0 nodes 1000", "go nodes 1000 mate 0"},
+		{"go movetime 0", "go movetime 0"},
+	} {
+		c, _ := ParseCommand(tc.line)
+		if got := c.Go.String(); got != tc.want {
 			t.Errorf("%q: got %q, want %q", tc.line, got, tc.want)
 		}
 	}

@@ -11,7 +11,7 @@ import (
 )
 
 // Engine is the fake engine running in-process, driven as a process is:
-// it has the methods of the adapter's Engine interface, and records what
+// it has the methods of the core's Engine interface, and records what
 // it was sent.
 type Engine struct {
 	in     *inbox

@@ -1,6 +1,6 @@
 // Package ucitest is a scriptable fake UCI engine for tests, as
 // net/http/httptest is a fake server: Serve speaks UCI over any reader and
-// writer, Start runs it in-process (an engine the adapter's tests drive
+// writer, Start runs it in-process (an engine the proxy's tests drive
 // directly), and Main is the command line of the process that the
 // integration tests build from testdata/fakeengine and that the benchmark
 // runs. Settings say how it behaves, well or badly.
@@ -29,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/notnil/chess"
@@ -193,6 +194,9 @@ type engine struct {
 	// The running search: stop is closed to end it, done when it has
 	// printed its bestmove; both nil when none runs.
 	stop, done chan struct{}
+	// answered is set when the running search has ended, just before its
+	// bestmove is printed: a go after that bestmove is no misuse.
+	answered *atomic.Bool
 }
 
 // sleep waits d, or less if the engine is ended.
@@ -254,15 +258,15 @@ func (e *engine) handle(raw string) (code int, done bool) {
 			e.out.lines("a1a3: 1", "", "Nodes searched: 20", "") // as Stockfish: no bestmove
 			return 0, false
 		}
-		if e.done != nil {
+		if e.searching() {
 			if e.s.OnMisuse != nil {
 				e.s.OnMisuse(raw)
 			}
 			if e.s.IgnoreStop {
 				return 0, false // hung: the go is lost
 			}
-			e.endSearch()
 		}
+		e.endSearch()
 		e.goCount++
 		if e.s.CrashOnGo > 0 && e.goCount == e.s.CrashOnGo && e.crash() {
 			return ExitCrash, true
@@ -428,8 +432,8 @@ func firstMove(pos *chess.Position) string {
 
 func (e *engine) startSearch(args []string) {
 	wait := slices.Contains(args, "infinite") || slices.Contains(args, "ponder")
-	e.stop, e.done = make(chan struct{}), make(chan struct{})
-	stop, done := e.stop, e.done
+	e.stop, e.done, e.answered = make(chan struct{}), make(chan struct{}), new(atomic.Bool)
+	stop, done, answered := e.stop, e.done, e.answered
 	move, ponder := e.bestMove()
 	s := e.s
 	go func() {
@@ -463,6 +467,7 @@ func (e *engine) startSearch(args []string) {
 		if s.Odd {
 			lines = append(lines, "info string 100% sure %d %s", "", " \t  ")
 		}
+		answered.Store(true)
 		e.out.lines(append(lines, best)...)
 	}()
 }
@@ -494,6 +499,10 @@ func (e *engine) flood(n int, buffered bool) {
 	}
 	o.w.Flush()
 }
+
+// searching reports whether a search runs: started, its bestmove not yet
+// on its way.
+func (e *engine) searching() bool { return e.done != nil && !e.answered.Load() }
 
 // endSearch ends a running search (it still prints its bestmove) and waits
 // for it; a hung one (IgnoreStop) is left running.

@@ -1,0 +1,199 @@
+package core_test
+
+// Tests of book answers: the move, its ponder reply, and when the book
+// may answer.
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/polyproxy/polyproxy/uci/ucitest"
+)
+
+func TestBookAnswer(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.Handshake()
+	h.Send("position startpos", "go wtime 1000 btime 1000 winc 10 binc 10")
+	got := h.Until("bestmove")
+	want := []string{
+		"info string book move e2e4 (weight 300, 75.0%, test.bin)",
+		"info depth 1 score cp 0 time 0 nodes 0 pv e2e4",
+		"bestmove e2e4 ponder c7c5",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+	// The book answered: the engine heard nothing of it.
+	for _, l := range h.Engine(0).Received() {
+		if strings.HasPrefix(l, "position") || strings.HasPrefix(l, "go") {
+			t.Errorf("engine got %q", l)
+		}
+	}
+	// Book move without a reply in the book: no ponder.
+	if l := h.BestmoveAfter("position startpos moves e2e4 e7e5 g1f3 b8c6", "go"); l != "bestmove f1b5" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+func TestBookPonder(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.Handshake()
+	h.Send("position startpos", "go ponder wtime 1000 btime 1000")
+	h.Quiet(50 * time.Millisecond)
+	if l := h.BestmoveAfter("ponderhit"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	h.Send("position startpos", "go ponder")
+	h.Quiet(30 * time.Millisecond)
+	if l := h.BestmoveAfter("stop"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+	h.Send("stop", "isready")
+	if l := h.Next(); l != "readyok" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+func TestSearchMoves(t *testing.T) {
+	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h.Handshake()
+	if l := h.BestmoveAfter("position startpos", "go searchmoves d2d4 g1f3"); l != "bestmove d2d4" {
+		t.Fatalf("got %q", l)
+	}
+	h.Send("position startpos", "go searchmoves g1f3")
+	got := h.Until("bestmove")
+	if got[len(got)-1] != "bestmove a7a6" {
+		t.Fatalf("book ignored searchmoves: %q", got)
+	}
+}
+
+func TestBookDepth(t *testing.T) {
+	cfg := testConfig(t, smallBook(t))
+	cfg.BookDepth = 1
+	h := startHarness(t, cfg, nil, nil)
+	h.Handshake()
+	if l := h.BestmoveAfter("position startpos moves e2e4", "go"); l != "bestmove c7c5" {
+		t.Fatalf("move 1 for Black is within depth 1: %q", l)
+	}
+	if l := h.BestmoveAfter("position startpos moves e2e4 e7e5", "go"); l != "bestmove a7a6" {
+		t.Fatalf("move 2 is beyond depth 1: %q", l)
+	}
+	// The FEN's move counter counts: the start position said to be move 5.
+	if l := h.BestmoveAfter("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 5", "go"); l != "bestmove a7a6" {
+		t.Fatalf("move 5 is beyond depth 1: %q", l)
+	}
+	// A 4-field FEN is move 1.
+	if l := h.BestmoveAfter("position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -", "go"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("4-field FEN: %q", l)
+	}
+}
+
+func TestBadBookIsReportedNotFatal(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope.bin")
+	h := startHarness(t, testConfig(t, missing), nil, nil)
+	lines := h.Handshake()
+	if !hasPrefix(lines, "info string book "+missing+" not used") {
+		t.Fatalf("no info string: %q", lines)
+	}
+	if !strings.Contains(h.Stderr.String(), "nope.bin") {
+		t.Fatalf("stderr %q", h.Stderr.String())
+	}
+	if l := h.BestmoveAfter("position startpos", "go"); l != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+// An empty book is said to be one, as a missing or garbled one is; once
+// written it is reopened at the next game.
+func TestEmptyBookIsReported(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "empty.bin")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := startHarness(t, testConfig(t, path), nil, nil)
+	lines := h.Handshake()
+	if !contains(lines, "info string book "+path+" has no entries: no move comes from it until it is written") {
+		t.Fatalf("no info string: %q", lines)
+	}
+	if l := h.BestmoveAfter("position startpos", "go"); l != "bestmove a7a6" {
+		t.Fatalf("got %q", l)
+	}
+	data, err := os.ReadFile(smallBook(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if l := h.BestmoveAfter("ucinewgame", "position startpos", "go"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("after the book was written: %q", l)
+	}
+}
+
+func TestUnsortedBookIsReported(t *testing.T) {
+	path := smallBook(t)
+	data, _ := os.ReadFile(path)
+	// Swap the first and last entries.
+	n := len(data)
+	first := slices.Clone(data[:16])
+	copy(data[:16], data[n-16:])
+	copy(data[n-16:], first)
+	os.WriteFile(path, data, 0o644)
+	h := startHarness(t, testConfig(t, path), nil, nil)
+	lines := h.Handshake()
+	if !hasPrefix(lines, "info string book "+path+" is not sorted") {
+		l := h.Next() // the check runs in the background: it may come later
+		if !strings.HasPrefix(l, "info string book "+path+" is not sorted") {
+			t.Fatalf("got %q then %q", lines, l)
+		}
+	}
+	// Still answers exactly.
+	if l := h.BestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder c7c5" {
+		t.Fatalf("got %q", l)
+	}
+}
+
+// The books are checked once the engine's first handshake is answered,
+// not while the engine starts.
+func TestBooksCheckedAfterHandshake(t *testing.T) {
+	path := smallBook(t)
+	data, _ := os.ReadFile(path)
+	first := slices.Clone(data[:16])
+	copy(data[:16], data[len(data)-16:])
+	copy(data[len(data)-16:], first)
+	os.WriteFile(path, data, 0o644)
+	h := startHarness(t, testConfig(t, path), func(_ int, s *ucitest.Settings) {
+		s.StartDelay = 300 * time.Millisecond
+	}, nil)
+	h.Send("uci") // the loop has events while the engine starts
+	time.Sleep(150 * time.Millisecond)
+	if strings.Contains(h.Stderr.String(), "not sorted") {
+		t.Fatal("the book was checked while the engine started")
+	}
+	h.Until("uciok")
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(h.Stderr.String(), "not sorted") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the book was never checked: stderr %q", h.Stderr.String())
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func TestBookFilesInPriorityOrder(t *testing.T) {
+	first := writeBook(t, []bookEntry{{"e2e4", "e7e5", 1}})
+	cfg := testConfig(t, first)
+	cfg.BookFiles = append(cfg.BookFiles, smallBook(t))
+	h := startHarness(t, cfg, nil, nil)
+	h.Handshake()
+	if l := h.BestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder e7e5" {
+		t.Fatalf("second book answers, first gives the ponder reply: %q", l)
+	}
+	if l := h.BestmoveAfter("position startpos moves e2e4", "go"); l != "bestmove e7e5 ponder g1f3" {
+		t.Fatalf("first book first, the reply from the second: %q", l)
+	}
+}

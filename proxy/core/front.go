@@ -1,0 +1,215 @@
+package core
+
+import (
+	"bytes"
+	"strconv"
+
+	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/uci"
+)
+
+// The seam between the core and a front: what the core hands a front
+// (Front, its events, Out), as the commands (commands.go) are what the
+// front hands the core. The core is protocol-neutral underneath its UCI
+// vocabulary: its limits are uci.Go's, its moves UCI's; a front turns them
+// into the GUI's protocol.
+
+// Front speaks the GUI's protocol over the core. The core calls it on its
+// loop's goroutine, one call at a time: with the GUI's lines, and with its
+// events, which the front turns into the GUI's protocol on its Out. A front
+// may give the core commands while it handles an event, but must leave
+// searching (Go) to Settled.
+type Front interface {
+	// GUILine is one line the GUI sent, without its end.
+	GUILine(line string)
+	// GUIGone: the GUI's input ended (closed, or unreadable); the front
+	// quits in its turn.
+	GUIGone()
+	// BestMove answers a Go: one for each, in the order of the Gos.
+	BestMove(BestMove)
+	// ReadyOK answers an IsReady, in its turn.
+	ReadyOK()
+	// Info is a run of the engine's info lines, each ending in '\n', as
+	// the engine wrote them (less a '\r' before the end); valid during the
+	// call only.
+	Info(run []byte)
+	// Text is a run of the engine's lines that are not UCI (its answer to
+	// a command of the user's: go perft, d, eval; "Unknown command"), as
+	// Info's run is.
+	Text(run []byte)
+	// Notice is something polyproxy tells the GUI (a book it cannot open,
+	// a position it cannot follow, the engine's death).
+	Notice(msg string)
+	// Described answers Describe, in its turn: what the GUI is told of
+	// the engine (our options are the settings': Settings().Options).
+	Described(Description)
+	// Settled: the core has handled an event, and its state is settled;
+	// the front may go on with what it left for then.
+	Settled()
+}
+
+// BestMove is the answer to a search: the engine's, or ours (a book move,
+// or no move).
+type BestMove struct {
+	// Move and Ponder are the moves in UCI form as given (Chess960
+	// castling as king takes rook); IsNull: none (the engine had no move,
+	// or gave none that reads as a move).
+	Move, Ponder board.Move
+	// Raw is the engine's line as it wrote it, for a front that relays it
+	// (valid during the call only); nil for ours.
+	Raw []byte
+	// Book is set when the book answered.
+	Book *BookChoice
+	// Why says why there is no move, when there is something to say (a
+	// position that cannot be played).
+	Why string
+}
+
+// BookChoice is what the book's answer was chosen from.
+type BookChoice struct {
+	Weight uint64
+	Share  float64 // of the position's weight, 0 to 1
+	File   string  // the book's file name, without its directory
+}
+
+// AppendBookNote appends the book's answer in words, as the GUI is told
+// it: "book move e2e4 (weight 300, 75.0%, book.bin)".
+func (b *BestMove) AppendBookNote(dst []byte) []byte {
+	dst = b.Move.AppendTo(append(dst, "book move "...))
+	dst = strconv.AppendUint(append(dst, " (weight "...), b.Book.Weight, 10)
+	dst = strconv.AppendFloat(append(dst, ", "...), 100*b.Book.Share, 'f', 1, 64)
+	return append(append(append(dst, "%, "...), b.Book.File...), ')')
+}
+
+// AppendUCI appends the answer as a UCI bestmove line: the engine's as it
+// wrote it.
+func (b *BestMove) AppendUCI(dst []byte) []byte {
+	if b.Raw != nil {
+		return append(dst, b.Raw...)
+	}
+	if b.Move.IsNull() {
+		return append(dst, "bestmove 0000"...)
+	}
+	dst = b.Move.AppendTo(append(dst, "bestmove "...))
+	if !b.Ponder.IsNull() {
+		dst = b.Ponder.AppendTo(append(dst, " ponder "...))
+	}
+	return dst
+}
+
+// parseBestMove reads the engine's bestmove line: its move and its ponder
+// move, each null when missing or not a move (bestmove (none), 0000).
+// Without allocating: it runs for every move of a game.
+func parseBestMove(line []byte) (move, ponder board.Move) {
+	words := 0
+	for len(line) > 0 {
+		var w []byte
+		w, line = nextWord(line)
+		switch words++; {
+		case words == 2:
+			move = moveFromBytes(w)
+		case words > 2 && len(line) > 0 && string(w) == "ponder":
+			p, _ := nextWord(line)
+			return move, moveFromBytes(p)
+		}
+	}
+	return move, 0
+}
+
+// nextWord is the first word of b and what follows it.
+func nextWord(b []byte) (word, rest []byte) {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+		i++
+	}
+	j := i
+	for j < len(b) && b[j] != ' ' && b[j] != '\t' {
+		j++
+	}
+	return b[i:j], b[j:]
+}
+
+// moveFromBytes reads a move in UCI form (e2e4, e7e8q); null when b is
+// none.
+func moveFromBytes(b []byte) board.Move {
+	square := func(f, r byte) (board.Square, bool) {
+		return board.NewSquare(int(f-'a'), int(r-'1')), f >= 'a' && f <= 'h' && r >= '1' && r <= '8'
+	}
+	if len(b) != 4 && len(b) != 5 {
+		return 0
+	}
+	from, ok1 := square(b[0], b[1])
+	to, ok2 := square(b[2], b[3])
+	promo := board.NoPromo
+	if len(b) == 5 {
+		if promo = board.PromoFromLetter(b[4]); promo == board.NoPromo {
+			return 0
+		}
+	}
+	if !ok1 || !ok2 {
+		return 0
+	}
+	return board.NewMove(from, to, promo)
+}
+
+// Description is what the GUI is told of the engine and of the options it
+// may set.
+type Description struct {
+	Name string // the engine's id name ("": it gave none)
+	// IDLines are the engine's other id lines (its author), as it wrote
+	// them.
+	IDLines []string
+	// Options are the engine's options, in its order.
+	Options []Option
+}
+
+// Option is an option the GUI may set: the engine's, or ours ("Polyglot
+// ..."). An engine's option that cannot be read is shown as it is to a UCI
+// GUI (Line) and to no other.
+type Option struct {
+	uci.Option        // as announced: an engine's with its configured value as the default
+	Line       string // as a UCI GUI is shown it
+	Ours       bool
+	Readable   bool // Option is read from the line
+}
+
+// Out is the GUI's output: a front writes its lines here, the core logs
+// them (when the log is on) and flushes them after each event.
+type Out struct {
+	w   *uci.Writer
+	log *logger
+}
+
+// Line writes one line.
+func (o *Out) Line(s string) {
+	if o.log.on {
+		o.log.traffic(">gui", s)
+	}
+	o.w.WriteLine(s)
+}
+
+// LineBytes writes one line.
+func (o *Out) LineBytes(b []byte) {
+	if o.log.on {
+		o.log.traffic(">gui", string(b))
+	}
+	o.w.WriteLineBytes(b)
+}
+
+// Lines writes a run of whole lines, each ending in '\n', with one copy.
+func (o *Out) Lines(run []byte) {
+	if o.log.on {
+		EachLine(run, func(l []byte) { o.log.traffic(">gui", string(l)) })
+	}
+	o.w.WriteLinesRaw(run)
+}
+
+// EachLine calls f with each line of a run of whole lines (Info, Text),
+// without its end.
+func EachLine(run []byte, f func(line []byte)) {
+	for len(run) > 0 {
+		nl := bytes.IndexByte(run, '\n')
+		f(run[:nl])
+		run = run[nl+1:]
+	}
+}

@@ -1,0 +1,104 @@
+package core
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+
+	"github.com/polyproxy/polyproxy/uci"
+)
+
+// guiSide is what we know of the GUI's side of the conversation.
+type guiSide struct {
+	// queued are its commands waiting for the engine's handshake, or
+	// (heldBySearch) a go waiting for the running search to end and the
+	// commands after it.
+	queued       []command
+	heldBySearch bool
+}
+
+// readGUI hands the GUI's lines to the loop, a batch at a time (the
+// goroutine loop's reader).
+func (c *Core) readGUI(r io.Reader) {
+	lr := uci.NewLineReader(r, 64<<10)
+	for {
+		var lines []string
+		for {
+			l, err := lr.ReadLine()
+			if err != nil {
+				c.post(event{kind: evGUI, lines: lines, err: err})
+				return
+			}
+			lines = append(lines, string(l))
+			if !lr.HasBufferedLine() {
+				break
+			}
+		}
+		if !c.post(event{kind: evGUI, lines: lines}) {
+			return
+		}
+		// Let the loop answer on this thread before our next read blocks
+		// it in a system call: saves a thread hand-off per command.
+		runtime.Gosched()
+	}
+}
+
+// onGUILine handles one line from the GUI: its front reads it.
+func (c *Core) onGUILine(line string) {
+	if c.log.on {
+		c.log.traffic("gui>", line)
+	}
+	c.front.GUILine(line)
+}
+
+// notify reports a problem everywhere: stderr, log and the GUI.
+func (c *Core) notify(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	fmt.Fprintln(c.opts.Stderr, "polyproxy: "+msg)
+	c.log.printf("%s", msg)
+	c.front.Notice(msg)
+}
+
+// fatalf reports why polyproxy ends: stderr, log and the GUI.
+func (c *Core) fatalf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	fmt.Fprintln(c.opts.Stderr, "polyproxy: "+msg)
+	c.log.printf("fatal: %s", msg)
+	c.front.Notice(msg)
+}
+
+// Description is what the GUI is told of the engine: its options
+// announced with the values the configuration gives them as their
+// defaults. (Ours are the configuration's: Settings().Options.)
+func (c *Core) Description() Description {
+	d := Description{Name: c.engine.name}
+	for _, h := range c.engine.header {
+		switch {
+		case h.isName:
+		case !h.isOption:
+			d.IDLines = append(d.IDLines, h.line)
+		case !h.readable:
+			d.Options = append(d.Options, Option{Line: h.line})
+		default:
+			o, line := withConfiguredDefault(h.option, h.line, c.engine.configured)
+			d.Options = append(d.Options, Option{Option: o, Line: line, Readable: true})
+		}
+	}
+	return d
+}
+
+// deliver hands one of our answers to the front, in its turn.
+func (c *Core) deliver(ans answer) {
+	if ans.observe != nil {
+		ans.observe() // before the front moves the game on with it
+	}
+	c.front.BestMove(ans.bm)
+	c.answeredGUI()
+}
+
+// answer is one of our answers to a go, and the learning calls that go
+// with it.
+type answer struct {
+	bm      BestMove
+	observe func()
+}

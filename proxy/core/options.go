@@ -1,0 +1,122 @@
+package core
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/learn"
+	"github.com/polyproxy/polyproxy/uci"
+)
+
+// withConfiguredDefault is an engine's option (o, announced as line)
+// with the value the configuration ([Engine], -uci: configured) gives it
+// as its default, as PolyGlot announces it: a GUI that sends every
+// option's stored default (Arena) then keeps the configured value instead
+// of overriding it.
+func withConfiguredDefault(o uci.Option, line string, configured []config.Option) (uci.Option, string) {
+	if o.Type == "button" {
+		return o, line
+	}
+	for _, c := range configured {
+		if !strings.EqualFold(c.Name, o.Name) {
+			continue
+		}
+		v := c.Value
+		switch o.Type {
+		case "check":
+			b, err := config.ParseBool(v)
+			if err != nil {
+				return o, line
+			}
+			v = strconv.FormatBool(b)
+		case "string":
+			if v == "" {
+				v = "<empty>"
+			}
+		}
+		o.Default = v
+		return o, o.String()
+	}
+	return o, line
+}
+
+// onSetOption routes a setoption: one of ours (Polyglot ...) changes our
+// settings; any other goes to the engine and is kept for a restart.
+func (c *Core) onSetOption(o uci.SetOption) {
+	if name, ours := config.OurOption(o.Name); ours {
+		c.setOurOption(name, o.Value)
+		return
+	}
+	c.toEngine(setOptionLine(o))
+	c.engine.rememberSetOption(o)
+	c.noteChess960(o.Name, o.Value)
+	c.noteAnalyseMode(o.Name, o.Value)
+}
+
+// noteChess960 follows the engine option UCI_Chess960, however it is set
+// (setoption, [Engine], -uci): positions are read, and book moves
+// answered, in Chess960's notation while it is on. The game is read again
+// from the next position line in the new rules.
+func (c *Core) noteChess960(name, value string) {
+	if !strings.EqualFold(name, "UCI_Chess960") {
+		return
+	}
+	on, err := config.ParseBool(value)
+	if err != nil || on == c.game.chess960 {
+		return
+	}
+	c.game.chess960 = on
+	c.game.forget()
+	if on {
+		c.front.Notice("UCI_Chess960 is on: positions and book moves in Chess960 notation (castling king takes rook) from the next position")
+	} else {
+		c.front.Notice("UCI_Chess960 is off: standard chess from the next position")
+	}
+}
+
+// setOurOption applies "setoption name Polyglot NAME value V" to our
+// settings and makes anew what the change invalidates (config's table
+// says what).
+func (c *Core) setOurOption(name, value string) {
+	changed, err := c.settings.SetOption(name, value)
+	if err != nil {
+		c.notify("setoption Polyglot %s: %v", name, err)
+		return
+	}
+	c.log.printf("option Polyglot %s set to %q", name, value)
+	if changed&config.ResendLearning != 0 {
+		c.tellLearning()
+	}
+	if changed&config.RecheckWarm != 0 {
+		c.stopWarmIfOff()
+	}
+	if changed&config.ReopenLog != 0 && c.opts.Log == nil {
+		c.applyLogConfig()
+	}
+	if s, _ := config.Lookup(name); s != nil && s.Reload {
+		// Reopened even when the value is the same, as PolyGlot does:
+		// the way to reload a book that changed.
+		c.openBooks(changed &^ config.ReopenBooks)
+		c.reopenBooks(func(string) string { return "setoption Polyglot " + s.Name })
+		return
+	}
+	c.openBooks(changed)
+}
+
+// tellLearning gives the observer the learning settings as they are now.
+func (c *Core) tellLearning() {
+	if c.observer.obs == nil {
+		return
+	}
+	ls := learn.Settings{
+		On:          c.settings.BookLearn,
+		ResignScore: c.settings.LearnResignScore,
+		ResignMoves: c.settings.LearnResignMoves,
+		PGN:         c.settings.BookLearnPGN,
+	}
+	if c.settings.Book {
+		ls.Books = c.settings.BooksInUse()
+	}
+	c.observer.laterNow(func(o GameObserver) { o.SetLearning(ls) })
+}
