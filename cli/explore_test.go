@@ -11,12 +11,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/polyproxy/polyproxy/explore"
 	"github.com/polyproxy/polyproxy/internal/testenv"
+	"github.com/polyproxy/polyproxy/probe"
 )
 
 func TestExploreRefusesBadCommandLines(t *testing.T) {
@@ -97,6 +99,47 @@ func TestExploreIni(t *testing.T) {
 	c := b.Columns[0]
 	if len(b.Columns) != 1 || c.Name != "polyglot.ini" || c.Mode != "best" || c.Width != 2 || c.Threshold != 30 || c.Books[0].Path != gnu {
 		t.Errorf("%+v", b)
+	}
+}
+
+// TestExploreCTGSettings: a CTG book is shown with the read settings
+// given, as probe reads it: in tournament mode, moves into positions marked
+// to avoid weigh 0 on the page too.
+func TestExploreCTGSettings(t *testing.T) {
+	for _, flags := range [][]string{nil, {"-ctg-tournament-mode"}, {"-ctg-prefer-main-lines"}} {
+		book := ctgBook("annotations", ".ctg")
+		addr, _ := startExplore(t, append(slices.Clone(flags), book)...)
+		res, err := http.Get(addr + "api/position?moves=d2d4")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var page explore.Position
+		err = json.NewDecoder(res.Body).Decode(&page)
+		res.Body.Close()
+		if err != nil || len(page.Columns) != 1 {
+			t.Fatalf("%v: %v, %d columns", flags, err, len(page.Columns))
+		}
+		code, out, _ := runCmd(t, append([]string{"probe", "-book", book, "-moves", "d2d4", "-json"}, flags...)...)
+		var want probe.Result
+		if err := json.Unmarshal([]byte(out), &want); code != 0 || err != nil {
+			t.Fatalf("probe %v: exit %d, %v", flags, code, err)
+		}
+		got := page.Columns[0].Report
+		if len(got.Entries) == 0 || len(got.Entries) != len(want.Entries) {
+			t.Fatalf("%v: %d entries on the page, probe %d", flags, len(got.Entries), len(want.Entries))
+		}
+		avoidPlayed := 0 // moves into positions to avoid that weigh more than 0
+		for i, e := range got.Entries {
+			if e.Move != want.Entries[i].Move || e.Weight != want.Entries[i].Weight {
+				t.Errorf("%v: %s weighs %d on the page, probe %s %d", flags, e.Move, e.Weight, want.Entries[i].Move, want.Entries[i].Weight)
+			}
+			if e.CTG != nil && e.CTG.Mark == "avoid" && e.Weight > 0 {
+				avoidPlayed++
+			}
+		}
+		if tournament := len(flags) > 0 && flags[0] == "-ctg-tournament-mode"; tournament != (avoidPlayed == 0) || got.CTG == nil || got.CTG.TournamentMode != tournament {
+			t.Errorf("%v: %d moves to avoid weigh more than 0; position %+v", flags, avoidPlayed, got.CTG)
+		}
 	}
 }
 

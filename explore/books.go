@@ -17,16 +17,18 @@ import (
 // place (learning, an edit).
 type openBook struct {
 	path string
+	read formats.Options // how its format reads weights (a CTG book's settings)
 	b    *book.Book
 	st   os.FileInfo
 	abk  map[abk.MoveID]abk.Totals // an ABK book's moves with their records' fields
 	edit *book.LearnFile           // with -edit
 }
 
-// open opens the book at path as probe does: mapped, its warnings told,
-// checked for order (a book out of order is still read exactly, slowly).
-func open(path string, warn func(string)) (*openBook, error) {
-	ob := &openBook{path: path}
+// open opens the book at path as probe does: mapped, read with the
+// settings read, its warnings told, checked for order (a book out of order
+// is still read exactly, slowly).
+func open(path string, read formats.Options, warn func(string)) (*openBook, error) {
+	ob := &openBook{path: path, read: read}
 	if err := ob.reopen(warn, true); err != nil {
 		return nil, err
 	}
@@ -41,7 +43,7 @@ func (ob *openBook) reopen(warn func(string), first bool) error {
 	if err != nil {
 		return fmt.Errorf("open book: %w", err)
 	}
-	b, err := formats.Open(ob.path)
+	b, err := formats.OpenWith(ob.path, ob.read)
 	if err != nil {
 		return err
 	}

@@ -104,7 +104,10 @@ func New(opts Options) (*Server, error) {
 			if s.books[path] != nil {
 				continue
 			}
-			ob, err := open(path, func(w string) { opts.Warn(path + ": " + w) })
+			// A book is opened once, with the first column's read settings:
+			// the columns of one run share them (one ini, or one set of
+			// flags for every book named).
+			ob, err := open(path, c.Settings.ReadOptions(), func(w string) { opts.Warn(path + ": " + w) })
 			if err != nil {
 				s.Close()
 				return nil, err
