@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -1076,30 +1075,4 @@ func BenchmarkStartupFake(b *testing.B) {
 			timeToUCIOK(b, bin, "-noini", "-ec", fake, "-pg", "Book=true", "-pg", "BookFile="+gnuchessBook)
 		}
 	})
-}
-
-// An engine that crashes while a process it started keeps its output
-// open: the death is still seen (the group is ended), not waited for.
-func TestEngineDeathSeenThroughLingeringChild(t *testing.T) {
-	if runtime.GOOS != "linux" {
-		t.Skip("uses a shell wrapper and process groups")
-	}
-	fake := testenv.FakeEngine(t)
-	script := filepath.Join(t.TempDir(), "engine.sh")
-	os.WriteFile(script, []byte("#!/bin/sh\nsleep 600 &\nexec "+fake+"\n"), 0o755)
-	p := startProxy(t, []string{"FAKEENGINE_CRASH_ON_GO=1"}, "-noini", "-ec", script)
-	p.send("uci", "position startpos", "go wtime 1000 btime 1000")
-	// Both the engine and its restart crash on their first go: that
-	// search gets bestmove 0000, and a third engine is started.
-	got := p.until("bestmove", 10*time.Second)
-	if got[len(got)-1] != "bestmove 0000" {
-		t.Fatalf("got %q", got)
-	}
-	p.waitStderr(10*time.Second, "the engine died (", "died twice")
-	p.send("isready")
-	p.until("readyok", 10*time.Second)
-	p.send("quit")
-	if code := p.waitExit(10 * time.Second); code != 0 {
-		t.Fatalf("exit code %d; stderr %q", code, p.stderr.String())
-	}
 }
