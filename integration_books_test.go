@@ -36,22 +36,6 @@ func policyProxy(t *testing.T, skill int, pg ...string) *gameSide {
 	return &gameSide{p: p}
 }
 
-// endGames checks that nothing follows the last bestmove and quits.
-func endGames(t *testing.T, sides ...*gameSide) {
-	t.Helper()
-	for _, s := range sides {
-		s.stopPondering()
-		s.p.send("isready")
-		if rest := s.p.until("readyok", 10*time.Second); len(rest) != 1 {
-			t.Fatalf("output after the last bestmove: %q", rest)
-		}
-		s.p.send("quit")
-		if code := s.p.waitExit(5 * time.Second); code != 0 {
-			t.Fatalf("exit code %d; stderr %s", code, s.p.stderr.String())
-		}
-	}
-}
-
 // BookMaxMoves 4 through the built binary, in complete games against
 // Stockfish: the book answers every position it has a move for until the
 // side's 4th book move of the game, and none after (playGame checks each

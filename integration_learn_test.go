@@ -106,6 +106,20 @@ Hash = 16
 	return learner, opponent, logPath
 }
 
+// learnedLog waits up to 10 s for the learner's log to say that learning,
+// which runs beside the proxy's loop, is done (done), and returns the log
+// as it is then.
+func learnedLog(logPath string, done func(log string) bool) []byte {
+	var log []byte
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		log, _ = os.ReadFile(logPath)
+		if done(string(log)) {
+			break
+		}
+	}
+	return log
+}
+
 func learnFieldOf(t *testing.T, data []byte, key board.Key, move board.Move) (games, points uint16) {
 	t.Helper()
 	i, ok := fixture.FirstMatch(data, key, move)
@@ -165,13 +179,7 @@ func TestLiveLearningAgainstStockfish(t *testing.T) {
 	// once the log says the last entry was updated.
 	learner.send("ucinewgame", "isready")
 	learner.until("readyok", 10*time.Second)
-	var log []byte
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		log, _ = os.ReadFile(logPath)
-		if strings.Contains(string(log), "move e5e4: ") {
-			break
-		}
-	}
+	log := learnedLog(logPath, func(log string) bool { return strings.Contains(log, "move e5e4: ") })
 	after, err := os.ReadFile(bookPath)
 	if err != nil {
 		t.Fatal(err)
@@ -274,13 +282,7 @@ func TestLiveLearningIntoABK(t *testing.T) {
 	}
 	learner.send("ucinewgame", "isready")
 	learner.until("readyok", 10*time.Second)
-	var log []byte
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		log, _ = os.ReadFile(logPath)
-		if strings.Count(string(log), "learn: "+abkPath+" key") >= 2 {
-			break
-		}
-	}
+	log := learnedLog(logPath, func(log string) bool { return strings.Count(log, "learn: "+abkPath+" key") >= 2 })
 	live := fixture.ReadFile(t, abkPath)
 	pgn := filepath.Join(t.TempDir(), "game.pgn")
 	if err := os.WriteFile(pgn, []byte("[White \"other\"]\n[Black \"learner\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n"), 0o644); err != nil {

@@ -410,6 +410,23 @@ func (s *gameSide) stopPondering() {
 	}
 }
 
+// endGames checks that nothing follows the last bestmove (every one was
+// read) and quits.
+func endGames(t *testing.T, sides ...*gameSide) {
+	t.Helper()
+	for _, s := range sides {
+		s.stopPondering()
+		s.p.send("isready")
+		if rest := s.p.until("readyok", 10*time.Second); len(rest) != 1 {
+			t.Fatalf("output after the last bestmove: %q", rest)
+		}
+		s.p.send("quit")
+		if code := s.p.waitExit(5 * time.Second); code != 0 {
+			t.Fatalf("exit code %d; stderr %s", code, s.p.stderr.String())
+		}
+	}
+}
+
 func insufficientMaterial(cp *chess.Position) bool {
 	minors, others := 0, 0
 	for _, pc := range cp.Board().SquareMap() {
@@ -465,18 +482,7 @@ func TestGamesAgainstStockfish(t *testing.T) {
 			if tc.habits == ponderHabits && white.ponderHits+black.ponderHits+white.ponderMiss+black.ponderMiss == 0 {
 				t.Fatal("no pondering happened")
 			}
-			for _, s := range []*gameSide{white, black} {
-				s.stopPondering()
-				// Every bestmove was read: nothing may follow.
-				s.p.send("isready")
-				if rest := s.p.until("readyok", 10*time.Second); len(rest) != 1 {
-					t.Fatalf("output after the last bestmove: %q", rest)
-				}
-				s.p.send("quit")
-				if code := s.p.waitExit(5 * time.Second); code != 0 {
-					t.Fatalf("exit code %d; stderr %s", code, s.p.stderr.String())
-				}
-			}
+			endGames(t, white, black)
 		})
 	}
 }
@@ -849,40 +855,16 @@ func TestRunScriptSpeaksOnlyUCI(t *testing.T) {
 	}
 	testenv.Stockfish(t)
 	testenv.GnuchessBook(t)
-	cmd := exec.Command("./scripts/run.sh")
-	// Read while the script runs (in the failure messages): locked.
-	stderr := &lockedBuffer{}
-	cmd.Stderr = stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	io.WriteString(stdin, "uci\nisready\nposition startpos\ngo wtime 1000 btime 1000\n")
-
-	lines := make(chan string)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
+	p := startCmd(t, exec.Command("./scripts/run.sh"))
+	p.send("uci", "isready", "position startpos", "go wtime 1000 btime 1000")
 	var got []string
 	timeout := time.After(2 * time.Minute)
 read:
 	for {
 		select {
-		case l, ok := <-lines:
+		case l, ok := <-p.lines:
 			if !ok {
-				t.Fatalf("stdout closed before bestmove; got %q\nstderr:\n%s", got, stderr.String())
+				t.Fatalf("stdout closed before bestmove; got %q\nstderr:\n%s", got, p.stderr.String())
 			}
 			got = append(got, l)
 			if !uciLine.MatchString(l) {
@@ -892,20 +874,20 @@ read:
 				break read
 			}
 		case <-timeout:
-			t.Fatalf("no bestmove within 2 minutes; got %q\nstderr:\n%s", got, stderr.String())
+			t.Fatalf("no bestmove within 2 minutes; got %q\nstderr:\n%s", got, p.stderr.String())
 		}
 	}
-	io.WriteString(stdin, "quit\n")
-	stdin.Close()
-	for l := range lines {
+	p.send("quit")
+	p.in.Close()
+	for l := range p.lines {
 		t.Errorf("stdout after quit: %q", l)
 	}
-	if err := cmd.Wait(); err != nil {
-		t.Errorf("exit: %v\nstderr:\n%s", err, stderr.String())
+	if code := p.waitExit(10 * time.Second); code != 0 {
+		t.Errorf("exit %d\nstderr:\n%s", code, p.stderr.String())
 	}
 	out := strings.Join(got, "\n")
 	if !strings.Contains(out, "\nuciok\n") || !strings.Contains(out, "\nreadyok\n") || !strings.Contains(out, "info string book move") {
-		t.Errorf("stdout lacks the handshake or a book move:\n%s\nstderr:\n%s", out, stderr.String())
+		t.Errorf("stdout lacks the handshake or a book move:\n%s\nstderr:\n%s", out, p.stderr.String())
 	}
 }
 
