@@ -13,10 +13,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
 
-// Process checks for the integration tests (Linux /proc, Unix signals).
+// The proxy's processes on Unix: the engine's whole process group ended
+// at quit, at a crash and when the proxy is killed, and the loop the
+// binary runs on Linux. The helpers check processes with Unix signals and
+// Linux's /proc: the tests that use them run on Linux.
 
 func alive(pid int) bool {
 	if syscall.Kill(pid, 0) != nil {
@@ -109,6 +113,55 @@ func TestKilledProxyTakesEngineAlong(t *testing.T) {
 	p.cmd.Process.Kill()
 	p.waitExit(5 * time.Second)
 	waitGone(t, engine, "the engine")
+}
+
+// An engine that crashes while a process it started keeps its output
+// open: the death is still seen (the group is ended), not waited for.
+func TestEngineDeathSeenThroughLingeringChild(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("uses a shell wrapper and process groups")
+	}
+	fake := testenv.FakeEngine(t)
+	script := filepath.Join(t.TempDir(), "engine.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\nsleep 600 &\nexec "+fake+"\n"), 0o755)
+	p := startProxy(t, []string{"FAKEENGINE_CRASH_ON_GO=1"}, "-noini", "-ec", script)
+	p.send("uci", "position startpos", "go wtime 1000 btime 1000")
+	// Both the engine and its restart crash on their first go: that
+	// search gets bestmove 0000, and a third engine is started.
+	got := p.until("bestmove", 10*time.Second)
+	if got[len(got)-1] != "bestmove 0000" {
+		t.Fatalf("got %q", got)
+	}
+	p.waitStderr(10*time.Second, "the engine died (", "died twice")
+	p.send("isready")
+	p.until("readyok", 10*time.Second)
+	p.send("quit")
+	if code := p.waitExit(10 * time.Second); code != 0 {
+		t.Fatalf("exit code %d; stderr %q", code, p.stderr.String())
+	}
+}
+
+// The built binary, given a GUI's pipe as GUIs hand it over (blocking),
+// runs the poll loop on Linux, and every integration test with it.
+func TestBinaryRunsPollLoop(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the poll loop is Linux's")
+	}
+	fake := testenv.FakeEngine(t)
+	log := filepath.Join(t.TempDir(), "proxy.log")
+	p := startProxy(t, nil, "-noini", "-ec", fake, "-log", "true", "-lf", log)
+	p.send("uci")
+	p.until("uciok", 10*time.Second)
+	p.send("isready", "position startpos", "go depth 1")
+	p.until("readyok", 10*time.Second)
+	p.until("bestmove", 10*time.Second)
+	p.send("quit")
+	if code := p.waitExit(10 * time.Second); code != 0 {
+		t.Fatalf("exit %d; stderr %s", code, p.stderr.String())
+	}
+	if l := string(fixture.ReadFile(t, log)); !strings.Contains(l, "loop: poll(2)") {
+		t.Fatalf("not the poll loop; log:\n%s", l)
+	}
 }
 
 func mustGlob(t *testing.T, pattern string) []string {
