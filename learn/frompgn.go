@@ -160,6 +160,8 @@ func (s *Session) endForPGN(why string, known *Decision) {
 		return
 	case len(s.settings.Books) == 0:
 		return // no book to learn into
+	case !g.played():
+		return // nothing to count
 	case g.host == nil || g.host.path != s.settings.PGN:
 		s.warnf("learn: game %d ended (%s): BookLearnPGN was set to %s during the game, so where the game lies in it is unknown: not learned", s.games, why, s.settings.PGN)
 		return

@@ -1050,3 +1050,57 @@ func TestNoResultSourceSaidOnce(t *testing.T) {
 		t.Errorf("said with the GUI's results: %q", l.info)
 	}
 }
+
+// Through a CECP front, the position after each move of ours is reported
+// again as the game's (the front plays our move on the core's game), and
+// the GUI sends its result. A move of ours that came after our flag fell
+// is in no host's PGN, and the game is found without it. The CECP front's
+// board before the GUI's first "new" is no game: BookLearnPGN set while it
+// stands is said nothing of.
+func TestHostPGNOurMoveReportedAgainThroughCECP(t *testing.T) {
+	line := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"}
+	ms := movesFrom(t, "", line...)
+	lateWhite := newHosted(t, "", false, ms, "proxy", "sf", "0-1")
+	lateWhite.extra, lateWhite.termination = movesFrom(t, "", append(slices.Clone(line), "b5a4")...)[len(ms)], "time forfeit"
+	ontime := newHosted(t, "", false, movesFrom(t, "", "d2d4", "d7d5", "c2c4", "e7e6", "b1c3"), "sf", "proxy", "1/2-1/2")
+	pt := newPGNTest(t, lateWhite, ontime)
+	path := pt.book("book.bin")
+	s, l, set := pgnSessionUnset(pt.clk, filepath.Join(pt.dir, "claims"), pt.pgn, path)
+	s.SetLearning(learning(true, path))
+	s.Position(*board.StartPosition(), false) // the board before "new"
+	s.SetLearning(set)
+	for round, tc := range []struct {
+		g       *hosted
+		white   bool
+		outcome Outcome
+	}{{lateWhite, true, BlackWins}, {ontime, false, Drawn}} {
+		s.NewGame()
+		for i := range len(tc.g.moves) + 1 {
+			pos := tc.g.pos[i]
+			if pos.WhiteToMove() != tc.white || i == len(tc.g.moves) && tc.g.extra == 0 {
+				continue
+			}
+			next := pos
+			if i < len(tc.g.moves) {
+				next = tc.g.pos[i+1]
+			} else {
+				next.Play(tc.g.extra)
+			}
+			at, pgn := pt.clk.now(), StatPGN(pt.pgn)
+			s.Position(pos, i > 1)
+			if i <= 1 {
+				s.GameStart(at, slices.Clone(tc.g.keys[:i+1]), pgn)
+			}
+			s.EngineScore(tc.white, 20, 0, false)
+			s.AfterBestmove(next)
+			s.Position(next, true) // the CECP front plays our move on the game
+		}
+		pt.write(tc.g, round+1, true)
+		s.GameResult(tc.outcome, "result")
+	}
+	s.Close()
+	if n := l.count(`) is "`); n != 2 || l.count(`game 1 (ended by result) is "`) != 1 || l.count("during the game") != 0 || l.count("not learned") != 0 {
+		t.Errorf("%d games found; log:\n%s", n, strings.Join(append(l.info, l.warn...), "\n"))
+	}
+	pt.check(path, "proxy", l)
+}

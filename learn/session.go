@@ -79,11 +79,15 @@ type game struct {
 	booked     bool   // the move being answered came from the book
 
 	// What finds the game in the host's PGN.
-	started      time.Time
-	fromBase     bool // keys start at the GUI's base position (GameStart)
-	guiPly       int  // of the last position the GUI sent (guiSeen)
-	guiSeen      bool
-	guiWhite     bool // White was to move there
+	started  time.Time
+	fromBase bool // keys start at the GUI's base position (GameStart)
+	guiPly   int  // of the last position the GUI sent (guiSeen)
+	guiSeen  bool
+	guiWhite bool // White was to move there
+	// ours: the last position seen is the one after our own move
+	// (AfterBestmove), which a CECP front then plays on the game and
+	// reports again as the game's position: not one the GUI sent.
+	ours         bool
 	white, black bool // the sides we moved for
 	host         *hostPGN
 	mark         pgnMark // where host ended when the game started (host set; GameStart)
@@ -177,8 +181,16 @@ func (s *Session) Position(p board.Position, continues bool) {
 	if !s.game.seen {
 		s.startGame()
 	}
-	s.see(&p)
 	g := &s.game
+	again := continues && g.ours && g.seen && plyOf(&p) == g.lastPly && p.Key() == g.last.Key()
+	s.see(&p)
+	g.ours = false
+	if again {
+		// Our move reported back (CECP): the GUI has not sent a position
+		// with it. A host that never took it (we lost on time with it
+		// under way) writes the game without it.
+		return
+	}
 	g.guiPly, g.guiSeen, g.guiWhite = g.lastPly, true, p.WhiteToMove()
 }
 
@@ -251,6 +263,7 @@ func (s *Session) AfterBestmove(p board.Position) {
 		s.game.white = true
 	}
 	s.see(&p)
+	s.game.ours = true
 }
 
 // GameResult ends the current game with the result the GUI gave (CECP's
@@ -342,6 +355,13 @@ func (s *Session) see(p *board.Position) {
 	g.last, g.lastPly, g.seen = *p, ply, true
 }
 
+// played reports that a move was played in the game: one of ours, or
+// one the GUI sent. A game that never left its first position (a CECP
+// front's board before the GUI's first "new") is not counted.
+func (g *game) played() bool {
+	return g.white || g.black || len(g.bookMoves) > 0 || g.lastPly > g.firstPly
+}
+
 // maxPlyGap bounds the plies not seen that keys holds places for.
 const maxPlyGap = 512
 
@@ -373,7 +393,7 @@ func (s *Session) finishWith(why string, known *Decision) {
 		s.takeScore()
 	}
 	defer func() { s.game = game{} }()
-	if g.seen {
+	if g.seen && g.played() {
 		s.games++
 	}
 	if s.settings.PGN != "" {
