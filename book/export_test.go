@@ -14,6 +14,7 @@ func AppendEntry(b []byte, e Entry) []byte {
 var (
 	AboveThreshold = aboveThreshold
 	ParseHeader    = parseHeader
+	ErrShrunk      = errShrunk
 )
 
 // LowerBound is the index of the first entry with a key >= k.
