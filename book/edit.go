@@ -270,7 +270,7 @@ func writeWeight(f *os.File, i int, w uint16) error {
 }
 
 // rewrite writes the book anew at its path with what write writes, while
-// the lock on the old file is held: with WriteFileFrom, a new file renamed
+// the lock on the old file is held: with writeFileFrom, a new file renamed
 // over the old one. Windows refuses to rename over a file that handles
 // hold (ours among them, holding the lock), even when they share
 // deletion, but lets such a file be renamed away: there the old book is
@@ -280,7 +280,7 @@ func writeWeight(f *os.File, i int, w uint16) error {
 // share deletion (openLocked).
 func (f *LearnFile) rewrite(write func(io.Writer) error) error {
 	if !openFilesBlockReplace {
-		return WriteFileFrom(f.path, write)
+		return writeFileFrom(f.path, write)
 	}
 	target, err := linkTarget(f.path)
 	if err != nil {

@@ -15,6 +15,7 @@ var (
 	AboveThreshold = aboveThreshold
 	ParseHeader    = parseHeader
 	ErrShrunk      = errShrunk
+	WriteFileFrom  = writeFileFrom
 )
 
 // LowerBound is the index of the first entry with a key >= k.
