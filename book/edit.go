@@ -120,7 +120,7 @@ func (f *LearnFile) Edit(e Edit) (undo Edit, err error) {
 	if !f.writable {
 		return Edit{}, fmt.Errorf("edit %s: book was opened read-only", f.path)
 	}
-	if why := NoKeyReason(&e.Pos); why != "" {
+	if why := e.Pos.NoKeyReason(); why != "" {
 		return Edit{}, EditErrorf("%s", why)
 	}
 	f.mu.Lock()

@@ -190,7 +190,7 @@ func bookOf(t testing.TB, rng *rand.Rand, games []*hosted, plies int) []book.Ent
 	for _, g := range games {
 		for i := range min(plies, len(g.moves)) {
 			pos := g.pos[i]
-			if book.NoKeyReason(&pos) != "" {
+			if pos.NoKeyReason() != "" {
 				continue
 			}
 			stored := pos.ToBook(g.moves[i])
