@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -54,15 +55,70 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-var allMeasurements = []string{"book", "relay", "xboard", "startup", "flood", "makebook", "makebook960", "makebooklichess", "makebookbounded", "makebookhostile", "probe", "abk", "ctg"}
+// measurement is one row group of the table, named as -only names it.
+type measurement struct {
+	name    string
+	measure func(*runner)
+}
+
+// measurements are the measurements in the order they run and the table
+// lists them.
+var measurements = []measurement{
+	{"book", (*runner).measureBookAnswer},
+	{"relay", (*runner).measureRelay},
+	{"xboard", (*runner).measureXboard},
+	{"startup", (*runner).measureStartup},
+	{"flood", (*runner).measureFlood},
+	{"makebook", (*runner).measureMakeBook},
+	{"makebook960", (*runner).measureMakeBook960},
+	{"makebooklichess", (*runner).measureMakeBookLichess},
+	{"makebookbounded", (*runner).measureMakeBookBounded},
+	{"makebookhostile", (*runner).measureMakeBookHostile},
+	{"probe", (*runner).measureProbe},
+	{"abk", (*runner).measureABK},
+	{"ctg", (*runner).measureCTG},
+}
+
+// measurementNames is the -only list of every measurement.
+func measurementNames() string {
+	names := make([]string, len(measurements))
+	for i, m := range measurements {
+		names[i] = m.name
+	}
+	return strings.Join(names, ",")
+}
 
 func run(args []string, stdout, stderr io.Writer) int {
-	var cfg config
+	cfg, selected, ok := parseConfig(args, stderr)
+	if !ok {
+		return 2
+	}
+	r, err := newRunner(cfg, stderr)
+	if err != nil {
+		fmt.Fprintln(stderr, "bench:", err)
+		return 1
+	}
+	started := time.Now()
+	r.measureSelected(selected)
+	r.machine.Duration = time.Since(started).Round(time.Second).String()
+
+	md := r.markdown()
+	fmt.Fprint(stdout, md)
+	if err := r.writeResults(md); err != nil {
+		fmt.Fprintln(stderr, "bench:", err)
+		return 1
+	}
+	return 0
+}
+
+// parseConfig reads the command line and the measurements it selects; it
+// has told stderr why when it returns false.
+func parseConfig(args []string, stderr io.Writer) (cfg config, selected map[string]bool, ok bool) {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.IntVar(&cfg.rounds, "rounds", 20, "rounds; each round measures every side once (A B A B ...)")
 	fs.IntVar(&cfg.makeBookRounds, "makebook-rounds", 3, "rounds for make-book, which takes seconds per run")
-	fs.StringVar(&cfg.only, "only", strings.Join(allMeasurements, ","), "measurements to run, comma-separated")
+	fs.StringVar(&cfg.only, "only", measurementNames(), "measurements to run, comma-separated")
 	fs.StringVar(&cfg.polyproxy, "polyproxy", "", "polyproxy binary (default: built from this checkout into -workdir)")
 	fs.StringVar(&cfg.polyglot, "polyglot", "/usr/games/polyglot", "PolyGlot binary (Debian package polyglot)")
 	fs.StringVar(&cfg.engine, "engine", "/usr/games/stockfish", "UCI engine (Debian package stockfish)")
@@ -84,94 +140,62 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.mdOut, "md", "", "also write the markdown table to this file")
 	fs.StringVar(&cfg.readme, "readme", "", "replace the text between <!-- bench:begin --> and <!-- bench:end --> in this file with the table")
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return cfg, nil, false
 	}
 	if fs.NArg() > 0 || cfg.rounds < 1 || cfg.makeBookRounds < 1 {
 		fmt.Fprintln(stderr, "bench: unexpected arguments; see -h")
-		return 2
+		return cfg, nil, false
 	}
-	selected := map[string]bool{}
+	selected = map[string]bool{}
 	for _, m := range strings.Split(cfg.only, ",") {
 		m = strings.TrimSpace(m)
-		if !contains(allMeasurements, m) {
-			fmt.Fprintf(stderr, "bench: unknown measurement %q (have %s)\n", m, strings.Join(allMeasurements, ","))
-			return 2
+		if !slices.ContainsFunc(measurements, func(x measurement) bool { return x.name == m }) {
+			fmt.Fprintf(stderr, "bench: unknown measurement %q (have %s)\n", m, measurementNames())
+			return cfg, nil, false
 		}
 		selected[m] = true
 	}
+	return cfg, selected, true
+}
 
-	r, err := newRunner(cfg, stderr)
-	if err != nil {
-		fmt.Fprintln(stderr, "bench:", err)
-		return 1
-	}
-	started := time.Now()
-	for _, m := range allMeasurements {
-		if !selected[m] {
+// measureSelected runs the selected measurements in their order, logging
+// how long each took.
+func (r *runner) measureSelected(selected map[string]bool) {
+	for _, m := range measurements {
+		if !selected[m.name] {
 			continue
 		}
-		r.logf("== %s", m)
+		r.logf("== %s", m.name)
 		t0 := time.Now()
-		switch m {
-		case "book":
-			r.measureBookAnswer()
-		case "relay":
-			r.measureRelay()
-		case "xboard":
-			r.measureXboard()
-		case "startup":
-			r.measureStartup()
-		case "flood":
-			r.measureFlood()
-		case "makebook":
-			r.measureMakeBook()
-		case "makebook960":
-			r.measureMakeBook960()
-		case "makebooklichess":
-			r.measureMakeBookLichess()
-		case "makebookbounded":
-			r.measureMakeBookBounded()
-		case "makebookhostile":
-			r.measureMakeBookHostile()
-		case "probe":
-			r.measureProbe()
-		case "abk":
-			r.measureABK()
-		case "ctg":
-			r.measureCTG()
-		}
-		r.logf("   %s took %v", m, time.Since(t0).Round(time.Millisecond))
+		m.measure(r)
+		r.logf("   %s took %v", m.name, time.Since(t0).Round(time.Millisecond))
 	}
-	r.machine.Duration = time.Since(started).Round(time.Second).String()
+}
 
-	md := r.markdown()
-	fmt.Fprint(stdout, md)
-	if cfg.mdOut != "" {
-		if err := os.WriteFile(cfg.mdOut, []byte(md), 0o644); err != nil {
-			fmt.Fprintln(stderr, "bench:", err)
-			return 1
+// writeResults writes the table md and the results to the files the
+// command line names (-md, -readme, -json).
+func (r *runner) writeResults(md string) error {
+	if r.cfg.mdOut != "" {
+		if err := os.WriteFile(r.cfg.mdOut, []byte(md), 0o644); err != nil {
+			return err
 		}
 	}
-	if cfg.readme != "" {
-		if err := replaceBetweenMarkers(cfg.readme, md); err != nil {
-			fmt.Fprintln(stderr, "bench:", err)
-			return 1
+	if r.cfg.readme != "" {
+		if err := replaceBetweenMarkers(r.cfg.readme, md); err != nil {
+			return err
 		}
 	}
-	if cfg.jsonOut != "" {
-		b, err := json.MarshalIndent(struct {
-			Machine machine   `json:"machine"`
-			Results []*result `json:"results"`
-		}{r.machine, r.results}, "", "  ")
-		if err == nil {
-			err = os.WriteFile(cfg.jsonOut, append(b, '\n'), 0o644)
-		}
-		if err != nil {
-			fmt.Fprintln(stderr, "bench:", err)
-			return 1
-		}
+	if r.cfg.jsonOut == "" {
+		return nil
 	}
-	return 0
+	b, err := json.MarshalIndent(struct {
+		Machine machine   `json:"machine"`
+		Results []*result `json:"results"`
+	}{r.machine, r.results}, "", "  ")
+	if err == nil {
+		err = os.WriteFile(r.cfg.jsonOut, append(b, '\n'), 0o644)
+	}
+	return err
 }
 
 // runner holds what every measurement needs: the binaries, where to put
@@ -286,15 +310,6 @@ func (r *runner) logf(format string, args ...any) {
 }
 
 func (r *runner) add(res ...*result) { r.results = append(r.results, res...) }
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
 
 func firstLines(s string, n int) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")

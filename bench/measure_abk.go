@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/formats"
@@ -54,37 +53,9 @@ func (r *runner) measureABK() {
 		return
 	}
 	defer ab.Close()
-	openTime := func(p string) func(int) ([]float64, error) {
-		return func(int) ([]float64, error) {
-			t0 := time.Now()
-			b, err := formats.Open(p)
-			if err != nil {
-				return nil, err
-			}
-			b.Close()
-			return []float64{seconds(time.Since(t0))}, nil
-		}
-	}
-	const probeBatch = 1000
 	alternate(r.cfg.rounds, []sideRun{
-		{open.Polyproxy, openTime(path)},
-		{open.Reference, openTime(r.cfg.book)},
-		{probe.Polyproxy, func(round int) ([]float64, error) {
-			var samples []float64
-			found := 0
-			for i := range 10 {
-				batch := keys[(round*10+i)*probeBatch%len(keys):]
-				batch = batch[:min(probeBatch, len(batch))]
-				t0 := time.Now()
-				for _, k := range batch {
-					found += len(ab.Entries(k))
-				}
-				samples = append(samples, seconds(time.Since(t0))/float64(len(batch)))
-			}
-			if found == 0 {
-				return nil, errors.New("no probe found its key: the reader or the sample is broken")
-			}
-			return samples, nil
-		}},
+		{open.Polyproxy, openClose(path, 1)},
+		{open.Reference, openClose(r.cfg.book, 1)},
+		{probe.Polyproxy, probeBatches(ab, keys, 10)},
 	})
 }

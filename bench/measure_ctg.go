@@ -43,111 +43,154 @@ func (r *runner) measureCTG() {
 			r.add(res)
 		}
 	}()
+	books, err := r.makeCTGBooks()
+	if err != nil {
+		failAll(err, sides...)
+		return
+	}
+	defer books.remove()
+	positions, err := samplePositions(books.ctg, 1<<12)
+	if err != nil {
+		failAll(err, sides...)
+		return
+	}
+	open.Notes = []string{fmt.Sprintf("%s: %d games to ply %d written as a CTG book by the tests' writer (book/ctg/testdata/ctgwrite): %d positions in %d pages (%.1f MB), each in the page its hash names first; as .bin (its walk from the start position, %d positions, %d unreached) %d entries (%.1f MB). The position answered is one of %d of the book's positions drawn at random; BookRandom=false.",
+		r.cfg.pgn, books.made.Games, ctgMaxPly, books.made.Positions, books.made.Pages, float64(fileSize(books.ctg))/1e6, books.walk.Positions, books.walk.Unreached, books.entries, float64(fileSize(books.bin))/1e6, len(positions))}
+	best := book.NewChooser(book.Options{Mode: book.Best, ThresholdPerMille: 5}, 1)
+	best.Explain(false) // the proxy's choice with its log off
+	a := ctgAnswers{positions: positions, chooser: best}
+	alternate(r.cfg.rounds, []sideRun{
+		{open.Polyproxy, a.openAndAnswer(books.ctg)},
+		{open.Reference, a.openAndAnswer(books.bin)},
+		{probe.Polyproxy, a.inBatches(books.ctg)},
+		{probe.Reference, a.inBatches(books.bin)},
+	})
+}
+
+// ctgBooks are the books measureCTG compares: -pgn written as a CTG book,
+// and that book read whole and written as .bin.
+type ctgBooks struct {
+	ctg, bin string
+	made     ctgwrite.FromGamesStats // what writing the CTG book found
+	walk     *ctg.WalkInfo           // what reading it whole found
+	entries  int                     // in the .bin book
+}
+
+// makeCTGBooks writes the books in the work folder; on an error it leaves
+// none of them.
+func (r *runner) makeCTGBooks() (ctgBooks, error) {
+	books := ctgBooks{ctg: filepath.Join(r.workdir, "bench.ctg"), bin: filepath.Join(r.workdir, "bench-ctg.bin")}
 	f, err := os.Open(r.cfg.pgn)
 	if err != nil {
-		failAll(err, sides...)
-		return
+		return books, err
 	}
-	ctgPath := filepath.Join(r.workdir, "bench.ctg")
-	st, err := ctgwrite.FromGames(f, ctgMaxPly, ctgPath)
+	books.made, err = ctgwrite.FromGames(f, ctgMaxPly, books.ctg)
 	f.Close()
 	if err != nil {
-		failAll(err, sides...)
-		return
+		return books, err
 	}
-	defer func() {
-		a, b, c := ctg.Paths(ctgPath)
-		os.Remove(a)
-		os.Remove(b)
-		os.Remove(c)
-	}()
-	whole, err := formats.OpenWhole(ctgPath, formats.Options{}, 0)
+	whole, err := formats.OpenWhole(books.ctg, formats.Options{}, 0)
 	if err != nil {
-		failAll(err, sides...)
-		return
+		books.removeCTG()
+		return books, err
 	}
-	binPath := filepath.Join(r.workdir, "bench-ctg.bin")
 	entries := make([]book.Entry, whole.Len())
 	for i := range entries {
 		entries[i] = whole.Entry(i)
 	}
-	walk := ctg.InfoOf(whole).Walk
+	books.walk, books.entries = ctg.InfoOf(whole).Walk, len(entries)
 	whole.Close()
-	if err := book.WriteFile(binPath, entries); err != nil {
-		failAll(err, sides...)
-		return
+	if err := book.WriteFile(books.bin, entries); err != nil {
+		books.removeCTG()
+		return books, err
 	}
-	defer os.Remove(binPath)
-	positions, err := samplePositions(ctgPath, 1<<12)
+	return books, nil
+}
+
+func (b ctgBooks) remove() {
+	os.Remove(b.bin)
+	b.removeCTG()
+}
+
+// removeCTG removes the CTG book's three files.
+func (b ctgBooks) removeCTG() {
+	ctgPath, ctbPath, ctoPath := ctg.Paths(b.ctg)
+	os.Remove(ctgPath)
+	os.Remove(ctbPath)
+	os.Remove(ctoPath)
+}
+
+// fileSize is the size of the file at path, 0 when it cannot be read.
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
 	if err != nil {
-		failAll(err, sides...)
-		return
+		return 0
 	}
-	size := func(p string) int64 {
-		fi, err := os.Stat(p)
-		if err != nil {
-			return 0
-		}
-		return fi.Size()
+	return fi.Size()
+}
+
+// ctgAnswers times book answers at positions drawn from a book, chosen as
+// the proxy chooses them.
+type ctgAnswers struct {
+	positions []*board.Position
+	chooser   *book.Chooser
+}
+
+func (a ctgAnswers) answer(b *book.Book, pos *board.Position) error {
+	if _, ok, _ := a.chooser.Choose([]*book.Book{b}, pos, nil, nil); !ok {
+		return fmt.Errorf("%s: no move at %s", b.Path(), pos.FEN())
 	}
-	open.Notes = []string{fmt.Sprintf("%s: %d games to ply %d written as a CTG book by the tests' writer (book/ctg/testdata/ctgwrite): %d positions in %d pages (%.1f MB), each in the page its hash names first; as .bin (its walk from the start position, %d positions, %d unreached) %d entries (%.1f MB). The position answered is one of %d of the book's positions drawn at random; BookRandom=false.",
-		r.cfg.pgn, st.Games, ctgMaxPly, st.Positions, st.Pages, float64(size(ctgPath))/1e6, walk.Positions, walk.Unreached, len(entries), float64(size(binPath))/1e6, len(positions))}
-	best := book.NewChooser(book.Options{Mode: book.Best, ThresholdPerMille: 5}, 1)
-	best.Explain(false) // the proxy's choice with its log off
-	answer := func(b *book.Book, pos *board.Position) error {
-		if _, ok, _ := best.Choose([]*book.Book{b}, pos, nil, nil); !ok {
-			return fmt.Errorf("%s: no move at %s", b.Path(), pos.FEN())
-		}
-		return nil
-	}
-	openAnswer := func(p string) func(int) ([]float64, error) {
-		return func(round int) ([]float64, error) {
-			var samples []float64
-			for i := range 10 {
-				pos := positions[(round*10+i)%len(positions)]
-				t0 := time.Now()
-				b, err := formats.Open(p)
-				if err != nil {
-					return nil, err
-				}
-				err = answer(b, pos)
-				b.Close()
-				if err != nil {
-					return nil, err
-				}
-				samples = append(samples, seconds(time.Since(t0)))
-			}
-			return samples, nil
-		}
-	}
-	const batch = 500
-	answers := func(p string) func(int) ([]float64, error) {
-		return func(round int) ([]float64, error) {
-			b, err := formats.Open(p)
+	return nil
+}
+
+// openAndAnswer times opening the book at path, answering one position
+// and closing it, ten samples a round.
+func (a ctgAnswers) openAndAnswer(path string) func(int) ([]float64, error) {
+	return func(round int) ([]float64, error) {
+		var samples []float64
+		for i := range 10 {
+			pos := a.positions[(round*10+i)%len(a.positions)]
+			t0 := time.Now()
+			b, err := formats.Open(path)
 			if err != nil {
 				return nil, err
 			}
-			defer b.Close()
-			var samples []float64
-			for i := range 4 {
-				first := (round*4 + i) * batch % len(positions)
-				t0 := time.Now()
-				for _, pos := range positions[first:min(first+batch, len(positions))] {
-					if err := answer(b, pos); err != nil {
-						return nil, err
-					}
-				}
-				samples = append(samples, seconds(time.Since(t0))/float64(min(batch, len(positions)-first)))
+			err = a.answer(b, pos)
+			b.Close()
+			if err != nil {
+				return nil, err
 			}
-			return samples, nil
+			samples = append(samples, seconds(time.Since(t0)))
 		}
+		return samples, nil
 	}
-	alternate(r.cfg.rounds, []sideRun{
-		{open.Polyproxy, openAnswer(ctgPath)},
-		{open.Reference, openAnswer(binPath)},
-		{probe.Polyproxy, answers(ctgPath)},
-		{probe.Reference, answers(binPath)},
-	})
+}
+
+// ctgAnswerBatch is how many positions one sample of inBatches answers.
+const ctgAnswerBatch = 500
+
+// inBatches times answers from the book at path opened once: four
+// samples a round, each the time per answer over a batch of positions.
+func (a ctgAnswers) inBatches(path string) func(int) ([]float64, error) {
+	return func(round int) ([]float64, error) {
+		b, err := formats.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer b.Close()
+		var samples []float64
+		for i := range 4 {
+			first := (round*4 + i) * ctgAnswerBatch % len(a.positions)
+			t0 := time.Now()
+			for _, pos := range a.positions[first:min(first+ctgAnswerBatch, len(a.positions))] {
+				if err := a.answer(b, pos); err != nil {
+					return nil, err
+				}
+			}
+			samples = append(samples, seconds(time.Since(t0))/float64(min(ctgAnswerBatch, len(a.positions)-first)))
+		}
+		return samples, nil
+	}
 }
 
 // samplePositions draws up to count positions of the CTG book at path

@@ -372,54 +372,7 @@ func (r *runner) measureProbe() {
 	defer os.Remove(path)
 	r.logf("   generated %s (%s entries, %d real positions) in %v", path, size, len(positions), time.Since(t0).Round(time.Millisecond))
 	inProbe.Notes = []string{fmt.Sprintf("Generated book: %d real positions from random games among random keys, sorted, %d MB, in the page cache (just written); polyproxy's book package compiled into the runner; batches of 1,000 probes.", len(positions), int64(n)*book.EntrySize>>20)}
-
-	// Keys to probe, drawn from the file before timing anything.
-	keys, err := sampleKeys(path, 1<<16)
-	if err != nil {
-		failAll(err, inProbe.Polyproxy, inOpen.Polyproxy)
-	}
-	const probeBatch, batchesPerRound, opensPerRound = 1000, 100, 20
-	// One open for all rounds, as the proxy opens its book once: the page
-	// faults of the first probes are in the samples, once.
-	probed, err := formats.Open(path)
-	if err != nil {
-		failAll(err, inProbe.Polyproxy, inOpen.Polyproxy)
-	} else {
-		defer probed.Close()
-	}
-	alternate(r.cfg.rounds, []sideRun{
-		{inProbe.Polyproxy, func(round int) ([]float64, error) {
-			b := probed
-			var samples []float64
-			found := 0
-			for i := range batchesPerRound {
-				batch := keys[(round*batchesPerRound+i)*probeBatch%len(keys):]
-				batch = batch[:min(probeBatch, len(batch))]
-				t0 := time.Now()
-				for _, k := range batch {
-					found += len(b.Entries(k))
-				}
-				samples = append(samples, seconds(time.Since(t0))/float64(len(batch)))
-			}
-			if found == 0 {
-				return nil, errors.New("no probe found its key: the reader or the sample is broken")
-			}
-			return samples, nil
-		}},
-		{inOpen.Polyproxy, func(int) ([]float64, error) {
-			var samples []float64
-			for range opensPerRound {
-				t0 := time.Now()
-				b, err := formats.Open(path)
-				if err != nil {
-					return nil, err
-				}
-				b.Close()
-				samples = append(samples, seconds(time.Since(t0)))
-			}
-			return samples, nil
-		}},
-	})
+	r.probeInProcess(path, inProbe.Polyproxy, inOpen.Polyproxy)
 
 	ini, err := r.writeIni(r.engine, path)
 	if err == nil && r.engineErr != "" {
@@ -429,50 +382,131 @@ func (r *runner) measureProbe() {
 		failAll(err, uciProbe.Polyproxy, uciProbe.PolyGlot, uciOpen.Polyproxy, uciOpen.PolyGlot)
 		return
 	}
-	const positionsPerRound = 100
-	uciProbe.Notes = []string{fmt.Sprintf("Engine %s behind both; %d positions per side per round, each after isready/readyok, each round in new processes; each answer is checked against the book's best move.", r.machine.Engine, positionsPerRound)}
+	uciProbe.Notes = []string{fmt.Sprintf("Engine %s behind both; %d positions per side per round, each after isready/readyok, each round in new processes; each answer is checked against the book's best move.", r.machine.Engine, uciAnswersPerRound)}
+	starts := []*side{uciOpen.Polyproxy, uciOpen.PolyGlot}
 	var runs []sideRun
 	for i, a := range ads {
-		s := &session{r: r, name: a.side.Label, argv: []string{a.bin, ini}}
-		runs = append(runs, sideRun{a.side, func(round int) ([]float64, error) {
-			p, err := s.get()
-			if err != nil {
-				return nil, err
-			}
-			defer s.close() // each round in new processes
-			var samples []float64
-			for j := range positionsPerRound {
-				pp := positions[(round*positionsPerRound+j)%len(positions)]
-				d, err := bookAnswerAt(p, pp)
-				if err != nil {
-					return nil, err
-				}
-				samples = append(samples, seconds(d))
-			}
-			return samples, nil
-		}})
-		openSide := []*side{uciOpen.Polyproxy, uciOpen.PolyGlot}[i]
 		argv := []string{a.bin, ini}
-		runs = append(runs, sideRun{openSide, func(round int) ([]float64, error) {
-			t0 := time.Now()
-			p, err := startProc(openSide.Label, argv, r.workdir)
-			if err != nil {
-				return nil, err
-			}
-			defer p.close()
-			if err := handshake(p); err != nil {
-				return nil, err
-			}
-			if _, err := bookAnswerAt(p, positions[round%len(positions)]); err != nil {
-				return nil, err
-			}
-			return []float64{seconds(time.Since(t0))}, nil
-		}})
+		runs = append(runs,
+			sideRun{a.side, r.uciAnswers(a.side.Label, argv, positions)},
+			sideRun{starts[i], r.uciFirstAnswer(starts[i].Label, argv, positions)})
 	}
 	// Order: polyproxy answers, PolyGlot answers, polyproxy start, PolyGlot
 	// start, so both kinds alternate A B.
 	runs[1], runs[2] = runs[2], runs[1]
 	alternate(r.cfg.rounds, runs)
+}
+
+// probeInProcess times, in this process, probes of the Polyglot book at
+// path (probes) and opening it (opens).
+func (r *runner) probeInProcess(path string, probes, opens *side) {
+	// Keys to probe, drawn from the file before timing anything.
+	keys, err := sampleKeys(path, 1<<16)
+	if err != nil {
+		failAll(err, probes, opens)
+	}
+	// One open for all rounds, as the proxy opens its book once: the page
+	// faults of the first probes are in the samples, once.
+	probed, err := formats.Open(path)
+	if err != nil {
+		failAll(err, probes, opens)
+	} else {
+		defer probed.Close()
+	}
+	alternate(r.cfg.rounds, []sideRun{
+		{probes, probeBatches(probed, keys, 100)},
+		{opens, openClose(path, 20)},
+	})
+}
+
+// probeBatch is how many probes one sample of probeBatches times.
+const probeBatch = 1000
+
+// probeBatches times probes of b at keys, batches samples a round, each
+// the time per probe over a batch of probeBatch keys. A round whose
+// probes find nothing fails: the reader or the sample is broken.
+func probeBatches(b *book.Book, keys []board.Key, batches int) func(int) ([]float64, error) {
+	return func(round int) ([]float64, error) {
+		var samples []float64
+		found := 0
+		for i := range batches {
+			batch := keys[(round*batches+i)*probeBatch%len(keys):]
+			batch = batch[:min(probeBatch, len(batch))]
+			t0 := time.Now()
+			for _, k := range batch {
+				found += len(b.Entries(k))
+			}
+			samples = append(samples, seconds(time.Since(t0))/float64(len(batch)))
+		}
+		if found == 0 {
+			return nil, errors.New("no probe found its key: the reader or the sample is broken")
+		}
+		return samples, nil
+	}
+}
+
+// openClose times opening and closing the book at path, opens samples a
+// round.
+func openClose(path string, opens int) func(int) ([]float64, error) {
+	return func(int) ([]float64, error) {
+		var samples []float64
+		for range opens {
+			t0 := time.Now()
+			b, err := formats.Open(path)
+			if err != nil {
+				return nil, err
+			}
+			b.Close()
+			samples = append(samples, seconds(time.Since(t0)))
+		}
+		return samples, nil
+	}
+}
+
+// uciAnswersPerRound is how many positions uciAnswers asks a round.
+const uciAnswersPerRound = 100
+
+// uciAnswers times the book answers of the adapter argv runs at
+// positions, after isready each, each round in new processes.
+func (r *runner) uciAnswers(name string, argv []string, positions []probePosition) func(int) ([]float64, error) {
+	s := &session{r: r, name: name, argv: argv}
+	return func(round int) ([]float64, error) {
+		p, err := s.get()
+		if err != nil {
+			return nil, err
+		}
+		defer s.close() // each round in new processes
+		var samples []float64
+		for j := range uciAnswersPerRound {
+			pp := positions[(round*uciAnswersPerRound+j)%len(positions)]
+			d, err := bookAnswerAt(p, pp)
+			if err != nil {
+				return nil, err
+			}
+			samples = append(samples, seconds(d))
+		}
+		return samples, nil
+	}
+}
+
+// uciFirstAnswer times the adapter argv runs from its start to its first
+// book answer, one sample a round.
+func (r *runner) uciFirstAnswer(name string, argv []string, positions []probePosition) func(int) ([]float64, error) {
+	return func(round int) ([]float64, error) {
+		t0 := time.Now()
+		p, err := startProc(name, argv, r.workdir)
+		if err != nil {
+			return nil, err
+		}
+		defer p.close()
+		if err := handshake(p); err != nil {
+			return nil, err
+		}
+		if _, err := bookAnswerAt(p, positions[round%len(positions)]); err != nil {
+			return nil, err
+		}
+		return []float64{seconds(time.Since(t0))}, nil
+	}
 }
 
 // bookAnswerAt asks for a move at a stored position and checks it is the

@@ -208,26 +208,7 @@ func (r *runner) measureRelayWith(name string, engine []string, engineErr string
 			Polyproxy: newSide("polyproxy", r.ppErr), PolyGlot: newSide("PolyGlot", r.pgErr),
 			Reference: newSide("engine alone", engineErr)}
 	}
-	defer func() {
-		res.finish()
-		r.add(res)
-		if res.Reference.ok() {
-			for i, s := range []*side{added.Polyproxy, added.PolyGlot} {
-				if ad := []*side{res.Polyproxy, res.PolyGlot}[i]; !ad.ok() {
-					s.fail(errors.New(ad.Error))
-				}
-			}
-		} else {
-			failAll(errors.New("no figure for the engine alone"), added.Polyproxy, added.PolyGlot)
-		}
-		added.finish()
-		r.add(added)
-		if mem != nil {
-			mem.Notes = append(mem.Notes, memoryNote(mem))
-			mem.finish()
-			r.add(mem)
-		}
-	}()
+	defer r.addRelayResults(res, added, mem)
 	memSides := func(i int) *side {
 		if mem == nil {
 			return nil
@@ -252,33 +233,9 @@ func (r *runner) measureRelayWith(name string, engine []string, engineErr string
 	roundMedians := make([][]float64, r.cfg.rounds*3)
 	var runs []sideRun
 	for i, s := range []*side{res.Polyproxy, res.PolyGlot, res.Reference} {
-		sess := sessions[i]
-		ms := memSides(i)
-		runs = append(runs, sideRun{s, func(round int) ([]float64, error) {
-			p, err := sess.get()
-			if err != nil {
-				return nil, err
-			}
-			defer sess.close()
-			samples := make([]float64, 0, perRound)
-			for range perRound {
-				t0 := time.Now()
-				if err := roundTrip(p, "isready", "readyok", answerTimeout); err != nil {
-					return nil, err
-				}
-				samples = append(samples, seconds(time.Since(t0)))
-			}
-			roundMedians[round*3+i] = []float64{summarize(samples).Median}
-			if ms.ok() {
-				if m, err := p.memory(); err != nil {
-					ms.fail(err)
-				} else {
-					ms.Samples = append(ms.Samples, float64(m.Peak))
-					ms.Memory = append(ms.Memory, m)
-				}
-			}
-			return samples, nil
-		}})
+		runs = append(runs, sideRun{s, relayRoundTrips(sessions[i], memSides(i), perRound, func(round int, median float64) {
+			roundMedians[round*3+i] = []float64{median}
+		})})
 	}
 	alternate(r.cfg.rounds, runs)
 	for round := range r.cfg.rounds {
@@ -291,6 +248,62 @@ func (r *runner) measureRelayWith(name string, engine []string, engineErr string
 				s.Samples = append(s.Samples, (ad[0]-engine[0])/2)
 			}
 		}
+	}
+}
+
+// relayRoundTrips times perRound isready → readyok round trips through
+// sess a round, each round in new processes, and gives median the round's
+// median; mem, when measured, gets the process's peak resident size after
+// them.
+func relayRoundTrips(sess *session, mem *side, perRound int, median func(round int, median float64)) func(int) ([]float64, error) {
+	return func(round int) ([]float64, error) {
+		p, err := sess.get()
+		if err != nil {
+			return nil, err
+		}
+		defer sess.close()
+		samples := make([]float64, 0, perRound)
+		for range perRound {
+			t0 := time.Now()
+			if err := roundTrip(p, "isready", "readyok", answerTimeout); err != nil {
+				return nil, err
+			}
+			samples = append(samples, seconds(time.Since(t0)))
+		}
+		median(round, summarize(samples).Median)
+		if mem.ok() {
+			if m, err := p.memory(); err != nil {
+				mem.fail(err)
+			} else {
+				mem.Samples = append(mem.Samples, float64(m.Peak))
+				mem.Memory = append(mem.Memory, m)
+			}
+		}
+		return samples, nil
+	}
+}
+
+// addRelayResults adds the relay's results: its round trips, the cost
+// added per line (n/a for an adapter whose round trips are, and for both
+// without the engine alone's), and its memory when measured (mem not nil).
+func (r *runner) addRelayResults(res, added, mem *result) {
+	res.finish()
+	r.add(res)
+	if res.Reference.ok() {
+		for i, s := range []*side{added.Polyproxy, added.PolyGlot} {
+			if ad := []*side{res.Polyproxy, res.PolyGlot}[i]; !ad.ok() {
+				s.fail(errors.New(ad.Error))
+			}
+		}
+	} else {
+		failAll(errors.New("no figure for the engine alone"), added.Polyproxy, added.PolyGlot)
+	}
+	added.finish()
+	r.add(added)
+	if mem != nil {
+		mem.Notes = append(mem.Notes, memoryNote(mem))
+		mem.finish()
+		r.add(mem)
 	}
 }
 

@@ -144,7 +144,7 @@ func (b *Book) verify() error {
 				// Shorter than the mapping: rewritten in place, as a
 				// lookup would find with a fault.
 				b.broken.Store(true)
-				return fmt.Errorf("%s: %w", b.path, ErrShrunk)
+				return fmt.Errorf("%s: %w", b.path, errShrunk)
 			}
 			return fmt.Errorf("%s: %w", b.path, err)
 		}

@@ -48,18 +48,6 @@ func ParseMode(s string) (Mode, error) {
 	return 0, fmt.Errorf("unknown book mode %q (want weighted, best or uniform)", s)
 }
 
-// NoKeyReason is why nothing answers at pos, when it has no book key of
-// its own; "" when it has. A Chess960 position with a castling right held
-// by an inner rook has none: the key cannot tell that rook from the outer
-// one, so books leave such positions out, and nothing answers there from
-// an entry of another one.
-func NoKeyReason(pos *board.Position) string {
-	if pos.InnerRookCastling() {
-		return "no book key: a castling right is held by an inner rook, which the Polyglot key cannot tell from the outer rook's"
-	}
-	return ""
-}
-
 // Options control choosing.
 type Options struct {
 	Mode Mode
@@ -203,7 +191,7 @@ func (c *Chooser) Candidates(b *Book, pos *board.Position, seen func(board.Key) 
 // not the moves we would pick.
 func (c *Chooser) candidates(buf []Candidate, b *Book, pos *board.Position, seen func(board.Key) bool, only []board.Move, explain, choosing bool) []Candidate {
 	cands := buf[:0]
-	if NoKeyReason(pos) != "" || b.NoChess960() && pos.Chess960() {
+	if pos.NoKeyReason() != "" || b.NoChess960() && pos.Chess960() {
 		return cands
 	}
 	var total uint64
@@ -318,7 +306,7 @@ type Choice struct {
 // (the GUI's searchmoves, played form). The reason explains the decision
 // for the log in either case ("" when Explain is off).
 func (c *Chooser) Choose(books []*Book, pos *board.Position, seen func(board.Key) bool, only []board.Move) (Choice, bool, string) {
-	if why := NoKeyReason(pos); why != "" {
+	if why := pos.NoKeyReason(); why != "" {
 		return Choice{}, false, why
 	}
 	var why, faults []string

@@ -120,7 +120,7 @@ func (f *LearnFile) Edit(e Edit) (undo Edit, err error) {
 	if !f.writable {
 		return Edit{}, fmt.Errorf("edit %s: book was opened read-only", f.path)
 	}
-	if why := NoKeyReason(&e.Pos); why != "" {
+	if why := e.Pos.NoKeyReason(); why != "" {
 		return Edit{}, EditErrorf("%s", why)
 	}
 	f.mu.Lock()
@@ -155,21 +155,11 @@ func (polyglot) Edit(file *os.File, size int64, e Edit, rewrite func(write func(
 	if e.Kind != EditDelete && e.Weight == 0 {
 		return Edit{}, EditErrorf("weight 0 is a move never played: delete the move instead")
 	}
-	var view *Book
-	if openFilesBlockReplace {
-		// A mapped view would keep the rewrite from replacing the file.
-		data, err := readWhole(file, size)
-		if err != nil {
-			return Edit{}, fmt.Errorf("edit %s: %w", path, err)
-		}
-		view = &Book{path: path, mapping: data, data: data[:size-size%EntrySize]}
-	} else {
-		var err error
-		if view, err = mapLocked(file, path, size); err != nil {
-			return Edit{}, fmt.Errorf("edit %s: %w", path, err)
-		}
-		defer view.unmap()
+	view, release, err := editView(file, path, size)
+	if err != nil {
+		return Edit{}, fmt.Errorf("edit %s: %w", path, err)
 	}
+	defer release()
 	var (
 		first, count int
 		unsorted     bool
@@ -191,34 +181,10 @@ func (polyglot) Edit(file *os.File, size int64, e Edit, rewrite func(write func(
 			at = i
 		}
 	}
-	undo := Edit{Pos: e.Pos, Move: e.Move}
-	var after []Entry
-	switch e.Kind {
-	case EditAdd:
-		if at >= 0 {
-			return Edit{}, EditErrorf("%s is in the book already", e.Move)
-		}
-		if _, err := e.Pos.LegalMove(e.Move); err != nil {
-			return Edit{}, EditErrorf("%v", err)
-		}
-		after = append(slices.Clone(group), Entry{Key: key, Move: stored, Weight: e.Weight, Learn: e.Learn})
-		undo.Kind = EditDelete
-	case EditDelete:
-		if at < 0 {
-			return Edit{}, EditErrorf("%s is not in the book", e.Move)
-		}
-		after = slices.Delete(slices.Clone(group), at, at+1)
-		undo.Kind, undo.Weight, undo.Learn = EditAdd, group[at].Weight, group[at].Learn
-	case EditWeight:
-		if at < 0 {
-			return Edit{}, EditErrorf("%s is not in the book", e.Move)
-		}
-		after = slices.Clone(group)
-		after[at].Weight = e.Weight
-		undo.Kind, undo.Weight = EditWeight, group[at].Weight
+	after, undo, err := edited(group, at, e)
+	if err != nil {
+		return Edit{}, err
 	}
-	// The file's order: weights descending within the key, ties as they were.
-	slices.SortStableFunc(after, CompareEntries)
 	if e.Kind == EditWeight && slices.Equal(moveOrder(after), moveOrder(group)) {
 		if err := writeWeight(file, first+at, e.Weight); err != nil {
 			return Edit{}, fmt.Errorf("edit %s: write entry %d: %w", path, first+at, err)
@@ -248,6 +214,56 @@ func (polyglot) Edit(file *os.File, size int64, e Edit, rewrite func(write func(
 	return undo, nil
 }
 
+// editView is the Polyglot book file as Edit reads it, under its lock:
+// mapped, or read into memory where a mapped view would keep the rewrite
+// from replacing the file. release lets it go.
+func editView(file *os.File, path string, size int64) (view *Book, release func(), err error) {
+	if openFilesBlockReplace {
+		data, err := readWhole(file, size)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &Book{path: path, mapping: data, data: data[:size-size%EntrySize]}, func() {}, nil
+	}
+	if view, err = mapLocked(file, path, size); err != nil {
+		return nil, nil, err
+	}
+	return view, view.unmap, nil
+}
+
+// edited is a position's entries group after e, whose move is group[at]
+// (-1: not in the book), in the file's order, and the edit that undoes e.
+func edited(group []Entry, at int, e Edit) (after []Entry, undo Edit, err error) {
+	undo = Edit{Pos: e.Pos, Move: e.Move}
+	switch e.Kind {
+	case EditAdd:
+		if at >= 0 {
+			return nil, Edit{}, EditErrorf("%s is in the book already", e.Move)
+		}
+		if _, err := e.Pos.LegalMove(e.Move); err != nil {
+			return nil, Edit{}, EditErrorf("%v", err)
+		}
+		after = append(slices.Clone(group), Entry{Key: e.Pos.Key(), Move: e.Pos.ToBook(e.Move), Weight: e.Weight, Learn: e.Learn})
+		undo.Kind = EditDelete
+	case EditDelete:
+		if at < 0 {
+			return nil, Edit{}, EditErrorf("%s is not in the book", e.Move)
+		}
+		after = slices.Delete(slices.Clone(group), at, at+1)
+		undo.Kind, undo.Weight, undo.Learn = EditAdd, group[at].Weight, group[at].Learn
+	case EditWeight:
+		if at < 0 {
+			return nil, Edit{}, EditErrorf("%s is not in the book", e.Move)
+		}
+		after = slices.Clone(group)
+		after[at].Weight = e.Weight
+		undo.Kind, undo.Weight = EditWeight, group[at].Weight
+	}
+	// The file's order: weights descending within the key, ties as they were.
+	slices.SortStableFunc(after, CompareEntries)
+	return after, undo, nil
+}
+
 func moveOrder(entries []Entry) []board.Move {
 	out := make([]board.Move, len(entries))
 	for i, e := range entries {
@@ -270,7 +286,7 @@ func writeWeight(f *os.File, i int, w uint16) error {
 }
 
 // rewrite writes the book anew at its path with what write writes, while
-// the lock on the old file is held: with WriteFileFrom, a new file renamed
+// the lock on the old file is held: with writeFileFrom, a new file renamed
 // over the old one. Windows refuses to rename over a file that handles
 // hold (ours among them, holding the lock), even when they share
 // deletion, but lets such a file be renamed away: there the old book is
@@ -280,7 +296,7 @@ func writeWeight(f *os.File, i int, w uint16) error {
 // share deletion (openLocked).
 func (f *LearnFile) rewrite(write func(io.Writer) error) error {
 	if !openFilesBlockReplace {
-		return WriteFileFrom(f.path, write)
+		return writeFileFrom(f.path, write)
 	}
 	target, err := linkTarget(f.path)
 	if err != nil {

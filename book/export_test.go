@@ -14,6 +14,8 @@ func AppendEntry(b []byte, e Entry) []byte {
 var (
 	AboveThreshold = aboveThreshold
 	ParseHeader    = parseHeader
+	ErrShrunk      = errShrunk
+	WriteFileFrom  = writeFileFrom
 )
 
 // LowerBound is the index of the first entry with a key >= k.

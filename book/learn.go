@@ -9,13 +9,11 @@ import "fmt"
 // they are kept and counted on as they are, never "repaired".
 type Learn uint32
 
-// MakeLearn packs games and points.
-func MakeLearn(games, points uint16) Learn { return Learn(uint32(games)<<16 | uint32(points)) }
-
-// LearnOf is the learn field of games and points (half points) counted
-// elsewhere, a book's statistics: counts past 16 bits are halved together
-// until they fit, keeping the ratio; none below 0.
-func LearnOf(games, points int64) Learn {
+// MakeLearn is the learn field of games and points (half points), such
+// as a book's statistics counted elsewhere: counts past 16 bits are halved
+// together until they fit, keeping the ratio; none below 0, and no points
+// without games.
+func MakeLearn(games, points int64) Learn {
 	games, points = max(games, 0), max(points, 0)
 	if games == 0 {
 		return 0
@@ -23,7 +21,7 @@ func LearnOf(games, points int64) Learn {
 	for games > 0xffff || points > 0xffff {
 		games, points = games/2, points/2
 	}
-	return MakeLearn(uint16(games), uint16(points))
+	return Learn(games<<16 | points)
 }
 
 // Games is the number of games counted.
@@ -39,7 +37,7 @@ func fits(games, points uint32) (Learn, bool) {
 	if games > 0xffff || points > 0xffff {
 		return 0, false
 	}
-	return MakeLearn(uint16(games), uint16(points)), true
+	return Learn(games<<16 | points), true
 }
 
 // Add counts one more game with result r. When either counter would

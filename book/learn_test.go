@@ -77,20 +77,20 @@ func TestLearnPlus(t *testing.T) {
 	}
 }
 
-// TestLearnOfAndScaleWeights: another format's statistics and weights as
-// Polyglot fields: counts halved together until they fit 16 bits, the
-// heaviest weight 65535 and the others in proportion, at least 1 when
-// above 0.
-func TestLearnOfAndScaleWeights(t *testing.T) {
+// TestMakeLearnAndScaleWeights: counts (another format's statistics)
+// and weights as Polyglot fields: counts halved together until they fit
+// 16 bits, the heaviest weight 65535 and the others in proportion, at
+// least 1 when above 0.
+func TestMakeLearnAndScaleWeights(t *testing.T) {
 	for _, c := range []struct {
 		games, points int64
 		want          book.Learn
 	}{
-		{0, 5, 0}, {-3, 2, 0}, {3, -1, book.MakeLearn(3, 0)}, {10, 15, book.MakeLearn(10, 15)},
-		{70000, 140000, book.MakeLearn(17500, 35000)}, {65535, 131070, book.MakeLearn(32767, 65535)},
+		{0, 0, 0}, {0, 5, 0}, {-3, 2, 0}, {3, -1, 3 << 16}, {10, 15, 10<<16 | 15}, {0xffff, 0xffff, 0xffff<<16 | 0xffff},
+		{70000, 140000, 17500<<16 | 35000}, {65535, 131070, 32767<<16 | 65535},
 	} {
-		if got := book.LearnOf(c.games, c.points); got != c.want {
-			t.Errorf("LearnOf(%d, %d) = %v, want %v", c.games, c.points, got, c.want)
+		if got := book.MakeLearn(c.games, c.points); got != c.want {
+			t.Errorf("MakeLearn(%d, %d) = %v, want %v", c.games, c.points, got, c.want)
 		}
 	}
 	got := book.ScaleWeights([]uint16{7}, []float64{2, 1, 0, math.NaN(), 1e-9, 0.5})

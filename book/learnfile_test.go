@@ -30,7 +30,7 @@ func sampleBook(t testing.TB) string {
 		k := board.Key(rng.Uint64())
 		for m := 0; m <= rng.IntN(4); m++ {
 			games := uint16(rng.IntN(1 << uint(rng.IntN(17))))
-			entries = append(entries, book.Entry{Key: k, Move: board.Move(0x100 + m), Weight: uint16(rng.IntN(1000)), Learn: book.MakeLearn(games, games)})
+			entries = append(entries, book.Entry{Key: k, Move: board.Move(0x100 + m), Weight: uint16(rng.IntN(1000)), Learn: book.MakeLearn(int64(games), int64(games))})
 		}
 	}
 	return fixture.WriteEntries(t, entries)
@@ -417,7 +417,7 @@ func TestConcurrentProcesses(t *testing.T) {
 				points += int(helperUpdate(p, j, entries).Result)
 			}
 		}
-		want[i] = book.MakeLearn(uint16(games), uint16(points))
+		want[i] = book.MakeLearn(int64(games), int64(points))
 	}
 	after := fixture.ReadFile(t, path)
 	fixture.AssertOnlyLearnChanged(t, before, after, changed)

@@ -51,17 +51,18 @@ type Book struct {
 // ErrClosed is returned by a scan stopped because the book was closed.
 var ErrClosed = errors.New("book closed")
 
-// ErrShrunk reports a book file that became shorter while it was open
-// (rewritten in place); reopen it. Replacing a book by renaming a new file
+// errShrunk reports a book file that became shorter while it was open
+// (rewritten in place); reopen it. Callers treat it as any read error, so
+// its text says what to do. Replacing a book by renaming a new file
 // over it is safe: the open book keeps reading the old file.
-var ErrShrunk = errors.New("book file shrank while open: reopen it")
+var errShrunk = errors.New("book file shrank while open: reopen it")
 
 // guard runs read, which touches the mapping, and turns a memory fault
-// into ErrShrunk instead of a crash: on Unix, reading a mapped page past
+// into errShrunk instead of a crash: on Unix, reading a mapped page past
 // the end of a file truncated meanwhile raises SIGBUS.
 func (b *Book) guard(read func()) (err error) {
 	if b.broken.Load() {
-		return fmt.Errorf("%s: %w", b.path, ErrShrunk)
+		return fmt.Errorf("%s: %w", b.path, errShrunk)
 	}
 	prev := debug.SetPanicOnFault(true)
 	defer func() {
@@ -71,18 +72,19 @@ func (b *Book) guard(read func()) (err error) {
 				panic(r)
 			}
 			b.broken.Store(true)
-			err = fmt.Errorf("%s: %w", b.path, ErrShrunk)
+			err = fmt.Errorf("%s: %w", b.path, errShrunk)
 		}
 	}()
 	read()
 	return nil
 }
 
-// Err is ErrShrunk (wrapped) once a read found the file shorter than when
-// it was opened, else nil.
+// Err is why the book can no longer be read: errShrunk (wrapped) once a
+// read found the file shorter than when it was opened, the last failure
+// to read the files of a book found by position; else nil.
 func (b *Book) Err() error {
 	if b.broken.Load() {
-		return fmt.Errorf("%s: %w", b.path, ErrShrunk)
+		return fmt.Errorf("%s: %w", b.path, errShrunk)
 	}
 	if err := b.probeErr.Load(); err != nil {
 		return *err

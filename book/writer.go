@@ -12,7 +12,7 @@ import (
 )
 
 // WriteFile writes entries, in the order given, as a book file at path,
-// through WriteFileFrom.
+// replacing it as a Batch does.
 func WriteFile(path string, entries []Entry) error {
 	return alone(func(b *Batch) error { return b.WriteFile(path, entries) })
 }
@@ -36,20 +36,9 @@ func (b *Batch) WriteFile(path string, entries []Entry) error {
 	})
 }
 
-// WriteFileFrom writes the file at path with what write writes: the one
-// way the tools replace a file (a book, counts, a dump, an export). It
-// writes a temporary file in the file's directory, syncs it and renames it
-// over the file, so path holds either its old content or the whole new file,
-// never a half-written one; on any error, write's own returned as it is,
-// the temporary file is removed. On Windows the rename is retried while
-// another program holds path (replaceFile). It is a Batch of one file.
-//
-// A new file gets mode 0644; a replaced one keeps its mode (a book shared
-// for learning may be group-writable). A symbolic link at path is written
-// through, as PolyGlot does: its target is replaced (created when the
-// link dangles) and the link kept, so current.bin -> v7.bin still names
-// the book just written.
-func WriteFileFrom(path string, write func(io.Writer) error) error {
+// writeFileFrom replaces the file at path with what write writes: a Batch
+// of one file.
+func writeFileFrom(path string, write func(io.Writer) error) error {
 	return alone(func(b *Batch) error { return b.WriteFileFrom(path, write) })
 }
 
@@ -63,12 +52,21 @@ func alone(write func(b *Batch) error) error {
 	return b.Commit()
 }
 
-// Batch replaces several files all or nothing, as WriteFileFrom replaces
-// one: each is written to a temporary file beside it, and Commit renames
-// them over their files only when every one was written; until then, and
-// after any failure, every file keeps its old content. Abort may be
-// called at any time from another goroutine (a signal): it removes the
+// Batch is the one way the tools replace files (a book, counts, a dump, an
+// export): one or several, all or nothing. Each is written to a temporary
+// file in its directory and synced, and Commit renames them over their
+// files only when every one was written: a path holds either its old
+// content or the whole new file, never a half-written one, and after any
+// failure every file keeps its old content. On Windows the rename is
+// retried while another program holds the file (replaceFile). Abort may
+// be called at any time from another goroutine (a signal): it removes the
 // temporary files, and a Commit after it fails.
+//
+// A new file gets mode 0644; a replaced one keeps its mode (a book shared
+// for learning may be group-writable). A symbolic link at path is written
+// through, as PolyGlot does: its target is replaced (created when the
+// link dangles) and the link kept, so current.bin -> v7.bin still names
+// the book just written.
 type Batch struct {
 	mu      sync.Mutex
 	staged  []stagedFile
@@ -128,8 +126,8 @@ func (b *Batch) Check(path string) error {
 }
 
 // WriteFileFrom writes path's new content with write, to a temporary
-// file that Commit puts in place. On an error the temporary file is
-// removed and the batch holds nothing for path.
+// file that Commit puts in place. On an error, write's own returned as it
+// is, the temporary file is removed and the batch holds nothing for path.
 func (b *Batch) WriteFileFrom(path string, write func(io.Writer) error) error {
 	s, err := stage(path)
 	if err != nil {

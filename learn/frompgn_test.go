@@ -190,7 +190,7 @@ func bookOf(t testing.TB, rng *rand.Rand, games []*hosted, plies int) []book.Ent
 	for _, g := range games {
 		for i := range min(plies, len(g.moves)) {
 			pos := g.pos[i]
-			if book.NoKeyReason(&pos) != "" {
+			if pos.NoKeyReason() != "" {
 				continue
 			}
 			stored := pos.ToBook(g.moves[i])
@@ -198,7 +198,7 @@ func bookOf(t testing.TB, rng *rand.Rand, games []*hosted, plies int) []book.Ent
 				continue
 			}
 			seen[id{g.keys[i], stored}] = true
-			entries = append(entries, book.Entry{Key: g.keys[i], Move: stored, Weight: uint16(1 + rng.IntN(100)), Learn: book.MakeLearn(uint16(rng.IntN(5)), uint16(rng.IntN(5)))})
+			entries = append(entries, book.Entry{Key: g.keys[i], Move: stored, Weight: uint16(1 + rng.IntN(100)), Learn: book.MakeLearn(int64(rng.IntN(5)), int64(rng.IntN(5)))})
 		}
 	}
 	return entries

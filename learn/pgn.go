@@ -107,7 +107,7 @@ func gameUpdates(g *pgn.Game, b *book.Book, white, black bool, out []book.LearnU
 		line = append(line, key)
 		// A position the key cannot name (an inner rook's castling right)
 		// has no entry of its own to learn into.
-		if mover := pos.WhiteToMove(); ((mover && white) || (!mover && black)) && book.NoKeyReason(pos) == "" {
+		if mover := pos.WhiteToMove(); ((mover && white) || (!mover && black)) && pos.NoKeyReason() == "" {
 			for _, e := range b.Entries(key) {
 				// Books store castling king-to-rook (e1h1) or, some,
 				// king-to-destination (e1g1): compare as played.

@@ -52,7 +52,7 @@ func bookFor(t *testing.T, l gameLine, plies ...int) (*book.Book, []book.Entry) 
 	t.Helper()
 	var entries []book.Entry
 	for n, p := range plies {
-		entries = append(entries, book.Entry{Key: l.keys[p], Move: l.moves[p], Weight: 10, Learn: book.MakeLearn(uint16(n+1), uint16(n))})
+		entries = append(entries, book.Entry{Key: l.keys[p], Move: l.moves[p], Weight: 10, Learn: book.MakeLearn(int64(n+1), int64(n))})
 		// A second move of the same position, never played.
 		entries = append(entries, book.Entry{Key: l.keys[p], Move: board.NewMove(0, 63, 0), Weight: 1, Learn: 0x00050005})
 	}

@@ -10,8 +10,9 @@ import (
 )
 
 func TestWeight(t *testing.T) {
+	// The field as a book may hold it: points without games too.
 	w := func(weight uint16, games, points uint16) uint64 {
-		return Weight(book.Entry{Weight: weight, Learn: book.MakeLearn(games, points)})
+		return Weight(book.Entry{Weight: weight, Learn: book.Learn(uint32(games)<<16 | uint32(points))})
 	}
 	if got := w(100, 0, 0); got != 100*weightScale {
 		t.Errorf("unplayed: %d, want the stored weight scaled", got)

@@ -128,7 +128,7 @@ func Report(books []*book.Book, pos *board.Position, settings *config.Config) Re
 	if pos.WhiteToMove() {
 		side = "white"
 	}
-	res := Result{Key: pos.Key().String(), FEN: pos.FEN(), Chess960: pos.Chess960(), NoKey: book.NoKeyReason(pos),
+	res := Result{Key: pos.Key().String(), FEN: pos.FEN(), Chess960: pos.Chess960(), NoKey: pos.NoKeyReason(),
 		Side: side, Books: []string{}, Entries: []Entry{}}
 	for _, b := range books {
 		res.Books = append(res.Books, b.Path())

@@ -90,107 +90,138 @@ func (format) Edit(file *os.File, size int64, e book.Edit, _ func(func(io.Writer
 	if err != nil {
 		return book.Edit{}, fmt.Errorf("edit %s: %w", path, err)
 	}
-	key, stored := e.Pos.Key(), e.Pos.ToBook(e.Move)
-	var (
-		plays   []placed // the live records of the move, in the walk's order
-		inPos   = int32(-1)
-		reached = int32(-1) // a record whose move leads to the position
-		ply     = -1
-	)
+	at := t.find(e.Pos.Key(), e.Pos.ToBook(e.Move))
+	undo := book.Edit{Pos: e.Pos, Move: e.Move} // each kind sets its Kind and fields
+	switch e.Kind {
+	case book.EditABK, book.EditABKAdjust:
+		return editTotals(file, at.plays, e, undo)
+	case book.EditDelete:
+		return deleteMove(file, at.plays, e, undo)
+	case book.EditRestore:
+		return restoreMove(file, t, e, undo)
+	case book.EditAdd:
+		return addMove(file, t, at, e, undo)
+	}
+	return book.Edit{}, book.EditErrorf("an ABK book's moves have priority and statistics, not a weight of their own")
+}
+
+// site is where the reader's walk finds a move of a position.
+type site struct {
+	plays   []placed // the live records of the move, in the walk's order
+	inPos   int32    // a record of the position; -1: none
+	reached int32    // a record whose move leads to the position; -1: none
+	ply     int      // the position's ply; -1: no line reaches it
+}
+
+// find walks the tree for the move stored of the position key.
+func (t *tree) find(key board.Key, stored board.Move) site {
+	s := site{inPos: -1, reached: -1, ply: -1}
 	t.walk(-1, func(rec int32, r Record, pos *board.Position, played board.Move, p int, _ int32) int32 {
 		if pos.Key() == key {
-			if inPos < 0 {
-				inPos, ply = rec, p
+			if s.inPos < 0 {
+				s.inPos, s.ply = rec, p
 			}
 			if pos.ToBook(played) == stored {
-				plays = append(plays, placed{rec, r})
+				s.plays = append(s.plays, placed{rec, r})
 			}
 		}
-		if reached < 0 && pos.KeyAfter(played) == key {
-			reached = rec
-			if ply < 0 {
-				ply = p + 1
+		if s.reached < 0 && pos.KeyAfter(played) == key {
+			s.reached = rec
+			if s.ply < 0 {
+				s.ply = p + 1
 			}
 		}
 		return -1
 	})
-	if key == board.StartPosition().Key() && ply < 0 {
-		ply = 0
+	if key == board.StartPosition().Key() && s.ply < 0 {
+		s.ply = 0
 	}
-	undo := book.Edit{Pos: e.Pos, Move: e.Move}
-	switch e.Kind {
-	case book.EditABK, book.EditABKAdjust:
-		if len(plays) == 0 {
-			return book.Edit{}, book.EditErrorf("%s is not in the book", e.Move)
-		}
-		var total book.ABKFields
-		for _, p := range plays {
-			total.Priority = max(total.Priority, p.r.Priority)
-			total.Games += p.r.Games
-			total.Wins += p.r.Wins
-			total.Losses += p.r.Losses
-		}
-		want := e.ABK
-		if e.Kind == book.EditABKAdjust {
-			want.Games, want.Wins, want.Losses = total.Games+e.ABK.Games, total.Wins+e.ABK.Wins, total.Losses+e.ABK.Losses
-		}
-		if err := want.Check(); err != nil {
-			return book.Edit{}, book.EditErrorf("%v", err)
-		}
-		undo.Kind = book.EditABKAdjust
-		undo.ABK = book.ABKFields{Priority: total.Priority, Games: total.Games - want.Games, Wins: total.Wins - want.Wins, Losses: total.Losses - want.Losses}
-		return undo, setTotals(file, plays, total, want)
-	case book.EditDelete:
-		if len(plays) == 0 {
-			return book.Edit{}, book.EditErrorf("%s is not in the book", e.Move)
-		}
-		var was restore
-		for _, p := range plays {
-			if err := writeInt32(file, p.rec, flagsOffset, deletedFlag); err != nil {
-				undo.Kind, undo.Restore = book.EditRestore, was
-				return undo, err // undo restores those written
-			}
-			was.records = append(was.records, p.rec)
-			was.flags = append(was.flags, p.r.Flags)
-		}
-		undo.Kind, undo.Restore = book.EditRestore, was
-		return undo, nil
-	case book.EditRestore:
-		was, _ := e.Restore.(restore)
-		for i, rec := range was.records {
-			if rec >= t.records {
-				return book.Edit{}, book.EditErrorf("record %d is gone: the book was rewritten", rec)
-			}
-			r := t.record(rec)
-			if m, ok := r.Move(); !ok || m != e.Move || !r.Deleted() {
-				return book.Edit{}, book.EditErrorf("record %d no longer holds %s deleted: the book was rewritten", rec, e.Move)
-			}
-			if err := writeInt32(file, rec, flagsOffset, was.flags[i]); err != nil {
-				return book.Edit{}, err
-			}
-		}
-		undo.Kind = book.EditDelete
-		return undo, nil
-	case book.EditAdd:
-		if len(plays) > 0 {
-			return book.Edit{}, book.EditErrorf("%s is in the book already", e.Move)
-		}
-		if _, err := e.Pos.LegalMove(e.Move); err != nil {
-			return book.Edit{}, book.EditErrorf("%v", err)
-		}
-		if err := e.ABK.Check(); err != nil {
-			return book.Edit{}, book.EditErrorf("%v", err)
-		}
-		if ply < 0 {
-			return book.Edit{}, book.EditErrorf("no line of the book reaches this position: add the moves that lead to it first")
-		}
-		if ply >= t.maxPly {
-			return book.Edit{}, book.EditErrorf("the position is at ply %d, and the book's max ply is %d: a move there is never read", ply, t.maxPly)
-		}
-		undo.Kind = book.EditDelete
-		return undo, appendRecord(file, t, e, inPos, reached)
+	return s
+}
+
+// editTotals sets the move's priority and statistics (EditABK), or
+// changes its statistics by e's (EditABKAdjust).
+func editTotals(file *os.File, plays []placed, e, undo book.Edit) (book.Edit, error) {
+	if len(plays) == 0 {
+		return book.Edit{}, book.EditErrorf("%s is not in the book", e.Move)
 	}
-	return book.Edit{}, book.EditErrorf("an ABK book's moves have priority and statistics, not a weight of their own")
+	var total book.ABKFields
+	for _, p := range plays {
+		total.Priority = max(total.Priority, p.r.Priority)
+		total.Games += p.r.Games
+		total.Wins += p.r.Wins
+		total.Losses += p.r.Losses
+	}
+	want := e.ABK
+	if e.Kind == book.EditABKAdjust {
+		want.Games, want.Wins, want.Losses = total.Games+e.ABK.Games, total.Wins+e.ABK.Wins, total.Losses+e.ABK.Losses
+	}
+	if err := want.Check(); err != nil {
+		return book.Edit{}, book.EditErrorf("%v", err)
+	}
+	undo.Kind = book.EditABKAdjust
+	undo.ABK = book.ABKFields{Priority: total.Priority, Games: total.Games - want.Games, Wins: total.Wins - want.Wins, Losses: total.Losses - want.Losses}
+	return undo, setTotals(file, plays, total, want)
+}
+
+// deleteMove marks the move's records deleted, as Arena does.
+func deleteMove(file *os.File, plays []placed, e, undo book.Edit) (book.Edit, error) {
+	if len(plays) == 0 {
+		return book.Edit{}, book.EditErrorf("%s is not in the book", e.Move)
+	}
+	var was restore
+	for _, p := range plays {
+		if err := writeInt32(file, p.rec, flagsOffset, deletedFlag); err != nil {
+			undo.Kind, undo.Restore = book.EditRestore, was
+			return undo, err // undo restores those written
+		}
+		was.records = append(was.records, p.rec)
+		was.flags = append(was.flags, p.r.Flags)
+	}
+	undo.Kind, undo.Restore = book.EditRestore, was
+	return undo, nil
+}
+
+// restoreMove puts back the flags of the records deleteMove marked, when
+// the book still holds them.
+func restoreMove(file *os.File, t *tree, e, undo book.Edit) (book.Edit, error) {
+	was, _ := e.Restore.(restore)
+	for i, rec := range was.records {
+		if rec >= t.records {
+			return book.Edit{}, book.EditErrorf("record %d is gone: the book was rewritten", rec)
+		}
+		r := t.record(rec)
+		if m, ok := r.Move(); !ok || m != e.Move || !r.Deleted() {
+			return book.Edit{}, book.EditErrorf("record %d no longer holds %s deleted: the book was rewritten", rec, e.Move)
+		}
+		if err := writeInt32(file, rec, flagsOffset, was.flags[i]); err != nil {
+			return book.Edit{}, err
+		}
+	}
+	undo.Kind = book.EditDelete
+	return undo, nil
+}
+
+// addMove adds a record of a legal move the book lacks, at a position a
+// line of the book reaches within its max ply.
+func addMove(file *os.File, t *tree, at site, e, undo book.Edit) (book.Edit, error) {
+	if len(at.plays) > 0 {
+		return book.Edit{}, book.EditErrorf("%s is in the book already", e.Move)
+	}
+	if _, err := e.Pos.LegalMove(e.Move); err != nil {
+		return book.Edit{}, book.EditErrorf("%v", err)
+	}
+	if err := e.ABK.Check(); err != nil {
+		return book.Edit{}, book.EditErrorf("%v", err)
+	}
+	if at.ply < 0 {
+		return book.Edit{}, book.EditErrorf("no line of the book reaches this position: add the moves that lead to it first")
+	}
+	if at.ply >= t.maxPly {
+		return book.Edit{}, book.EditErrorf("the position is at ply %d, and the book's max ply is %d: a move there is never read", at.ply, t.maxPly)
+	}
+	undo.Kind = book.EditDelete
+	return undo, appendRecord(file, t, e, at.inPos, at.reached)
 }
 
 // setTotals gives the move's records the totals want: the priority to

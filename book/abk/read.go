@@ -410,7 +410,7 @@ func (a *weighing) weights(moves []MoveStats, s Settings) []uint16 {
 
 // learnField is a Polyglot learn field for a move from an ABK record's
 // statistics (White's view): games, and the points (in half points) of
-// the side that played it (LearnOf).
+// the side that played it (MakeLearn).
 func learnField(games, wins, losses int64, white bool) book.Learn {
 	if games <= 0 {
 		return 0
@@ -421,7 +421,7 @@ func learnField(games, wins, losses int64, white bool) book.Learn {
 	}
 	won, lost = max(won, 0), max(lost, 0)
 	draws := max(games-won-lost, 0)
-	return book.LearnOf(games, 2*won+draws)
+	return book.MakeLearn(games, 2*won+draws)
 }
 
 // String is what the proxy's log says of a book read: "142776 records,

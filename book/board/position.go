@@ -192,6 +192,17 @@ func (p *Position) InnerRookCastling() bool {
 	return false
 }
 
+// NoKeyReason is why the position has no Polyglot key of its own, "" when
+// it has: a Chess960 castling right held by an inner rook
+// (InnerRookCastling). Books leave such positions out, and nothing
+// answers there from the entries of another position with the same key.
+func (p *Position) NoKeyReason() string {
+	if p.InnerRookCastling() {
+		return "no book key: a castling right is held by an inner rook, which the Polyglot key cannot tell from the outer rook's"
+	}
+	return ""
+}
+
 // outerRookBeyond reports a rook of right i's colour on its back rank
 // further toward the edge than the right's rook.
 func (p *Position) outerRookBeyond(i int) bool {

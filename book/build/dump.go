@@ -113,7 +113,7 @@ func (d *dumper) bookMoves(p *board.Position) ([]board.Move, []float64) {
 	var moves []board.Move
 	var weights []uint64
 	var total uint64
-	if book.NoKeyReason(p) != "" {
+	if p.NoKeyReason() != "" {
 		return nil, nil
 	}
 	d.b.Each(p.Key(), func(_ int, e book.Entry) {

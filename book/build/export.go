@@ -42,7 +42,7 @@ type treeMove struct {
 func treeMoves(b *book.Book, pos *board.Position) []treeMove {
 	var out []treeMove
 	total := 0.0
-	if book.NoKeyReason(pos) != "" {
+	if pos.NoKeyReason() != "" {
 		return nil
 	}
 	for _, e := range b.Entries(pos.Key()) {

@@ -152,7 +152,7 @@ func (p *prober) entries(buf []book.Entry, pos *board.Position, e *Position) []b
 		if n := m.Next; n != nil {
 			// The next position's statistics are its side to move's: the
 			// mover's wins are its losses.
-			learn = book.LearnOf(int64(n.Games), 2*int64(n.Losses)+int64(n.Draws))
+			learn = book.MakeLearn(int64(n.Games), 2*int64(n.Losses)+int64(n.Draws))
 		}
 		buf = append(buf, book.Entry{Key: key, Move: pos.ToBook(m.Move), Weight: scaled[i], Learn: learn})
 	}

@@ -56,7 +56,7 @@ func TestFormatByPosition(t *testing.T) {
 				w := scaled[i]
 				var learn book.Learn
 				if m.Next != nil {
-					learn = book.LearnOf(int64(m.Next.Games), 2*int64(m.Next.Losses)+int64(m.Next.Draws))
+					learn = book.MakeLearn(int64(m.Next.Games), 2*int64(m.Next.Losses)+int64(m.Next.Draws))
 				}
 				stored := pos.ToBook(m.Move)
 				if stored != m.Move {

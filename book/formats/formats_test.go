@@ -117,7 +117,7 @@ func randomABK(t *testing.T, r *rand.Rand, name string) string {
 				break
 			}
 			m := moves[r.IntN(len(moves))]
-			es = append(es, book.Entry{Key: pos.Key(), Move: pos.ToBook(m), Weight: uint16(1 + r.IntN(100)), Learn: book.MakeLearn(uint16(r.IntN(10)), uint16(r.IntN(20)))})
+			es = append(es, book.Entry{Key: pos.Key(), Move: pos.ToBook(m), Weight: uint16(1 + r.IntN(100)), Learn: book.Learn(r.IntN(10)<<16 | r.IntN(20))})
 			pos.Play(m)
 		}
 	}

@@ -138,6 +138,9 @@ type rankedMove struct {
 	score uint64
 }
 
+// game writes game n of seed into g.out: its tags, then its moves. It
+// draws from a source seeded by seed and n alone, so a game is the same
+// text whichever games are written with it.
 func (g *generator) game(seed uint64, n int) {
 	if g.src == nil {
 		g.src = rand.NewPCG(0, 0)
@@ -150,80 +153,8 @@ func (g *generator) game(seed uint64, n int) {
 	whiteElo, blackElo := rating(rng), rating(rng)
 
 	// The moves first: the result and the ECO depend on them.
-	pos := board.StartPosition()
-	plies := 16 + rng.IntN(110)
-	opening := 2 + rng.IntN(18) // plies played from the popular moves
-	clocks := [2]float64{float64(tc.base), float64(tc.base)}
-	eval := 0.2
-	var ecoKey board.Key
-	mated, stalemate := false, false
-	comments := tc.base >= 0 || analysed
-	g.moves = g.moves[:0]
-	for ply := 0; ply < plies; ply++ {
-		legal := pos.LegalMoves()
-		if len(legal) == 0 {
-			mated, stalemate = pos.InCheck(), !pos.InCheck()
-			break
-		}
-		// Popular moves are chosen with probability falling geometrically
-		// by rank: steeply in the opening, gently afterwards.
-		keep := 0.6
-		if ply >= opening {
-			keep = 0.12
-		}
-		m := g.choose(pos, legal, keep)
-		if ply%2 == 0 {
-			g.moves = strconv.AppendInt(g.moves, int64(ply/2+1), 10)
-			g.moves = append(g.moves, ". "...)
-		} else if comments {
-			g.moves = strconv.AppendInt(g.moves, int64(ply/2+1), 10)
-			g.moves = append(g.moves, "... "...)
-		}
-		g.moves = append(g.moves, pos.SAN(m)...)
-		pos.Play(m)
-		if ply == 5 {
-			ecoKey = pos.Key()
-		}
-		if !comments {
-			g.moves = append(g.moves, ' ')
-			continue
-		}
-		g.moves = append(g.moves, " { "...)
-		if analysed {
-			eval += rng.NormFloat64() * 0.35
-			g.moves = appendEval(g.moves, eval, ply, plies)
-		}
-		if tc.base >= 0 {
-			side := ply % 2
-			think := rng.ExpFloat64() * float64(tc.base) / 60
-			clocks[side] = max(0, clocks[side]-think) + float64(tc.inc)
-			if analysed {
-				g.moves = append(g.moves, ' ')
-			}
-			g.moves = appendClock(g.moves, clocks[side])
-		}
-		g.moves = append(g.moves, " } "...)
-	}
-
-	result, termination := "1/2-1/2", "Normal"
-	switch r := rng.IntN(100); {
-	case mated && pos.WhiteToMove():
-		result = "0-1"
-	case mated:
-		result = "1-0"
-	case stalemate:
-	case r < 49:
-		result = "1-0"
-	case r < 95:
-		result = "0-1"
-	}
-	if !mated && !stalemate && result != "1/2-1/2" {
-		if rng.IntN(4) == 0 {
-			termination = "Time forfeit"
-		} else if rng.IntN(200) == 0 {
-			termination = "Abandoned"
-		}
-	}
+	end := g.playMoves(tc, analysed)
+	result, termination := pickResult(rng, end)
 	diff := 3 + rng.IntN(8)
 	whiteDiff, blackDiff := 0, 0
 	switch result {
@@ -232,7 +163,7 @@ func (g *generator) game(seed uint64, n int) {
 	case "0-1":
 		whiteDiff, blackDiff = -diff, diff
 	}
-	eco := openings[uint64(ecoKey)%uint64(len(openings))]
+	eco := openings[uint64(end.ecoKey)%uint64(len(openings))]
 	day, secs := 1+rng.IntN(31), rng.IntN(86400)
 
 	o := g.out[:0]
@@ -263,6 +194,101 @@ func (g *generator) game(seed uint64, n int) {
 	o = append(o, result...)
 	o = append(o, "\n\n"...)
 	g.out = o
+}
+
+// gameEnd is how a game's moves ended.
+type gameEnd struct {
+	ecoKey            board.Key // the position after 6 plies: it names the opening
+	mated, stalemate  bool
+	whiteToMoveAtLast bool
+}
+
+// playMoves draws a game's moves into g.moves, in SAN with move numbers,
+// and with a comment after each (eval when analysed, clock unless
+// correspondence) as lichess writes them.
+func (g *generator) playMoves(tc timeControl, analysed bool) gameEnd {
+	rng := g.rng
+	pos := board.StartPosition()
+	plies := 16 + rng.IntN(110)
+	opening := 2 + rng.IntN(18) // plies played from the popular moves
+	clocks := [2]float64{float64(tc.base), float64(tc.base)}
+	eval := 0.2
+	var end gameEnd
+	comments := tc.base >= 0 || analysed
+	g.moves = g.moves[:0]
+	for ply := 0; ply < plies; ply++ {
+		legal := pos.LegalMoves()
+		if len(legal) == 0 {
+			end.mated, end.stalemate = pos.InCheck(), !pos.InCheck()
+			break
+		}
+		// Popular moves are chosen with probability falling geometrically
+		// by rank: steeply in the opening, gently afterwards.
+		keep := 0.6
+		if ply >= opening {
+			keep = 0.12
+		}
+		m := g.choose(pos, legal, keep)
+		if ply%2 == 0 {
+			g.moves = strconv.AppendInt(g.moves, int64(ply/2+1), 10)
+			g.moves = append(g.moves, ". "...)
+		} else if comments {
+			g.moves = strconv.AppendInt(g.moves, int64(ply/2+1), 10)
+			g.moves = append(g.moves, "... "...)
+		}
+		g.moves = append(g.moves, pos.SAN(m)...)
+		pos.Play(m)
+		if ply == 5 {
+			end.ecoKey = pos.Key()
+		}
+		if !comments {
+			g.moves = append(g.moves, ' ')
+			continue
+		}
+		g.moves = append(g.moves, " { "...)
+		if analysed {
+			eval += rng.NormFloat64() * 0.35
+			g.moves = appendEval(g.moves, eval, ply, plies)
+		}
+		if tc.base >= 0 {
+			side := ply % 2
+			think := rng.ExpFloat64() * float64(tc.base) / 60
+			clocks[side] = max(0, clocks[side]-think) + float64(tc.inc)
+			if analysed {
+				g.moves = append(g.moves, ' ')
+			}
+			g.moves = appendClock(g.moves, clocks[side])
+		}
+		g.moves = append(g.moves, " } "...)
+	}
+	end.whiteToMoveAtLast = pos.WhiteToMove()
+	return end
+}
+
+// pickResult draws the result of a game that ended so, and how it ended:
+// a mate or stalemate decides it, else lichess's mix of wins and draws,
+// some on time or abandoned.
+func pickResult(rng *rand.Rand, end gameEnd) (result, termination string) {
+	result, termination = "1/2-1/2", "Normal"
+	switch r := rng.IntN(100); {
+	case end.mated && end.whiteToMoveAtLast:
+		result = "0-1"
+	case end.mated:
+		result = "1-0"
+	case end.stalemate:
+	case r < 49:
+		result = "1-0"
+	case r < 95:
+		result = "0-1"
+	}
+	if !end.mated && !end.stalemate && result != "1/2-1/2" {
+		if rng.IntN(4) == 0 {
+			termination = "Time forfeit"
+		} else if rng.IntN(200) == 0 {
+			termination = "Abandoned"
+		}
+	}
+	return result, termination
 }
 
 // choose draws a move: in every position the moves are ranked by a hash

@@ -32,6 +32,27 @@ func wld(w, l, d int) ctg.Stats { return ctg.Stats{Games: w + l + d, Wins: w, Lo
 // TestBooks makes the test books; pgnPath is the games the games book is
 // made from (testdata/pgn/random.pgn of the repository).
 func TestBooks(pgnPath string) ([]TestBook, error) {
+	books, err := handBooks()
+	if err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(pgnPath)
+	if err != nil {
+		return nil, err
+	}
+	games, err := gamesBook(data)
+	if err != nil {
+		return nil, err
+	}
+	damaged, err := smallBooks(data)
+	if err != nil {
+		return nil, err
+	}
+	return slices.Concat(books, []TestBook{games}, damaged), nil
+}
+
+// handBooks are the books made move by move, each of a case of the format.
+func handBooks() ([]TestBook, error) {
 	var books []TestBook
 	hand := []struct {
 		name   string
@@ -53,26 +74,27 @@ func TestBooks(pgnPath string) ([]TestBook, error) {
 		}
 		books = append(books, TestBook{Name: h.name, Files: f, Roots: b.Roots})
 	}
+	return books, nil
+}
 
-	data, err := os.ReadFile(pgnPath)
-	if err != nil {
-		return nil, err
-	}
-	// The games book: every position of 292 random games to ply 10, spread
-	// over pages 3-255 of the table so that keys overflow from full pages
-	// to later candidates.
+// gamesBook is every position of 292 random games (data) to ply 10,
+// spread over pages 3-255 of the table so that keys overflow from full
+// pages to later candidates.
+func gamesBook(data []byte) (TestBook, error) {
 	games := New()
 	if _, err := games.AddGames(bytes.NewReader(data), 10); err != nil {
-		return nil, err
+		return TestBook{}, err
 	}
 	gf, err := games.Build(Layout{Lower: 3, Upper: 255, Games: 292})
 	if err != nil {
-		return nil, fmt.Errorf("games: %w", err)
+		return TestBook{}, fmt.Errorf("games: %w", err)
 	}
-	books = append(books, TestBook{Name: "games", Files: gf, Roots: games.Roots})
+	return TestBook{Name: "games", Files: gf, Roots: games.Roots}, nil
+}
 
-	// The small book the corrupt ones are damaged from: 40 games to ply
-	// 8 over many small pages.
+// smallBooks are the small book, 40 games of data to ply 8 over many
+// small pages, and the corrupt books damaged from it.
+func smallBooks(data []byte) ([]TestBook, error) {
 	small := New()
 	if _, err := small.AddGames(bytes.NewReader(firstGames(data, 40)), 8); err != nil {
 		return nil, err
@@ -82,7 +104,7 @@ func TestBooks(pgnPath string) ([]TestBook, error) {
 	if err != nil {
 		return nil, fmt.Errorf("small: %w", err)
 	}
-	books = append(books, TestBook{Name: "small", Files: sf, Roots: small.Roots})
+	books := []TestBook{{Name: "small", Files: sf, Roots: small.Roots}}
 	all := small.Positions()
 	corrupt := func(name string, f *Files) {
 		books = append(books, TestBook{Name: name, Files: f, Roots: all, Corrupt: true, Source: "small"})
@@ -121,12 +143,31 @@ func TestBooks(pgnPath string) ([]TestBook, error) {
 	f.CTO = f.CTO[:16+4*20+2]
 	corrupt("truncated-cto", f)
 
-	// Moves that are not legal where they stand, and bytes that name no
-	// move, added to the start position and to a position with a pinned
-	// knight.
+	illegal, err := illegalMovesBook(data, smallLayout, all)
+	if err != nil {
+		return nil, err
+	}
+	books = append(books, illegal)
+
+	// A book without its .cto, and one whose .ctb is too short for the
+	// bounds: neither can be read at all.
+	f = sf.clone()
+	f.CTO = nil
+	corrupt("missing-cto", f)
+	f = sf.clone()
+	f.CTB = f.CTB[:8]
+	corrupt("short-ctb", f)
+	return books, nil
+}
+
+// illegalMovesBook is the small book's games (data, layout, positions
+// all) with moves that are not legal where they stand, and bytes that
+// name no move, added to the start position and to a position with a
+// pinned knight.
+func illegalMovesBook(data []byte, layout Layout, all []*board.Position) (TestBook, error) {
 	ib := New()
 	if _, err := ib.AddGames(bytes.NewReader(firstGames(data, 40)), 8); err != nil {
-		return nil, err
+		return TestBook{}, err
 	}
 	s := ib.Get(board.StartPosition())
 	for _, code := range []byte{
@@ -143,21 +184,11 @@ func TestBooks(pgnPath string) ([]TestBook, error) {
 	pin.Move("e1d1", ctg.NoAnnotation, wld(0, 3, 1))
 	pin.Raw(0x34, ctg.Good) // the knight e2-f4, pinned by the rook
 	pin.Move("e1f1", ctg.NoAnnotation, wld(2, 1, 1))
-	ilf, err := ib.Build(smallLayout)
+	ilf, err := ib.Build(layout)
 	if err != nil {
-		return nil, fmt.Errorf("illegal-moves: %w", err)
+		return TestBook{}, fmt.Errorf("illegal-moves: %w", err)
 	}
-	books = append(books, TestBook{Name: "illegal-moves", Files: ilf, Roots: slices.Concat(all, ib.Roots[1:]), Corrupt: true, Source: "small"})
-
-	// A book without its .cto, and one whose .ctb is too short for the
-	// bounds: neither can be read at all.
-	f = sf.clone()
-	f.CTO = nil
-	corrupt("missing-cto", f)
-	f = sf.clone()
-	f.CTB = f.CTB[:8]
-	corrupt("short-ctb", f)
-	return books, nil
+	return TestBook{Name: "illegal-moves", Files: ilf, Roots: slices.Concat(all, ib.Roots[1:]), Corrupt: true, Source: "small"}, nil
 }
 
 // WriteTestBook writes a test book's files and roots into dir.
