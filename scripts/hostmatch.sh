@@ -101,14 +101,26 @@ fastchess)
 esac
 
 played=$(grep -c '^\[Result "' "$out/games.pgn" || true)
-bad=$(grep -ciE 'loses on time|forfeit|illegal|disconnect|stalls|crash' "$out/games.pgn" || true)
 adjudicated=$(grep -c '^\[Termination "adjudication"\]' "$out/games.pgn" || true)
-timeouts=$(grep -ci 'loses on time' "$out/games.pgn" || true)
+# Each game lost by a forfeit (time, an illegal move, a disconnection, a
+# stall, a crash), once, with who lost it: "proxy on time" or "sf illegal".
+forfeits=$(awk '
+	/^\[Event / { done = 0 }
+	/^\[White "/ { w = $0; sub(/^\[White "/, "", w); sub(/"\]\r?$/, "", w) }
+	/^\[Black "/ { b = $0; sub(/^\[Black "/, "", b); sub(/"\]\r?$/, "", b) }
+	!/^\[/ && !done && tolower($0) ~ /loses on time|illegal|disconnect|stalls|crash|forfeit/ {
+		who = $0 ~ /White (loses|makes|disconnects|stalls|crash)/ ? w : b
+		how = tolower($0) ~ /on time/ ? "on time" : "other"
+		print who, how; done = 1
+	}' "$out/games.pgn")
+bad=$(printf '%s\n' "$forfeits" | grep -c '^proxy ' || true)
+timeouts=$(printf '%s\n' "$forfeits" | grep -c '^proxy on time' || true)
 illegal=$(grep -ci 'illegal' "$out/games.pgn" || true)
+opponent=$(printf '%s\n' "$forfeits" | grep -c '^sf ' || true)
 bookmoves=$(grep -v '>gui' "$out/proxy.log" | grep -cE ': [a-h][1-8][a-h][1-8][qrbn]? chosen \(' || true)
 if [ "$learn" = false ]; then
 	echo "hostmatch: $host $proto, $played games ($adjudicated adjudicated), concurrency $concurrency, $bookmoves book moves," \
-		"$bad forfeits/time losses/illegal moves ($timeouts on time, $illegal illegal); the book is read only (no learning); files in $out"
+		"$bad forfeits of the proxy ($timeouts on time, $illegal illegal), $opponent of sf alone; the book is read only (no learning); files in $out"
 	[ "$played" = "$games" ] && [ "$bad" = 0 ] || exit 1
 	exit 0
 fi
@@ -117,6 +129,6 @@ cp "$gnubook" "$out/learned.$ext"
 differ=$(cmp -l "$out/learned.$ext" "$out/book.$ext" | wc -l || true)
 found=$(grep -v '>gui' "$out/proxy.log" | grep -c 'learn: game [0-9]* (ended by .*) is "' || true)
 lost=$(grep -v '>gui' "$out/proxy.log" | grep -cE 'learn: game [0-9]* .*(not found|not learned)' || true)
-echo "hostmatch: $host $proto, $played games ($adjudicated adjudicated), concurrency $concurrency, $bookmoves book moves, $bad forfeits/time losses/illegal moves ($timeouts on time, $illegal illegal);" \
+echo "hostmatch: $host $proto, $played games ($adjudicated adjudicated), concurrency $concurrency, $bookmoves book moves, $bad forfeits of the proxy ($timeouts on time, $illegal illegal), $opponent of sf alone;" \
 	"live learning found $found games in the PGN, $lost not learned; live learning vs learn -pgn: $differ bytes differ; files in $out"
 [ "$played" = "$games" ] && [ "$bad" = 0 ] && [ "$differ" = 0 ] && [ "$found" = "$games" ] || exit 1
