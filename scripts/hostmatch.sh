@@ -103,19 +103,20 @@ esac
 played=$(grep -c '^\[Result "' "$out/games.pgn" || true)
 adjudicated=$(grep -c '^\[Termination "adjudication"\]' "$out/games.pgn" || true)
 # Each game lost by a forfeit (time, an illegal move, a disconnection, a
-# stall, a crash), once, with who lost it: "proxy on time" or "sf illegal".
+# stall, a crash), once, with who lost it and how: "proxy on time",
+# "sf illegal", "proxy other".
 forfeits=$(awk '
 	/^\[Event / { done = 0 }
 	/^\[White "/ { w = $0; sub(/^\[White "/, "", w); sub(/"\]\r?$/, "", w) }
 	/^\[Black "/ { b = $0; sub(/^\[Black "/, "", b); sub(/"\]\r?$/, "", b) }
 	!/^\[/ && !done && tolower($0) ~ /loses on time|illegal|disconnect|stalls|crash|forfeit/ {
 		who = $0 ~ /White (loses|makes|disconnects|stalls|crash)/ ? w : b
-		how = tolower($0) ~ /on time/ ? "on time" : "other"
+		how = tolower($0) ~ /on time/ ? "on time" : tolower($0) ~ /illegal/ ? "illegal" : "other"
 		print who, how; done = 1
 	}' "$out/games.pgn")
 bad=$(printf '%s\n' "$forfeits" | grep -c '^proxy ' || true)
 timeouts=$(printf '%s\n' "$forfeits" | grep -c '^proxy on time' || true)
-illegal=$(grep -ci 'illegal' "$out/games.pgn" || true)
+illegal=$(printf '%s\n' "$forfeits" | grep -c '^proxy illegal' || true)
 opponent=$(printf '%s\n' "$forfeits" | grep -c '^sf ' || true)
 bookmoves=$(grep -v '>gui' "$out/proxy.log" | grep -cE ': [a-h][1-8][a-h][1-8][qrbn]? chosen \(' || true)
 if [ "$learn" = false ]; then
