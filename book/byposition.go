@@ -41,6 +41,16 @@ func ByPosition(path string, f Format, p Prober, report any, warnings []string) 
 // FoundByPosition reports a book made by ByPosition.
 func (b *Book) FoundByPosition() bool { return b.prober != nil }
 
+// Size says how big the book is, for a log line or a page: its entries,
+// or for a book found a position at a time, which holds no count of them,
+// what its format reports.
+func (b *Book) Size() string {
+	if b.FoundByPosition() {
+		return fmt.Sprintf("%s book, found a position at a time: %v", b.Format().Name(), b.Report())
+	}
+	return fmt.Sprintf("%d entries", b.Len())
+}
+
 // At calls fn with the index and entry of each of pos's entries, null
 // moves included: those of its Polyglot key (Each), or those the book's
 // Prober finds for the position (the index is then the move's place in

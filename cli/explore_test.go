@@ -109,7 +109,18 @@ func TestExploreCTGSettings(t *testing.T) {
 	for _, flags := range [][]string{nil, {"-ctg-tournament-mode"}, {"-ctg-prefer-main-lines"}} {
 		book := ctgBook("annotations", ".ctg")
 		addr, _ := startExplore(t, append(slices.Clone(flags), book)...)
-		res, err := http.Get(addr + "api/position?moves=d2d4")
+		res, err := http.Get(addr + "api/books")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var books explore.Books
+		err = json.NewDecoder(res.Body).Decode(&books)
+		res.Body.Close()
+		// A CTG book holds no count of its entries: the page says what it holds.
+		if err != nil || len(books.Columns) != 1 || !strings.HasPrefix(books.Columns[0].Books[0].Size, "CTG book, found a position at a time: ") {
+			t.Fatalf("%v: %v, %+v", flags, err, books)
+		}
+		res, err = http.Get(addr + "api/position?moves=d2d4")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -262,6 +262,7 @@ type BookInfo struct {
 	Path    string `json:"path"`
 	Format  string `json:"format"`
 	Entries int    `json:"entries"`
+	Size    string `json:"size"` // book.Book.Size: its entries, or what a CTG book holds
 }
 
 // ColumnInfo describes a column: its books, and the settings that choose
@@ -302,7 +303,7 @@ func (s *Server) booksInfo() Books {
 		for _, p := range st.BooksInUse() {
 			ob := s.books[p]
 			ob.refresh(s.opts.Warn)
-			ci.Books = append(ci.Books, BookInfo{Path: p, Format: format(ob.b), Entries: ob.b.Len()})
+			ci.Books = append(ci.Books, BookInfo{Path: p, Format: format(ob.b), Entries: ob.b.Len(), Size: ob.b.Size()})
 		}
 		out.Columns = append(out.Columns, ci)
 	}

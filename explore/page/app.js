@@ -314,7 +314,7 @@ function renderColumns() {
     const base = (p) => p.split(/[\\/]/).pop();
     const entries = info ? info.books.find((x) => x.path === r.book) : null;
     const books = (r.books.length > 1 ? r.books.map(base).join(' ; ') + ', listed: ' + base(r.book) : base(r.book)) +
-      (entries ? ` (${entries.entries.toLocaleString('en')} entries)` : '');
+      (entries ? ` (${entries.size.replace(/^\d+/, (n) => Number(n).toLocaleString('en'))})` : '');
     const pol = info ? `${info.mode}, threshold ${info.threshold}‰` + (info.width ? `, width ${info.width}` : '') +
       (info.min_weight ? `, min weight ${info.min_weight}` : '') + (info.learn_weight ? ', learn weight' : '') : '';
     card.append(el('div', { class: 'meta', title: r.books.join('\n'), text: `${c.format.toUpperCase()} · ${books} · ${pol}` }));

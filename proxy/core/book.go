@@ -155,19 +155,9 @@ func (c *Core) openBook(path string) *book.Book {
 		c.notify("book %s has no entries: no move comes from it until it is written", path)
 	}
 	c.books.open = append(c.books.open, b)
-	c.log.printf("book %s opened (%s)", path, bookSize(b))
+	c.log.printf("book %s opened (%s)", path, b.Size())
 	c.books.unverified = append(c.books.unverified, b)
 	return b
-}
-
-// bookSize says how big an open book is: its entries, or for a book
-// found a position at a time (CTG), which holds no count of them, what its
-// format reports.
-func bookSize(b *book.Book) string {
-	if b.FoundByPosition() {
-		return fmt.Sprintf("%s book, found a position at a time: %v", b.Format().Name(), b.Report())
-	}
-	return fmt.Sprintf("%d entries", b.Len())
 }
 
 // verifyBooks checks that the books just opened are sorted, as lookups

@@ -102,7 +102,7 @@ func (c *Core) reopenBooks(why func(path string) string) {
 			c.log.printf("book %s not opened again (%s)", path, w)
 			continue
 		}
-		c.notifyGUI("book %s opened (%s): %s", path, bookSize(c.books.open[i]), w)
+		c.notifyGUI("book %s opened (%s): %s", path, c.books.open[i].Size(), w)
 	}
 }
 
