@@ -81,7 +81,7 @@ func (c *Core) probed(white bool) []*book.Book {
 		if !b.NoChess960() {
 			kept = append(kept, b)
 		} else if !c.books.saidNoChess960 {
-			c.log.printf("book %s: %s", b.Path(), b.NoChess960Reason())
+			c.log.Printf("book %s: %s", b.Path(), b.NoChess960Reason())
 		}
 	}
 	c.books.saidNoChess960 = true
@@ -114,7 +114,7 @@ func (c *Core) openBooks(changed config.Invalidates) {
 	c.books.close()
 	c.books.gen++
 	if !c.settings.Book {
-		c.log.printf("book off")
+		c.log.Printf("book off")
 		return
 	}
 	byPath := map[string]*book.Book{}
@@ -145,7 +145,7 @@ func (c *Core) openBook(path string) *book.Book {
 	}
 	if f := b.Format(); f.ReadWhole() {
 		// Read whole, unlike a mapped book: the log shows what it cost.
-		c.log.printf("book %s: %s book read in %v (%v)", path, f.Name(), time.Since(opening).Round(time.Millisecond), b.Report())
+		c.log.Printf("book %s: %s book read in %v (%v)", path, f.Name(), time.Since(opening).Round(time.Millisecond), b.Report())
 	}
 	for _, w := range b.Warnings() {
 		c.notify("book %s: %s", path, w)
@@ -155,7 +155,7 @@ func (c *Core) openBook(path string) *book.Book {
 		c.notify("book %s has no entries: no move comes from it until it is written", path)
 	}
 	c.books.open = append(c.books.open, b)
-	c.log.printf("book %s opened (%s)", path, b.Size())
+	c.log.Printf("book %s opened (%s)", path, b.Size())
 	c.books.unverified = append(c.books.unverified, b)
 	return b
 }
@@ -203,7 +203,7 @@ func (s *bookSet) close() {
 func (c *Core) bookMove(g *uci.Go) (*bookAnswer, bool) {
 	why := c.noBookReason(g)
 	if why != "" {
-		c.log.printf("book: no (%s)", why)
+		c.log.Printf("book: no (%s)", why)
 		return nil, false
 	}
 	cur := c.game.cur
@@ -216,25 +216,25 @@ func (c *Core) bookMove(g *uci.Go) (*bookAnswer, bool) {
 	if c.books.ownList != [2]bool{} {
 		list = " (" + c.books.listName(white) + ")"
 	}
-	c.books.chooser.Explain(c.log.on) // the reasons are for the log alone
+	c.books.chooser.Explain(c.log.On()) // the reasons are for the log alone
 	choice, ok, reason := c.books.chooser.Choose(c.probed(white), &cur.Pos, cur.Seen, only)
 	if !ok && c.checkBooksOnDisk(false) {
 		choice, ok, reason = c.books.chooser.Choose(c.probed(white), &cur.Pos, cur.Seen, only)
 	}
 	if !ok {
-		if c.log.on {
-			c.log.printf("book%s: no (%s)", list, reason)
+		if c.log.On() {
+			c.log.Printf("book%s: no (%s)", list, reason)
 		}
 		return nil, false
 	}
 	if why := c.shortLine(cur, choice.Move); why != "" {
-		if c.log.on {
-			c.log.printf("book%s: no (%s; %s)", list, why, reason)
+		if c.log.On() {
+			c.log.Printf("book%s: no (%s; %s)", list, why, reason)
 		}
 		return nil, false
 	}
-	if c.log.on {
-		c.log.printf("book%s: %s", list, reason)
+	if c.log.On() {
+		c.log.Printf("book%s: %s", list, reason)
 	}
 	move := choice.Move.String()
 	gm := &c.game
@@ -244,7 +244,7 @@ func (c *Core) bookMove(g *uci.Go) (*bookAnswer, bool) {
 		var ok bool
 		if after, ok = gm.after(move); !ok {
 			// Choose only returns legal moves; this would be a bug.
-			c.log.printf("book: chosen move %s does not play here: engine decides", move)
+			c.log.Printf("book: chosen move %s does not play here: engine decides", move)
 			return nil, false
 		}
 		ponder = ""
@@ -440,5 +440,5 @@ func (c *Core) releaseBookAnswer(played bool) {
 		// it takes it.
 		c.warmAfterBookMove(ans)
 	}
-	c.replies.emit([]answer{out}, nil)
+	c.replies.Emit([]answer{out}, nil)
 }

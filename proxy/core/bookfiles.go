@@ -99,7 +99,7 @@ func (c *Core) reopenBooks(why func(path string) string) {
 		}
 		i := slices.IndexFunc(c.books.open, func(b *book.Book) bool { return b.Path() == path })
 		if i < 0 {
-			c.log.printf("book %s not opened again (%s)", path, w)
+			c.log.Printf("book %s not opened again (%s)", path, w)
 			continue
 		}
 		c.notifyGUI("book %s opened (%s): %s", path, c.books.open[i].Size(), w)
@@ -109,6 +109,6 @@ func (c *Core) reopenBooks(why func(path string) string) {
 // notifyGUI tells the GUI (an info string) and the log.
 func (c *Core) notifyGUI(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
-	c.log.printf("%s", msg)
+	c.log.Printf("%s", msg)
 	c.front.Notice(msg)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/learn"
+	"github.com/polyproxy/polyproxy/proxy/reply"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -207,7 +208,7 @@ func (c *Core) exec(cmd *command) {
 		c.onPonderHit()
 	case cmdIsReady:
 		c.toEngine("isready")
-		c.replies.expect(replyReadyOK)
+		c.replies.Expect(reply.ReadyOK)
 		c.answerDue()
 	case cmdSetOption:
 		c.onSetOption(uci.SetOption{Name: cmd.text, Value: cmd.value, HasValue: cmd.hasValue})
@@ -264,7 +265,7 @@ func (c *Core) userCommand(line string) {
 	}
 	c.toEngine(line)
 	c.toEngine("isready")
-	c.replies.expect(replyOwnReadyOK)
+	c.replies.Expect(reply.OwnReadyOK)
 }
 
 // The core's state, for the fronts.
@@ -275,11 +276,11 @@ func (c *Core) Waiting() bool { return c.engine.handshaking || len(c.gui.queued)
 
 // Owes reports whether the GUI is owed an answer to an earlier command,
 // or one of ours waits for them.
-func (c *Core) Owes() bool { return c.replies.owing() }
+func (c *Core) Owes() bool { return c.replies.Owing() }
 
 // InTurn runs f once every answer owed now has gone to the front: at once
 // when none is owed.
-func (c *Core) InTurn(f func()) { c.replies.emit(nil, f) }
+func (c *Core) InTurn(f func()) { c.replies.Emit(nil, f) }
 
 // Answered tells that the front answered the GUI at once (a CECP pong):
 // the GUI's next command may follow at once.
@@ -290,7 +291,7 @@ func (c *Core) Answered() { c.answeredGUI() }
 func (c *Core) Settings() *config.Config { return c.settings }
 
 // Logf writes a decision to the log.
-func (c *Core) Logf(format string, args ...any) { c.log.printf(format, args...) }
+func (c *Core) Logf(format string, args ...any) { c.log.Printf(format, args...) }
 
 // Notify reports a problem everywhere: stderr, the log and the GUI.
 func (c *Core) Notify(format string, args ...any) { c.notify(format, args...) }

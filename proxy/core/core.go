@@ -52,6 +52,8 @@ import (
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/learn"
+	"github.com/polyproxy/polyproxy/proxy/logfile"
+	"github.com/polyproxy/polyproxy/proxy/reply"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -142,22 +144,22 @@ type Core struct {
 	// setoptions change them, never the caller's.
 	settings *config.Config
 	opts     Options
-	log      logger
+	log      logfile.Log
 
 	// events is what other goroutines hand the loop (events.go): all of
 	// them for the goroutine loop, all but its own reads for the poll loop.
 	events chan event
 	done   chan struct{} // closed when Run returns
 
-	front    Front              // the GUI's protocol (front.go)
-	out      Out                // the GUI's output, flushed after each event
-	gui      guiSide            // the GUI's commands waiting for the handshake or a search
-	engine   engineLink         // the engine: its handshake, restarts and what it announced
-	replies  replyQueue[answer] // the order of our replies to the GUI
-	search   search             // the GUI's latest go, while someone owes its bestmove
-	game     game               // the position the GUI sent, as far as we follow it
-	books    bookSet            // the open books and the chooser
-	observer observerQueue      // live learning, called after each flush
+	front    Front               // the GUI's protocol (front.go)
+	out      Out                 // the GUI's output, flushed after each event
+	gui      guiSide             // the GUI's commands waiting for the handshake or a search
+	engine   engineLink          // the engine: its handshake, restarts and what it announced
+	replies  reply.Queue[answer] // the order of our replies to the GUI
+	search   search              // the GUI's latest go, while someone owes its bestmove
+	game     game                // the position the GUI sent, as far as we follow it
+	books    bookSet             // the open books and the chooser
+	observer observerQueue       // live learning, called after each flush
 
 	runs []lineRun // the info runs of the engine batch being handled
 
@@ -176,7 +178,7 @@ type Core struct {
 // never changed.
 func New(cfg *config.Config, opts Options) *Core {
 	c := &Core{settings: cfg.Clone(), opts: opts, observer: observerQueue{obs: opts.Observer}}
-	c.replies = newReplyQueue(c.deliver, answer{})
+	c.replies = reply.NewQueue(c.deliver, answer{})
 	if c.opts.Stderr == nil {
 		c.opts.Stderr = os.Stderr
 	}
@@ -211,7 +213,7 @@ func (c *Core) Run(stdin io.Reader, stdout io.Writer, front Front) (err error) {
 	c.out = Out{w: uci.NewWriter(stdout), log: &c.log}
 	c.front = front
 	if c.opts.Log != nil {
-		c.log = logger{l: c.opts.Log, on: c.opts.Log.IsLevelEnabled(logrus.InfoLevel)}
+		c.log = logfile.With(c.opts.Log)
 	} else {
 		c.applyLogConfig()
 	}
@@ -230,16 +232,16 @@ func (c *Core) Run(stdin io.Reader, stdout io.Writer, front Front) (err error) {
 			c.out.w.Flush()
 		}
 		c.books.close()
-		c.log.close()
+		c.log.Close()
 	}()
 	for _, w := range c.settings.Warnings {
-		c.log.printf("config: %s", w)
+		c.log.Printf("config: %s", w)
 	}
 	// Before the engine starts: the poll loop reads its output itself.
 	c.poll = c.newPollLoop(stdin)
 	if c.poll != nil {
 		defer c.poll.close() // a wake after it goes nowhere
-		c.log.printf("loop: poll(2) on the GUI's input and the engine's output")
+		c.log.Printf("loop: poll(2) on the GUI's input and the engine's output")
 	}
 	if c.observer.obs != nil {
 		// After c.poll is set: post wakes it.
@@ -275,7 +277,7 @@ func (c *Core) answerDue() { c.soon = true }
 // answeredGUI is answerDue for a readyok or bestmove just sent to the
 // GUI: its next command may follow at once, unless we still owe it more.
 func (c *Core) answeredGUI() {
-	if !c.replies.owing() && c.search.state == searchNone {
+	if !c.replies.Owing() && c.search.state == searchNone {
 		c.answerDue()
 	}
 }
@@ -319,9 +321,9 @@ func (c *Core) onGUIBatch(lines []string, readErr error) {
 	}
 	if readErr != nil && !c.end.quitSeen() {
 		if readErr != io.EOF {
-			c.log.printf("reading the GUI: %v", readErr)
+			c.log.Printf("reading the GUI: %v", readErr)
 		}
-		c.log.printf("GUI closed its end: quitting")
+		c.log.Printf("GUI closed its end: quitting")
 		c.front.GUIGone()
 	}
 }
@@ -350,7 +352,7 @@ func (c *Core) onEngineExited() {
 }
 
 func (c *Core) onDrainOver() {
-	c.log.printf("the engine did not leave within %v of quit: ending it", c.opts.QuitGrace)
+	c.log.Printf("the engine did not leave within %v of quit: ending it", c.opts.QuitGrace)
 	c.end.reach(overdue)
 }
 
@@ -369,7 +371,7 @@ func (c *Core) afterEvent(failed error) (ended bool, err error) {
 	werr := c.out.w.Flush()
 	c.observer.run() // after the flush: learning never delays an answer
 	if werr != nil && !c.end.now() {
-		c.log.printf("writing to the GUI: %v: quitting", werr)
+		c.log.Printf("writing to the GUI: %v: quitting", werr)
 		c.end.reach(over)
 	}
 	if c.end.now() {

@@ -64,7 +64,7 @@ func (c *Core) onQuitInOrder() {
 		return
 	}
 	if c.engine.handshaking && !c.answersWaitForHandshake() {
-		c.log.printf("quit during the engine's handshake, with nothing to answer: quitting now")
+		c.log.Printf("quit during the engine's handshake, with nothing to answer: quitting now")
 		c.end.reach(over)
 		return
 	}
@@ -76,7 +76,7 @@ func (c *Core) onQuitInOrder() {
 // engine's handshake needs an answer the engine must give, or a restarted
 // engine owes one the dead engine did not give.
 func (c *Core) answersWaitForHandshake() bool {
-	if c.replies.owing() {
+	if c.replies.Owing() {
 		return true
 	}
 	return slices.ContainsFunc(c.gui.queued, func(c command) bool { return c.owesAnswer() })
@@ -87,10 +87,10 @@ func (c *Core) onQuitWaitOver() {
 	c.end.reach(hurried)
 	switch {
 	case c.engine.handshaking:
-		c.log.printf("the engine did not finish its handshake: quitting anyway")
+		c.log.Printf("the engine did not finish its handshake: quitting anyway")
 		c.end.reach(over)
 	case c.gui.heldBySearch:
-		c.log.printf("quit waited %v for a search to end by itself: stopping it", c.opts.QuitWait)
+		c.log.Printf("quit waited %v for a search to end by itself: stopping it", c.opts.QuitWait)
 		c.stopEngineSearch()
 	}
 }
@@ -112,10 +112,10 @@ func (c *Core) beginEnd() {
 // bestmove 0000 for each go, so every go still gets one; our own lines
 // that waited behind them go out), and the engine is stopped.
 func (c *Core) finish() {
-	for range c.replies.replaceLostBestmoves(false) {
-		c.log.printf("the engine left without a bestmove it owed: bestmove 0000 instead")
+	for range c.replies.ReplaceLostBestmoves(false) {
+		c.log.Printf("the engine left without a bestmove it owed: bestmove 0000 instead")
 	}
-	c.replies.abandon()
+	c.replies.Abandon()
 	c.out.w.Flush()
 	grace := c.opts.QuitGrace
 	switch {
@@ -125,5 +125,5 @@ func (c *Core) finish() {
 		grace = min(grace, stuckHandshakeGrace)
 	}
 	c.engine.eng.Quit(grace)
-	c.log.printf("engine stopped; bye")
+	c.log.Printf("engine stopped; bye")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/proxy/reply"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -39,8 +40,8 @@ func (c *Core) onEngineBatch(data []byte) {
 			data[nl-1] = '\n'
 			end = nl
 		}
-		if c.log.on {
-			c.log.traffic("engine>", string(line))
+		if c.log.On() {
+			c.log.Traffic("engine>", string(line))
 		}
 		kind := uci.ClassifyEngineLine(line)
 		info := kind == uci.EngineInfo
@@ -75,16 +76,16 @@ func (c *Core) onEngineBatch(data []byte) {
 			if c.engine.handshaking {
 				c.onUCIOK()
 			} else {
-				c.log.printf("uciok without a uci from us: dropped")
+				c.log.Printf("uciok without a uci from us: dropped")
 			}
 		case uci.EngineID, uci.EngineOption:
 			if !c.engine.handshaking {
-				c.log.printf("id/option line outside the handshake: dropped")
+				c.log.Printf("id/option line outside the handshake: dropped")
 			} else if err := c.engine.headerLine(string(line), kind == uci.EngineOption); err != nil {
-				c.log.printf("engine option line not understood: %v", err)
+				c.log.Printf("engine option line not understood: %v", err)
 			}
 		case uci.EngineInfo, uci.EngineOther:
-			c.log.printf("engine line during its handshake: not relayed")
+			c.log.Printf("engine line during its handshake: not relayed")
 		default: // copyprotection, registration
 			c.front.Text(data[lineStart:end])
 		}
@@ -123,17 +124,17 @@ func (c *Core) keepLastScore(data []byte, from int) {
 // onReadyOK passes on the engine's readyok and releases the answers that
 // were waiting for it.
 func (c *Core) onReadyOK() {
-	switch r := c.replies.nextReadyOK(); r {
-	case replyOwnReadyOK:
+	switch r := c.replies.NextReadyOK(); r {
+	case reply.OwnReadyOK:
 		// Our own, after a command of the user's: its answer is complete.
-		c.replies.settle(r)
-	case replyReadyOK:
+		c.replies.Settle(r)
+	case reply.ReadyOK:
 		c.front.ReadyOK()
-		c.replies.settle(r)
+		c.replies.Settle(r)
 		c.answeredGUI()
 	default:
 		c.front.ReadyOK()
-		c.log.printf("readyok nobody asked for (relayed)")
+		c.log.Printf("readyok nobody asked for (relayed)")
 	}
 }
 
@@ -144,15 +145,15 @@ func (c *Core) onEngineBestMove(line, whole []byte) {
 	if c.warmSwallows() {
 		return
 	}
-	owed := c.replies.owes(replyBestmove)
+	owed := c.replies.Owes(reply.Bestmove)
 	if owed == 0 {
-		if c.replies.owes(replyOwnReadyOK) > 0 {
+		if c.replies.Owes(reply.OwnReadyOK) > 0 {
 			// Part of the output of a command of the user's (Stockfish's
 			// bench prints one per position it searches).
 			c.front.Text(whole)
 			return
 		}
-		c.log.printf("bestmove without a pending engine search: dropped")
+		c.log.Printf("bestmove without a pending engine search: dropped")
 		return
 	}
 	bm := BestMove{Raw: line}
@@ -162,9 +163,9 @@ func (c *Core) onEngineBestMove(line, whole []byte) {
 		c.observeBestMove(bm.Move) // before the front moves the game on with it
 	}
 	c.front.BestMove(bm)
-	c.replies.settle(replyBestmove)
+	c.replies.Settle(reply.Bestmove)
 	if !current {
-		c.log.printf("bestmove of an earlier, stopped search relayed")
+		c.log.Printf("bestmove of an earlier, stopped search relayed")
 		return
 	}
 	c.search.state = searchNone

@@ -99,7 +99,7 @@ const MaxPoisons = maxPoisons
 // Made is what a change of settings makes anew: the chooser, the books
 // opened, the log's file (each compared by identity), read on the loop.
 func (c *Core) Made() (chooser any, books []*book.Book, log any) {
-	c.onLoop(func() { chooser, books, log = c.books.chooser, slices.Clone(c.books.open), c.log.file })
+	c.onLoop(func() { chooser, books, log = c.books.chooser, slices.Clone(c.books.open), c.log.File() })
 	return chooser, books, log
 }
 

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/proxy/logfile"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -177,29 +178,29 @@ type Option struct {
 // them (when the log is on) and flushes them after each event.
 type Out struct {
 	w   *uci.Writer
-	log *logger
+	log *logfile.Log
 }
 
 // Line writes one line.
 func (o *Out) Line(s string) {
-	if o.log.on {
-		o.log.traffic(">gui", s)
+	if o.log.On() {
+		o.log.Traffic(">gui", s)
 	}
 	o.w.WriteLine(s)
 }
 
 // LineBytes writes one line.
 func (o *Out) LineBytes(b []byte) {
-	if o.log.on {
-		o.log.traffic(">gui", string(b))
+	if o.log.On() {
+		o.log.Traffic(">gui", string(b))
 	}
 	o.w.WriteLineBytes(b)
 }
 
 // Lines writes a run of whole lines, each ending in '\n', with one copy.
 func (o *Out) Lines(run []byte) {
-	if o.log.on {
-		EachLine(run, func(l []byte) { o.log.traffic(">gui", string(l)) })
+	if o.log.On() {
+		EachLine(run, func(l []byte) { o.log.Traffic(">gui", string(l)) })
 	}
 	o.w.WriteLinesRaw(run)
 }

@@ -450,7 +450,7 @@ func (g *game) playMoves(moves []board.Move, first int) error {
 func (c *Core) tracked(continues bool) {
 	g := &c.game
 	if g.err != "" {
-		c.log.printf("position followed again")
+		c.log.Printf("position followed again")
 	}
 	g.ok, g.err = true, ""
 	if c.observer.obs == nil {
@@ -519,7 +519,7 @@ func (c *Core) lostTrack(err error, continues bool) {
 		g.err = msg
 		c.front.Notice(msg)
 	}
-	c.log.printf("%s", msg)
+	c.log.Printf("%s", msg)
 }
 
 // refusePosition keeps from the engine a position that cannot be played
@@ -537,7 +537,7 @@ func (c *Core) refusePosition(why, text string) {
 		g.err = msg
 		c.front.Notice(msg)
 	}
-	c.log.printf("%s: %s", msg, text)
+	c.log.Printf("%s: %s", msg, text)
 }
 
 // positionText is a position line, kept up to date move by move: writing
@@ -632,8 +632,8 @@ func (c *Core) noteAnalyseMode(name, value string) {
 	}
 	c.game.analyse = on
 	if on {
-		c.log.printf("UCI_AnalyseMode on: book off, the engine analyses")
+		c.log.Printf("UCI_AnalyseMode on: book off, the engine analyses")
 	} else {
-		c.log.printf("UCI_AnalyseMode off: book on again")
+		c.log.Printf("UCI_AnalyseMode off: book on again")
 	}
 }

@@ -45,8 +45,8 @@ func (c *Core) readGUI(r io.Reader) {
 
 // onGUILine handles one line from the GUI: its front reads it.
 func (c *Core) onGUILine(line string) {
-	if c.log.on {
-		c.log.traffic("gui>", line)
+	if c.log.On() {
+		c.log.Traffic("gui>", line)
 	}
 	c.front.GUILine(line)
 }
@@ -55,7 +55,7 @@ func (c *Core) onGUILine(line string) {
 func (c *Core) notify(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	fmt.Fprintln(c.opts.Stderr, "polyproxy: "+msg)
-	c.log.printf("%s", msg)
+	c.log.Printf("%s", msg)
 	c.front.Notice(msg)
 }
 
@@ -63,7 +63,7 @@ func (c *Core) notify(format string, args ...any) {
 func (c *Core) fatalf(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	fmt.Fprintln(c.opts.Stderr, "polyproxy: "+msg)
-	c.log.printf("fatal: %s", msg)
+	c.log.Printf("fatal: %s", msg)
 	c.front.Notice(msg)
 }
 

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/proxy/reply"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -214,8 +215,8 @@ func (c *Core) toEngine(line string) {
 		c.soon = false // the search takes the CPU (answerDue)
 	}
 	c.warmBeforeEngineLine(line)
-	if c.log.on {
-		c.log.traffic(">engine", line)
+	if c.log.On() {
+		c.log.Traffic(">engine", line)
 	}
 	if err := c.engine.eng.WriteLine(line); err != nil {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
@@ -225,7 +226,7 @@ func (c *Core) toEngine(line string) {
 			c.engine.eng.Kill()
 			return
 		}
-		c.log.printf("writing to the engine: %v", err)
+		c.log.Printf("writing to the engine: %v", err)
 	}
 }
 
@@ -278,7 +279,7 @@ func (c *Core) judgeDeath(status string) error {
 func (c *Core) onPoisonedSearch(status string) {
 	why := "the engine died twice in a search of this position (" + status + ")"
 	c.notify("%s: bestmove 0000; a fresh engine for what follows", why)
-	for range c.replies.replaceLostBestmoves(false) {
+	for range c.replies.ReplaceLostBestmoves(false) {
 	}
 	c.game.poisoned = c.search.engineLine
 	c.search.state = searchNone
@@ -313,10 +314,10 @@ func (c *Core) resume() {
 	c.toEngine("ucinewgame")
 	// Bestmoves of stopped searches the dead engine owed will not
 	// come; the latest search is issued again below.
-	for range c.replies.replaceLostBestmoves(c.search.state == searchEngine) {
-		c.log.printf("the engine died owing the bestmove of a stopped search: bestmove 0000 instead")
+	for range c.replies.ReplaceLostBestmoves(c.search.state == searchEngine) {
+		c.log.Printf("the engine died owing the bestmove of a stopped search: bestmove 0000 instead")
 	}
-	for range c.replies.owes(replyReadyOK) + c.replies.owes(replyOwnReadyOK) {
+	for range c.replies.Owes(reply.ReadyOK) + c.replies.Owes(reply.OwnReadyOK) {
 		c.toEngine("isready")
 	}
 	switch {
@@ -342,7 +343,7 @@ func (c *Core) resume() {
 			limits = limits.Charged(time.Since(c.search.clockFrom).Milliseconds(), white, black)
 		}
 		goLine := limits.String()
-		c.log.printf("re-issuing the search the engine died in: %s", goLine)
+		c.log.Printf("re-issuing the search the engine died in: %s", goLine)
 		c.toEngine(goLine)
 		c.search.reissued = !c.engine.diedWarm
 		if c.search.stopSent {

@@ -146,7 +146,7 @@ func (pl *pollLoop) run() error {
 				continue
 			} else if err != nil {
 				// Not expected with valid arguments; the run cannot go on.
-				c.log.printf("poll: %v: quitting", err)
+				c.log.Printf("poll: %v: quitting", err)
 				c.end.reach(over)
 				_, ferr := c.afterEvent(nil)
 				return ferr

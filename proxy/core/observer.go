@@ -164,7 +164,7 @@ func (c *Core) onObserverSaid() {
 		if w.warn {
 			c.notify("%s", w.msg)
 		} else {
-			c.log.printf("%s", w.msg)
+			c.log.Printf("%s", w.msg)
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/learn"
+	"github.com/polyproxy/polyproxy/proxy/logfile"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -84,7 +85,7 @@ func (c *Core) setOurOption(name, value string) {
 		c.notify("setoption Polyglot %s: %v", name, err)
 		return
 	}
-	c.log.printf("option Polyglot %s set to %q", name, value)
+	c.log.Printf("option Polyglot %s set to %q", name, value)
 	if changed&config.ResendLearning != 0 {
 		c.tellLearning()
 	}
@@ -119,4 +120,15 @@ func (c *Core) tellLearning() {
 		ls.Books = c.settings.BooksInUse()
 	}
 	c.observer.laterNow(func(o GameObserver) { o.SetLearning(ls) })
+}
+
+// applyLogConfig (re)opens the log after a change of Log or LogFile.
+func (c *Core) applyLogConfig() {
+	c.log.Close()
+	l, err := logfile.Open(c.settings)
+	if err != nil {
+		c.notify("%v: logging off", err)
+		return
+	}
+	c.log = l
 }

@@ -84,7 +84,7 @@ func (c *Core) shortLine(cur *board.Line, move board.Move) string {
 	plies, complete := w.longest(cur.Keys, &after, need)
 	switch {
 	case !complete:
-		c.log.printf("book: the line after %s was not measured to the end within %d positions: taken as long enough", move, lineBudget)
+		c.log.Printf("book: the line after %s was not measured to the end within %d positions: taken as long enough", move, lineBudget)
 	case plies < need:
 		return fmt.Sprintf("short line: the book goes on %d plies after %s, BookMinLine %d", plies, move, need)
 	}

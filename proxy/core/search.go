@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/polyproxy/polyproxy/proxy/reply"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -66,7 +67,7 @@ func (c *Core) onStop() {
 	case searchBookPonder:
 		c.releaseBookAnswer(false)
 	default:
-		c.log.printf("stop with no search running: swallowed")
+		c.log.Printf("stop with no search running: swallowed")
 	}
 }
 
@@ -82,7 +83,7 @@ func (c *Core) onPonderHit() {
 	case searchBookPonder:
 		c.releaseBookAnswer(true)
 	default:
-		c.log.printf("ponderhit with no search running: swallowed")
+		c.log.Printf("ponderhit with no search running: swallowed")
 	}
 }
 
@@ -101,21 +102,21 @@ func (c *Core) onGo(limits uci.Go, line string) {
 	}
 	switch {
 	case c.search.state == searchBookPonder:
-		c.log.printf("go while a book answer waits for ponderhit: that answer is sent as stopped")
+		c.log.Printf("go while a book answer waits for ponderhit: that answer is sent as stopped")
 		c.releaseBookAnswer(false)
 	case c.search.state == searchEngine && !c.search.stopSent && c.search.ends() && c.end.phase < hurried:
-		c.log.printf("go while the engine's search runs: it waits for that search's bestmove")
+		c.log.Printf("go while the engine's search runs: it waits for that search's bestmove")
 		c.gui.queued = slices.Insert(c.gui.queued, 0, command{kind: cmdGo, limits: limits, text: line})
 		c.gui.heldBySearch = true
 		return
 	case c.search.state == searchEngine && !c.search.stopSent:
-		c.log.printf("go while the engine's search cannot end by itself: stopping it first")
+		c.log.Printf("go while the engine's search cannot end by itself: stopping it first")
 		c.stopEngineSearch()
 	}
 	c.search.state = searchNone
 	if c.game.refused != "" {
-		c.log.printf("book: no (position refused); no search: bestmove 0000")
-		c.replies.emit([]answer{{bm: BestMove{Why: c.game.refused}}}, nil)
+		c.log.Printf("book: no (position refused); no search: bestmove 0000")
+		c.replies.Emit([]answer{{bm: BestMove{Why: c.game.refused}}}, nil)
 		return
 	}
 	if c.game.ok {
@@ -125,7 +126,7 @@ func (c *Core) onGo(limits uci.Go, line string) {
 		if limits.Ponder {
 			c.search.state = searchBookPonder
 			c.search.bookAnswer = ans
-			c.log.printf("book answer held until ponderhit or stop")
+			c.log.Printf("book answer held until ponderhit or stop")
 			c.startWarm(c.game.engineLine(), "the GUI ponders on a book position", false)
 			return
 		}
@@ -138,7 +139,7 @@ func (c *Core) onGo(limits uci.Go, line string) {
 		line = limits.String()
 	}
 	c.toEngineAfterPosition(line)
-	c.replies.expect(replyBestmove)
+	c.replies.Expect(reply.Bestmove)
 	c.search.state = searchEngine
 	c.search.limits = limits
 	c.search.endsByItself = hasLimit(&limits)

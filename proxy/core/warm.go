@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/polyproxy/polyproxy/proxy/reply"
 )
 
 // warmSearch is the engine searching a position while the book answers
@@ -37,19 +39,19 @@ type warmSearch struct {
 // engine is idle. why says what for, in the log; always tells that it is
 // BookPonderAlways's search.
 func (c *Core) startWarm(line, why string, always bool) {
-	if !c.warmAllowed(always) || line == "" || c.engine.handshaking || c.replies.owes(replyBestmove) > 0 {
+	if !c.warmAllowed(always) || line == "" || c.engine.handshaking || c.replies.Owes(reply.Bestmove) > 0 {
 		return
 	}
 	switch w := &c.books.warm; {
 	case len(w.killers) >= maxPoisons:
-		c.log.printf("warm engine: off for this run (the engine died in %d searches of its own)", maxPoisons)
+		c.log.Printf("warm engine: off for this run (the engine died in %d searches of its own)", maxPoisons)
 		return
 	case slices.Contains(w.killers, line):
-		c.log.printf("warm engine: not searching %s, where the engine died in a search of its own", line)
+		c.log.Printf("warm engine: not searching %s, where the engine died in a search of its own", line)
 		return
 	}
 	c.stopWarm()
-	c.log.printf("warm engine: searching %s (%s); its bestmove will not be shown", line, why)
+	c.log.Printf("warm engine: searching %s (%s); its bestmove will not be shown", line, why)
 	c.toEnginePosition(line)
 	c.toEngine("go infinite")
 	c.books.warm.running = true
@@ -89,7 +91,7 @@ func (c *Core) warmSwallows() bool {
 		w.running = false // it ended by itself: nothing to stop
 	}
 	c.search.lastScore = c.search.lastScore[:0] // its scores are no search's of the GUI
-	c.log.printf("warm engine: its bestmove swallowed (the GUI did not ask for that search)")
+	c.log.Printf("warm engine: its bestmove swallowed (the GUI did not ask for that search)")
 	return true
 }
 
@@ -119,7 +121,7 @@ func (c *Core) stopWarmIfOff() {
 	if !w.running || c.warmAllowed(w.always) {
 		return
 	}
-	c.log.printf("warm engine: stopped, the settings no longer allow it")
+	c.log.Printf("warm engine: stopped, the settings no longer allow it")
 	c.stopWarm()
 }
 

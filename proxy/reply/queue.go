@@ -1,19 +1,22 @@
-package core
+// Package reply keeps the GUI's answers in the order it asked for them:
+// the replies the engine owes for the GUI's requests, and the proxy's
+// own answers (a book's bestmove) waiting behind them.
+package reply
 
-// reply is a reply the engine owes for a request we forwarded.
-type reply int
+// Kind is a reply the engine owes for a request the proxy forwarded.
+type Kind int
 
 const (
-	replyNone     reply = iota // not owed: our own answers
-	replyReadyOK               // for an isready
-	replyBestmove              // for a go
-	// replyOwnReadyOK is for our own isready after a command of the
+	None     Kind = iota // not owed: our own answers
+	ReadyOK               // for an isready
+	Bestmove              // for a go
+	// OwnReadyOK is for our own isready after a command of the
 	// user's (go perft, d, eval, bench...): the engine has printed its
 	// answer when the readyok comes, which is then not relayed.
-	replyOwnReadyOK
+	OwnReadyOK
 )
 
-// replyQueue keeps the GUI's replies in the order it asked for them. The
+// Queue keeps the GUI's replies in the order it asked for them. The
 // engine's replies go to the GUI as they come; our own answers (a book
 // answer, a "bestmove 0000") must not overtake a reply the engine still
 // owes for an earlier request, or the GUI would take our bestmove for the
@@ -24,7 +27,7 @@ const (
 // every marker before them is settled. Nothing owed: they go out at once.
 //
 // T is what our answers are: the core's are bestmoves.
-type replyQueue[T any] struct {
+type Queue[T any] struct {
 	entries []queued[T]
 	send    func(T) // hands one of our answers to the GUI's front
 	// lost is the answer that replaces a bestmove the engine never gives.
@@ -34,23 +37,23 @@ type replyQueue[T any] struct {
 // queued is a marker (owed) or our answers, with what to do once they are
 // sent.
 type queued[T any] struct {
-	owed  reply
+	owed  Kind
 	items []T
 	after func()
 }
 
-func newReplyQueue[T any](send func(T), lostBestmove T) replyQueue[T] {
-	return replyQueue[T]{send: send, lost: lostBestmove}
+func NewQueue[T any](send func(T), lostBestmove T) Queue[T] {
+	return Queue[T]{send: send, lost: lostBestmove}
 }
 
-// expect notes a reply the engine owes: our answers sent from now on wait
+// Expect notes a reply the engine owes: our answers sent from now on wait
 // for it.
-func (q *replyQueue[T]) expect(r reply) {
+func (q *Queue[T]) Expect(r Kind) {
 	q.entries = append(q.entries, queued[T]{owed: r})
 }
 
-// owes counts the replies of kind r still owed.
-func (q *replyQueue[T]) owes(r reply) int {
+// Owes counts the replies of kind r still owed.
+func (q *Queue[T]) Owes(r Kind) int {
 	n := 0
 	for _, e := range q.entries {
 		if e.owed == r {
@@ -60,11 +63,11 @@ func (q *replyQueue[T]) owes(r reply) int {
 	return n
 }
 
-// settle marks the oldest owed reply of kind r as answered (false: none
+// Settle marks the oldest owed reply of kind r as answered (false: none
 // was owed, a reply nobody asked for) and sends what no longer waits.
 // Markers of different kinds may settle out of order: an engine answers
 // an isready at once, even during a search it still owes a bestmove for.
-func (q *replyQueue[T]) settle(r reply) bool {
+func (q *Queue[T]) Settle(r Kind) bool {
 	for i, e := range q.entries {
 		if e.owed == r {
 			q.entries = append(q.entries[:i], q.entries[i+1:]...)
@@ -75,20 +78,20 @@ func (q *replyQueue[T]) settle(r reply) bool {
 	return false
 }
 
-// nextReadyOK is the kind of the oldest readyok owed, the GUI's or our
-// own (the engine answers isready in order), or replyNone.
-func (q *replyQueue[T]) nextReadyOK() reply {
+// NextReadyOK is the kind of the oldest readyok owed, the GUI's or our
+// own (the engine answers isready in order), or None.
+func (q *Queue[T]) NextReadyOK() Kind {
 	for _, e := range q.entries {
-		if e.owed == replyReadyOK || e.owed == replyOwnReadyOK {
+		if e.owed == ReadyOK || e.owed == OwnReadyOK {
 			return e.owed
 		}
 	}
-	return replyNone
+	return None
 }
 
-// emit sends our answers now, or once the replies owed before them are
+// Emit sends our answers now, or once the replies owed before them are
 // settled; after (may be nil) runs right after they are sent.
-func (q *replyQueue[T]) emit(items []T, after func()) {
+func (q *Queue[T]) Emit(items []T, after func()) {
 	if len(q.entries) > 0 {
 		q.entries = append(q.entries, queued[T]{items: items, after: after})
 		return
@@ -96,26 +99,26 @@ func (q *replyQueue[T]) emit(items []T, after func()) {
 	q.sendOut(queued[T]{items: items, after: after})
 }
 
-// owing reports whether any reply is owed, or any answer of ours waits.
-func (q *replyQueue[T]) owing() bool { return len(q.entries) > 0 }
+// Owing reports whether any reply is owed, or any answer of ours waits.
+func (q *Queue[T]) Owing() bool { return len(q.entries) > 0 }
 
-// replaceLostBestmoves is for an engine restart: the bestmoves the dead
+// ReplaceLostBestmoves is for an engine restart: the bestmoves the dead
 // engine owed will never come. Each becomes our "bestmove 0000", so the
 // GUI still gets one per go, in order; except, with keepLast, the last
 // one, for the search that is issued again to the new engine. It returns
 // how many were replaced.
-func (q *replyQueue[T]) replaceLostBestmoves(keepLast bool) int {
+func (q *Queue[T]) ReplaceLostBestmoves(keepLast bool) int {
 	keep := -1
 	if keepLast {
 		for i, e := range q.entries {
-			if e.owed == replyBestmove {
+			if e.owed == Bestmove {
 				keep = i
 			}
 		}
 	}
 	n := 0
 	for i := range q.entries {
-		if e := &q.entries[i]; e.owed == replyBestmove && i != keep {
+		if e := &q.entries[i]; e.owed == Bestmove && i != keep {
 			*e = queued[T]{items: []T{q.lost}}
 			n++
 		}
@@ -124,11 +127,11 @@ func (q *replyQueue[T]) replaceLostBestmoves(keepLast bool) int {
 	return n
 }
 
-// abandon gives up the replies still owed (the engine is gone): our answers
+// Abandon gives up the replies still owed (the engine is gone): our answers
 // that waited behind them go out, in order.
-func (q *replyQueue[T]) abandon() {
+func (q *Queue[T]) Abandon() {
 	for i := range q.entries {
-		if e := &q.entries[i]; e.owed != replyNone {
+		if e := &q.entries[i]; e.owed != None {
 			*e = queued[T]{}
 		}
 	}
@@ -138,15 +141,15 @@ func (q *replyQueue[T]) abandon() {
 // drain sends our answers at the head of the queue, up to the first marker.
 // Each entry leaves the queue before its after runs, so answers that after
 // emits queue behind the rest.
-func (q *replyQueue[T]) drain() {
-	for len(q.entries) > 0 && q.entries[0].owed == replyNone {
+func (q *Queue[T]) drain() {
+	for len(q.entries) > 0 && q.entries[0].owed == None {
 		e := q.entries[0]
 		q.entries = q.entries[1:]
 		q.sendOut(e)
 	}
 }
 
-func (q *replyQueue[T]) sendOut(e queued[T]) {
+func (q *Queue[T]) sendOut(e queued[T]) {
 	for _, it := range e.items {
 		q.send(it)
 	}
