@@ -429,7 +429,7 @@ func (c *Core) releaseBookAnswer(played bool) {
 		after := ans.after.Pos
 		line := slices.Clone(ans.after.Keys[:ans.ply+1])
 		out.observe = func() {
-			c.observer.later(func(o GameObserver) {
+			c.observer.Later(func(o GameObserver) {
 				o.BookMove(ans.choice.Book, line, ans.choice.Entry.Move, ans.white)
 				o.AfterBestmove(after)
 			})

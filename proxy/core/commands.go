@@ -215,7 +215,7 @@ func (c *Core) exec(cmd *command) {
 	case cmdResult:
 		c.settlePonder()
 		o, why := cmd.outcome, cmd.why
-		c.observer.laterNow(func(obs GameObserver) { obs.GameResult(o, why) })
+		c.observer.Now(func(obs GameObserver) { obs.GameResult(o, why) })
 	case cmdForward:
 		c.toEngine(cmd.text)
 	case cmdUser:
@@ -233,7 +233,7 @@ func (c *Core) newGame() {
 	// The next game given starts a game even if it extends the last one.
 	c.game.forget()
 	c.game.err = ""
-	c.observer.laterNow(GameObserver.NewGame)
+	c.observer.Now(GameObserver.NewGame)
 }
 
 // ponderOn plays m on the game for a ponder search (PonderOn) and starts

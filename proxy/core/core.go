@@ -48,11 +48,9 @@ import (
 
 	"github.com/sirupsen/logrus"
 
-	"github.com/polyproxy/polyproxy/book"
-	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/config"
-	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/proxy/logfile"
+	"github.com/polyproxy/polyproxy/proxy/observe"
 	"github.com/polyproxy/polyproxy/proxy/reply"
 	"github.com/polyproxy/polyproxy/uci"
 )
@@ -72,43 +70,9 @@ type Engine interface {
 	ExitErr() error
 }
 
-// GameObserver follows the game for live learning (learn.Session has these
-// methods). During Run every call comes from one goroutine of the
-// core's own, not from its loop, in the order of the game's events: a
-// slow call (a book locked by another process, a slow disk) never delays
-// the GUI's answers. A nil observer is allowed.
-type GameObserver interface {
-	// UseLog gives the observer the core's log (logf) and a way to warn
-	// (warnf: stderr, the log and the GUI); Run calls it first of all.
-	UseLog(logf, warnf func(format string, args ...any))
-	// SetLearning gives the learning settings: BookLearn, the books in use
-	// (none when Book is off), resignation. Run calls it at the start and
-	// after every setoption of ours; it holds for the calls after it.
-	SetLearning(learn.Settings)
-	NewGame()
-	// Position and AfterBestmove pass the game's position, a value the
-	// observer may keep, not the game's line: a move costs the same at
-	// any length of game.
-	Position(p board.Position, continues bool)
-	// GameStart follows the Position that starts a game: when the GUI sent
-	// it (the calls come later), the host's PGN file just after (one stat
-	// of BookLearnPGN, taken on the loop), and the key of every position
-	// from the GUI's base (its startpos or FEN) to it, the moves played
-	// before we were asked anything (an opening suite's), so that learning
-	// finds the game in the host's PGN from its start, among the games
-	// written since.
-	GameStart(at time.Time, line []board.Key, pgn learn.PGNStat)
-	// BookMove passes the book entry played (stored in b) and line, the
-	// keys of the game's positions from its start to the one it was
-	// played in: the observer's own copy.
-	BookMove(b *book.Book, line []board.Key, stored board.Move, whiteMoved bool)
-	EngineScore(white bool, cp int, mate int, isMate bool)
-	AfterBestmove(p board.Position)
-	// GameResult ends the game with the result the GUI gave (CECP's
-	// result command); Unknown ("*"): the game ended undecided.
-	GameResult(o learn.Outcome, why string)
-	Close()
-}
+// GameObserver follows the game for live learning (learn.Session is
+// one); see observe.Observer.
+type GameObserver = observe.Observer
 
 // Options are what Run needs besides the configuration.
 type Options struct {
@@ -159,7 +123,7 @@ type Core struct {
 	search   search              // the GUI's latest go, while someone owes its bestmove
 	game     game                // the position the GUI sent, as far as we follow it
 	books    bookSet             // the open books and the chooser
-	observer observerQueue       // live learning, called after each flush
+	observer *observe.Queue      // live learning, called after each flush
 
 	runs []lineRun // the info runs of the engine batch being handled
 
@@ -177,7 +141,7 @@ type Core struct {
 // New prepares a proxy for cfg; nothing starts until Run, and cfg is
 // never changed.
 func New(cfg *config.Config, opts Options) *Core {
-	c := &Core{settings: cfg.Clone(), opts: opts, observer: observerQueue{obs: opts.Observer}}
+	c := &Core{settings: cfg.Clone(), opts: opts, observer: observe.New(opts.Observer)}
 	c.replies = reply.NewQueue(c.deliver, answer{})
 	if c.opts.Stderr == nil {
 		c.opts.Stderr = os.Stderr
@@ -220,14 +184,11 @@ func (c *Core) Run(stdin io.Reader, stdout io.Writer, front Front) (err error) {
 	// Live learning logs its decisions here and warns the GUI of a book it
 	// cannot write, through the loop (onObserverSaid); its calls are made
 	// on a goroutine of their own.
-	if c.observer.obs != nil {
-		c.observer.obs.UseLog(c.observer.logf, c.observer.warnf)
-		c.tellLearning()
-	}
+	c.tellLearning()
 	defer func() {
 		close(c.done)
-		if c.observer.obs != nil {
-			c.observer.stop() // the last game is learned before the run ends
+		if c.observer.On() {
+			c.observer.Stop() // the last game is learned before the run ends
 			c.onObserverSaid()
 			c.out.w.Flush()
 		}
@@ -243,10 +204,8 @@ func (c *Core) Run(stdin io.Reader, stdout io.Writer, front Front) (err error) {
 		defer c.poll.close() // a wake after it goes nowhere
 		c.log.Printf("loop: poll(2) on the GUI's input and the engine's output")
 	}
-	if c.observer.obs != nil {
-		// After c.poll is set: post wakes it.
-		c.observer.start(func() { c.post(event{kind: evObserverSaid}) })
-	}
+	// After c.poll is set: post wakes it.
+	c.observer.Start(func() { c.post(event{kind: evObserverSaid}) })
 	// The engine first: its start-up (a process to load, a network to
 	// read) runs while we set up the rest. The log comes before it (it
 	// costs nothing when off) so that a failed start is in it.
@@ -369,7 +328,7 @@ func (c *Core) afterEvent(failed error) (ended bool, err error) {
 	}
 	c.front.Settled() // what the front does once the core has settled
 	werr := c.out.w.Flush()
-	c.observer.run() // after the flush: learning never delays an answer
+	c.observer.Flush() // after the flush: learning never delays an answer
 	if werr != nil && !c.end.now() {
 		c.log.Printf("writing to the GUI: %v: quitting", werr)
 		c.end.reach(over)

@@ -105,7 +105,7 @@ type lineRun struct {
 // of data from the from'th, for the observer at bestmove time. It looks
 // backwards, so a flood costs one line's check per batch, not one per line.
 func (c *Core) keepLastScore(data []byte, from int) {
-	if c.observer.obs == nil || c.search.state != searchEngine {
+	if !c.observer.On() || c.search.state != searchEngine {
 		return
 	}
 	for i := len(c.runs) - 1; i >= from; i-- {
@@ -184,11 +184,11 @@ func (c *Core) onEngineBestMove(line, whole []byte) {
 func (c *Core) observeBestMove(move board.Move) {
 	scoreLine := string(c.search.lastScore)
 	c.search.lastScore = c.search.lastScore[:0]
-	if c.observer.obs == nil || !c.game.ok {
+	if !c.observer.On() || !c.game.ok {
 		return
 	}
 	pos := c.game.cur.Pos
-	c.observer.later(func(o GameObserver) {
+	c.observer.Later(func(o GameObserver) {
 		// Scores are from the side to move.
 		if in, err := uci.ParseInfo(scoreLine); err == nil && in.HasScore {
 			o.EngineScore(pos.WhiteToMove(), in.Score.CP, in.Score.Mate, in.Score.IsMate)

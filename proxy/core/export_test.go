@@ -37,6 +37,7 @@ func (c *Core) ByHand(out io.Writer, front func(*Core) Front) {
 	c.engine.eng = nullEngine{make(chan struct{})}
 	c.engine.everReady = true
 	c.front = front(c)
+	c.observer.Start(func() {})
 }
 
 // Close closes what ByHand opened.
@@ -64,7 +65,7 @@ func (c *Core) FlushGUI() { c.out.w.Flush() }
 
 // RunObservers makes the learning calls queued, as the end of an event
 // does.
-func (c *Core) RunObservers() { c.observer.run() }
+func (c *Core) RunObservers() { c.observer.Flush() }
 
 // GameState is the game followed, for tests.
 type GameState struct {

@@ -453,19 +453,19 @@ func (c *Core) tracked(continues bool) {
 		c.log.Printf("position followed again")
 	}
 	g.ok, g.err = true, ""
-	if c.observer.obs == nil {
+	if !c.observer.On() {
 		return
 	}
 	// A copy: the game moves on before the observer runs (after the flush).
 	pos := g.cur.Pos
 	if continues {
-		c.observer.later(func(o GameObserver) { o.Position(pos, true) })
+		c.observer.Later(func(o GameObserver) { o.Position(pos, true) })
 		return
 	}
 	// The last game ends: its learning lands now.
 	at, line := time.Now(), slices.Clone(g.cur.Keys)
 	pgn := learn.StatPGN(c.settings.BookLearnPGN)
-	c.observer.laterNow(func(o GameObserver) {
+	c.observer.Now(func(o GameObserver) {
 		o.Position(pos, false)
 		o.GameStart(at, line, pgn)
 	})

@@ -107,8 +107,8 @@ func (c *Core) setOurOption(name, value string) {
 
 // tellLearning gives the observer the learning settings as they are now.
 func (c *Core) tellLearning() {
-	if c.observer.obs == nil {
-		return
+	if !c.observer.On() {
+		return // nothing to work out
 	}
 	ls := learn.Settings{
 		On:          c.settings.BookLearn,
@@ -119,7 +119,7 @@ func (c *Core) tellLearning() {
 	if c.settings.Book {
 		ls.Books = c.settings.BooksInUse()
 	}
-	c.observer.laterNow(func(o GameObserver) { o.SetLearning(ls) })
+	c.observer.Now(func(o GameObserver) { o.SetLearning(ls) })
 }
 
 // applyLogConfig (re)opens the log after a change of Log or LogFile.
@@ -131,4 +131,16 @@ func (c *Core) applyLogConfig() {
 		return
 	}
 	c.log = l
+}
+
+// onObserverSaid passes on what the observer said: to the log, and its
+// warnings to stderr and the GUI too.
+func (c *Core) onObserverSaid() {
+	for _, w := range c.observer.Said() {
+		if w.Warn {
+			c.notify("%s", w.Msg)
+		} else {
+			c.log.Printf("%s", w.Msg)
+		}
+	}
 }
