@@ -2,7 +2,6 @@ package core_test
 
 import (
 	"bytes"
-	"io"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -16,9 +15,7 @@ import (
 	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/learn"
-	"github.com/polyproxy/polyproxy/proxy"
 	"github.com/polyproxy/polyproxy/proxy/core"
-	"github.com/polyproxy/polyproxy/proxy/ucifront"
 )
 
 const gnuchessBook = "/usr/share/games/gnuchess/book.bin"
@@ -30,21 +27,6 @@ type countingWriter struct{ bestmoves int }
 func (w *countingWriter) Write(p []byte) (int, error) {
 	w.bestmoves += strings.Count(string(p), "bestmove ")
 	return len(p), nil
-}
-
-// byHand is a core ready to take the GUI's lines directly, its front
-// chosen by the first, without goroutines or pipes: what "inside the
-// proxy" costs. weighted chooses a book move by weight.
-func byHand(b testing.TB, bookPath string, obs core.GameObserver, weighted ...bool) (*core.Core, *countingWriter) {
-	cfg := testConfig(b, bookPath)
-	if len(weighted) > 0 && weighted[0] {
-		cfg.BookMode = book.Weighted
-	}
-	a := core.New(cfg, core.Options{Observer: obs})
-	w := &countingWriter{}
-	a.ByHand(w, proxy.NewFront)
-	b.Cleanup(a.Close)
-	return a, w
 }
 
 // bookLine follows the book's most likely move for up to plies plies.
@@ -104,7 +86,6 @@ func benchmarkBookAnswer(b *testing.B, obs core.GameObserver) {
 			b.StopTimer()
 			a.GUILine("ucinewgame")
 			a.GUILine("position startpos")
-			a.RunObservers() // the reset's observer work is not what is measured
 			b.StartTimer()
 		}
 		start := time.Now()
@@ -112,7 +93,6 @@ func benchmarkBookAnswer(b *testing.B, obs core.GameObserver) {
 		a.GUILine("go wtime 60000 btime 60000 winc 1000 binc 1000")
 		a.FlushGUI()
 		latency += time.Since(start)
-		a.RunObservers() // after the flush, as the loop does
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(latency.Nanoseconds())/float64(b.N), "ns-to-bestmove")
@@ -164,11 +144,9 @@ func benchmarkPositionOneMorePly(b *testing.B, obs core.GameObserver) {
 		if k == 1 {
 			b.StopTimer()
 			a.GUILine(lines[0])
-			a.RunObservers() // building the 300-ply game is not what is measured
 			b.StartTimer()
 		}
 		a.GUILine(lines[k])
-		a.RunObservers()
 	}
 	b.StopTimer()
 	if st := a.State(); !st.OK || len(st.Moves) < base {
@@ -208,7 +186,6 @@ func BenchmarkBookAnswerSamePosition(b *testing.B) {
 				a.GUILine("go wtime 60000 btime 60000")
 				a.FlushGUI()
 				latency += time.Since(start)
-				a.RunObservers()
 			}
 			b.StopTimer()
 			b.ReportMetric(float64(latency.Nanoseconds())/float64(b.N), "ns-to-bestmove")
@@ -223,9 +200,8 @@ func BenchmarkBookAnswerSamePosition(b *testing.B) {
 // info lines (finding each line's kind and copying the chunk out), per line;
 // no pipes or goroutines.
 func BenchmarkEngineChunk(b *testing.B) {
-	a := core.New(testConfig(b, ""), core.Options{})
-	a.ByHand(io.Discard, func(c *core.Core) core.Front { return ucifront.New(c) })
-	b.Cleanup(a.Close)
+	a, _ := byHand(b, "", nil)
+	a.GUILine("uci") // the UCI front
 	line := "info depth 20 seldepth 30 multipv 1 score cp 31 nodes 1234567 nps 1000000 hashfull 0 tbhits 0 time 1234 pv e2e4 e7e5 g1f3\n"
 	chunk := []byte(strings.Repeat(line, 64<<10/len(line)))
 	lines := bytes.Count(chunk, []byte("\n"))

@@ -12,6 +12,7 @@ import (
 	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/learn"
+	"github.com/polyproxy/polyproxy/proxy/loop"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -27,12 +28,6 @@ type bookAnswer struct {
 	white   bool      // White made the book move
 	ply     int       // of the position it was chosen for, counted from the game's start
 	after   *board.Line
-}
-
-// bookVerdict is the result of checking a book in the background.
-type bookVerdict struct {
-	b   *book.Book
-	err error
 }
 
 // bookSet is the open books, in priority order, the chooser, and what the
@@ -170,23 +165,26 @@ func (c *Core) openBook(path string) *book.Book {
 func (c *Core) verifyBooks() {
 	for _, b := range c.books.unverified {
 		go func() {
-			idleThread()
-			c.post(event{kind: evBookVerdict, verdict: bookVerdict{b, b.Verify()}})
+			loop.IdleThread()
+			err := b.Verify()
+			c.loop.Post(func() { c.onBookVerdict(b, err) })
 		}()
 	}
 	c.books.unverified = nil
 }
 
-func (c *Core) onBookVerdict(v bookVerdict) {
-	if v.err == nil || errors.Is(v.err, book.ErrClosed) {
+// onBookVerdict reports what the check of b found wrong (err), if
+// anything.
+func (c *Core) onBookVerdict(b *book.Book, err error) {
+	if err == nil || errors.Is(err, book.ErrClosed) {
 		return
 	}
 	var oe *book.OrderError
-	if errors.As(v.err, &oe) {
-		c.notify("book %s is not sorted (%v): its moves are still found, but every lookup reads the whole file (a Polyglot book must be sorted by key)", v.b.Path(), v.err)
+	if errors.As(err, &oe) {
+		c.notify("book %s is not sorted (%v): its moves are still found, but every lookup reads the whole file (a Polyglot book must be sorted by key)", b.Path(), err)
 		return
 	}
-	c.notify("book %s: %v", v.b.Path(), v.err)
+	c.notify("book %s: %v", b.Path(), err)
 }
 
 func (s *bookSet) close() {

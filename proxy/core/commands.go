@@ -299,7 +299,7 @@ func (c *Core) Notify(format string, args ...any) { c.notify(format, args...) }
 // QuitWhenReady: the GUI quit after commands the front holds until the
 // engine is ready (the end of its handshake). When the engine is not
 // ready within QuitWait, the run ends without them.
-func (c *Core) QuitWhenReady() { c.startTimer(&c.end.wait, evQuitWait, c.opts.QuitWait) }
+func (c *Core) QuitWhenReady() { c.loop.Start(&c.end.wait, c.opts.QuitWait, c.onQuitWaitOver) }
 
 // Ending reports whether the GUI's quit has been taken: the front plays
 // no more.

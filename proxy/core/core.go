@@ -43,13 +43,13 @@ import (
 	"errors"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/sirupsen/logrus"
 
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/proxy/logfile"
+	"github.com/polyproxy/polyproxy/proxy/loop"
 	"github.com/polyproxy/polyproxy/proxy/observe"
 	"github.com/polyproxy/polyproxy/proxy/reply"
 	"github.com/polyproxy/polyproxy/uci"
@@ -110,11 +110,6 @@ type Core struct {
 	opts     Options
 	log      logfile.Log
 
-	// events is what other goroutines hand the loop (events.go): all of
-	// them for the goroutine loop, all but its own reads for the poll loop.
-	events chan event
-	done   chan struct{} // closed when Run returns
-
 	front    Front               // the GUI's protocol (front.go)
 	out      Out                 // the GUI's output, flushed after each event
 	gui      guiSide             // the GUI's commands waiting for the handshake or a search
@@ -129,9 +124,7 @@ type Core struct {
 
 	end ending // the GUI's quit and what is left to do before the run ends
 
-	// poll is the poll loop (Linux) when it runs, else nil: the goroutine
-	// loop. Set before any goroutine starts, never changed after.
-	poll *pollLoop
+	loop *loop.Loop // hands the core its events, one at a time (events.go)
 	// soon: what this event wrote makes an answer due within microseconds
 	// (see answerDue); the poll loop then waits actively for a moment
 	// before it sleeps.
@@ -164,8 +157,6 @@ func New(cfg *config.Config, opts Options) *Core {
 			return p, nil
 		}
 	}
-	c.events = make(chan event, 64)
-	c.done = make(chan struct{})
 	return c
 }
 
@@ -173,7 +164,32 @@ func New(cfg *config.Config, opts Options) *Core {
 // engine until the GUI quits or goes away (nil), or until the engine
 // cannot be kept running (an error, already reported on stderr). The
 // front writes the GUI's output on Out.
-func (c *Core) Run(stdin io.Reader, stdout io.Writer, front Front) (err error) {
+func (c *Core) Run(stdin io.Reader, stdout io.Writer, front Front) error {
+	defer c.Close()
+	if err := c.start(loop.New(stdin, (*events)(c)), stdout, front); err != nil {
+		return err
+	}
+	err := c.loop.Run()
+	if errors.Is(err, loop.ErrPoll) {
+		c.log.Printf("%v: quitting", err)
+		c.end.reach(over)
+		_, err = c.settle(nil)
+	}
+	return err
+}
+
+// Start readies a run whose events the caller hands it itself, one at a
+// time, on one goroutine, through the handler it returns: what Run does
+// around its loop, without a GUI's input to read. Close ends it.
+func (c *Core) Start(stdout io.Writer, front Front) (loop.Handler, error) {
+	h := (*events)(c)
+	return h, c.start(loop.New(nil, h), stdout, front)
+}
+
+// start readies the run on l: the log, the learning calls, the engine
+// (its handshake begins), the game and the books.
+func (c *Core) start(l *loop.Loop, stdout io.Writer, front Front) error {
+	c.loop = l
 	c.out = Out{w: uci.NewWriter(stdout), log: &c.log}
 	c.front = front
 	if c.opts.Log != nil {
@@ -181,31 +197,17 @@ func (c *Core) Run(stdin io.Reader, stdout io.Writer, front Front) (err error) {
 	} else {
 		c.applyLogConfig()
 	}
+	for _, w := range c.settings.Warnings {
+		c.log.Printf("config: %s", w)
+	}
+	if l.Polling() {
+		c.log.Printf("loop: poll(2) on the GUI's input and the engine's output")
+	}
 	// Live learning logs its decisions here and warns the GUI of a book it
 	// cannot write, through the loop (onObserverSaid); its calls are made
 	// on a goroutine of their own.
 	c.tellLearning()
-	defer func() {
-		close(c.done)
-		if c.observer.On() {
-			c.observer.Stop() // the last game is learned before the run ends
-			c.onObserverSaid()
-			c.out.w.Flush()
-		}
-		c.books.close()
-		c.log.Close()
-	}()
-	for _, w := range c.settings.Warnings {
-		c.log.Printf("config: %s", w)
-	}
-	// Before the engine starts: the poll loop reads its output itself.
-	c.poll = c.newPollLoop(stdin)
-	if c.poll != nil {
-		defer c.poll.close() // a wake after it goes nowhere
-		c.log.Printf("loop: poll(2) on the GUI's input and the engine's output")
-	}
-	// After c.poll is set: post wakes it.
-	c.observer.Start(func() { c.post(event{kind: evObserverSaid}) })
+	c.observer.Start(func() { l.Post(c.onObserverSaid) })
 	// The engine first: its start-up (a process to load, a network to
 	// read) runs while we set up the rest. The log comes before it (it
 	// costs nothing when off) so that a failed start is in it.
@@ -215,11 +217,23 @@ func (c *Core) Run(stdin io.Reader, stdout io.Writer, front Front) (err error) {
 	}
 	c.game.init()
 	c.openBooks(config.ReopenBooks | config.RebuildChooser) // checked after the first handshake (verifyBooks)
-	if c.poll != nil {
-		return c.poll.run()
+	return nil
+}
+
+// Close ends the run: the last game is learned, the books and the log
+// are closed, and the loop's goroutines end.
+func (c *Core) Close() {
+	if c.loop == nil {
+		return
 	}
-	go c.readGUI(stdin)
-	return c.loop()
+	c.loop.Close()
+	if c.observer.On() {
+		c.observer.Stop() // the last game is learned before the run ends
+		c.onObserverSaid()
+		c.out.w.Flush()
+	}
+	c.books.close()
+	c.log.Close()
 }
 
 // Out is the GUI's output, for the front (valid once Run has begun).
@@ -238,134 +252,5 @@ func (c *Core) answerDue() { c.soon = true }
 func (c *Core) answeredGUI() {
 	if !c.replies.Owing() && c.search.state == searchNone {
 		c.answerDue()
-	}
-}
-
-// kick tells the poll loop that a channel has something for it; the
-// goroutine loop waits on the channels themselves. Any goroutine may call
-// it, after its send.
-func (c *Core) kick() {
-	if c.poll != nil {
-		c.poll.wake()
-	}
-}
-
-// loop is the goroutine loop: readers on their own goroutines hand the
-// GUI's and the engine's lines over channels, and the loop waits on every
-// channel at once. It runs wherever the poll loop (Linux) cannot: the
-// GUI's input is not a descriptor poll(2) can wait on, or the system has
-// none for pipes (Windows).
-func (c *Core) loop() error {
-	for {
-		if over, err := c.dispatch(<-c.events); over {
-			return err
-		}
-	}
-}
-
-// The loop's events. dispatch (events.go) calls these handlers for both
-// loops, so each thing is done one way; then afterEvent.
-
-// onGUIBatch handles lines the GUI sent; readErr set means its input
-// ended (the end of input is a quit, in its turn).
-func (c *Core) onGUIBatch(lines []string, readErr error) {
-	if c.end.quitSeen() {
-		return // lines after the quit are not read
-	}
-	for _, line := range lines {
-		c.onGUILine(line)
-		if c.end.quitSeen() {
-			break
-		}
-	}
-	if readErr != nil && !c.end.quitSeen() {
-		if readErr != io.EOF {
-			c.log.Printf("reading the GUI: %v", readErr)
-		}
-		c.log.Printf("GUI closed its end: quitting")
-		c.front.GUIGone()
-	}
-}
-
-// onEngineOutput handles whole lines of the running engine (each ending
-// in '\n'); readErr set means its output ended: after a quit the run
-// ends, else it died. A non-nil result ends the run.
-func (c *Core) onEngineOutput(data []byte, readErr error) error {
-	c.onEngineBatch(data)
-	if readErr == nil {
-		return nil
-	}
-	if err := c.onEngineGone(); err != nil {
-		c.out.w.Flush()
-		c.engine.eng.Kill()
-		return err
-	}
-	return nil
-}
-
-// onEngineExited: the engine process ended. Its output may stay open in a
-// process it left behind; ending its group closes it, and the end of its
-// output is the death handled by onEngineOutput (after any last lines).
-func (c *Core) onEngineExited() {
-	c.engine.eng.Kill()
-}
-
-func (c *Core) onDrainOver() {
-	c.log.Printf("the engine did not leave within %v of quit: ending it", c.opts.QuitGrace)
-	c.end.reach(overdue)
-}
-
-func (c *Core) onSlowHandshake() {
-	c.notify("the engine has not answered uci with uciok after %v: is %q a UCI engine?", c.opts.SlowHandshake, strings.Join(c.settings.EngineArgv, " "))
-}
-
-// afterEvent ends every event: what it had to say goes to the GUI, then
-// the observers run. over is true when the run ends here (err: why, if it
-// failed); the engine is then stopped.
-func (c *Core) afterEvent(failed error) (ended bool, err error) {
-	if failed != nil {
-		return true, failed
-	}
-	c.front.Settled() // what the front does once the core has settled
-	werr := c.out.w.Flush()
-	c.observer.Flush() // after the flush: learning never delays an answer
-	if werr != nil && !c.end.now() {
-		c.log.Printf("writing to the GUI: %v: quitting", werr)
-		c.end.reach(over)
-	}
-	if c.end.now() {
-		c.finish()
-		return true, nil
-	}
-	if len(c.books.unverified) > 0 && c.engine.everReady {
-		c.verifyBooks() // once the first handshake is answered
-	}
-	return false, nil
-}
-
-// onEngineGone handles the end of the engine's output: the end of the run
-// after a quit, else a death (restart, or an error that ends the run).
-func (c *Core) onEngineGone() error {
-	switch {
-	case c.end.draining():
-		c.end.reach(over)
-		return nil
-	case c.end.quitSeen():
-		// The GUI is leaving: no restart for the answers still owed.
-		c.notify("the engine died (%s) after the GUI's quit", c.engine.ended())
-		c.end.reach(over)
-		return nil
-	}
-	return c.onEngineDeath()
-}
-
-// sendOrDone hands v to the loop unless the run is over; the readers then
-// end instead of blocking forever.
-func sendOrDone[T any](ch chan<- T, v T, done <-chan struct{}) bool {
-	select {
-	case ch <- v:
-		return true
-	case <-done:
-		return false
 	}
 }

@@ -3,6 +3,8 @@ package core
 import (
 	"slices"
 	"time"
+
+	"github.com/polyproxy/polyproxy/proxy/loop"
 )
 
 // The end of a run. The GUI's quit, and the end of its input, are
@@ -18,8 +20,8 @@ type ending struct {
 	// wait fires when a quit held behind the engine's handshake, or behind
 	// a search that ends by itself, has waited long enough (QuitWait) for
 	// the answers owed before it.
-	wait  loopTimer
-	drain loopTimer // fires when the engine has had its grace to leave after quit
+	wait  loop.Timer
+	drain loop.Timer // fires when the engine has had its grace to leave after quit
 }
 
 // phase is how far the run is in its end; it only moves forward.
@@ -69,7 +71,7 @@ func (c *Core) onQuitInOrder() {
 		return
 	}
 	c.gui.queued = append(c.gui.queued, quit)
-	c.startTimer(&c.end.wait, evQuitWait, c.opts.QuitWait)
+	c.loop.Start(&c.end.wait, c.opts.QuitWait, c.onQuitWaitOver)
 }
 
 // answersWaitForHandshake reports whether a command waiting for the
@@ -104,8 +106,8 @@ func (c *Core) beginEnd() {
 	}
 	c.toEngine("quit")
 	c.end.reach(draining)
-	c.end.wait.stop()
-	c.startTimer(&c.end.drain, evDrain, c.opts.QuitGrace)
+	c.end.wait.Stop()
+	c.loop.Start(&c.end.drain, c.opts.QuitGrace, c.onDrainOver)
 }
 
 // finish ends the run: replies the engine never gave are made good (a

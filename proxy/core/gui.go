@@ -2,10 +2,6 @@ package core
 
 import (
 	"fmt"
-	"io"
-	"runtime"
-
-	"github.com/polyproxy/polyproxy/uci"
 )
 
 // guiSide is what we know of the GUI's side of the conversation.
@@ -15,32 +11,6 @@ type guiSide struct {
 	// commands after it.
 	queued       []command
 	heldBySearch bool
-}
-
-// readGUI hands the GUI's lines to the loop, a batch at a time (the
-// goroutine loop's reader).
-func (c *Core) readGUI(r io.Reader) {
-	lr := uci.NewLineReader(r, 64<<10)
-	for {
-		var lines []string
-		for {
-			l, err := lr.ReadLine()
-			if err != nil {
-				c.post(event{kind: evGUI, lines: lines, err: err})
-				return
-			}
-			lines = append(lines, string(l))
-			if !lr.HasBufferedLine() {
-				break
-			}
-		}
-		if !c.post(event{kind: evGUI, lines: lines}) {
-			return
-		}
-		// Let the loop answer on this thread before our next read blocks
-		// it in a system call: saves a thread hand-off per command.
-		runtime.Gosched()
-	}
 }
 
 // onGUILine handles one line from the GUI: its front reads it.

@@ -1,16 +1,14 @@
 package core
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/proxy/loop"
 	"github.com/polyproxy/polyproxy/proxy/reply"
 	"github.com/polyproxy/polyproxy/uci"
 )
@@ -28,7 +26,7 @@ type engineLink struct {
 	lastDeath   time.Time // a second death within restartWindow of it is fatal
 	// slowHandshake fires when the engine has not finished its handshake
 	// in time (unset once it has).
-	slowHandshake loopTimer
+	slowHandshake loop.Timer
 
 	position string      // the last position line it was sent ("": none since its start or ucinewgame)
 	header   []announced // the engine's id and option lines, for the GUI's uci
@@ -95,7 +93,7 @@ func (l *engineLink) headerLine(line string, option bool) error {
 // engine had finished one (so this one replaces it).
 func (l *engineLink) handshakeDone() (restart bool) {
 	l.handshaking = false
-	l.slowHandshake.stop()
+	l.slowHandshake.Stop()
 	restart = l.everReady
 	l.everReady = true
 	return restart
@@ -201,11 +199,11 @@ func (c *Core) spawnEngine() error {
 		return err
 	}
 	c.engine.start(eng)
-	c.startTimer(&c.engine.slowHandshake, evSlowHandshake, c.opts.SlowHandshake)
-	go c.watchExit(eng.Exited(), c.engine.gen)
-	if c.poll == nil || !c.poll.attach(eng) {
-		go c.readEngine(c.engine.gen, eng.Stdout())
-	}
+	c.loop.Start(&c.engine.slowHandshake, c.opts.SlowHandshake, c.onSlowHandshake)
+	// The process may end with its output still open in one it left
+	// behind: ending its group closes it, and the end of its output is the
+	// death (after any last lines).
+	c.loop.Attach(eng, eng.Kill)
 	return nil
 }
 
@@ -357,48 +355,4 @@ func setOptionLine(o uci.SetOption) string {
 		return "setoption name " + o.Name + " value " + o.Value
 	}
 	return "setoption name " + o.Name
-}
-
-// engineBatch is a reader goroutine's buffer of an engine's whole lines,
-// each ending in '\n'.
-type engineBatch struct{ data []byte }
-
-// batchPool recycles engine batches: a flood of info lines then costs no
-// allocation per batch.
-var batchPool = sync.Pool{New: func() any { return &engineBatch{data: make([]byte, 0, 64<<10)} }}
-
-// readEngine hands an engine's output (start gen) to the loop in chunks
-// of whole lines, as they arrive: a lone line goes at once, and a flood
-// costs one read, one hand-over and one GUI write per chunk, not per line
-// (the relay must keep up with cat). Lines of any length are kept whole.
-// The last chunk carries the end of the output (its err).
-func (c *Core) readEngine(gen int, r io.Reader) {
-	var carry []byte // the start of a line not yet complete
-	for {
-		b := batchPool.Get().(*engineBatch)
-		b.data = append(b.data[:0], carry...)
-		carry = carry[:0]
-		for {
-			if cap(b.data)-len(b.data) < 16<<10 {
-				b.data = append(b.data, make([]byte, 64<<10)...)[:len(b.data)]
-			}
-			n, err := r.Read(b.data[len(b.data):cap(b.data)])
-			b.data = b.data[:len(b.data)+n]
-			if err != nil {
-				if len(b.data) > 0 && b.data[len(b.data)-1] != '\n' {
-					b.data = append(b.data, '\n') // a last line without its end
-				}
-				c.post(event{kind: evEngine, gen: gen, data: b.data, err: err, batch: b})
-				return
-			}
-			if last := bytes.LastIndexByte(b.data, '\n'); last >= 0 {
-				carry = append(carry, b.data[last+1:]...)
-				b.data = b.data[:last+1]
-				break
-			}
-		}
-		if !c.post(event{kind: evEngine, gen: gen, data: b.data, batch: b}) {
-			return
-		}
-	}
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/uci"
 )
@@ -67,7 +68,8 @@ func TestOptionTableViews(t *testing.T) {
 			if !s.Offered(front) {
 				continue
 			}
-			was := h.Core.Setting(s)
+			var was string
+			h.Do(func() { was = h.Core.Setting(s) })
 			checkSet(t, h, rec, front, s, tableSample(t, s, was))
 			set(h, front, s, was) // back, so the next effects show (books and log on)
 		}
@@ -116,12 +118,18 @@ func checkAnnounced(t *testing.T, front config.Front, s config.Setting, value st
 func checkSet(t *testing.T, h *harness, rec *recorder, front config.Front, s config.Setting, value string) {
 	t.Helper()
 	learning := learned(rec)
-	chooser, books, log := h.Core.Made()
+	var chooser, log any
+	var books []*book.Book
+	h.Do(func() { chooser, books, log = h.Core.Made() })
 	set(h, front, s, value)
-	if got := h.Core.Setting(s); got != value {
+	var got string
+	h.Do(func() { got = h.Core.Setting(s) })
+	if got != value {
 		t.Errorf("%s: set to %q through %s, the setting is %q", s.Name, value, frontName(front), got)
 	}
-	chooser2, books2, log2 := h.Core.Made()
+	var chooser2, log2 any
+	var books2 []*book.Book
+	h.Do(func() { chooser2, books2, log2 = h.Core.Made() })
 	made := map[config.Invalidates]bool{
 		config.RebuildChooser: chooser2 != chooser,
 		config.ReopenBooks:    !slices.Equal(books2, books),

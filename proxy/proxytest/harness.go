@@ -37,6 +37,47 @@ type Harness struct {
 	Stderr  *SyncBuffer
 	mu      sync.Mutex
 	engines []*ucitest.Engine
+	calls   []func() // for Do, in order
+}
+
+// doLine is the line the GUI sends for Do: the front the harness wraps
+// around the proxy's runs the next call instead of reading it.
+const doLine = "\x00proxytest: do"
+
+// onLoop is the proxy's front, with the harness's calls (Do) taken out of
+// the GUI's lines.
+type onLoop struct {
+	core.Front
+	h *Harness
+}
+
+func (f onLoop) GUILine(line string) {
+	if line != doLine {
+		f.Front.GUILine(line)
+		return
+	}
+	f.h.mu.Lock()
+	call := f.h.calls[0]
+	f.h.calls = f.h.calls[1:]
+	f.h.mu.Unlock()
+	call()
+}
+
+// Do runs f on the proxy's loop, between events, and waits for it: for a
+// test that looks at what the loop owns (the core's state). The GUI's
+// quit must not have been sent.
+func (h *Harness) Do(f func()) {
+	h.T.Helper()
+	done := make(chan struct{})
+	h.mu.Lock()
+	h.calls = append(h.calls, func() { f(); close(done) })
+	h.mu.Unlock()
+	h.Send(doLine)
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		h.T.Fatal("the proxy's loop did not run the call within 5 s")
+	}
 }
 
 // SyncBuffer is a buffer written by one goroutine and read by another.
@@ -113,7 +154,7 @@ func Start(t testing.TB, cfg *config.Config, setup func(n int, s *ucitest.Settin
 		close(h.Out)
 	}()
 	go func() {
-		err := h.Core.Run(guiR, outW, proxy.NewFront(h.Core))
+		err := h.Core.Run(guiR, outW, onLoop{proxy.NewFront(h.Core), h})
 		outW.Close()
 		h.Done <- err
 	}()

@@ -8,8 +8,8 @@ type Kind int
 
 const (
 	None     Kind = iota // not owed: our own answers
-	ReadyOK               // for an isready
-	Bestmove              // for a go
+	ReadyOK              // for an isready
+	Bestmove             // for a go
 	// OwnReadyOK is for our own isready after a command of the
 	// user's (go perft, d, eval, bench...): the engine has printed its
 	// answer when the readyok comes, which is then not relayed.

@@ -7,10 +7,10 @@ import (
 
 // replyOp is one step of a Queue test.
 type replyOp struct {
-	expect  Kind    // expect this reply (when not None)
+	expect  Kind     // expect this reply (when not None)
 	emit    []string // emit these lines (when not nil)
 	tag     string   // with emit: its after records "after TAG"
-	settle  Kind    // settle this reply (when not None) ...
+	settle  Kind     // settle this reply (when not None) ...
 	settled bool     // ... and whether one was owed
 	restart int      // 1: replaceLostBestmoves(false), 2: (true)
 	lost    int      // with restart: how many were replaced

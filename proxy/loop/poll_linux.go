@@ -1,9 +1,11 @@
 //go:build linux
 
-package core
+package loop
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -20,12 +22,11 @@ import (
 // write (the goroutine loop's hand-offs made a round trip through the
 // proxy 1.1-1.4 times PolyGlot's on a 2-CPU VM; this shape, 0.6-0.8).
 //
-// Everything else (a book's verdict, the engine's exit, a timer, the
-// output of an engine read by a goroutine) arrives as in the goroutine
-// loop, on the loop's events channel, and the sender then writes to an
-// eventfd that is in the same poll set (Core.post, kick): the loop
-// takes the events when it wakes for it. Every event, read here or
-// received, goes to the one dispatch.
+// Everything else (a call posted, the output of an engine read by a
+// goroutine) arrives as in the goroutine loop, on the loop's events
+// channel, and the sender then writes to an eventfd that is in the same
+// poll set (Loop.post, wake): the loop takes the events when it wakes for
+// it. Every event, read here or received, goes to the one dispatch.
 //
 // The GUI's input is polled and read as it is: blocking, and never made
 // non-blocking or reopened, because its open file is shared with the GUI
@@ -35,7 +36,7 @@ import (
 // Go's poller (uci.Process.StdoutFD). Blocking descriptors are safe with
 // one read per readiness: poll said there is data or an end.
 type pollLoop struct {
-	a     *Core
+	l     *Loop
 	in    *os.File // the GUI's input, kept alive while gui is in use
 	gui   int      // its descriptor; -1 once it ended or a quit was read
 	guiIn inBuf
@@ -49,7 +50,7 @@ type pollLoop struct {
 	wakeFd int        // eventfd; -1 once closed
 	fds    [3]unix.PollFd
 
-	spins atomic.Int32 // busy-waits begun: tests check when the loop spins
+	spins atomic.Int32 // busy-waits begun (Loop.Spins)
 }
 
 // The readiness poll reports for a descriptor to read: data, its end, or
@@ -59,7 +60,7 @@ const pollReady = unix.POLLIN | unix.POLLHUP | unix.POLLERR | unix.POLLNVAL
 // newPollLoop returns the poll loop when stdin is a descriptor it can
 // wait on as it is (an *os.File in blocking mode), else nil: the goroutine
 // loop runs (a pipe in Go's poller, an io.Reader of the tests).
-func (c *Core) newPollLoop(stdin io.Reader) *pollLoop {
+func newPollLoop(l *Loop, stdin io.Reader) *pollLoop {
 	f, ok := stdin.(*os.File)
 	if !ok || f == nil {
 		return nil
@@ -81,10 +82,17 @@ func (c *Core) newPollLoop(stdin io.Reader) *pollLoop {
 	if err != nil {
 		return nil
 	}
-	return &pollLoop{a: c, in: f, gui: fd, eng: -1, wakeFd: wfd,
+	return &pollLoop{l: l, in: f, gui: fd, eng: -1, wakeFd: wfd,
 		guiIn: inBuf{b: make([]byte, 64<<10)},
 		// Big: an info flood comes in chunks of up to the pipe's 1 MB.
 		engIn: inBuf{b: make([]byte, 256<<10)}}
+}
+
+func (pl *pollLoop) spinsSoFar() int {
+	if pl == nil {
+		return 0
+	}
+	return int(pl.spins.Load())
 }
 
 // outputFD is an engine whose output is a descriptor the loop can poll
@@ -126,8 +134,11 @@ func (pl *pollLoop) close() {
 	pl.mu.Unlock()
 }
 
+// ErrPoll is returned (wrapped) by Run when poll(2) fails: not expected
+// with valid arguments, and the run cannot go on.
+var ErrPoll = errors.New("poll")
+
 func (pl *pollLoop) run() error {
-	c := pl.a
 	soon := false
 	for {
 		fds := pl.fds[:]
@@ -145,11 +156,7 @@ func (pl *pollLoop) run() error {
 			if n, err = unix.Poll(fds, -1); err == unix.EINTR {
 				continue
 			} else if err != nil {
-				// Not expected with valid arguments; the run cannot go on.
-				c.log.Printf("poll: %v: quitting", err)
-				c.end.reach(over)
-				_, ferr := c.afterEvent(nil)
-				return ferr
+				return fmt.Errorf("%w: %v", ErrPoll, err)
 			}
 		}
 		if fds[1].Revents&pollReady != 0 && pl.eng >= 0 {
@@ -169,7 +176,7 @@ func (pl *pollLoop) run() error {
 				return err
 			}
 		}
-		soon, c.soon = c.soon, false
+		soon = pl.l.h.AnswerDue()
 	}
 }
 
@@ -177,8 +184,8 @@ func (pl *pollLoop) run() error {
 func (pl *pollLoop) onWake() (ended bool, err error) {
 	for {
 		select {
-		case ev := <-pl.a.events:
-			if ended, err := pl.a.dispatch(ev); ended {
+		case ev := <-pl.l.events:
+			if ended, err := pl.l.dispatch(ev); ended {
 				return true, err
 			}
 		default:
@@ -196,8 +203,7 @@ func (pl *pollLoop) readEngine() (ended bool, err error) {
 	} else if len(lines) == 0 {
 		return false, nil
 	}
-	c := pl.a
-	return c.dispatch(event{kind: evEngine, gen: c.engine.gen, data: lines, err: end})
+	return pl.l.dispatch(event{kind: engineEvent, gen: pl.l.gen, data: lines, err: end})
 }
 
 // readGUI reads the GUI's input once and hands its whole lines over.
@@ -218,9 +224,8 @@ func (pl *pollLoop) readGUI() (ended bool, err error) {
 		lines = append(lines, string(l))
 		data = data[nl+1:]
 	}
-	c := pl.a
-	ended, err = c.dispatch(event{kind: evGUI, lines: lines, err: end})
-	if c.end.quitSeen() {
+	ended, err = pl.l.dispatch(event{kind: guiEvent, lines: lines, err: end})
+	if pl.l.h.QuitRead() {
 		pl.gui = -1 // lines after the quit are not read
 	}
 	return ended, err
@@ -283,7 +288,7 @@ func (ib *inBuf) read(fd, free int) (lines []byte, end error) {
 }
 
 // spinFor bounds the busy-wait after an event that makes an answer due at
-// once (expectAnswer). Measured on a 2-CPU VM: Stockfish's readyok comes
+// once (Handler.AnswerDue). Measured on a 2-CPU VM: Stockfish's readyok comes
 // 10-25 µs after isready, a GUI's next command as soon after our readyok;
 // blocking in poll instead costs a wake-up, about 20 µs when the waker
 // runs on the other CPU. Waiting longer only burns CPU.
