@@ -48,7 +48,6 @@ type bookSet struct {
 	gen            int
 	policy         bookPolicy // what the book policies remember of the game
 	saidNoChess960 bool       // the log has said that Chess960 games skip the ABK books
-	warm           warmSearch // the engine searching while the book answers
 }
 
 // forSide is the books for the positions where White (or Black) is to
@@ -283,7 +282,7 @@ func (c *Core) noBookReason(g *uci.Go) string {
 		return "no position"
 	case g.Infinite:
 		return "analysis (go infinite)"
-	case c.game.analyse:
+	case c.engine.Modes().Analyse:
 		return "analysis (UCI_AnalyseMode)"
 	case g.HasMate:
 		return "mate search (go mate)"
@@ -412,7 +411,7 @@ func (c *Core) releaseBookAnswer(played bool) {
 	ans := c.search.bookAnswer
 	c.search.bookAnswer = nil
 	c.search.state = searchNone
-	c.stopWarm() // the book answers now: a search of this position is over
+	c.sent(c.engine.StopWarm()) // the book answers now: a search of this position is over
 	if ans == nil {
 		return
 	}

@@ -175,7 +175,7 @@ func (c *Core) inOrder(cmd *command) {
 // releaseQueued handles the commands that waited, in order, until one has
 // to wait again.
 func (c *Core) releaseQueued() {
-	for len(c.gui.queued) > 0 && !c.engine.handshaking && !c.gui.heldBySearch && !c.end.draining() {
+	for len(c.gui.queued) > 0 && !c.engine.Handshaking() && !c.gui.heldBySearch && !c.end.draining() {
 		cmd := c.gui.queued[0]
 		c.gui.queued = c.gui.queued[1:]
 		c.exec(&cmd)
@@ -227,8 +227,7 @@ func (c *Core) exec(cmd *command) {
 
 // newGame starts a new game (ucinewgame).
 func (c *Core) newGame() {
-	c.toEngine("ucinewgame")
-	c.engine.position = "" // an engine may forget its position
+	c.sent(c.engine.NewGame())
 	c.checkBooksOnDisk(true)
 	// The next game given starts a game even if it extends the last one.
 	c.game.forget()
@@ -260,7 +259,7 @@ func (c *Core) settlePonder() {
 // isready after it tells when the answer is complete, and our answers for
 // later commands wait for that.
 func (c *Core) userCommand(line string) {
-	if pos := c.game.engineLine(); c.search.state != searchEngine && pos != "" && pos != c.engine.position {
+	if pos := c.game.engineLine(); c.search.state != searchEngine && pos != "" && pos != c.engine.Position() {
 		c.toEnginePosition(pos)
 	}
 	c.toEngine(line)
@@ -272,7 +271,7 @@ func (c *Core) userCommand(line string) {
 
 // Waiting reports whether commands given now wait: for the engine's
 // handshake, or behind commands that wait.
-func (c *Core) Waiting() bool { return c.engine.handshaking || len(c.gui.queued) > 0 }
+func (c *Core) Waiting() bool { return c.engine.Handshaking() || len(c.gui.queued) > 0 }
 
 // Owes reports whether the GUI is owed an answer to an earlier command,
 // or one of ours waits for them.

@@ -48,6 +48,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/proxy/link"
 	"github.com/polyproxy/polyproxy/proxy/logfile"
 	"github.com/polyproxy/polyproxy/proxy/loop"
 	"github.com/polyproxy/polyproxy/proxy/observe"
@@ -55,20 +56,9 @@ import (
 	"github.com/polyproxy/polyproxy/uci"
 )
 
-// Engine is a running engine as the core needs it; *uci.Process is one,
-// tests use in-process fakes.
-type Engine interface {
-	WriteLine(string) error
-	Stdout() io.Reader
-	Exited() <-chan struct{}
-	// Quit asks the engine to leave, waits up to grace, then kills it (and
-	// whatever it started); it returns when the engine is gone.
-	Quit(grace time.Duration)
-	Kill()
-	// ExitErr is how the engine ended (nil: exit status 0); only called
-	// once Exited is closed.
-	ExitErr() error
-}
+// Engine is a running engine as the core needs it (link.Engine);
+// *uci.Process is one, tests use in-process fakes.
+type Engine = link.Engine
 
 // GameObserver follows the game for live learning (learn.Session is
 // one); see observe.Observer.
@@ -113,7 +103,7 @@ type Core struct {
 	front    Front               // the GUI's protocol (front.go)
 	out      Out                 // the GUI's output, flushed after each event
 	gui      guiSide             // the GUI's commands waiting for the handshake or a search
-	engine   engineLink          // the engine: its handshake, restarts and what it announced
+	engine   *link.Link          // the engine: its handshake, restarts and what it announced
 	replies  reply.Queue[answer] // the order of our replies to the GUI
 	search   search              // the GUI's latest go, while someone owes its bestmove
 	game     game                // the position the GUI sent, as far as we follow it
@@ -123,6 +113,9 @@ type Core struct {
 	runs []lineRun // the info runs of the engine batch being handled
 
 	end ending // the GUI's quit and what is left to do before the run ends
+	// slowHandshake says so when the engine has not finished its
+	// handshake in time (SlowHandshake).
+	slowHandshake loop.Timer
 
 	loop *loop.Loop // hands the core its events, one at a time (events.go)
 	// soon: what this event wrote makes an answer due within microseconds
@@ -135,6 +128,7 @@ type Core struct {
 // never changed.
 func New(cfg *config.Config, opts Options) *Core {
 	c := &Core{settings: cfg.Clone(), opts: opts, observer: observe.New(opts.Observer)}
+	c.engine = link.New(&c.log)
 	c.replies = reply.NewQueue(c.deliver, answer{})
 	if c.opts.Stderr == nil {
 		c.opts.Stderr = os.Stderr

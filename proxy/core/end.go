@@ -65,7 +65,7 @@ func (c *Core) onQuitInOrder() {
 		c.exec(&quit)
 		return
 	}
-	if c.engine.handshaking && !c.answersWaitForHandshake() {
+	if c.engine.Handshaking() && !c.answersWaitForHandshake() {
 		c.log.Printf("quit during the engine's handshake, with nothing to answer: quitting now")
 		c.end.reach(over)
 		return
@@ -88,7 +88,7 @@ func (c *Core) answersWaitForHandshake() bool {
 func (c *Core) onQuitWaitOver() {
 	c.end.reach(hurried)
 	switch {
-	case c.engine.handshaking:
+	case c.engine.Handshaking():
 		c.log.Printf("the engine did not finish its handshake: quitting anyway")
 		c.end.reach(over)
 	case c.gui.heldBySearch:
@@ -123,9 +123,9 @@ func (c *Core) finish() {
 	switch {
 	case c.end.phase == overdue:
 		grace = 0 // it had its grace already
-	case c.engine.handshaking:
+	case c.engine.Handshaking():
 		grace = min(grace, stuckHandshakeGrace)
 	}
-	c.engine.eng.Quit(grace)
+	c.engine.Quit(grace)
 	c.log.Printf("engine stopped; bye")
 }

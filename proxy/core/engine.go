@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/proxy/link"
 	"github.com/polyproxy/polyproxy/proxy/reply"
 	"github.com/polyproxy/polyproxy/uci"
 )
@@ -45,7 +46,7 @@ func (c *Core) onEngineBatch(data []byte) {
 		}
 		kind := uci.ClassifyEngineLine(line)
 		info := kind == uci.EngineInfo
-		if info && c.books.warm.owed > 0 {
+		if info && c.engine.InWarm() {
 			flushRun()
 			continue // a warm search's: the GUI did not ask for it
 		}
@@ -54,7 +55,7 @@ func (c *Core) onEngineBatch(data []byte) {
 		// reach the GUI as they are, as from the engine alone; only what
 		// it says during a handshake (a banner, start-up talk) stays in
 		// the log.
-		if (info || kind == uci.EngineOther) && !c.engine.handshaking {
+		if (info || kind == uci.EngineOther) && !c.engine.Handshaking() {
 			if run.start >= 0 && (run.info != info || run.end != lineStart) {
 				flushRun()
 			}
@@ -73,15 +74,15 @@ func (c *Core) onEngineBatch(data []byte) {
 		case uci.EngineReadyOK:
 			c.onReadyOK()
 		case uci.EngineUCIOK:
-			if c.engine.handshaking {
+			if c.engine.Handshaking() {
 				c.onUCIOK()
 			} else {
 				c.log.Printf("uciok without a uci from us: dropped")
 			}
 		case uci.EngineID, uci.EngineOption:
-			if !c.engine.handshaking {
+			if !c.engine.Handshaking() {
 				c.log.Printf("id/option line outside the handshake: dropped")
-			} else if err := c.engine.headerLine(string(line), kind == uci.EngineOption); err != nil {
+			} else if err := c.engine.HeaderLine(string(line), kind == uci.EngineOption); err != nil {
 				c.log.Printf("engine option line not understood: %v", err)
 			}
 		case uci.EngineInfo, uci.EngineOther:
@@ -142,7 +143,8 @@ func (c *Core) onReadyOK() {
 // a search the GUI asked for; a bestmove nobody asked for is dropped, so
 // the GUI sees exactly one per go.
 func (c *Core) onEngineBestMove(line, whole []byte) {
-	if c.warmSwallows() {
+	if c.engine.SwallowBestmove() {
+		c.search.lastScore = c.search.lastScore[:0] // its scores are no search's of the GUI
 		return
 	}
 	owed := c.replies.Owes(reply.Bestmove)
@@ -157,7 +159,7 @@ func (c *Core) onEngineBestMove(line, whole []byte) {
 		return
 	}
 	bm := BestMove{Raw: line}
-	bm.Move, bm.Ponder = parseBestMove(line)
+	bm.Move, bm.Ponder = link.ParseBestMove(line)
 	current := owed == 1 && c.search.state == searchEngine
 	if current {
 		c.observeBestMove(bm.Move) // before the front moves the game on with it

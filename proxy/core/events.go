@@ -45,7 +45,7 @@ func (h *events) EngineOutput(data []byte, readErr error) error {
 	}
 	if err := c.onEngineGone(); err != nil {
 		c.out.w.Flush()
-		c.engine.eng.Kill()
+		c.engine.Kill()
 		return err
 	}
 	return nil
@@ -55,7 +55,7 @@ func (h *events) EngineOutput(data []byte, readErr error) error {
 // process it left behind; ending its group closes it, and the end of its
 // output is the death handled by onEngineOutput (after any last lines).
 func (c *Core) onEngineExited() {
-	c.engine.eng.Kill()
+	c.engine.Kill()
 }
 
 func (c *Core) onDrainOver() {
@@ -100,7 +100,7 @@ func (c *Core) settle(failed error) (ended bool, err error) {
 		c.finish()
 		return true, nil
 	}
-	if len(c.books.unverified) > 0 && c.engine.everReady {
+	if len(c.books.unverified) > 0 && c.engine.EverReady() {
 		c.verifyBooks() // once the first handshake is answered
 	}
 	return false, nil
@@ -115,7 +115,7 @@ func (c *Core) onEngineGone() error {
 		return nil
 	case c.end.quitSeen():
 		// The GUI is leaving: no restart for the answers still owed.
-		c.notify("the engine died (%s) after the GUI's quit", c.engine.ended())
+		c.notify("the engine died (%s) after the GUI's quit", c.engine.Ended())
 		c.end.reach(over)
 		return nil
 	}

@@ -29,9 +29,6 @@ func (c *Core) State() GameState {
 	return GameState{OK: g.ok, Err: g.err, Cur: g.cur, Moves: g.moves, EngineLine: g.engineLine(), Number: g.number}
 }
 
-// MaxPoisons is how many deaths in searches the core gives up after.
-const MaxPoisons = maxPoisons
-
 // Made is what a change of settings makes anew: the chooser, the books
 // opened, the log's file (each compared by identity); read on the loop.
 func (c *Core) Made() (chooser any, books []*book.Book, log any) {

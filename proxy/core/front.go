@@ -98,61 +98,6 @@ func (b *BestMove) AppendUCI(dst []byte) []byte {
 	return dst
 }
 
-// parseBestMove reads the engine's bestmove line: its move and its ponder
-// move, each null when missing or not a move (bestmove (none), 0000).
-// Without allocating: it runs for every move of a game.
-func parseBestMove(line []byte) (move, ponder board.Move) {
-	words := 0
-	for len(line) > 0 {
-		var w []byte
-		w, line = nextWord(line)
-		switch words++; {
-		case words == 2:
-			move = moveFromBytes(w)
-		case words > 2 && len(line) > 0 && string(w) == "ponder":
-			p, _ := nextWord(line)
-			return move, moveFromBytes(p)
-		}
-	}
-	return move, 0
-}
-
-// nextWord is the first word of b and what follows it.
-func nextWord(b []byte) (word, rest []byte) {
-	i := 0
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
-		i++
-	}
-	j := i
-	for j < len(b) && b[j] != ' ' && b[j] != '\t' {
-		j++
-	}
-	return b[i:j], b[j:]
-}
-
-// moveFromBytes reads a move in UCI form (e2e4, e7e8q); null when b is
-// none.
-func moveFromBytes(b []byte) board.Move {
-	square := func(f, r byte) (board.Square, bool) {
-		return board.NewSquare(int(f-'a'), int(r-'1')), f >= 'a' && f <= 'h' && r >= '1' && r <= '8'
-	}
-	if len(b) != 4 && len(b) != 5 {
-		return 0
-	}
-	from, ok1 := square(b[0], b[1])
-	to, ok2 := square(b[2], b[3])
-	promo := board.NoPromo
-	if len(b) == 5 {
-		if promo = board.PromoFromLetter(b[4]); promo == board.NoPromo {
-			return 0
-		}
-	}
-	if !ok1 || !ok2 {
-		return 0
-	}
-	return board.NewMove(from, to, promo)
-}
-
 // Description is what the GUI is told of the engine and of the options it
 // may set.
 type Description struct {

@@ -4,11 +4,9 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/polyproxy/polyproxy/book/board"
-	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/learn"
 )
 
@@ -78,9 +76,6 @@ type game struct {
 	// poisoned is the engine line of a position that killed the engine
 	// twice: it is not sent to an engine again.
 	poisoned string
-	// analyse is UCI_AnalyseMode as the engine was set: the GUI analyses
-	// (python-chess sets it for analyse()), and the book is off.
-	analyse bool
 	// chess960 is UCI_Chess960 as the engine was set: positions are then
 	// Chess960 ones (FEN castling fields in any style, castling as king
 	// takes own rook, in the GUI's moves and in book answers alike).
@@ -617,23 +612,4 @@ func commonPrefix(a, b []board.Move) int {
 		n++
 	}
 	return n
-}
-
-// noteAnalyseMode follows the engine option UCI_AnalyseMode, however it is
-// set (setoption, [Engine], -uci): analysis is the engine's, never the
-// book's. Only logged: python-chess switches it for every analyse and play.
-func (c *Core) noteAnalyseMode(name, value string) {
-	if !strings.EqualFold(name, "UCI_AnalyseMode") {
-		return
-	}
-	on, err := config.ParseBool(value)
-	if err != nil || on == c.game.analyse {
-		return
-	}
-	c.game.analyse = on
-	if on {
-		c.log.Printf("UCI_AnalyseMode on: book off, the engine analyses")
-	} else {
-		c.log.Printf("UCI_AnalyseMode off: book on again")
-	}
 }

@@ -41,17 +41,14 @@ func (c *Core) fatalf(format string, args ...any) {
 // announced with the values the configuration gives them as their
 // defaults. (Ours are the configuration's: Settings().Options.)
 func (c *Core) Description() Description {
-	d := Description{Name: c.engine.name}
-	for _, h := range c.engine.header {
+	d := Description{Name: c.engine.Name()}
+	for _, h := range c.engine.Header() {
 		switch {
-		case h.isName:
-		case !h.isOption:
-			d.IDLines = append(d.IDLines, h.line)
-		case !h.readable:
-			d.Options = append(d.Options, Option{Line: h.line})
+		case h.IsName:
+		case !h.IsOption:
+			d.IDLines = append(d.IDLines, h.Line)
 		default:
-			o, line := withConfiguredDefault(h.option, h.line, c.engine.configured)
-			d.Options = append(d.Options, Option{Option: o, Line: line, Readable: true})
+			d.Options = append(d.Options, Option{Option: h.Option, Line: h.Line, Readable: h.Readable})
 		}
 	}
 	return d

@@ -161,10 +161,3 @@ func (c *Core) toEngineAfterPosition(goLine string) {
 	}
 	c.toEngine(goLine)
 }
-
-// toEnginePosition sends the engine a position line, and notes it as the
-// engine's position.
-func (c *Core) toEnginePosition(line string) {
-	c.toEngine(line)
-	c.engine.position = line
-}

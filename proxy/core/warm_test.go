@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/config"
-	"github.com/polyproxy/polyproxy/proxy/core"
+	"github.com/polyproxy/polyproxy/proxy/link"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
@@ -239,7 +239,7 @@ func TestBookPonderDeathDoesNotCostTheEngine(t *testing.T) {
 // MaxPoisons deaths; none of them ends the run.
 func TestBookPonderDeathsTurnWarmSearchesOff(t *testing.T) {
 	h := startHarness(t, warmConfig(t, true), func(n int, s *ucitest.Settings) {
-		if n < core.MaxPoisons {
+		if n < link.MaxPoisons {
 			s.CrashOnGo = 1
 		}
 	}, nil)
@@ -264,8 +264,8 @@ func TestBookPonderDeathsTurnWarmSearchesOff(t *testing.T) {
 	if l := h.BestmoveAfter("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6", "go wtime 10000 btime 10000"); l != "bestmove a7a6" {
 		t.Fatalf("got %q", l)
 	}
-	if got := searchesSent(h, core.MaxPoisons); slices.Contains(got, "go infinite") {
-		t.Fatalf("warm search after %d deaths: %q", core.MaxPoisons, got)
+	if got := searchesSent(h, link.MaxPoisons); slices.Contains(got, "go infinite") {
+		t.Fatalf("warm search after %d deaths: %q", link.MaxPoisons, got)
 	}
 }
 

@@ -1,4 +1,4 @@
-package core
+package link
 
 import (
 	"strings"
@@ -32,7 +32,7 @@ func TestFitOption(t *testing.T) {
 		{combo, "Wild", "", `"Wild" is not one of Solid, Normal, Risky: not sent`, false},
 		{str, "/tb/a;/tb/b", "/tb/a;/tb/b", "", true},
 	} {
-		v, warning, ok := fitOption(tc.o, tc.value)
+		v, warning, ok := FitOption(tc.o, tc.value)
 		if v != tc.want || ok != tc.ok || (tc.warning == "") != (warning == "") || !strings.Contains(warning, tc.warning) {
 			t.Errorf("%s = %q: got %q, %q, %t", tc.o.Name, tc.value, v, warning, ok)
 		}
