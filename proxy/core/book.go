@@ -67,7 +67,7 @@ func sideIndex(white bool) int {
 // Chess960), which the log says once.
 func (c *Core) probed(white bool) []*book.Book {
 	books := c.books.forSide(white)
-	if !c.game.chess960 || !slices.ContainsFunc(books, (*book.Book).NoChess960) {
+	if !c.game.Chess960() || !slices.ContainsFunc(books, (*book.Book).NoChess960) {
 		return books
 	}
 	var kept []*book.Book
@@ -203,7 +203,7 @@ func (c *Core) bookMove(g *uci.Go) (*bookAnswer, bool) {
 		c.log.Printf("book: no (%s)", why)
 		return nil, false
 	}
-	cur := c.game.cur
+	cur := c.game.Current()
 	white := cur.Pos.WhiteToMove()
 	var only []board.Move
 	if len(g.SearchMoves) > 0 {
@@ -234,12 +234,12 @@ func (c *Core) bookMove(g *uci.Go) (*bookAnswer, bool) {
 		c.log.Printf("book%s: %s", list, reason)
 	}
 	move := choice.Move.String()
-	gm := &c.game
-	after, ponder, ponderMove := gm.predicted, gm.predictedPonder, board.Move(0)
-	if after == nil || gm.predictedMove != choice.Move {
+	after, predicted, ponder := c.game.Predicted()
+	ponderMove := board.Move(0)
+	if after == nil || predicted != choice.Move {
 		// Not the answer given to this very position before: work it out.
 		var ok bool
-		if after, ok = gm.after(move); !ok {
+		if after, ok = c.game.After(move); !ok {
 			// Choose only returns legal moves; this would be a bug.
 			c.log.Printf("book: chosen move %s does not play here: engine decides", move)
 			return nil, false
@@ -255,7 +255,7 @@ func (c *Core) bookMove(g *uci.Go) (*bookAnswer, bool) {
 	ans := &bookAnswer{
 		move:    move,
 		ponder:  ponder,
-		forGame: c.game.seq,
+		forGame: c.game.Seq(),
 		choice:  choice,
 		key:     cur.Pos.Key(),
 		white:   white,
@@ -275,8 +275,8 @@ func (c *Core) noBookReason(g *uci.Go) string {
 		return "book off"
 	case len(c.books.open) == 0:
 		return "no usable book"
-	case !c.game.ok:
-		if c.game.err != "" {
+	case !c.game.OK():
+		if c.game.Problem() != "" {
 			return "position not followed"
 		}
 		return "no position"
@@ -287,7 +287,7 @@ func (c *Core) noBookReason(g *uci.Go) string {
 	case g.HasMate:
 		return "mate search (go mate)"
 	}
-	return c.noBookAt(c.game.cur)
+	return c.noBookAt(c.game.Current())
 }
 
 // noBookAt is why the book may not answer in the game cur whatever the
@@ -323,12 +323,8 @@ type BookView struct {
 // draws no random number and touches no search: asking never changes
 // what the book or the engine plays.
 func (c *Core) BookView() BookView {
-	g := &c.game
-	if g.pondering {
-		played := board.Line{Pos: g.beforeLast, Keys: g.cur.Keys[:len(g.cur.Keys)-1]}
-		return c.viewBook(&played)
-	}
-	return c.viewBook(g.cur)
+	played := c.game.Played()
+	return c.viewBook(&played)
 }
 
 // viewBook is the book decision's view of the game cur (its last
@@ -415,9 +411,9 @@ func (c *Core) releaseBookAnswer(played bool) {
 	if ans == nil {
 		return
 	}
-	if played && c.game.ok && c.game.seq == ans.forGame {
-		c.game.predicted, c.game.predictedMove, c.game.predictedPonder = ans.after, ans.bm.Move, ans.ponder
-		c.books.policy.played(c.game.number, ans)
+	if played && c.game.OK() && c.game.Seq() == ans.forGame {
+		c.game.Predict(ans.after, ans.bm.Move, ans.ponder)
+		c.books.policy.played(c.game.Number(), ans)
 	}
 	out := answer{bm: ans.bm}
 	if played {

@@ -35,7 +35,7 @@ func (c *Core) SetGame(g Game) { c.inOrder(&command{kind: cmdSetGame, game: g}) 
 // game now as the GUI writes it (Game.Line), or "".
 func (c *Core) Play(line string, moves ...board.Move) {
 	if !c.Waiting() { // the usual case, a move of a game: no command to hold
-		c.play(moves, line)
+		c.follow(c.game.Play(moves, line))
 		return
 	}
 	c.inOrder(&command{kind: cmdPlay, moves: moves, text: line})
@@ -47,7 +47,7 @@ func (c *Core) Play(line string, moves ...board.Move) {
 // (Game.Line), or "".
 func (c *Core) ReplaceLast(line string, moves ...board.Move) {
 	if !c.Waiting() {
-		c.replaceLast(moves, line)
+		c.follow(c.game.ReplaceLast(moves, line))
 		return
 	}
 	c.inOrder(&command{kind: cmdReplaceLast, moves: moves, text: line})
@@ -190,14 +190,13 @@ func (c *Core) exec(cmd *command) {
 	case cmdNewGame:
 		c.newGame()
 	case cmdSetGame:
-		c.setGame(cmd.game)
+		c.follow(c.game.Set(cmd.game))
 	case cmdPlay:
-		c.play(cmd.moves, cmd.text)
+		c.follow(c.game.Play(cmd.moves, cmd.text))
 	case cmdReplaceLast:
-		c.replaceLast(cmd.moves, cmd.text)
+		c.follow(c.game.ReplaceLast(cmd.moves, cmd.text))
 	case cmdRefuse:
-		c.game.lost = &givenGame{} // nothing to go on from
-		c.refusePosition(cmd.why, cmd.text)
+		c.follow(c.game.Refuse(cmd.why, cmd.text))
 	case cmdGo:
 		c.onGo(cmd.limits, cmd.text)
 	case cmdPonderOn:
@@ -229,9 +228,7 @@ func (c *Core) exec(cmd *command) {
 func (c *Core) newGame() {
 	c.sent(c.engine.NewGame())
 	c.checkBooksOnDisk(true)
-	// The next game given starts a game even if it extends the last one.
-	c.game.forget()
-	c.game.err = ""
+	c.game.NewGame()
 	c.observer.Now(GameObserver.NewGame)
 }
 
@@ -239,17 +236,8 @@ func (c *Core) newGame() {
 // it.
 func (c *Core) ponderOn(m board.Move, limits uci.Go) {
 	c.settlePonder()
-	c.play([]board.Move{m}, "")
-	c.game.pondering = c.game.ok
+	c.follow(c.game.PonderOn(m))
 	c.onGo(limits, "")
-}
-
-// settlePonder takes back the move a ponder search assumed when no
-// ponderhit played it: the game given goes on from the game as played.
-func (c *Core) settlePonder() {
-	if c.game.pondering {
-		c.replaceLast(nil, "")
-	}
 }
 
 // userCommand forwards a command of the user's that is not UCI (d, eval,
@@ -259,7 +247,7 @@ func (c *Core) settlePonder() {
 // isready after it tells when the answer is complete, and our answers for
 // later commands wait for that.
 func (c *Core) userCommand(line string) {
-	if pos := c.game.engineLine(); c.search.state != searchEngine && pos != "" && pos != c.engine.Position() {
+	if pos := c.game.EngineLine(); c.search.state != searchEngine && pos != "" && pos != c.engine.Position() {
 		c.toEnginePosition(pos)
 	}
 	c.toEngine(line)
@@ -303,50 +291,6 @@ func (c *Core) QuitWhenReady() { c.loop.Start(&c.end.wait, c.opts.QuitWait, c.on
 // Ending reports whether the GUI's quit has been taken: the front plays
 // no more.
 func (c *Core) Ending() bool { return c.end.quitSeen() }
-
-// Game is the game given, as played (without a move only pondered on).
-func (c *Core) Game() GameView { return GameView{g: &c.game} }
-
-// GameView is the game given, read only, valid until the next command.
-type GameView struct{ g *game }
-
-// FEN is where the game starts ("": the standard start position).
-func (v GameView) FEN() string {
-	if gv := v.g.given(); gv.base != startBase {
-		return gv.base
-	}
-	return ""
-}
-
-// Moves are the moves played, as given.
-func (v GameView) Moves() []board.Move {
-	moves := v.g.given().moves
-	if v.g.pondering {
-		moves = moves[:len(moves)-1]
-	}
-	return moves
-}
-
-// Position is the position reached.
-func (v GameView) Position() *board.Position {
-	if v.g.pondering {
-		return &v.g.beforeLast
-	}
-	return &v.g.cur.Pos
-}
-
-// Searched is the position the latest search is on: the game's, or with
-// the move a ponder search assumes.
-func (v GameView) Searched() *board.Position { return &v.g.cur.Pos }
-
-// Repetitions is how often the position reached occurred in the game.
-func (v GameView) Repetitions() int {
-	if v.g.pondering {
-		l := board.Line{Pos: v.g.beforeLast, Keys: v.g.cur.Keys[:len(v.g.cur.Keys)-1]}
-		return l.Repetitions()
-	}
-	return v.g.cur.Repetitions()
-}
 
 // inQueue is a copy of cmd to keep, its moves copied: a front may reuse
 // its slices once the call returns.

@@ -53,6 +53,7 @@ import (
 	"github.com/polyproxy/polyproxy/proxy/loop"
 	"github.com/polyproxy/polyproxy/proxy/observe"
 	"github.com/polyproxy/polyproxy/proxy/reply"
+	"github.com/polyproxy/polyproxy/proxy/track"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -106,7 +107,7 @@ type Core struct {
 	engine   *link.Link          // the engine: its handshake, restarts and what it announced
 	replies  reply.Queue[answer] // the order of our replies to the GUI
 	search   search              // the GUI's latest go, while someone owes its bestmove
-	game     game                // the position the GUI sent, as far as we follow it
+	game     *track.Tracker      // the game the GUI gave, as far as we follow it
 	books    bookSet             // the open books and the chooser
 	observer *observe.Queue      // live learning, called after each flush
 
@@ -129,6 +130,7 @@ type Core struct {
 func New(cfg *config.Config, opts Options) *Core {
 	c := &Core{settings: cfg.Clone(), opts: opts, observer: observe.New(opts.Observer)}
 	c.engine = link.New(&c.log)
+	c.game = track.New()
 	c.replies = reply.NewQueue(c.deliver, answer{})
 	if c.opts.Stderr == nil {
 		c.opts.Stderr = os.Stderr
@@ -209,7 +211,6 @@ func (c *Core) start(l *loop.Loop, stdout io.Writer, front Front) error {
 		c.fatalf("cannot start the engine: %v", err)
 		return err
 	}
-	c.game.init()
 	c.openBooks(config.ReopenBooks | config.RebuildChooser) // checked after the first handshake (verifyBooks)
 	return nil
 }

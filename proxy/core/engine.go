@@ -186,10 +186,10 @@ func (c *Core) onEngineBestMove(line, whole []byte) {
 func (c *Core) observeBestMove(move board.Move) {
 	scoreLine := string(c.search.lastScore)
 	c.search.lastScore = c.search.lastScore[:0]
-	if !c.observer.On() || !c.game.ok {
+	if !c.observer.On() || !c.game.OK() {
 		return
 	}
-	pos := c.game.cur.Pos
+	pos := c.game.Current().Pos
 	c.observer.Later(func(o GameObserver) {
 		// Scores are from the side to move.
 		if in, err := uci.ParseInfo(scoreLine); err == nil && in.HasScore {

@@ -18,15 +18,16 @@ type GameState struct {
 	OK         bool
 	Err        string
 	Cur        *board.Line
-	Moves      []board.Move // followed
+	Moves      []board.Move // given
 	EngineLine string
 	Number     int
 }
 
 // State is the game followed; read on the loop.
 func (c *Core) State() GameState {
-	g := &c.game
-	return GameState{OK: g.ok, Err: g.err, Cur: g.cur, Moves: g.moves, EngineLine: g.engineLine(), Number: g.number}
+	g := c.game
+	_, moves := g.Given()
+	return GameState{OK: g.OK(), Err: g.Problem(), Cur: g.Current(), Moves: moves, EngineLine: g.EngineLine(), Number: g.Number()}
 }
 
 // Made is what a change of settings makes anew: the chooser, the books

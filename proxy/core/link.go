@@ -102,14 +102,9 @@ func (c *Core) onPoisonedSearch(status string) {
 	c.notify("%s: bestmove 0000; a fresh engine for what follows", why)
 	for range c.replies.ReplaceLostBestmoves(false) {
 	}
-	c.game.poisoned = c.search.engineLine
+	c.game.Poison(c.search.engineLine, why)
 	c.search.state = searchNone
 	c.search.reissued = false
-	g := &c.game
-	g.changed()
-	g.clearLine()
-	g.refused = why
-	g.forget()
 	c.gui.heldBySearch = false // what waited for that search waits for the new engine's handshake now
 }
 
@@ -142,8 +137,8 @@ func (c *Core) resume() {
 	switch {
 	case c.search.state == searchEngine:
 		c.toEnginePosition(c.search.engineLine)
-	case c.game.engineLine() != "":
-		c.toEnginePosition(c.game.engineLine())
+	case c.game.EngineLine() != "":
+		c.toEnginePosition(c.game.EngineLine())
 	}
 	if c.search.state == searchEngine {
 		// The position just sent is the one the search was for.
@@ -155,8 +150,8 @@ func (c *Core) resume() {
 			// The mover's clock has run since the search began (or the
 			// ponder hit): the new engine must not count on that time.
 			white, black := true, true
-			if c.game.ok {
-				white = c.game.pos().WhiteToMove()
+			if c.game.OK() {
+				white = (&c.game.Current().Pos).WhiteToMove()
 				black = !white
 			}
 			limits = limits.Charged(time.Since(c.search.clockFrom).Milliseconds(), white, black)

@@ -30,8 +30,7 @@ func (c *Core) onSetOption(o uci.SetOption) {
 func (c *Core) noteModes(was link.Modes) {
 	now := c.engine.Modes()
 	if now.Chess960 != was.Chess960 {
-		c.game.chess960 = now.Chess960
-		c.game.forget()
+		c.game.SetChess960(now.Chess960)
 		if now.Chess960 {
 			c.front.Notice("UCI_Chess960 is on: positions and book moves in Chess960 notation (castling king takes rook) from the next position")
 		} else {

@@ -64,7 +64,7 @@ func (c *Core) maxMovesReason(cur *board.Line) string {
 	if max <= 0 {
 		return ""
 	}
-	if n := c.books.policy.count(c.game.number, cur); n >= max {
+	if n := c.books.policy.count(c.game.Number(), cur); n >= max {
 		return fmt.Sprintf("BookMaxMoves reached (%d book moves of ours in this game, at most %d)", n, max)
 	}
 	return ""
@@ -80,7 +80,7 @@ func (c *Core) shortLine(cur *board.Line, move board.Move) string {
 	after := cur.Pos
 	after.Play(move)
 	w := &c.books.policy.lines
-	w.prepare(c.game.number, c.books.gen, c.books.chooser, c.books.forSide)
+	w.prepare(c.game.Number(), c.books.gen, c.books.chooser, c.books.forSide)
 	plies, complete := w.longest(cur.Keys, &after, need)
 	switch {
 	case !complete:

@@ -74,7 +74,7 @@ func (c *Core) onStop() {
 // onPonderHit turns a ponder search into a real one: the engine's clock
 // starts now, or the held book answer goes out as played.
 func (c *Core) onPonderHit() {
-	c.game.pondering = false // the move pondered on is played
+	c.game.PonderHit() // the move pondered on is played
 	switch c.search.state {
 	case searchEngine:
 		c.search.ponderHit = true
@@ -97,7 +97,7 @@ func (c *Core) onPonderHit() {
 // a go ponder without ponderhit) is stopped first: the engine would wait
 // for ever.
 func (c *Core) onGo(limits uci.Go, line string) {
-	if c.game.pondering && !limits.Ponder {
+	if c.game.Pondering() && !limits.Ponder {
 		c.settlePonder() // a search of the game as played
 	}
 	switch {
@@ -114,27 +114,27 @@ func (c *Core) onGo(limits uci.Go, line string) {
 		c.stopEngineSearch()
 	}
 	c.search.state = searchNone
-	if c.game.refused != "" {
+	if c.game.Refused() != "" {
 		c.log.Printf("book: no (position refused); no search: bestmove 0000")
-		c.replies.Emit([]answer{{bm: BestMove{Why: c.game.refused}}}, nil)
+		c.replies.Emit([]answer{{bm: BestMove{Why: c.game.Refused()}}}, nil)
 		return
 	}
-	if c.game.ok {
-		c.books.policy.asked(c.game.number, len(c.game.cur.Keys)-1)
+	if c.game.OK() {
+		c.books.policy.asked(c.game.Number(), len(c.game.Current().Keys)-1)
 	}
 	if ans, ok := c.bookMove(&limits); ok {
 		if limits.Ponder {
 			c.search.state = searchBookPonder
 			c.search.bookAnswer = ans
 			c.log.Printf("book answer held until ponderhit or stop")
-			c.startWarm(c.game.engineLine(), "the GUI ponders on a book position", false)
+			c.startWarm(c.game.EngineLine(), "the GUI ponders on a book position", false)
 			return
 		}
 		c.search.bookAnswer = ans
 		c.releaseBookAnswer(true)
 		return
 	}
-	c.search.engineLine = c.game.engineLine()
+	c.search.engineLine = c.game.EngineLine()
 	if line == "" {
 		line = limits.String()
 	}
@@ -156,7 +156,7 @@ func (c *Core) onGo(limits uci.Go, line string) {
 // toEngineAfterPosition sends the GUI's position (the engine gets it only
 // when it is to search: book answers need none) and then goLine.
 func (c *Core) toEngineAfterPosition(goLine string) {
-	if pos := c.game.engineLine(); pos != "" {
+	if pos := c.game.EngineLine(); pos != "" {
 		c.toEnginePosition(pos)
 	}
 	c.toEngine(goLine)

@@ -25,10 +25,10 @@ func (c *Core) startWarm(line, why string, always bool) {
 // warmAfterBookMove starts, with BookPonderAlways, the search of the
 // position after a book move just played, in the opponent's time.
 func (c *Core) warmAfterBookMove(ans *bookAnswer) {
-	if !c.warmAllowed(true) || !c.game.ok || c.game.seq != ans.forGame {
+	if !c.warmAllowed(true) || !c.game.OK() || c.game.Seq() != ans.forGame {
 		return
 	}
-	c.startWarm(link.WithMove(c.game.engineLine(), ans.move), "after the book move "+ans.move+", in the opponent's time", true)
+	c.startWarm(link.WithMove(c.game.EngineLine(), ans.move), "after the book move "+ans.move+", in the opponent's time", true)
 }
 
 // warmAllowed reports whether the settings allow a warm search, always
