@@ -227,7 +227,8 @@ func (c *Core) exec(cmd *command) {
 // newGame starts a new game (ucinewgame).
 func (c *Core) newGame() {
 	c.sent(c.engine.NewGame())
-	c.checkBooksOnDisk(true)
+	_, notices := c.books.CheckOnDisk(true)
+	c.tell(notices)
 	c.game.NewGame()
 	c.observer.Now(GameObserver.NewGame)
 }

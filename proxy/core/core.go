@@ -48,6 +48,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/proxy/bookplay"
 	"github.com/polyproxy/polyproxy/proxy/link"
 	"github.com/polyproxy/polyproxy/proxy/logfile"
 	"github.com/polyproxy/polyproxy/proxy/loop"
@@ -108,7 +109,7 @@ type Core struct {
 	replies  reply.Queue[answer] // the order of our replies to the GUI
 	search   search              // the GUI's latest go, while someone owes its bestmove
 	game     *track.Tracker      // the game the GUI gave, as far as we follow it
-	books    bookSet             // the open books and the chooser
+	books    *bookplay.Books     // the open books, the chooser and the policies
 	observer *observe.Queue      // live learning, called after each flush
 
 	runs []lineRun // the info runs of the engine batch being handled
@@ -131,6 +132,7 @@ func New(cfg *config.Config, opts Options) *Core {
 	c := &Core{settings: cfg.Clone(), opts: opts, observer: observe.New(opts.Observer)}
 	c.engine = link.New(&c.log)
 	c.game = track.New()
+	c.books = bookplay.New(c.settings, &c.log)
 	c.replies = reply.NewQueue(c.deliver, answer{})
 	if c.opts.Stderr == nil {
 		c.opts.Stderr = os.Stderr
@@ -227,7 +229,7 @@ func (c *Core) Close() {
 		c.onObserverSaid()
 		c.out.w.Flush()
 	}
-	c.books.close()
+	c.books.Close()
 	c.log.Close()
 }
 

@@ -100,7 +100,7 @@ func (c *Core) settle(failed error) (ended bool, err error) {
 		c.finish()
 		return true, nil
 	}
-	if len(c.books.unverified) > 0 && c.engine.EverReady() {
+	if c.engine.EverReady() {
 		c.verifyBooks() // once the first handshake is answered
 	}
 	return false, nil

@@ -3,9 +3,8 @@ package core
 // The core's insides, for the package's own tests (core_test).
 
 import (
-	"slices"
+	"reflect"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/config"
 )
@@ -32,8 +31,14 @@ func (c *Core) State() GameState {
 
 // Made is what a change of settings makes anew: the chooser, the books
 // opened, the log's file (each compared by identity); read on the loop.
-func (c *Core) Made() (chooser any, books []*book.Book, log any) {
-	return c.books.chooser, slices.Clone(c.books.open), c.log.File()
+// The book play's are its own: they are told apart by their addresses.
+func (c *Core) Made() (chooser any, books []uintptr, log any) {
+	bp := reflect.ValueOf(c.books).Elem()
+	open := bp.FieldByName("open")
+	for i := range open.Len() {
+		books = append(books, open.Index(i).Pointer())
+	}
+	return bp.FieldByName("chooser").Pointer(), books, c.log.File()
 }
 
 // Setting is the value of setting s; read on the loop.

@@ -69,7 +69,7 @@ func (c *Core) setOurOption(name, value string) {
 		// Reopened even when the value is the same, as PolyGlot does:
 		// the way to reload a book that changed.
 		c.openBooks(changed &^ config.ReopenBooks)
-		c.reopenBooks(func(string) string { return "setoption Polyglot " + s.Name })
+		c.tell(c.books.Reopen(func(string) string { return "setoption Polyglot " + s.Name }))
 		return
 	}
 	c.openBooks(changed)

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/uci"
 )
@@ -119,7 +118,7 @@ func checkSet(t *testing.T, h *harness, rec *recorder, front config.Front, s con
 	t.Helper()
 	learning := learned(rec)
 	var chooser, log any
-	var books []*book.Book
+	var books []uintptr
 	h.Do(func() { chooser, books, log = h.Core.Made() })
 	set(h, front, s, value)
 	var got string
@@ -128,7 +127,7 @@ func checkSet(t *testing.T, h *harness, rec *recorder, front config.Front, s con
 		t.Errorf("%s: set to %q through %s, the setting is %q", s.Name, value, frontName(front), got)
 	}
 	var chooser2, log2 any
-	var books2 []*book.Book
+	var books2 []uintptr
 	h.Do(func() { chooser2, books2, log2 = h.Core.Made() })
 	made := map[config.Invalidates]bool{
 		config.RebuildChooser: chooser2 != chooser,

@@ -120,7 +120,7 @@ func (c *Core) onGo(limits uci.Go, line string) {
 		return
 	}
 	if c.game.OK() {
-		c.books.policy.asked(c.game.Number(), len(c.game.Current().Keys)-1)
+		c.books.Asked(c.game.Number(), len(c.game.Current().Keys)-1)
 	}
 	if ans, ok := c.bookMove(&limits); ok {
 		if limits.Ponder {

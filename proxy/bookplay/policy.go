@@ -1,4 +1,4 @@
-package core
+package bookplay
 
 import (
 	"fmt"
@@ -37,10 +37,10 @@ func (p *bookPolicy) asked(game, ply int) {
 }
 
 // played records a book move sent to the GUI as played in game number
-// game.
-func (p *bookPolicy) played(game int, ans *bookAnswer) {
-	p.asked(game, ans.ply)
-	p.moves = append(p.moves, playedMove{ans.ply, ans.key, ans.after.Pos.Key()})
+// game, at ply, from the position keyed before to after.
+func (p *bookPolicy) played(game, ply int, before, after board.Key) {
+	p.asked(game, ply)
+	p.moves = append(p.moves, playedMove{ply, before, after})
 }
 
 // count is how many of our book moves the game l (number game) contains:
@@ -58,33 +58,35 @@ func (p *bookPolicy) count(game int, l *board.Line) int {
 	return n
 }
 
-// maxMovesReason is why BookMaxMoves keeps the book from answering, or "".
-func (c *Core) maxMovesReason(cur *board.Line) string {
-	max := c.settings.BookMaxMoves
+// maxMovesReason is why BookMaxMoves keeps the book from answering in
+// the game cur (number game), or "".
+func (s *Books) maxMovesReason(cur *board.Line, game int) string {
+	max := s.settings.BookMaxMoves
 	if max <= 0 {
 		return ""
 	}
-	if n := c.books.policy.count(c.game.Number(), cur); n >= max {
+	if n := s.policy.count(game, cur); n >= max {
 		return fmt.Sprintf("BookMaxMoves reached (%d book moves of ours in this game, at most %d)", n, max)
 	}
 	return ""
 }
 
 // shortLine is why BookMinLine keeps the book from playing move in the
-// last position of the game cur (the book ends too soon after it), or "".
-func (c *Core) shortLine(cur *board.Line, move board.Move) string {
-	need := c.settings.BookMinLine
+// last position of the game cur (number game: the book ends too soon
+// after it), or "".
+func (s *Books) shortLine(cur *board.Line, game int, move board.Move) string {
+	need := s.settings.BookMinLine
 	if need <= 0 {
 		return ""
 	}
 	after := cur.Pos
 	after.Play(move)
-	w := &c.books.policy.lines
-	w.prepare(c.game.Number(), c.books.gen, c.books.chooser, c.books.forSide)
+	w := &s.policy.lines
+	w.prepare(game, s.gen, s.chooser, s.forSide)
 	plies, complete := w.longest(cur.Keys, &after, need)
 	switch {
 	case !complete:
-		c.log.Printf("book: the line after %s was not measured to the end within %d positions: taken as long enough", move, lineBudget)
+		s.log.Printf("book: the line after %s was not measured to the end within %d positions: taken as long enough", move, lineBudget)
 	case plies < need:
 		return fmt.Sprintf("short line: the book goes on %d plies after %s, BookMinLine %d", plies, move, need)
 	}

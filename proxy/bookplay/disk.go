@@ -1,4 +1,4 @@
-package core
+package bookplay
 
 import (
 	"fmt"
@@ -50,65 +50,58 @@ func bookChange(was, now os.FileInfo) string {
 	return ""
 }
 
-// checkBooksOnDisk reopens the books when a book file changed on disk, or
+// CheckOnDisk reopens the books when a book file changed on disk, or
 // an open book found its file shrunk under it; it reports whether it did.
 // Between games it also reopens an ABK book written since it was read
 // (learning, or Arena editing it): it is held in memory, so nothing written
 // in place reaches it, and reading it again takes a while (a second for a
 // big book), which is for between games, not for a move's time.
-func (c *Core) checkBooksOnDisk(betweenGames bool) bool {
-	if !c.settings.Book {
-		return false
+func (s *Books) CheckOnDisk(betweenGames bool) (reopened bool, notices []Notice) {
+	if !s.settings.Book {
+		return false, nil
 	}
 	why := map[string]string{}
-	for _, d := range c.books.disk {
+	for _, d := range s.disk {
 		now := statBook(d.path)
 		if w := bookChange(d.info, now); w != "" {
 			why[d.path] = w
-		} else if betweenGames && now != nil && !now.ModTime().Equal(d.info.ModTime()) && c.heldInMemory(d.path) {
+		} else if betweenGames && now != nil && !now.ModTime().Equal(d.info.ModTime()) && s.heldInMemory(d.path) {
 			why[d.path] = "the ABK book was written since it was read"
 		}
 	}
-	for _, b := range c.books.open {
+	for _, b := range s.open {
 		if _, ok := why[b.Path()]; !ok && b.Err() != nil {
 			why[b.Path()] = "the file shrank while open (rewritten in place)"
 		}
 	}
 	if len(why) == 0 {
-		return false
+		return false, nil
 	}
-	c.reopenBooks(func(path string) string { return why[path] })
-	return true
+	return true, s.Reopen(func(path string) string { return why[path] })
 }
 
 // heldInMemory reports a book read whole when opened (an ABK book).
-func (c *Core) heldInMemory(path string) bool {
-	return slices.ContainsFunc(c.books.open, func(b *book.Book) bool { return b.Path() == path && b.Format().ReadWhole() })
+func (s *Books) heldInMemory(path string) bool {
+	return slices.ContainsFunc(s.open, func(b *book.Book) bool { return b.Path() == path && b.Format().ReadWhole() })
 }
 
-// reopenBooks closes and opens the configured books again. why says, for
-// each path, why it is opened again ("": it is not worth a word); the GUI
-// is told of each such book opened, and openBooks reports each one that
-// cannot be.
-func (c *Core) reopenBooks(why func(path string) string) {
-	c.openBooks(config.ReopenBooks)
-	for _, path := range c.settings.BooksInUse() {
+// Reopen closes and opens the configured books again. why says, for each
+// path, why it is opened again ("": it is not worth a word); the GUI is
+// told of each such book opened, and Open reports each one that cannot
+// be.
+func (s *Books) Reopen(why func(path string) string) []Notice {
+	notices := s.Open(config.ReopenBooks)
+	for _, path := range s.settings.BooksInUse() {
 		w := why(path)
 		if w == "" {
 			continue
 		}
-		i := slices.IndexFunc(c.books.open, func(b *book.Book) bool { return b.Path() == path })
+		i := slices.IndexFunc(s.open, func(b *book.Book) bool { return b.Path() == path })
 		if i < 0 {
-			c.log.Printf("book %s not opened again (%s)", path, w)
+			s.log.Printf("book %s not opened again (%s)", path, w)
 			continue
 		}
-		c.notifyGUI("book %s opened (%s): %s", path, c.books.open[i].Size(), w)
+		notices = append(notices, Notice{Msg: fmt.Sprintf("book %s opened (%s): %s", path, s.open[i].Size(), w)})
 	}
-}
-
-// notifyGUI tells the GUI (an info string) and the log.
-func (c *Core) notifyGUI(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	c.log.Printf("%s", msg)
-	c.front.Notice(msg)
+	return notices
 }

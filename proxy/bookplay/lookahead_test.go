@@ -1,4 +1,4 @@
-package core
+package bookplay
 
 // Tests of the look-ahead along the book's lines (BookMinLine): exact on
 // plain lines, transpositions measured once, cycles cut, bounded always.
