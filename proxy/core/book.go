@@ -160,6 +160,6 @@ func (c *Core) tell(notices []bookplay.Notice) {
 			continue
 		}
 		c.log.Printf("%s", n.Msg)
-		c.front.Notice(n.Msg)
+		c.notice(n.Msg)
 	}
 }

@@ -102,15 +102,23 @@ type Core struct {
 	opts     Options
 	log      logfile.Log
 
-	front    Front               // the GUI's protocol (front.go)
-	out      Out                 // the GUI's output, flushed after each event
-	gui      guiSide             // the GUI's commands waiting for the handshake or a search
-	engine   *link.Link          // the engine: its handshake, restarts and what it announced
-	replies  reply.Queue[answer] // the order of our replies to the GUI
-	search   search              // the GUI's latest go, while someone owes its bestmove
-	game     *track.Tracker      // the game the GUI gave, as far as we follow it
-	books    *bookplay.Books     // the open books, the chooser and the policies
-	observer *observe.Queue      // live learning, called after each flush
+	front Front // the GUI's protocol (front.go)
+	out   Out   // the GUI's output, flushed after each event
+	// listening: the GUI takes notices (Listening); until then they wait
+	// in notices.
+	listening bool
+	notices   []string
+	// queue are the commands waiting for the engine's handshake, or
+	// (heldBySearch) a go waiting for the running search to end and the
+	// commands after it (commands.go).
+	queue        []command
+	heldBySearch bool
+	engine       *link.Link          // the engine: its handshake, restarts and what it announced
+	replies      reply.Queue[answer] // the order of our replies to the GUI
+	search       search              // the GUI's latest go, while someone owes its bestmove
+	game         *track.Tracker      // the game the GUI gave, as far as we follow it
+	books        *bookplay.Books     // the open books, the chooser and the policies
+	observer     *observe.Queue      // live learning, called after each flush
 
 	runs []lineRun // the info runs of the engine batch being handled
 

@@ -60,9 +60,8 @@ const stuckHandshakeGrace = 100 * time.Millisecond
 // before it needs an answer.
 func (c *Core) onQuitInOrder() {
 	c.end.reach(quitRead)
-	quit := command{kind: cmdQuit}
 	if !c.Waiting() {
-		c.exec(&quit)
+		c.beginEnd()
 		return
 	}
 	if c.engine.Handshaking() && !c.answersWaitForHandshake() {
@@ -70,7 +69,7 @@ func (c *Core) onQuitInOrder() {
 		c.end.reach(over)
 		return
 	}
-	c.gui.queued = append(c.gui.queued, quit)
+	c.queue = append(c.queue, quit{})
 	c.loop.Start(&c.end.wait, c.opts.QuitWait, c.onQuitWaitOver)
 }
 
@@ -81,7 +80,7 @@ func (c *Core) answersWaitForHandshake() bool {
 	if c.replies.Owing() {
 		return true
 	}
-	return slices.ContainsFunc(c.gui.queued, func(c command) bool { return c.owesAnswer() })
+	return slices.ContainsFunc(c.queue, command.owesAnswer)
 }
 
 // onQuitWaitOver: the answers owed before a quit did not come in time.
@@ -91,7 +90,7 @@ func (c *Core) onQuitWaitOver() {
 	case c.engine.Handshaking():
 		c.log.Printf("the engine did not finish its handshake: quitting anyway")
 		c.end.reach(over)
-	case c.gui.heldBySearch:
+	case c.heldBySearch:
 		c.log.Printf("quit waited %v for a search to end by itself: stopping it", c.opts.QuitWait)
 		c.stopEngineSearch()
 	}

@@ -173,8 +173,8 @@ func (c *Core) onEngineBestMove(line, whole []byte) {
 	c.search.state = searchNone
 	c.search.stopSent, c.search.ponderHit, c.search.reissued = false, false, false
 	c.answeredGUI()
-	if c.gui.heldBySearch {
-		c.gui.heldBySearch = false
+	if c.heldBySearch {
+		c.heldBySearch = false
 		c.releaseQueued()
 	}
 }

@@ -26,12 +26,12 @@ func (c *Core) follow(ch track.Change) {
 		c.observePosition(ch.Continues)
 	case track.Lost:
 		if ch.Tell {
-			c.front.Notice(ch.Message)
+			c.notice(ch.Message)
 		}
 		c.log.Printf("%s", ch.Message)
 	case track.Refused:
 		if ch.Tell {
-			c.front.Notice(ch.Message)
+			c.notice(ch.Message)
 		}
 		c.log.Printf("%s: %s", ch.Message, ch.Detail)
 	}

@@ -4,15 +4,6 @@ import (
 	"fmt"
 )
 
-// guiSide is what we know of the GUI's side of the conversation.
-type guiSide struct {
-	// queued are its commands waiting for the engine's handshake, or
-	// (heldBySearch) a go waiting for the running search to end and the
-	// commands after it.
-	queued       []command
-	heldBySearch bool
-}
-
 // onGUILine handles one line from the GUI: its front reads it.
 func (c *Core) onGUILine(line string) {
 	if c.log.On() {
@@ -21,12 +12,40 @@ func (c *Core) onGUILine(line string) {
 	c.front.GUILine(line)
 }
 
+// notice tells the GUI msg, through its front, once it listens (Listening):
+// what comes before waits until then.
+func (c *Core) notice(msg string) {
+	if !c.listening {
+		c.notices = append(c.notices, msg)
+		return
+	}
+	c.front.Notice(msg)
+}
+
+// Listening tells that the GUI takes the front's notices from now on (a
+// UCI GUI once it has its uciok, a CECP GUI at once): those told before go
+// to it now, in order.
+func (c *Core) Listening() {
+	if c.listening {
+		return
+	}
+	c.listening = true
+	for _, n := range c.notices {
+		c.front.Notice(n)
+	}
+	c.notices = nil
+}
+
+// Tell tells the GUI msg (a notice of the front's own), in its turn among
+// the core's: once the GUI listens.
+func (c *Core) Tell(msg string) { c.notice(msg) }
+
 // notify reports a problem everywhere: stderr, log and the GUI.
 func (c *Core) notify(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	fmt.Fprintln(c.opts.Stderr, "polyproxy: "+msg)
 	c.log.Printf("%s", msg)
-	c.front.Notice(msg)
+	c.notice(msg)
 }
 
 // fatalf reports why polyproxy ends: stderr, log and the GUI.
@@ -34,7 +53,7 @@ func (c *Core) fatalf(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	fmt.Fprintln(c.opts.Stderr, "polyproxy: "+msg)
 	c.log.Printf("fatal: %s", msg)
-	c.front.Notice(msg)
+	c.notice(msg)
 }
 
 // Description is what the GUI is told of the engine: its options

@@ -105,7 +105,7 @@ func (c *Core) onPoisonedSearch(status string) {
 	c.game.Poison(c.search.engineLine, why)
 	c.search.state = searchNone
 	c.search.reissued = false
-	c.gui.heldBySearch = false // what waited for that search waits for the new engine's handshake now
+	c.heldBySearch = false // what waited for that search waits for the new engine's handshake now
 }
 
 // onUCIOK completes a handshake: options from the configuration, then,

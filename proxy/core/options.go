@@ -32,9 +32,9 @@ func (c *Core) noteModes(was link.Modes) {
 	if now.Chess960 != was.Chess960 {
 		c.game.SetChess960(now.Chess960)
 		if now.Chess960 {
-			c.front.Notice("UCI_Chess960 is on: positions and book moves in Chess960 notation (castling king takes rook) from the next position")
+			c.notice("UCI_Chess960 is on: positions and book moves in Chess960 notation (castling king takes rook) from the next position")
 		} else {
-			c.front.Notice("UCI_Chess960 is off: standard chess from the next position")
+			c.notice("UCI_Chess960 is off: standard chess from the next position")
 		}
 	}
 	switch {

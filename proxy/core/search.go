@@ -106,8 +106,8 @@ func (c *Core) onGo(limits uci.Go, line string) {
 		c.releaseBookAnswer(false)
 	case c.search.state == searchEngine && !c.search.stopSent && c.search.ends() && c.end.phase < hurried:
 		c.log.Printf("go while the engine's search runs: it waits for that search's bestmove")
-		c.gui.queued = slices.Insert(c.gui.queued, 0, command{kind: cmdGo, limits: limits, text: line})
-		c.gui.heldBySearch = true
+		c.queue = slices.Insert(c.queue, 0, command(goSearch{limits: limits, line: line}))
+		c.heldBySearch = true
 		return
 	case c.search.state == searchEngine && !c.search.stopSent:
 		c.log.Printf("go while the engine's search cannot end by itself: stopping it first")
