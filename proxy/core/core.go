@@ -6,37 +6,35 @@
 // (Front, front.go), and the front gives it commands (commands.go). The
 // core knows no front.
 //
-// Its shape, for a first reading:
+// The core conducts; the rooms under it own their state, and return what
+// they decide instead of calling back:
 //
-//   - One loop owns all state, and alone reads and changes the Core, so
-//     nothing here needs a lock. On Linux it is the poll loop
-//     (loop_linux.go): one thread waits in poll(2) on the GUI's input and
-//     the engine's output and does the work inline, as a C relay does.
-//     Elsewhere, or when the GUI's input cannot be polled as it is, it is
-//     the goroutine loop (loop): a goroutine reads the GUI, another the
-//     engine, and post their lines as events. Either way other goroutines
-//     (a book's check, timers, the engine's exit) post events too, and both
-//     loops hand every event to one dispatch (events.go). Output to the
-//     GUI is flushed after each event: a line never waits for the next
-//     one, and a flood of engine lines still costs one write per read.
-//   - The GUI's lines go to the front as they are read (gui.go); the
-//     commands it gives wait their turn (commands.go): behind the engine's
-//     handshake, or behind a search that ends by itself.
-//   - Reply order (replyQueue, replies.go). The engine's replies go to the
-//     front as they come; our own answers (a book's bestmove) wait behind
-//     the replies the engine still owes for the GUI's earlier requests, so
-//     the GUI gets its answers in the order it asked, and every search
-//     exactly one bestmove.
-//   - The engine link (engineLink, link.go): the running engine, its
-//     handshake, and its restart after a death, when the new engine gets
-//     what the old one had and lost replies are made good.
-//   - The rest is one file per concern: the engine's lines, each read
-//     once (engine.go), searches (search.go), quit and the end of the
-//     GUI's input (end.go), the game followed for the book, one board per
-//     game (game.go), the books (book.go) and their files changing on disk
-//     (bookfiles.go), live learning's calls, made beside the loop
-//     (observer.go), our options and run-time settings (options.go), the
-//     engine's configured options (engineopts.go), the log (log.go).
+//   - the event loop (proxy/loop): one goroutine owns all state and hands
+//     the core every event through one handler (events.go), so nothing
+//     here needs a lock; on Linux a poll(2) loop that does the work
+//     inline, as a C relay does, elsewhere goroutines that read the GUI
+//     and the engine. Output to the GUI is flushed after each event: a
+//     line never waits for the next one, and a flood of engine lines
+//     still costs one write per read;
+//   - the engine link (proxy/link): the engine, its handshake and options,
+//     the death judge, the warm searches, the bestmove reader; the core
+//     restarts the engine and makes good what it lost (engine.go);
+//   - the game tracker (proxy/track): the game given, as far as it is
+//     followed, and the line the engine gets (game.go tells what changed);
+//   - book play (proxy/bookplay): the books and the decision (book.go
+//     plays its answers);
+//   - the reply queue (proxy/reply): our answers (a book's bestmove) wait
+//     behind the replies the engine still owes, so the GUI gets its
+//     answers in the order it asked, and every search exactly one
+//     bestmove;
+//   - live learning's calls, made beside the loop (proxy/observe), and the
+//     log (proxy/logfile).
+//
+// The GUI's commands wait their turn in one queue (commands.go): behind
+// the engine's handshake, or behind a search that ends by itself
+// (search.go). The end of the run, the GUI's quit or the end of its
+// input, is one of them (end.go); our options and the engine's are set
+// in options.go.
 package core
 
 import (
@@ -248,7 +246,7 @@ func (c *Core) Out() *Out { return &c.out }
 // for an isready just forwarded (engines answer it at once, even while
 // searching), or the GUI's next command after its readyok or a bestmove
 // when nothing else is owed. A wake-up from poll costs more than the wait
-// (loop_linux.go: spinFor). A go sent to the engine cancels it: its
+// (proxy/loop: spinFor). A go sent to the engine cancels it: its
 // search needs the CPU, and its info lines never set it.
 func (c *Core) answerDue() { c.soon = true }
 
