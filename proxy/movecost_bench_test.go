@@ -1,65 +1,14 @@
-package core_test
+package proxy_test
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/proxy/core"
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 )
-
-// liveGame is a legal game of n plies, from a fixed seed, that no rule
-// ends on the way (no mate, stalemate, dead position, fifty-move rule or
-// threefold repetition: the CECP front would claim the end and play no
-// more) and that keeps its pieces (captures only when nothing else goes,
-// pawn moves only to keep the fifty-move rule away): its positions at ply
-// 300 cost a move what those at ply 10 cost, so the game's length is the
-// one difference between the two.
-func liveGame(tb testing.TB, n int) []string {
-	r := rand.New(rand.NewPCG(24, 300))
-	for range 1000 {
-		l, _ := board.NewLine("startpos")
-		seen := map[board.Key]int{l.Pos.Key(): 1}
-		var moves []string
-		for len(moves) < n {
-			var quiet, pawn, capture []board.Move
-			for _, m := range l.Pos.LegalMoves() {
-				next := l.Pos
-				next.Play(m)
-				switch {
-				case next.Status() != board.Playing || seen[next.Key()] >= 2:
-				case l.Pos.Piece(m.To()) != board.NoPiece || next.HalfmoveClock() == 0 && l.Pos.Piece(m.From()).Type() != board.Pawn:
-					capture = append(capture, m)
-				case next.HalfmoveClock() == 0:
-					pawn = append(pawn, m)
-				default:
-					quiet = append(quiet, m)
-				}
-			}
-			pick := quiet
-			if len(pick) == 0 || l.Pos.HalfmoveClock() > 40 && len(pawn) > 0 {
-				pick = pawn
-			}
-			if len(pick) == 0 {
-				pick = capture
-			}
-			if len(pick) == 0 || l.Pos.HalfmoveClock() > 90 {
-				break
-			}
-			m := pick[r.IntN(len(pick))]
-			l.Play(m)
-			seen[l.Pos.Key()]++
-			moves = append(moves, m.String())
-		}
-		if len(moves) == n {
-			return moves
-		}
-	}
-	tb.Fatal("no live game found")
-	return nil
-}
 
 // BenchmarkMoveCost is one move of a game inside the proxy, through each
 // front, with and without the live-learning observer the binary installs:
@@ -74,7 +23,7 @@ func liveGame(tb testing.TB, n int) []string {
 // as the loop does.
 func BenchmarkMoveCost(b *testing.B) {
 	const at, window = 300, 40
-	game := liveGame(b, at+window+2)
+	game := proxytest.LiveGame(b, at+window+2)
 	for _, front := range []string{"uci", "xboard"} {
 		for _, learning := range []bool{false, true} {
 			for _, history := range []int{10, at} {
@@ -158,7 +107,7 @@ func benchmarkMoveCost(b *testing.B, front string, obs core.GameObserver, game [
 	}
 	k := start
 	setUp()
-	bestmoves := w.bestmoves
+	bestmoves := w.N
 	b.ResetTimer()
 	for range b.N {
 		if k >= start+window {
@@ -171,14 +120,13 @@ func benchmarkMoveCost(b *testing.B, front string, obs core.GameObserver, game [
 		k += 2
 	}
 	b.StopTimer()
-	if front == "uci" && w.bestmoves-bestmoves < b.N {
-		b.Fatalf("%d bestmoves for %d moves", w.bestmoves-bestmoves, b.N)
+	if front == "uci" && w.N-bestmoves < b.N {
+		b.Fatalf("%d bestmoves for %d moves", w.N-bestmoves, b.N)
 	}
-	if front == "xboard" && len(a.Game().Moves()) != k-1-base {
-		b.Fatalf("the front played %d plies, want %d", len(a.Game().Moves()), k-1-base)
-	}
-	if st := a.State(); !st.OK {
-		b.Fatalf("game not followed: %s", st.Err)
+	if front == "xboard" {
+		followed(b, a, game, k-1, base) // the front played the engine's last move
+	} else {
+		followed(b, a, game, k-2, base)
 	}
 }
 
@@ -188,7 +136,7 @@ func benchmarkMoveCost(b *testing.B, front string, obs core.GameObserver, game [
 // the one played), then its line with the move played and the next.
 func BenchmarkPonderMiss(b *testing.B) {
 	const at, window = 300, 40
-	game := liveGame(b, at+window+2)
+	game := proxytest.LiveGame(b, at+window+2)
 	for _, history := range []int{10, at} {
 		b.Run(fmt.Sprintf("ply=%d", history), func(b *testing.B) {
 			base := at - history
@@ -230,9 +178,7 @@ func BenchmarkPonderMiss(b *testing.B) {
 				k += 2
 			}
 			b.StopTimer()
-			if st := a.State(); !st.OK || len(st.Moves) != k-base {
-				b.Fatalf("game not followed (%d moves, want %d): %s", len(st.Moves), k-base, st.Err)
-			}
+			followed(b, a, game, k, base)
 		})
 	}
 }

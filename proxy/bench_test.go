@@ -1,4 +1,4 @@
-package core_test
+package proxy_test
 
 import (
 	"bytes"
@@ -15,18 +15,36 @@ import (
 	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/learn"
+	"github.com/polyproxy/polyproxy/proxy"
 	"github.com/polyproxy/polyproxy/proxy/core"
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 )
 
 const gnuchessBook = "/usr/share/games/gnuchess/book.bin"
 
-// countingWriter counts bestmove lines, so a benchmark can check it got
-// the answers it measures.
-type countingWriter struct{ bestmoves int }
+// byHand is a core ready to take the GUI's lines directly, its front
+// chosen by the first, without goroutines or pipes: what "inside the
+// proxy" costs. weighted chooses a book move by weight.
+func byHand(b testing.TB, bookPath string, obs core.GameObserver, weighted ...bool) (*proxytest.HandCore, *proxytest.Bestmoves) {
+	cfg := proxytest.Config(b, bookPath)
+	if len(weighted) > 0 && weighted[0] {
+		cfg.BookMode = book.Weighted
+	}
+	w := &proxytest.Bestmoves{}
+	return proxytest.ByHand(b, cfg, proxy.NewFront, obs, w), w
+}
 
-func (w *countingWriter) Write(p []byte) (int, error) {
-	w.bestmoves += strings.Count(string(p), "bestmove ")
-	return len(p), nil
+// followed fails b unless the game the core follows is the first n
+// plies of moves, from the start position or from a position on the way.
+func followed(b *testing.B, a *proxytest.HandCore, moves []string, n, from int) {
+	l, _ := board.NewLine("startpos")
+	if err := l.PlayMoves(moves[:n], 0); err != nil {
+		b.Fatal(err)
+	}
+	g := a.Game()
+	if got := len(g.Moves()); got != n-from || g.Position().Key() != l.Pos.Key() {
+		b.Fatalf("game not followed: %d plies to %s, want %d to %s", got, g.Position().FEN(), n-from, l.Pos.FEN())
+	}
 }
 
 // bookLine follows the book's most likely move for up to plies plies.
@@ -96,8 +114,8 @@ func benchmarkBookAnswer(b *testing.B, obs core.GameObserver) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(latency.Nanoseconds())/float64(b.N), "ns-to-bestmove")
-	if w.bestmoves != b.N {
-		b.Fatalf("%d bestmoves for %d go", w.bestmoves, b.N)
+	if w.N != b.N {
+		b.Fatalf("%d bestmoves for %d go", w.N, b.N)
 	}
 }
 
@@ -149,9 +167,7 @@ func benchmarkPositionOneMorePly(b *testing.B, obs core.GameObserver) {
 		a.GUILine(lines[k])
 	}
 	b.StopTimer()
-	if st := a.State(); !st.OK || len(st.Moves) < base {
-		b.Fatalf("game not followed: %s", st.Err)
-	}
+	followed(b, a, moves, base+1+(b.N-1)%extra, 0)
 }
 
 // BenchmarkPositionSame: the same 300-ply line again (no new move).
@@ -189,8 +205,8 @@ func BenchmarkBookAnswerSamePosition(b *testing.B) {
 			}
 			b.StopTimer()
 			b.ReportMetric(float64(latency.Nanoseconds())/float64(b.N), "ns-to-bestmove")
-			if w.bestmoves != b.N {
-				b.Fatalf("%d bestmoves for %d go", w.bestmoves, b.N)
+			if w.N != b.N {
+				b.Fatalf("%d bestmoves for %d go", w.N, b.N)
 			}
 		})
 	}
