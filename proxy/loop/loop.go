@@ -156,6 +156,11 @@ func (l *Loop) Post(f func()) bool { return l.post(event{kind: callEvent, call: 
 // post hands an event to the loop, and wakes the poll loop for it.
 func (l *Loop) post(ev event) bool {
 	select {
+	case <-l.done:
+		return false // closed already: the channel's room does not count
+	default:
+	}
+	select {
 	case l.events <- ev:
 	case <-l.done:
 		return false

@@ -80,3 +80,90 @@ func TestPonderMissFollowsAsReplay(t *testing.T) {
 		}
 	}
 }
+
+// Each command says what became of the game followed: followed (going on
+// or a new game), the same again, lost until a good game (told once), or
+// refused (told once; the engine gets no line for it).
+func TestChanges(t *testing.T) {
+	g := track.New()
+	step := func(what string, ch track.Change, kind track.Kind, continues bool) {
+		t.Helper()
+		if ch.Kind != kind || ch.Continues != continues {
+			t.Fatalf("%s: %+v, want kind %d, continues %v", what, ch, kind, continues)
+		}
+	}
+	step("a game", g.Set(given(t, "", "", []string{"e2e4", "e7e5"})), track.Followed, false)
+	if g.Number() != 1 || g.EngineLine() != "position startpos moves e2e4 e7e5" {
+		t.Fatalf("game %d, line %q", g.Number(), g.EngineLine())
+	}
+	step("a move more", g.Play(parse(t, "g1f3"), ""), track.Followed, true)
+	step("the same again", g.Set(given(t, "", "", []string{"e2e4", "e7e5", "g1f3"})), track.Same, false)
+	ch := g.Play(parse(t, "e1e8"), "")
+	step("an illegal move", ch, track.Lost, true)
+	if !ch.Tell || !strings.Contains(ch.Message, "move 4 (e1e8)") || g.OK() {
+		t.Fatalf("illegal move: %+v, followed %v", ch, g.OK())
+	}
+	if ch := g.Set(given(t, "", "", []string{"e2e4", "e7e5", "g1f3", "e1e8"})); ch.Kind != track.Lost || ch.Tell {
+		t.Fatalf("the same bad game again is told again: %+v", ch)
+	}
+	ch = g.Set(given(t, "", "", []string{"e2e4", "e7e5", "g1f3", "b8c6"}))
+	step("good again", ch, track.Followed, true)
+	if !ch.Again || g.Number() != 1 {
+		t.Fatalf("followed again: %+v, game %d", ch, g.Number())
+	}
+	ch = g.Set(track.Game{FEN: "4k3/8/8/8/8/8/8/8 w - - 0 1"})
+	if ch.Kind != track.Refused || !ch.Tell || !strings.Contains(ch.Message, "exactly one king") || g.EngineLine() != "" || g.Refused() == "" {
+		t.Fatalf("a bad FEN: %+v, line %q", ch, g.EngineLine())
+	}
+	if ch := g.Play(parse(t, "e2e4"), ""); ch.Kind != track.Refused {
+		t.Fatalf("a move after a refused game: %+v", ch)
+	}
+	if ch := g.Refuse("bad line", "position x"); ch.Kind != track.Refused || ch.Detail != "position x" {
+		t.Fatalf("a game the front could not read: %+v", ch)
+	}
+	n := g.Number()
+	step("a new game", g.Set(track.Game{}), track.Followed, false)
+	if g.Number() != n+1 {
+		t.Fatalf("game %d after game %d", g.Number(), n)
+	}
+}
+
+// A ponder search's move is the game's only once the ponderhit plays it:
+// the game as played leaves it out.
+func TestPonder(t *testing.T) {
+	g := track.New()
+	g.Set(given(t, "", "", []string{"e2e4"}))
+	before := *g.PlayedPosition()
+	g.PonderOn(parse(t, "e7e5")[0])
+	if !g.Pondering() || *g.PlayedPosition() != before || g.Current().Pos == before {
+		t.Fatal("the move pondered on is played, or not searched")
+	}
+	if _, moves := g.Given(); len(moves) != 1 {
+		t.Fatalf("the game as given holds %d moves", len(moves))
+	}
+	if played := g.Played(); played.Pos != before || len(played.Keys) != 2 {
+		t.Fatalf("played: %d keys", len(played.Keys))
+	}
+	g.PonderHit()
+	if _, moves := g.Given(); g.Pondering() || len(moves) != 2 {
+		t.Fatalf("after the ponderhit: pondering %v, %d moves", g.Pondering(), len(moves))
+	}
+}
+
+// A position that killed the engine twice is kept from any engine: the
+// game is refused, and so is that game given again.
+func TestPoison(t *testing.T) {
+	g := track.New()
+	g.Set(given(t, "", "", []string{"e2e4"}))
+	line := g.EngineLine()
+	g.Poison(line, "the engine died twice in a search of this position (exit status 3)")
+	if g.Refused() == "" || g.EngineLine() != "" {
+		t.Fatalf("refused %q, line %q", g.Refused(), g.EngineLine())
+	}
+	if ch := g.Set(given(t, "", "", []string{"e2e4"})); ch.Kind != track.Refused || !strings.Contains(ch.Message, "died twice") {
+		t.Fatalf("the poisoned game again: %+v", ch)
+	}
+	if ch := g.Set(given(t, "", "", []string{"d2d4"})); ch.Kind != track.Followed {
+		t.Fatalf("another game: %+v", ch)
+	}
+}
