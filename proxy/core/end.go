@@ -126,5 +126,8 @@ func (c *Core) finish() {
 		grace = min(grace, stuckHandshakeGrace)
 	}
 	c.engine.Quit(grace)
+	if c.loop.Polling() {
+		c.log.Printf("loop: %d busy-waits for an answer due at once", c.loop.Spins())
+	}
 	c.log.Printf("engine stopped; bye")
 }

@@ -100,7 +100,8 @@ func New(stdin io.Reader, h Handler) *Loop {
 func (l *Loop) Polling() bool { return l.poll != nil }
 
 // Spins is how many times the poll loop has waited actively for an
-// answer due (Handler.AnswerDue) so far; 0 for the goroutine loop.
+// answer due (Handler.AnswerDue) so far, for the log; 0 for the goroutine
+// loop.
 func (l *Loop) Spins() int { return l.poll.spinsSoFar() }
 
 // Run runs the loop until the handler ends the run; it returns the
