@@ -131,3 +131,9 @@ func (c *Core) finish() {
 	}
 	c.log.Printf("engine stopped; bye")
 }
+
+// onDrainOver: the engine did not leave within its grace after quit.
+func (c *Core) onDrainOver() {
+	c.log.Printf("the engine did not leave within %v of quit: ending it", c.opts.QuitGrace)
+	c.end.reach(overdue)
+}

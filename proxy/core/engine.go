@@ -230,6 +230,12 @@ func (c *Core) startEngine() error {
 	return nil
 }
 
+// onSlowHandshake: the engine has not answered uci in time; the GUI
+// decides how long to wait, but the user is told.
+func (c *Core) onSlowHandshake() {
+	c.notify("the engine has not answered uci with uciok after %v: is %q a UCI engine?", c.opts.SlowHandshake, strings.Join(c.settings.EngineArgv, " "))
+}
+
 // toEngine sends one line to the engine.
 func (c *Core) toEngine(line string) {
 	if strings.HasPrefix(line, "go") {

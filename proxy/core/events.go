@@ -1,9 +1,6 @@
 package core
 
-import (
-	"io"
-	"strings"
-)
+import "io"
 
 // The loop's events (proxy/loop): the loop, poll or goroutine, hands the
 // core every event through one handler, so each thing is done one way.
@@ -49,22 +46,6 @@ func (h *events) EngineOutput(data []byte, readErr error) error {
 		return err
 	}
 	return nil
-}
-
-// onEngineExited: the engine process ended. Its output may stay open in a
-// process it left behind; ending its group closes it, and the end of its
-// output is the death handled by onEngineOutput (after any last lines).
-func (c *Core) onEngineExited() {
-	c.engine.Kill()
-}
-
-func (c *Core) onDrainOver() {
-	c.log.Printf("the engine did not leave within %v of quit: ending it", c.opts.QuitGrace)
-	c.end.reach(overdue)
-}
-
-func (c *Core) onSlowHandshake() {
-	c.notify("the engine has not answered uci with uciok after %v: is %q a UCI engine?", c.opts.SlowHandshake, strings.Join(c.settings.EngineArgv, " "))
 }
 
 // Settle ends every event.
