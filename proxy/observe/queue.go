@@ -75,6 +75,7 @@ type Queue struct {
 	// The worker's.
 	mu       sync.Mutex
 	pending  []func(Observer) // handed over, not yet made
+	spare    []func(Observer) // the worker's last calls, made: the next pending, so handing over costs no allocation
 	stopping bool             // no calls after pending
 	wake     chan struct{}    // cap 1: pending has calls
 	ended    chan struct{}    // closed when the worker is done
@@ -172,11 +173,15 @@ func (q *Queue) work() {
 	for range q.wake {
 		q.mu.Lock()
 		calls, stopping := q.pending, q.stopping
-		q.pending = nil
+		q.pending, q.spare = q.spare, nil
 		q.mu.Unlock()
 		for _, f := range calls {
 			f(q.obs)
 		}
+		clear(calls)
+		q.mu.Lock()
+		q.spare = calls[:0]
+		q.mu.Unlock()
 		if stopping {
 			q.mu.Lock()
 			done := len(q.pending) == 0
