@@ -42,3 +42,6 @@ func TestFirstLineChoosesTheFront(t *testing.T) {
 		}
 	}
 }
+
+// Every test of the package again, on the poll loop.
+func TestSuiteOnPollLoop(t *testing.T) { proxytest.RunOnPollLoop(t) }
