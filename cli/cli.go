@@ -2,7 +2,7 @@
 //
 //	polyproxy [polyglot.ini] [PolyGlot options]   run as the GUI's engine (the proxy),
 //	                                               speaking UCI or CECP (xboard) as it asks
-//	polyproxy COMMAND [flags]                      a book tool; see "polyproxy help"
+//	polyproxy COMMAND [arguments] [flags]          a book tool; see "polyproxy help"
 //
 // stdout belongs to the GUI's protocol in proxy mode; everything else goes to
 // stderr or the log. Each command is one file of this package whose run
@@ -15,24 +15,41 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/internal/plainerr"
+	"github.com/polyproxy/polyproxy/internal/suggest"
 	"github.com/polyproxy/polyproxy/internal/version"
 )
 
-// command is a book tool run as "polyproxy NAME flags...".
+// command is a book tool run as "polyproxy NAME [arguments and flags]".
 type command struct {
 	name, summary string
 	// usage is what "NAME -h" prints before the flags.
 	usage string
-	// required are the flags that must be given.
+	// required are the flags that must be given (as flags or as the
+	// arguments that give them: args).
 	required []string
-	// operands names what may follow the flags (sum-counts' files); ""
-	// when nothing may.
+	// args are the flags the arguments after the command give, in order:
+	// info-book's argument is its -bin.
+	args []operand
+	// operands names the arguments a command reads itself (sum-counts'
+	// files, explore's books); "" when it takes none but args.
 	operands string
 	new      func() options
+}
+
+// operand is a flag a command's argument gives: "info-book book.bin" is
+// "info-book -bin book.bin". many takes every argument left, each given
+// to the flag in turn (a repeatable flag) or, with join, all of them
+// joined into one value (a list flag: probe's -book "a.bin;b.bin").
+type operand struct {
+	flag, name string // the flag, and what the argument is ("BOOK")
+	many       bool
+	join       string
 }
 
 // options are one command's flags, parsed into a value. define declares
@@ -50,18 +67,17 @@ type options interface {
 
 // commandLine is a command's parsed command line, for validate.
 type commandLine struct {
-	fs *flag.FlagSet
+	fs   *flag.FlagSet
+	rest []string // the arguments no flag took
 }
 
-// given tells whether the flag was given (even with its default value).
-func (cl *commandLine) given(name string) bool {
-	found := false
-	cl.fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
-	return found
-}
+// given tells whether the flag was given (even with its default value),
+// as a flag or through an argument.
+func (cl *commandLine) given(name string) bool { return isGiven(cl.fs, name) }
 
-// operands are the arguments after the flags.
-func (cl *commandLine) operands() []string { return cl.fs.Args() }
+// operands are the arguments that are no flag's: what a command with
+// operands reads itself.
+func (cl *commandLine) operands() []string { return cl.rest }
 
 // env is what a command runs with.
 type env struct {
@@ -92,26 +108,100 @@ func (e *env) warnf(format string, args ...any) { warnf(e.stderr, e.cmd, format,
 var commands = []command{
 	probeCommand, infoBookCommand, dumpBookCommand, makeBookCommand, sumCountsCommand, convertBookCommand,
 	mergeBookCommand, bookToPGNCommand, bookToOpeningsCommand, compileBookCommand, learnCommand, exploreCommand,
+	versionCommand,
 }
 
 // Run runs polyproxy with args (without the program's name) and returns
 // the exit code: 0, 1 for a failure, 2 for a command line that cannot be run.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		switch args[0] {
-		case "help", "-h", "-help", "--help":
-			usage(stderr)
-			return 0
-		case "version", "-version", "--version":
-			return exitCode(stderr, "version", runVersion(args[1:], stdout, stderr))
-		}
-		for _, c := range commands {
-			if c.name == args[0] {
-				return exitCode(stderr, c.name, c.execute(args[1:], stdout, stderr))
-			}
-		}
+	if len(args) == 0 {
+		return exitCode(stderr, "polyproxy", runProxy(args, stdin, stdout, stderr))
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		return exitCode(stderr, "polyproxy", help(args[1:], stdout))
+	case "-version", "--version":
+		args = append([]string{"version"}, args[1:]...)
+	}
+	if c := lookupCommand(args[0]); c != nil {
+		return exitCode(stderr, c.name, c.execute(args[1:], stdout, stderr))
+	}
+	if err := unknownCommand(args[0]); err != nil {
+		return exitCode(stderr, "polyproxy", err)
 	}
 	return exitCode(stderr, "polyproxy", runProxy(args, stdin, stdout, stderr))
+}
+
+func lookupCommand(name string) *command {
+	for i := range commands {
+		if commands[i].name == name {
+			return &commands[i]
+		}
+	}
+	return nil
+}
+
+func commandNames() []string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	return names
+}
+
+// unknownCommand refuses a first argument that reads as a mistyped
+// command: PolyGlot's command line takes an ini file there, so a file
+// that is there, or a name with a folder or an extension, goes to the
+// proxy, which says when it is missing.
+func unknownCommand(arg string) error {
+	if strings.HasPrefix(arg, "-") || strings.ContainsAny(arg, `/\.`) {
+		return nil
+	}
+	if _, err := os.Stat(arg); err == nil {
+		return nil
+	}
+	return &exitError{code: 2, err: fmt.Errorf("unknown command %q%s", arg, suggest.DidYouMean(arg, commandNames(), nil)),
+		hint: `run "polyproxy help" for the commands; an ini file as the first argument runs polyproxy as an engine`}
+}
+
+// help is "polyproxy help [COMMAND]": help asked for, on stdout.
+func help(args []string, stdout io.Writer) error {
+	switch {
+	case len(args) == 0:
+		usage(stdout)
+		return nil
+	case len(args) > 1:
+		return usageErrorf("help takes one command, got %q", args)
+	}
+	c := lookupCommand(args[0])
+	if c == nil {
+		return &exitError{code: 2, err: fmt.Errorf("help: no command %q%s", args[0], suggest.DidYouMean(args[0], commandNames(), nil)),
+			hint: `run "polyproxy help" for the commands`}
+	}
+	c.help(stdout)
+	return nil
+}
+
+// help prints the command's usage and flags on w.
+func (c *command) help(w io.Writer) {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	c.new().define(fs)
+	c.printHelp(w, fs)
+}
+
+func (c *command) printHelp(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprint(w, c.usage)
+	if hasFlags(fs) {
+		fmt.Fprintln(w, "\nFlags:")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+	}
+}
+
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
 }
 
 // execute runs a book tool the same way for every tool: its flags
@@ -120,22 +210,23 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // in place together only when it is done, a stop signal caught.
 func (c *command) execute(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
 	opts := c.new()
 	opts.define(fs)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, c.usage)
-		fs.PrintDefaults()
+	cl, err := c.parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		c.printHelp(stdout, fs)
+		return nil
 	}
-	if err := parseFlags(fs, args, c.operands != "", c.required...); err != nil {
-		return err
+	if err == nil {
+		err = opts.validate(cl)
 	}
-	if err := opts.validate(&commandLine{fs}); err != nil {
-		return err
+	if err != nil {
+		return c.withHint(err)
 	}
 	e := &env{cmd: c.name, stdout: stdout, stderr: stderr, outs: &book.Batch{}}
 	if err := checkOutputs(e.outs, opts); err != nil {
-		return err
+		return c.withHint(err)
 	}
 	e.stop = catchSignals(e)
 	defer e.stop.release()
@@ -146,12 +237,21 @@ func (c *command) execute(args []string, stdout, stderr io.Writer) error {
 	return e.commit()
 }
 
+// withHint adds to a usage error where the command's help is.
+func (c *command) withHint(err error) error {
+	var e *exitError
+	if errors.As(err, &e) && e.code == 2 && e.hint == "" {
+		e.hint = fmt.Sprintf(`run "polyproxy %s -h" for its usage`, c.name)
+	}
+	return err
+}
+
 // usage starts with the version, as PolyGlot's help starts with its own.
 func usage(w io.Writer) {
 	fmt.Fprintln(w, version.Get())
 	fmt.Fprintln(w, "usage: "+config.Usage)
-	fmt.Fprintln(w, "       polyproxy COMMAND [flags]   (COMMAND -h for its flags)")
-	fmt.Fprintln(w, "       polyproxy version           (also -version, --version)")
+	fmt.Fprintln(w, "       polyproxy COMMAND [arguments] [flags]   (flags before or after the arguments)")
+	fmt.Fprintln(w, "       polyproxy help COMMAND                  (or COMMAND -h: its arguments and flags)")
 	fmt.Fprintln(w, "\nCommands:")
 	width := 0
 	for _, c := range commands {
@@ -160,15 +260,18 @@ func usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-*s  %s\n", width, c.name, c.summary)
 	}
+	fmt.Fprintln(w, "\nA book is Polyglot (.bin), ABK (.abk, Arena's) or CTG (.ctg, ChessBase's), told by its content.")
+	fmt.Fprintln(w, "Moves are UCI (e2e4) or SAN (e4, Nf3, O-O), with or without move numbers: \"1.e4 e5 2.Nf3\".")
 }
 
 // exitError is an error with its exit code. quiet marks an error already
-// reported where it happened (by the flag package, or the proxy on
-// stderr, in its log and to the GUI).
+// reported where it happened (by the proxy on stderr, in its log and to
+// the GUI); hint is a line printed after a usage error: where help is.
 type exitError struct {
 	code  int
 	err   error
 	quiet bool
+	hint  string
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
@@ -186,7 +289,7 @@ func reported(code int, err error) error { return &exitError{code: code, err: er
 // the exit code it stands for.
 func exitCode(stderr io.Writer, who string, err error) int {
 	awaitHalt()
-	if err == nil || errors.Is(err, flag.ErrHelp) {
+	if err == nil {
 		return 0
 	}
 	code := 1
@@ -197,31 +300,197 @@ func exitCode(stderr io.Writer, who string, err error) int {
 			return code
 		}
 	}
-	fmt.Fprintf(stderr, "%s: %v\n", who, err)
+	fmt.Fprintf(stderr, "%s: %s\n", who, plainerr.Text(err))
+	if e != nil && e.hint != "" {
+		fmt.Fprintln(stderr, e.hint)
+	}
 	return code
 }
 
-// parseFlags parses a book tool's flags the same way for every tool: -h
-// prints the usage (flag.ErrHelp: exit 0); a bad flag, a stray argument
-// (unless operands are taken) or a missing required flag is a usage
-// error naming it.
-func parseFlags(fs *flag.FlagSet, args []string, operands bool, required ...string) error {
+// parse reads a command's arguments: flags, before or after the other
+// arguments or between them ("--" ends the flags), then the arguments
+// given to the flags they stand for (args), then the required flags
+// checked. -h, -help and --help ask for the help (flag.ErrHelp).
+func (c *command) parse(fs *flag.FlagSet, args []string) (*commandLine, error) {
 	if seeFlags != nil {
 		seeFlags(fs)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
+	var rest []string
+	for len(args) > 0 {
+		a := args[0]
+		switch {
+		case a == "--":
+			rest = append(rest, args[1:]...)
+			args = nil
+			continue
+		case len(a) < 2 || a[0] != '-':
+			rest = append(rest, a)
+			args = args[1:]
+			continue
 		}
-		return reported(2, err) // the flag package has printed it
+		n, err := setFlag(fs, args)
+		if err != nil {
+			return nil, err
+		}
+		args = args[n:]
 	}
-	if fs.NArg() > 0 && !operands {
-		return usageErrorf("unexpected argument %q", fs.Arg(0))
+	cl := &commandLine{fs: fs}
+	var err error
+	if cl.rest, err = c.giveArgs(fs, rest); err != nil {
+		return nil, err
 	}
+	if c.operands == "" && len(cl.rest) > 0 {
+		return nil, c.strayArgument(cl.rest[0])
+	}
+	return cl, c.checkRequired(cl)
+}
+
+// setFlag sets the flag args start with, from "-name", "--name",
+// "-name=value" or "-name value", and returns how many arguments it took.
+func setFlag(fs *flag.FlagSet, args []string) (int, error) {
+	name, value, hasValue := strings.Cut(strings.TrimPrefix(args[0][1:], "-"), "=")
+	switch name {
+	case "h", "help":
+		return 0, flag.ErrHelp
+	case "":
+		return 0, usageErrorf("%q is not a flag", args[0])
+	}
+	f := fs.Lookup(name)
+	if f == nil {
+		return 0, usageErrorf("unknown flag -%s%s", name, suggest.DidYouMean(name, flagNames(fs), func(n string) string { return "-" + n }))
+	}
+	n := 1
+	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+		if !hasValue {
+			value = "true"
+		}
+	} else if !hasValue {
+		if len(args) < 2 {
+			return 0, usageErrorf("-%s needs a value: -%s %s", name, name, flagWhat(f))
+		}
+		value, n = args[1], 2
+	}
+	if err := fs.Set(name, value); err != nil {
+		return 0, usageErrorf("-%s %s: %s", name, value, plainFlagError(f, err))
+	}
+	return n, nil
+}
+
+// flagWhat is what a flag takes, as its help names it ("file").
+func flagWhat(f *flag.Flag) string {
+	what, _ := flag.UnquoteUsage(f)
+	if what == "" {
+		what = "value"
+	}
+	return strings.ToUpper(what)
+}
+
+// plainFlagError is a flag value's error in words: a bool flag's is
+// strconv's.
+func plainFlagError(f *flag.Flag, err error) string {
+	if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+		return "want true or false"
+	}
+	return err.Error()
+}
+
+func flagNames(fs *flag.FlagSet) []string {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return names
+}
+
+// giveArgs gives the arguments to the flags they stand for (c.args)
+// that were not given as flags (or repeat), in order, and returns those left. An
+// argument left over where a flag it stands for was given is refused as
+// naming that flag's file twice.
+func (c *command) giveArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var given []string
+	for _, op := range c.args {
+		if isGiven(fs, op.flag) && !(op.many && op.join == "") { // a repeatable flag takes more
+			given = append(given, op.flag)
+			continue
+		}
+		if len(args) == 0 {
+			break
+		}
+		take := args[:1]
+		if op.many {
+			take = args
+		}
+		args = args[len(take):]
+		values := take
+		if op.join != "" {
+			values = []string{strings.Join(take, op.join)}
+		}
+		for _, v := range values {
+			if err := fs.Set(op.flag, v); err != nil {
+				return nil, usageErrorf("%s: %v", v, err)
+			}
+		}
+	}
+	if len(args) > 0 && len(given) > 0 && c.operands == "" {
+		return nil, usageErrorf("%q and -%s both name the %s: give it once", args[0], given[0], flagWhatName(fs, given[0]))
+	}
+	return args, nil
+}
+
+func isGiven(fs *flag.FlagSet, name string) bool {
+	found := false
+	fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
+	return found
+}
+
+func flagWhatName(fs *flag.FlagSet, name string) string {
+	what, _ := flag.UnquoteUsage(fs.Lookup(name))
+	return what
+}
+
+// strayArgument refuses an argument no flag takes, saying what the
+// command's arguments are and, for a command that writes a file, with
+// which flag that file is named.
+func (c *command) strayArgument(arg string) error {
+	what := c.name + " takes no argument"
+	if len(c.args) > 0 {
+		what = "the arguments are " + c.argNames()
+	}
+	if outs := c.outputFlags(); outs != "" {
+		what += "; name the file to write with " + outs
+	}
+	return usageErrorf("unexpected argument %q: %s", arg, what)
+}
+
+// argNames are what the command's arguments are, as its usage shows them.
+func (c *command) argNames() string {
+	var names []string
+	for _, op := range c.args {
+		n := op.name
+		if op.many {
+			n += "..."
+		}
+		names = append(names, n)
+	}
+	return strings.Join(names, " ")
+}
+
+// outputFlags are the flags naming what the command writes ("-out"),
+// "" for none. (files names its flags whatever their values.)
+func (c *command) outputFlags() string {
+	_, outs := c.new().files()
+	var names []string
+	for _, o := range outs {
+		names = append(names, o.flag)
+	}
+	return strings.Join(names, " or ")
+}
+
+// checkRequired refuses a command line without a required flag, naming
+// it as the argument it may be given as.
+func (c *command) checkRequired(cl *commandLine) error {
 	var missing []string
-	for _, name := range required {
-		if f := fs.Lookup(name); f != nil && f.Value.String() == "" {
-			missing = append(missing, "-"+name)
+	for _, name := range c.required {
+		if f := cl.fs.Lookup(name); f != nil && f.Value.String() == "" {
+			missing = append(missing, c.requiredName(name))
 		}
 	}
 	switch len(missing) {
@@ -231,6 +500,17 @@ func parseFlags(fs *flag.FlagSet, args []string, operands bool, required ...stri
 		return usageErrorf("%s is required", missing[0])
 	}
 	return usageErrorf("%s and %s are required", strings.Join(missing[:len(missing)-1], ", "), missing[len(missing)-1])
+}
+
+// requiredName is a required flag as the user may give it: "BOOK (or
+// -bin)" for a flag an argument gives, else the flag.
+func (c *command) requiredName(name string) string {
+	for _, op := range c.args {
+		if op.flag == name {
+			return fmt.Sprintf("%s (or -%s)", op.name, name)
+		}
+	}
+	return "-" + name
 }
 
 // seeFlags, when set, is shown every command's flags before they are

@@ -14,10 +14,11 @@ import (
 
 var dumpBookCommand = command{
 	name: "dump-book", summary: "write a book's lines for one colour as text (PolyGlot's dump-book)",
-	usage: `usage: polyproxy dump-book -bin FILE [-color white|black] [-out FILE]
+	usage: `usage: polyproxy dump-book BOOK [-color white|black] [-out FILE]
 Lines end where the book does, at {trans: line=L, ply=P} (position met before) or {cycle: ply=P}.
 `,
 	required: []string{"bin"},
+	args:     []operand{{flag: "bin", name: "BOOK"}},
 	new:      func() options { return &dumpBookOptions{} },
 }
 
@@ -27,7 +28,7 @@ type dumpBookOptions struct {
 }
 
 func (o *dumpBookOptions) define(fs *flag.FlagSet) {
-	fs.StringVar(&o.bin, "bin", "", "book `file` to read")
+	fs.StringVar(&o.bin, "bin", "", "book `file` to read (or give it as the argument)")
 	o.read.define(fs)
 	fs.StringVar(&o.color, "color", "white", "dump the lines of `white|black`: that side's book moves with their shares, the other side's moves that the book answers")
 	fs.StringVar(&o.out, "out", "", "write to `file` (replaced atomically; not an input) instead of stdout")

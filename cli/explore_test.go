@@ -52,10 +52,11 @@ func startExplore(t *testing.T, args ...string) (addr string, stderr *bytes.Buff
 	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
 	o := &exploreOptions{}
 	o.define(fs)
-	if err := fs.Parse(args); err != nil {
+	cl, err := exploreCommand.parse(fs, args)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := o.validate(&commandLine{fs}); err != nil {
+	if err := o.validate(cl); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

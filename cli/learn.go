@@ -28,12 +28,13 @@ func openInput(name string) (*pgn.Input, error) {
 
 var learnCommand = command{
 	name: "learn", summary: "count a tournament's results (PGN) into a book's learn fields",
-	usage: `usage: polyproxy learn -book FILE -pgn GAMES.pgn -player NAME [-dry-run] [-v]
+	usage: `usage: polyproxy learn BOOK GAMES.pgn -player NAME [-dry-run] [-v]      (or -book BOOK -pgn GAMES.pgn)
 Each move NAME played from a book position with that move in the book counts the game's
 Result tag (win 2, draw 1, loss 0 points, from NAME's view) into the entry's learn field.
 Games without a result (*), without NAME, or with an illegal move are skipped.
 `,
 	required: []string{"book", "pgn", "player"},
+	args:     []operand{{flag: "book", name: "BOOK"}, {flag: "pgn", name: "GAMES.pgn"}},
 	new:      func() options { return &learnOptions{} },
 }
 

@@ -32,17 +32,19 @@ const maxThreads = 256
 
 var makeBookCommand = command{
 	name: "make-book", summary: "build a book from PGN games (PolyGlot's make-book, same bytes)",
-	usage: `usage: polyproxy make-book -pgn FILE [-pgn FILE]... [-bin OUT] [-abk OUT] [-counts OUT] [-max-ply N] [-min-game N]
+	usage: `usage: polyproxy make-book GAMES.pgn... [-bin OUT] [-abk OUT] [-counts OUT] [-max-ply N] [-min-game N]
          [-min-score PCT] [-only-white] [-only-black] [-uniform] [-min-share PCT] [-threads N]
          [-memory SIZE] [-tmp DIR] [game filters] [-q]
        polyproxy make-book -from-counts FILE [-from-counts FILE]... [-bin OUT] [-abk OUT] [move rules]
+The games are read from the GAMES files in order (also -pgn FILE, repeated).
 Weight = 2 per win + 1 per draw from the mover's view (Result tag; missing or * = draw).
 Games with an illegal, ambiguous or null move, a bad tag or no result are skipped and counted.
 Any number of games fits in -memory: when the counts outgrow it they go to sorted runs in -tmp
 (removed at the end, on error and on Ctrl-C), and the book is then the counts recipe's (-counts
 on parts, sum-counts, -from-counts), which differs from PolyGlot's only where a move passes 16384 games.
 `,
-	new: func() options { return &makeBookOptions{} },
+	args: []operand{{flag: "pgn", name: "GAMES.pgn", many: true}},
+	new:  func() options { return &makeBookOptions{} },
 }
 
 // readingFlags are make-book's flags of reading PGN, which -from-counts
@@ -92,7 +94,7 @@ func (o *makeBookOptions) validate(cl *commandLine) error {
 			return usageErrorf("-bin or -abk is required")
 		}
 	case len(o.pgns) == 0:
-		return usageErrorf("-pgn (or -from-counts) is required")
+		return usageErrorf("GAMES.pgn (or -pgn, or -from-counts) is required")
 	case o.bin == "" && o.abk == "" && o.counts == "":
 		return usageErrorf("-bin, -abk or -counts is required")
 	}

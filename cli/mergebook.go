@@ -13,7 +13,7 @@ import (
 
 var mergeBookCommand = command{
 	name: "merge-book", summary: "merge two books (PolyGlot's merge-book; weights saturate, learn counts add)",
-	usage: `usage: polyproxy merge-book -in1 A -in2 B -out C [-learn-only]
+	usage: `usage: polyproxy merge-book A B -out C [-learn-only]      (or -in1 A -in2 B)
 A key in one book is copied; for a key in both, A's moves in A's order with B's weight
 added (capped at 65535), then B's other moves. Learn fields add as counters (games,
 points; both halved if a sum overflows). Header entries: A's, else B's; a new one when their variant lists differ.
@@ -22,6 +22,7 @@ read as the Polyglot book it amounts to; a .abk -out writes the merged book as a
 the start position.
 `,
 	required: []string{"in1", "in2", "out"},
+	args:     []operand{{flag: "in1", name: "A"}, {flag: "in2", name: "B"}},
 	new:      func() options { return &mergeBookOptions{} },
 }
 
