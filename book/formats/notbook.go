@@ -41,18 +41,10 @@ func openBookFile(path string) (*os.File, int64, error) {
 	return f, st.Size(), nil
 }
 
-// plainError is an operating system's error said in plain words, still
-// wrapping it (errors.Is(err, fs.ErrNotExist) holds).
-type plainError struct {
-	msg string
-	err error
-}
-
-func (e *plainError) Error() string { return e.msg }
-func (e *plainError) Unwrap() error { return e.err }
-
+// fileError is an operating system's error said in plain words, still
+// wrapping it.
 func fileError(path string, err error) error {
-	return &plainError{plainerr.Path(path, unwrapPath(err)), err}
+	return plainerr.Wrap(plainerr.Path(path, unwrapPath(err)), err)
 }
 
 // unwrapPath is the reason an *fs.PathError gives, else err.

@@ -127,21 +127,33 @@ func Reason(path string, err error) string {
 }
 
 // Program is what err says of starting the program name: "stockfsh: no
-// such program (not in any folder of PATH)", "./engine: permission
-// denied (is it executable?)".
+// such program in any folder of PATH", "./engine: permission denied: is
+// it a program, and executable?".
 func Program(name string, err error) string {
 	switch {
 	case errors.Is(err, exec.ErrNotFound) && filepath.Base(name) != name:
 		return Path(name, fs.ErrNotExist)
 	case errors.Is(err, exec.ErrNotFound):
-		return name + ": no such program (not in any folder of PATH)"
+		return name + ": no such program in any folder of PATH"
 	case errors.Is(err, fs.ErrNotExist):
 		return Path(name, err)
 	case errors.Is(err, fs.ErrPermission):
-		return name + ": permission denied (is it a program, and executable?)"
+		return name + ": permission denied: is it a program, and executable?"
 	}
 	return Reason(name, err)
 }
+
+// Wrap is err said as msg: its message is msg, and it still wraps err
+// (errors.Is(err, fs.ErrNotExist) holds).
+func Wrap(msg string, err error) error { return &wrapped{msg, err} }
+
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (e *wrapped) Error() string { return e.msg }
+func (e *wrapped) Unwrap() error { return e.err }
 
 func exists(path string) bool {
 	_, err := os.Stat(path)

@@ -31,7 +31,7 @@ func TestText(t *testing.T) {
 			"write " + filepath.Join(dir, "nodir", "x.abk") + ": the folder " + filepath.Join(dir, "nodir") + " does not exist"},
 		{dirErr, dir + ": is a folder, not a file"},
 		{fmt.Errorf("cannot start the engine: %w", execErr), "cannot start the engine: " + filepath.Join(dir, "stockfsh") + ": no such file"},
-		{pathErr, "surely-no-such-program-here: no such program (not in any folder of PATH)"},
+		{pathErr, "surely-no-such-program-here: no such program in any folder of PATH"},
 		{errors.New("games.pgn: games.pgn: size 260"), "games.pgn: size 260"},
 		{errors.New("a: b: c"), "a: b: c"},
 		{nil, ""},
