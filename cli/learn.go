@@ -1,14 +1,19 @@
 package cli
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/book/pgn"
+	"github.com/polyproxy/polyproxy/internal/suggest"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
 )
@@ -129,6 +134,9 @@ func (o *learnOptions) read(e *env, pf *pgn.Input, b *book.Book) ([]book.LearnUp
 	if err != nil {
 		return nil, fmt.Errorf("%v; nothing learned", err)
 	}
+	if st.Games > 0 && st.Players[player] == 0 {
+		return nil, noSuchPlayer(o.pgn, player, st.Players)
+	}
 	pgnInputs{pf}.warn(e)
 	fmt.Fprintf(e.stdout, "games read: %d\n", st.Games)
 	fmt.Fprintf(e.stdout, "games skipped: %d\n", st.Skipped)
@@ -143,6 +151,34 @@ func (o *learnOptions) read(e *env, pf *pgn.Input, b *book.Book) ([]book.LearnUp
 	}
 	fmt.Fprintf(e.stdout, "games with book moves of %s: %d (%d book moves)\n", player, st.Learned, len(updates))
 	return updates, nil
+}
+
+// maxPlayersListed bounds the players an error lists: the most games
+// first.
+const maxPlayersListed = 10
+
+// noSuchPlayer says that no game of the file has player, and which
+// players it has: a mistyped -player learned nothing, silently.
+func noSuchPlayer(file, player string, players map[string]int) error {
+	names := slices.Collect(maps.Keys(players))
+	slices.SortFunc(names, func(a, b string) int {
+		return cmp.Or(cmp.Compare(players[b], players[a]), strings.Compare(a, b))
+	})
+	var list []string
+	for _, n := range names[:min(len(names), maxPlayersListed)] {
+		list = append(list, fmt.Sprintf("%q (%d)", n, players[n]))
+	}
+	if len(names) > maxPlayersListed {
+		list = append(list, fmt.Sprintf("and %d more", len(names)-maxPlayersListed))
+	}
+	if file == "-" {
+		file = "standard input"
+	}
+	msg := fmt.Sprintf("no game of %s has a player named %q", file, player)
+	if near, ok := suggest.Nearest(player, names); ok {
+		msg += fmt.Sprintf(" (a name is matched exactly: did you mean %q?)", near)
+	}
+	return fmt.Errorf("%s; its players, with their games: %s; nothing learned", msg, strings.Join(list, ", "))
 }
 
 // report says which entries changed (or would, with -dry-run).

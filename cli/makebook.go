@@ -214,6 +214,9 @@ func (o *makeBookOptions) summary(e *env, b *build.Builder, moves int, start tim
 		fmt.Fprintf(e.stderr, ", counts written to %s", o.counts)
 	}
 	fmt.Fprintf(e.stderr, " in %.2fs\n", time.Since(start).Seconds())
+	if o.bin != "" || o.abk != "" {
+		printDropped(e.stderr, s.Dropped, uint64(s.Positions), o.build)
+	}
 	if s.Runs > 0 {
 		fmt.Fprintf(e.stderr, "make-book: the counts outgrew -memory %s: counted in %d sorted runs (%s of temporary files, removed); the book is the counts recipe's\n", o.memory.String(), s.Runs, megabytes(s.TempBytes))
 		if s.Halved > 0 {
@@ -290,6 +293,7 @@ func (o *makeBookOptions) runFromCounts(e *env) error {
 	if n := chess960Games(st.Variants); n > 0 {
 		fmt.Fprintf(e.stderr, "make-book: %d Chess960 games (the book's @PG@ header says so)\n", n)
 	}
+	printDropped(e.stderr, st.Dropped, st.Records, o.build)
 	if st.Halved > 0 {
 		fmt.Fprintf(e.stderr, "make-book: %d positions have a move with 16384 games or more: their totals were halved to fit; there the book can differ from one make-book run over all the games (which halves while reading)\n", st.Halved)
 	}
@@ -307,6 +311,32 @@ func warnIfEmpty(e *env, entries []book.Entry) {
 
 func warnEmpty(e *env) {
 	e.warnf("no move passed the move rules (-min-game, -min-score, -min-share, -only-white, -only-black): the book is empty")
+}
+
+// printDropped says what the move rules left out of the book, and by
+// which rule, when they left out any position-move of the total: a book
+// much smaller than its games says why (four games under the default
+// -min-game 3 keep one move of 31).
+func printDropped(stderr io.Writer, d build.Dropped, total uint64, o build.Options) {
+	if d.Total() == 0 {
+		return
+	}
+	var why []string
+	add := func(n uint64, format string, args ...any) {
+		if n > 0 {
+			why = append(why, fmt.Sprintf("%d ", n)+fmt.Sprintf(format, args...))
+		}
+	}
+	add(d.MinGame, "played in fewer than %d games (-min-game %d)", o.MinGame, o.MinGame)
+	add(d.NoPoints, "lost in every game (no points: no weight, as in PolyGlot)")
+	add(d.MinScore, "scored below %g%% (-min-score %g)", o.MinScore, o.MinScore)
+	side, flag := "White's", "-only-black"
+	if o.Colours == build.WhiteOnly {
+		side, flag = "Black's", "-only-white"
+	}
+	add(d.Colour, "%s (%s)", side, flag)
+	add(d.MinShare, "played in fewer than %g%% of their position's games (-min-share %g)", o.MinShare, o.MinShare)
+	fmt.Fprintf(stderr, "make-book: the move rules left out %d of the %d position-moves: %s\n", d.Total(), total, strings.Join(why, "; "))
 }
 
 // checkUsable refuses to write a book when no game was counted: most
