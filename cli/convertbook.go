@@ -92,9 +92,7 @@ func (o *convertBookOptions) open(e *env) (*book.Book, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, w := range src.Warnings() {
-			e.warnf("%s", w)
-		}
+		warnBook(e, src, src.Warnings())
 		return src, nil
 	}
 	readers, ins, err := openCounts([]string{o.in})

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/build"
@@ -96,13 +97,22 @@ func openChecked(e *env, path string, o formats.Options) (*book.Book, error) {
 // checked is b once its warnings are on stderr and its key order
 // verified.
 func checked(e *env, b *book.Book) *book.Book {
-	for _, w := range b.Warnings() {
-		e.warnf("%s", w)
-	}
+	warnBook(e, b, b.Warnings())
 	if err := b.Verify(); err != nil {
 		e.warnf("%v", err)
 	}
 	return b
+}
+
+// warnBook prints warnings of the book b, each naming the book (a
+// Polyglot book's name their file already; an ABK or CTG book's do not).
+func warnBook(e *env, b *book.Book, warnings []string) {
+	for _, w := range warnings {
+		if !strings.HasPrefix(w, b.Path()+": ") {
+			w = b.Path() + ": " + w
+		}
+		e.warnf("%s", w)
+	}
 }
 
 // readFlags are the settings of how a book's weights are read (config's

@@ -87,9 +87,7 @@ func (o *learnOptions) run(e *env) error {
 		return err
 	}
 	defer b.Close()
-	for _, w := range b.Warnings() {
-		e.warnf("%s", w)
-	}
+	warnBook(e, b, b.Warnings())
 	pf, err := openInput(o.pgn)
 	if err != nil {
 		return err

@@ -110,9 +110,7 @@ func (o *probeOptions) run(e *env) error {
 	res := probe.Report(books, &o.line.Pos, o.settings)
 	for _, b := range books {
 		// The faults the probe met in a book found by position.
-		for _, w := range b.Warnings()[told[b]:] {
-			e.warnf("%s: %s", b.Path(), w)
-		}
+		warnBook(e, b, b.Warnings()[told[b]:])
 	}
 	if o.asJSON {
 		return json.NewEncoder(e.stdout).Encode(res)
