@@ -179,6 +179,14 @@ func (c *Config) Clone() *Config {
 // Usage is the command line Load accepts.
 const Usage = "polyproxy [INI] [-noini] [-ec CMD] [-ed DIR] [-en NAME] [-log true|false] [-lf FILE] [-pg NAME=VALUE]... [-uci NAME=VALUE]..."
 
+// CommandLineError is a mistake in PolyGlot's command line itself (a
+// flag unknown or without its value, a second ini), not in the ini: the
+// command line's usage helps with it.
+type CommandLineError struct{ Err error }
+
+func (e *CommandLineError) Error() string { return e.Err.Error() }
+func (e *CommandLineError) Unwrap() error { return e.Err }
+
 // commandLine is PolyGlot's command line, parsed but not yet applied.
 type commandLine struct {
 	ini     string
@@ -247,7 +255,7 @@ func parseCommandLine(args []string) (*commandLine, error) {
 func Load(args []string) (*Config, error) {
 	cl, err := parseCommandLine(args)
 	if err != nil {
-		return nil, err
+		return nil, &CommandLineError{err}
 	}
 	cwd, err := os.Getwd()
 	if err != nil {

@@ -587,7 +587,12 @@ func TestTyposNamed(t *testing.T) {
 			t.Errorf("%q: %v\nwant %s%s", tc.ini, err, path, tc.err)
 		}
 	}
-	if _, err := Load([]string{"-noini", "-ecc", "sf"}); err == nil || err.Error() != "unknown flag -ecc; did you mean -ec?" {
+	var clErr *CommandLineError
+	if _, err := Load([]string{"-noini", "-ecc", "sf"}); err == nil || err.Error() != "unknown flag -ecc; did you mean -ec?" || !errors.As(err, &clErr) {
 		t.Errorf("-ecc: %v", err)
+	}
+	// The ini's mistakes are the ini's, not the command line's.
+	if _, err := Load([]string{writeIni(t, "[PolyGlot]\nBookDepth = ten\n")}); errors.As(err, &clErr) {
+		t.Errorf("a bad ini value taken for a command line error: %v", err)
 	}
 }
