@@ -252,6 +252,9 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: "+config.Usage)
 	fmt.Fprintln(w, "       polyproxy COMMAND [arguments] [flags]   (flags before or after the arguments)")
 	fmt.Fprintln(w, "       polyproxy help COMMAND                  (or COMMAND -h: its arguments and flags)")
+	fmt.Fprintln(w, "\nA book is Polyglot (.bin), ABK (.abk, Arena's) or CTG (.ctg, ChessBase's), told by its content.")
+	fmt.Fprintln(w, "Moves are UCI (e2e4) or SAN (e4, Nf3, O-O), with or without move numbers: \"1.e4 e5 2.Nf3\".")
+	// The commands come last: scripts/manpages.sh reads them from here on.
 	fmt.Fprintln(w, "\nCommands:")
 	width := 0
 	for _, c := range commands {
@@ -260,8 +263,6 @@ func usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-*s  %s\n", width, c.name, c.summary)
 	}
-	fmt.Fprintln(w, "\nA book is Polyglot (.bin), ABK (.abk, Arena's) or CTG (.ctg, ChessBase's), told by its content.")
-	fmt.Fprintln(w, "Moves are UCI (e2e4) or SAN (e4, Nf3, O-O), with or without move numbers: \"1.e4 e5 2.Nf3\".")
 }
 
 // exitError is an error with its exit code. quiet marks an error already
