@@ -58,7 +58,7 @@ func (o *exploreOptions) validate(cl *commandLine) error {
 	cl.fs.Visit(func(f *flag.Flag) { flagged = flagged || f.Name != "addr" && f.Name != "edit" })
 	host, _, err := net.SplitHostPort(o.addr)
 	if err != nil {
-		return usageErrorf("-addr %q: %v", o.addr, err)
+		return usageErrorf("-addr %s: want HOST:PORT, such as 127.0.0.1:8080 (port 0: any free port)", o.addr)
 	}
 	o.public = !loopback(host)
 	args := cl.operands()

@@ -91,7 +91,7 @@ func TestProbeMovesSAN(t *testing.T) {
 func TestFlagsAfterArguments(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := Run([]string{"explore", "testdata/book/lasker-trap.bin", "-edit", "-addr", "nonsense"}, nil, &out, &errb)
-	if code != 2 || !strings.HasPrefix(errb.String(), `explore: -addr "nonsense"`) || strings.Contains(errb.String(), "-edit") {
+	if code != 2 || !strings.HasPrefix(errb.String(), "explore: -addr nonsense: want HOST:PORT") || strings.Contains(errb.String(), "-edit") {
 		t.Errorf("explore BOOK -edit -addr nonsense: exit %d, %q; want -addr refused, -edit taken", code, errb.String())
 	}
 	_, a, _ := runCmd(t, "info-book", "-json", "testdata/book/oddities.bin")
