@@ -46,7 +46,7 @@ func (o *compileBookOptions) run(e *env) error {
 		fmt.Fprintf(e.stderr, "%s:%s\n", o.txt, p.Error())
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %v; nothing written", o.txt, err)
+		return fmt.Errorf("%s: %w; nothing written", o.txt, err)
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("%d error(s); nothing written", len(problems))

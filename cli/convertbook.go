@@ -102,7 +102,7 @@ func (o *convertBookOptions) open(e *env) (*book.Book, error) {
 	defer ins.Close()
 	entries, _, err := build.FromCounts(readers, build.DefaultOptions())
 	if err != nil {
-		return nil, fmt.Errorf("%v; nothing written", err)
+		return nil, fmt.Errorf("%w; nothing written", err)
 	}
 	ins.warn(e)
 	return book.FromEntries(o.in, entries), nil

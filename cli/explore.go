@@ -15,6 +15,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/explore"
+	"github.com/polyproxy/polyproxy/internal/plainerr"
 )
 
 var exploreCommand = command{
@@ -162,7 +163,11 @@ func serveExplore(ctx context.Context, o *exploreOptions, stdout, stderr io.Writ
 	defer srv.Close()
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
-		return fmt.Errorf("listen: %w", err)
+		why := err
+		if oe := (*net.OpError)(nil); errors.As(err, &oe) {
+			why = oe.Err // without Go's "listen tcp"
+		}
+		return fmt.Errorf("-addr %s: cannot listen there: %s", o.addr, plainerr.Text(why))
 	}
 	addr := ln.Addr().String()
 	if o.public {

@@ -130,7 +130,7 @@ func (o *learnOptions) read(e *env, pf *pgn.Input, b *book.Book) ([]book.LearnUp
 		}
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%v; nothing learned", err)
+		return nil, fmt.Errorf("%w; nothing learned", err)
 	}
 	if st.Games > 0 && st.Players[player] == 0 {
 		return nil, noSuchPlayer(o.pgn, player, st.Players)

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -19,6 +20,7 @@ import (
 	"github.com/polyproxy/polyproxy/book/build"
 	"github.com/polyproxy/polyproxy/book/pgn"
 	"github.com/polyproxy/polyproxy/internal/flagval"
+	"github.com/polyproxy/polyproxy/internal/plainerr"
 )
 
 // maxSkipDetails bounds the per-game skip messages; the summary counts all.
@@ -127,7 +129,7 @@ func (o *makeBookOptions) run(e *env) error {
 	b := build.NewBuilder(o.build)
 	defer b.Close()
 	if err := b.PrepareTemp(); err != nil {
-		return fmt.Errorf("%v (choose another folder with -tmp); no book written", err)
+		return unusableTemp(o.build.TempDir, err)
 	}
 	e.stop.onStop(func() { b.Close() })
 	if err := o.read(e, b, start); err != nil {
@@ -266,7 +268,7 @@ func (o *makeBookOptions) runFromCounts(e *env) error {
 	defer ins.Close()
 	entries, st, err := build.FromCounts(readers, o.build)
 	if err != nil {
-		return fmt.Errorf("%v; no book written", err)
+		return fmt.Errorf("%w; no book written", err)
 	}
 	ins.warn(e)
 	if st.Records == 0 {
@@ -483,6 +485,20 @@ func tempFolder(dir string) string {
 		return os.TempDir()
 	}
 	return dir
+}
+
+// unusableTemp says why make-book cannot keep its temporary files in dir
+// (-tmp), of the folder the user named, not of the file tried in it.
+func unusableTemp(dir string, err error) error {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		return fmt.Errorf("%w (choose another folder with -tmp); no book written", err)
+	}
+	why := plainerr.Why(pe.Path, pe.Err)
+	if errors.Is(pe.Err, fs.ErrNotExist) {
+		why = "no such folder"
+	}
+	return fmt.Errorf("-tmp %s: cannot keep temporary files there: %s (choose another folder with -tmp); no book written", tempFolder(dir), why)
 }
 
 // tempSpaceNeeded adds to a failure to write the sorted runs (a full disk)

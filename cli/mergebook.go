@@ -63,7 +63,7 @@ func (o *mergeBookOptions) run(e *env) error {
 	}
 	entries, st, err := build.Merge(a, b, o.learnOnly)
 	if err != nil {
-		return fmt.Errorf("%v; nothing written", err)
+		return fmt.Errorf("%w; nothing written", err)
 	}
 	written, err := writeBookAs(e, o.out, entries, abk.MaxPly)
 	if err != nil {

@@ -63,7 +63,11 @@ func StartProcess(argv []string, dir string, stderr io.Writer) (*Process, error)
 	if err != nil {
 		stdin.Close()
 		stdout.Close()
-		return nil, plainerr.Wrap(fmt.Sprintf("%s (started in %s)", plainerr.Program(argv[0], err), dir), err)
+		msg := plainerr.Program(argv[0], err)
+		if dir != "" {
+			msg += " (started in " + dir + ")"
+		}
+		return nil, plainerr.Wrap(msg, err)
 	}
 	p := &Process{cmd: cmd, stdin: stdin, stdout: stdout, stdoutFD: stdoutFD, exited: make(chan struct{})}
 	go func() {
