@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/polyproxy/polyproxy/internal/testenv"
@@ -34,7 +35,10 @@ func TestPGNGivenAsBook(t *testing.T) {
 		}
 	}
 	fake := testenv.FakeEngine(t)
-	var stdout, stderr bytes.Buffer
+	// The engine's stderr is the proxy's: both write it, from their own
+	// goroutines.
+	var stdout bytes.Buffer
+	var stderr lockedBuffer
 	Run([]string{"-noini", "-ec", fake, "-pg", "Book=true", "-pg", "BookFile=" + pgn}, strings.NewReader("uci\nisready\nquit\n"), &stdout, &stderr)
 	abs, _ := filepath.Abs(pgn)
 	told := stdout.String() + stderr.String()
@@ -106,4 +110,22 @@ func TestLearnUnknownPlayer(t *testing.T) {
 	if after, _ := os.ReadFile(path); !bytes.Equal(before, after) {
 		t.Error("the book changed")
 	}
+}
+
+// lockedBuffer is a bytes.Buffer several goroutines write.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
