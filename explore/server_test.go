@@ -431,6 +431,59 @@ func TestHostNames(t *testing.T) {
 	}
 }
 
+// TestHostFormsBrowsersSend: the Host header as browsers write it is
+// accepted: without the port when it is the default, 80 (-addr
+// 127.0.0.1:80), an IPv6 address in brackets, localhost on a loopback
+// address; a page's change from such an origin is made. Any other name or
+// port is still refused.
+func TestHostFormsBrowsersSend(t *testing.T) {
+	path := fixture.CopyFile(t, testenv.GnuchessBook(t))
+	for _, tc := range []struct {
+		addr  string
+		hosts map[string]int
+	}{
+		{"127.0.0.1:80", map[string]int{"127.0.0.1": 200, "127.0.0.1:80": 200, "localhost": 200, "LocalHost:80": 200,
+			"127.0.0.2": 421, "evil.example": 421, "127.0.0.1:8080": 421, "": 421}},
+		{"[::1]:80", map[string]int{"[::1]": 200, "[::1]:80": 200, "localhost": 200, "[0:0:0:0:0:0:0:1]": 200,
+			"::1": 421, "[::2]": 421, "127.0.0.1": 421, "[::1]:81": 421}},
+		{"[::1]:8123", map[string]int{"[::1]:8123": 200, "localhost:8123": 200, "[::1]": 421, "localhost": 421}},
+		{"127.0.0.1:8123", map[string]int{"127.0.0.1:8123": 200, "127.0.0.1": 421, "localhost": 421}},
+		{"0.0.0.0:80", map[string]int{"192.168.1.5": 200, "[fe80::1]": 200, "chess-box": 200, "localhost": 200, "evil.example": 421}},
+	} {
+		srv, err := explore.New(explore.Options{Columns: books(path).Columns, Edit: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := srv.Handler(tc.addr, "chess-box")
+		for host, code := range tc.hosts {
+			req := httptest.NewRequest("GET", "/api/books", nil)
+			req.Host = host
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != code {
+				t.Errorf("served at %s, Host %q: %d, want %d", tc.addr, host, rec.Code, code)
+			}
+			if code != 200 {
+				continue
+			}
+			// A change from the page at that address: its Origin is the
+			// address as the browser wrote it.
+			req = httptest.NewRequest("POST", "/api/edit", strings.NewReader(`{"op":"weight","move":"e2e4","weight":12135}`))
+			req.Host = host
+			req.Header.Set("Origin", "http://"+host)
+			req.Header.Set("Sec-Fetch-Site", "same-origin")
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("X-Explore-Token", srv.Token())
+			rec = httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != 200 {
+				t.Errorf("served at %s, Host %q: a change: %d %s", tc.addr, host, rec.Code, rec.Body)
+			}
+		}
+		srv.Close()
+	}
+}
+
 // TestEditABK: an ABK book's move edited from the API: its priority and
 // statistics (as the side to move sees them), a move added and deleted,
 // the last change undone; the page's view follows each.
