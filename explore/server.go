@@ -261,11 +261,25 @@ func writeJSON(w http.ResponseWriter, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
+// Failure is the answer to a request that cannot be served.
+type Failure struct {
+	Error string `json:"error"`
+	// Playable, for a line whose moves cannot all be played, are the
+	// moves before the first that cannot (UCI, comma-separated; "" for
+	// none): the page shows them with the error.
+	Playable *string `json:"playable,omitempty"`
+}
+
 // fail answers a request that cannot be served, in JSON for the page.
 func fail(w http.ResponseWriter, code int, err error) {
+	out := Failure{Error: err.Error()}
+	var line *lineError
+	if errors.As(err, &line) {
+		out.Playable = &line.Playable
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
-	json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+	json.NewEncoder(w).Encode(out)
 }
 
 // BookInfo describes a book file of the page.

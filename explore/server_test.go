@@ -208,6 +208,39 @@ func TestPositionLine(t *testing.T) {
 	}
 }
 
+// TestLinePlayable: a line that cannot be played to its end is refused
+// with the error and the moves before the first that cannot, which the
+// page shows; an error of another parameter has none.
+func TestLinePlayable(t *testing.T) {
+	s := serve(t, books(testenv.GnuchessBook(t)))
+	none := "-"
+	for _, tc := range []struct {
+		q        url.Values
+		playable string
+		err      string
+	}{
+		{url.Values{"moves": {"e2e4,e2e4"}}, "e2e4", "move 2 (e2e4)"},
+		{url.Values{"moves": {"1. e4 e5 2. Nf3 Nf3"}}, "e2e4,e7e5,g1f3", "move 4 (Nf3)"},
+		{url.Values{"moves": {"e5"}}, "", "move 1 (e5)"},
+		{url.Values{"fen": {"8/8/8/8/8/8/8/K6k w - - 0 1"}, "moves": {"a1a2,h1h2,a2a9"}}, "a1a2,h1h2", "move 3 (a2a9)"},
+		{url.Values{"fen": {"not a fen"}, "moves": {"e2e4"}}, none, "fen"},
+		{url.Values{"moves": {"e2e4"}, "ply": {"3"}}, none, "ply"},
+	} {
+		res := s.get("/api/position?" + tc.q.Encode())
+		var f explore.Failure
+		if err := json.NewDecoder(res.Body).Decode(&f); err != nil || res.StatusCode != http.StatusBadRequest {
+			t.Fatalf("%v: %s %v", tc.q, res.Status, err)
+		}
+		playable := none
+		if f.Playable != nil {
+			playable = *f.Playable
+		}
+		if playable != tc.playable || !strings.Contains(f.Error, tc.err) {
+			t.Errorf("%v: %+v (playable %q), want %q and an error naming %q", tc.q, f, playable, tc.playable, tc.err)
+		}
+	}
+}
+
 // TestTwoBooks: a book beside the same book after learning and edits: the
 // second column marks what changed and lists what it lost.
 func TestTwoBooks(t *testing.T) {
