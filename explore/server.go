@@ -174,6 +174,7 @@ func (s *Server) Handler(addr string, names ...string) http.Handler {
 	mux.HandleFunc("GET /app.js", s.asset("app.js", "text/javascript; charset=utf-8"))
 	mux.HandleFunc("GET /app.css", s.asset("app.css", "text/css; charset=utf-8"))
 	mux.HandleFunc("GET /favicon.svg", s.asset("favicon.svg", "image/svg+xml"))
+	mux.HandleFunc("GET /pieces.svg", s.asset("pieces.svg", "image/svg+xml"))
 	mux.HandleFunc("GET /api/books", s.handleBooks)
 	mux.HandleFunc("GET /api/position", s.handlePosition)
 	mux.HandleFunc("POST /api/edit", s.change(s.handleEdit))

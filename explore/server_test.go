@@ -387,7 +387,7 @@ func TestNoPathFromRequest(t *testing.T) {
 func TestPageAssets(t *testing.T) {
 	s := serve(t, books(testenv.GnuchessBook(t)))
 	total := 0
-	for path, ctype := range map[string]string{"/": "text/html", "/app.js": "text/javascript", "/app.css": "text/css", "/favicon.svg": "image/svg+xml", "/api/books": "application/json", "/api/position": "application/json"} {
+	for path, ctype := range map[string]string{"/": "text/html", "/app.js": "text/javascript", "/app.css": "text/css", "/favicon.svg": "image/svg+xml", "/pieces.svg": "image/svg+xml", "/api/books": "application/json", "/api/position": "application/json"} {
 		res := s.get(path)
 		body, _ := io.ReadAll(res.Body)
 		if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), ctype) {
