@@ -140,12 +140,14 @@ func (s *Server) Close() {
 func (s *Server) Token() string { return s.token }
 
 // Address is the page's address for a server listening at addr (the
-// listener's): with Edit, the token is in its fragment, which the page
-// reads and the browser never sends.
+// listener's). With Edit, the token is in its fragment, which the page
+// reads and the browser never sends, and an empty moves parameter before
+// it shows where a line goes (the page also reads one added after the
+// token).
 func (s *Server) Address(addr string) string {
 	u := "http://" + addr + "/"
 	if s.opts.Edit {
-		u += "#token=" + s.token
+		u += "?moves=#token=" + s.token
 	}
 	return u
 }
