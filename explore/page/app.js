@@ -420,7 +420,7 @@ function movesTable(c, ci) {
   const abk = c.format === 'abk', ctg = c.format === 'ctg';
   const head = [['Move', ctg ? 'the move, its annotation in the book, and the mark of the position it leads to' : ''],
     ['Chance', 'how likely a game plays the move under the column\'s settings, or the rule that leaves it out'],
-    ['Weight', ctg ? 'the weight the book\'s reader gives it: DroidFish\'s, scaled to the book\'s range' : 'the weight stored in the book', 'num'], ...(abk ? [['Prio', 'the priority, 0-9', 'num']] : []),
+    ['Weight', ctg ? 'DroidFish\'s weight for the move, scaled so that the heaviest here weighs 65535' : 'the weight stored in the book', 'num'], ...(abk ? [['Prio', 'the priority, 0-9', 'num']] : []),
     ctg ? ['Games', 'the games of the position after the move, from the side that plays it: score, +won =drawn −lost, points of games', 'learn']
       : ['Learn', 'the score of the side that plays the move: per cent, and points of games' + (abk ? '; +won =drawn −lost' : ''), 'learn'],
     ['Next', 'book moves in the position after the move', 'num'], ...(c.editable ? [['', '', 'pen']] : [])];
