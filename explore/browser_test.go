@@ -535,9 +535,9 @@ func (b *browser) learnShown(c int, move string) string {
 		return l ? [l.querySelector('.txt').textContent, ...[...l.querySelectorAll('.learn-txt span')].map(s => s.textContent), l.dataset.games, l.dataset.points].join('|') : ''; })()`, c, move))
 }
 
-// screens are the sizes the page is held to: phones from 360 px, a small
-// laptop, the common laptop and desktop screens.
-var screens = []screen{{360, 740, true}, {390, 844, true}, {1000, 900, false}, {1280, 900, false},
+// screens are the sizes the page is held to: phones from 360 px, a tablet
+// upright, a small laptop, the common laptop and desktop screens.
+var screens = []screen{{360, 740, true}, {390, 844, true}, {768, 1024, false}, {1000, 900, false}, {1280, 900, false},
 	{1366, 768, false}, {1440, 900, false}, {1920, 1080, false}}
 
 // longLine is a Ruy Lopez of 32 plies, all in the gnuchess book: its move
