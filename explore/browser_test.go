@@ -334,6 +334,23 @@ func TestBrowserNavigation(t *testing.T) {
 		t.Errorf("after loading a FEN the page shows %q", shown)
 	}
 	b.sameAsProbe("the FEN", "-book", gnu, "-fen", fen)
+
+	// The pieces are drawn (pieces.svg loaded): every piece on the board
+	// has its drawing's size, and so has each piece a promotion offers.
+	if smallest := eval[float64](b, `Math.min(...[...document.querySelectorAll('#board use')].map((u) => u.getBBox().width))`); smallest < 20 {
+		t.Errorf("a piece on the board is drawn %g units wide", smallest)
+	}
+	b.run(chromedp.SetValue(chromedp.ID("fen"), "k7/4P3/8/8/8/8/8/K7 w - - 0 1"), chromedp.Click(chromedp.CSS(`#fen-form button`)),
+		chromedp.WaitVisible(chromedp.CSS(`#board use[data-on="e7"]`)))
+	b.run(mouseDrag("e7", "e8"), chromedp.WaitVisible(chromedp.ID("promo")))
+	if offered := eval[[]float64](b, `[...document.querySelectorAll('#promo use')].map((u) => u.getBBox().width)`); len(offered) != 4 || slices.Min(offered) < 20 {
+		t.Errorf("the promotion offers pieces drawn %v units wide", offered)
+	}
+	b.run(chromedp.Click(chromedp.CSS(`#promo button[data-promo="n"]`)))
+	b.waitPly(1)
+	if sans, _ := b.moveList(); !slices.Equal(sans, []string{"e8=N"}) {
+		t.Errorf("promoted to a knight, the line is %v", sans)
+	}
 	b.clean()
 }
 
