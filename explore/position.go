@@ -68,11 +68,11 @@ func parsePlace(q url.Values) (*place, error) {
 		}
 		m, err := readMove(&line.Pos, tok)
 		if err != nil {
-			return nil, fmt.Errorf("moves: move %d (%s): %v", len(p.moves)+1, tok, err)
+			return nil, p.unplayable(tok, err)
 		}
 		played, err := line.Play(m)
 		if err != nil {
-			return nil, fmt.Errorf("moves: move %d (%s): %v", len(p.moves)+1, tok, err)
+			return nil, p.unplayable(tok, err)
 		}
 		p.moves = append(p.moves, played)
 	}
@@ -85,6 +85,21 @@ func parsePlace(q url.Values) (*place, error) {
 		p.ply = n
 	}
 	return p, nil
+}
+
+// lineError is a line whose moves cannot all be played; Playable are
+// those before the first that cannot, as the moves parameter writes them.
+type lineError struct {
+	err      error
+	Playable string
+}
+
+func (e *lineError) Error() string { return e.err.Error() }
+
+// unplayable is the error of a move, tok, that cannot be played after the
+// moves read so far.
+func (p *place) unplayable(tok string, err error) error {
+	return &lineError{fmt.Errorf("moves: move %d (%s): %v", len(p.moves)+1, tok, err), p.movesParam()}
 }
 
 // moveText is a token of pasted moves without what is not a move: a move
