@@ -60,7 +60,8 @@ func parsePlace(q url.Values) (*place, error) {
 	line := *start
 	line.Keys = slices.Clone(line.Keys)
 	if p.moves, err = line.PlayText(text); err != nil {
-		return nil, fmt.Errorf("moves: %v", err)
+		// The moves before the bad one are played: the page shows them.
+		return nil, &lineError{fmt.Errorf("moves: %v", err), p.movesParam()}
 	}
 	if len(p.moves) > maxPlies {
 		return nil, fmt.Errorf("moves: more than %d", maxPlies)
@@ -75,6 +76,15 @@ func parsePlace(q url.Values) (*place, error) {
 	}
 	return p, nil
 }
+
+// lineError is a line whose moves cannot all be played; Playable are
+// those before the first that cannot, as the moves parameter writes them.
+type lineError struct {
+	err      error
+	Playable string
+}
+
+func (e *lineError) Error() string { return e.err.Error() }
 
 // lineTo is the line from the start to ply n.
 func (p *place) lineTo(n int) *board.Line {
