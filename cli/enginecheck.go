@@ -20,8 +20,14 @@ type engineCheck struct {
 }
 
 // engineSlack is how long past its movetime an engine may take to answer
-// before it is given up.
-const engineSlack = 10 * time.Second
+// before it is given up; engineStartup how long it may take to start and
+// answer uci and its first isready: loading its network takes a while,
+// the longer on a busy machine (Stockfish took over 10 s to answer uci at
+// a load of 18 on two cores).
+const (
+	engineSlack   = 10 * time.Second
+	engineStartup = time.Minute
+)
 
 // engine is a UCI engine the check talks to: the child process and its
 // lines, read on their own goroutine so that waits can time out.
@@ -85,7 +91,7 @@ func (c *engineCheck) filter(env *env, ops []build.Opening) ([]build.Opening, er
 	if err := e.p.WriteLine("uci"); err != nil {
 		return nil, err
 	}
-	if err := e.waitFor(uci.EngineUCIOK, engineSlack, nil); err != nil {
+	if err := e.waitFor(uci.EngineUCIOK, engineStartup, nil); err != nil {
 		return nil, fmt.Errorf("engine %s: %w", c.path, err)
 	}
 	var kept []build.Opening
@@ -95,7 +101,11 @@ func (c *engineCheck) filter(env *env, ops []build.Opening) ([]build.Opening, er
 				return nil, err
 			}
 		}
-		if err := e.waitFor(uci.EngineReadyOK, engineSlack, nil); err != nil {
+		ready := engineSlack
+		if i == 0 {
+			ready = engineStartup // the first isready loads what uci did not
+		}
+		if err := e.waitFor(uci.EngineReadyOK, ready, nil); err != nil {
 			return nil, fmt.Errorf("engine: %w", err)
 		}
 		for _, l := range []string{"position fen " + o.Pos.FEN(), fmt.Sprintf("go movetime %d", c.movetime)} {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/explore"
+	"github.com/polyproxy/polyproxy/internal/plainerr"
 )
 
 var exploreCommand = command{
@@ -60,7 +61,7 @@ func (o *exploreOptions) validate(cl *commandLine) error {
 	cl.fs.Visit(func(f *flag.Flag) { flagged = flagged || f.Name != "addr" && f.Name != "edit" })
 	host, _, err := net.SplitHostPort(o.addr)
 	if err != nil {
-		return usageErrorf("-addr %q: %v", o.addr, err)
+		return usageErrorf("-addr %s: want HOST:PORT, such as 127.0.0.1:8080 (port 0: any free port)", o.addr)
 	}
 	o.public = !loopback(host)
 	args := cl.operands()
@@ -203,7 +204,11 @@ func serveExplore(ctx context.Context, o *exploreOptions, stdout, stderr io.Writ
 	defer srv.Close()
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
-		return fmt.Errorf("listen: %w", err)
+		why := err
+		if oe := (*net.OpError)(nil); errors.As(err, &oe) {
+			why = oe.Err // without Go's "listen tcp"
+		}
+		return fmt.Errorf("-addr %s: cannot listen there: %s", o.addr, plainerr.Text(why))
 	}
 	addr := ln.Addr().String()
 	if o.public {

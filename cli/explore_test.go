@@ -53,10 +53,11 @@ func startExplore(t *testing.T, args ...string) (addr string, stderr *bytes.Buff
 	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
 	o := &exploreOptions{}
 	o.define(fs)
-	if err := fs.Parse(args); err != nil {
+	cl, err := exploreCommand.parse(fs, args)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := o.validate(&commandLine{fs}); err != nil {
+	if err := o.validate(cl); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -190,11 +191,12 @@ func TestExploreIniByContent(t *testing.T) {
 	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
 	o := &exploreOptions{}
 	o.define(fs)
-	if err := fs.Parse([]string{gnu, cfg}); err != nil {
+	cl, err := exploreCommand.parse(fs, []string{gnu, cfg})
+	if err != nil {
 		t.Fatal(err)
 	}
 	var e *exitError
-	if err := o.validate(&commandLine{fs}); !errors.As(err, &e) || e.code != 2 || !strings.Contains(err.Error(), "an ini comes alone") {
+	if err := o.validate(cl); !errors.As(err, &e) || e.code != 2 || !strings.Contains(err.Error(), "an ini comes alone") {
 		t.Errorf("an ini among books: %v", err)
 	}
 }

@@ -525,7 +525,7 @@ func (s *Server) handleEdit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	pos := p.lineTo(p.ply).Pos
-	m, err := readMove(&pos, req.Move)
+	m, err := pos.ReadMove(req.Move)
 	if err != nil {
 		fail(w, http.StatusBadRequest, fmt.Errorf("move %q: %v", req.Move, err))
 		return
