@@ -169,7 +169,7 @@ func (s *Session) endForPGN(why string, known *Decision) {
 	if known != nil {
 		s.logf("learn: game %d: the GUI's result %s is not used: the host's PGN gives it", s.games, known.Outcome)
 	}
-	white, black := g.white, g.black
+	white, black := g.sides()
 	if !white && !black && g.guiSeen {
 		// We never moved: the side the GUI asked to move is ours.
 		white, black = g.guiWhite, !g.guiWhite
