@@ -1104,3 +1104,86 @@ func TestHostPGNOurMoveReportedAgainThroughCECP(t *testing.T) {
 	}
 	pt.check(path, "proxy", l)
 }
+
+// The host writes its file anew, holding the games it held and then ours:
+// the older game with our moves, written again with the rest, is still
+// older than our game, which is found after it. The host renames a new
+// file into place, or writes the file again in place (and the session may
+// look at it halfway); the session may read it first only after that.
+func TestHostPGNOlderGameInAFileWrittenAnew(t *testing.T) {
+	ms := movesFrom(t, "", "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "c2c3")
+	for _, c := range []struct {
+		name string
+		how  string // rename, rewrite
+		late bool   // the session's calls, and its first look, come after the file was written anew
+		half bool   // the session looks while the file holds half the older game
+	}{
+		{"renamed", "rename", false, false},
+		{"rewritten in place", "rewrite", false, false},
+		{"rewritten, looked at halfway", "rewrite", false, true},
+		{"renamed, read first after", "rename", true, false},
+		{"rewritten, read first after", "rewrite", true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			older := newHosted(t, "", false, ms, "proxy", "sf", "1-0")
+			ours := newHosted(t, "", false, ms, "proxy", "sf", "0-1")
+			pt := newPGNTest(t, ours)
+			path := pt.book("book.bin")
+			pt.write(older, 1, false)
+			s, l, set := pgnSessionUnset(pt.clk, filepath.Join(pt.dir, "claims"), pt.pgn, path)
+			if !c.late {
+				s.SetLearning(set)
+				s.NewGame()
+			}
+			pt.clk.pass(time.Second)
+			var calls []func()
+			for _, turn := range ours.loopTurns(s, pt.pgn, true) {
+				call := turn()
+				if c.late {
+					calls = append(calls, call)
+				} else {
+					call()
+				}
+				pt.clk.pass(10 * time.Millisecond)
+			}
+			whole := older.pgn(1, false) + ours.pgn(2, false)
+			switch c.how {
+			case "rename":
+				next := filepath.Join(pt.dir, "next.pgn")
+				if err := os.WriteFile(next, []byte(whole), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(next, pt.pgn); err != nil {
+					t.Fatal(err)
+				}
+			case "rewrite":
+				cut := len(whole)
+				if c.half {
+					cut = len(older.pgn(1, false)) / 2
+				}
+				if err := os.WriteFile(pt.pgn, []byte(whole[:cut]), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if c.half {
+					s.NewGame() // the game ends: the file is looked at
+					pt.clk.pass(time.Second)
+				}
+				appendFile(t, pt.pgn, whole[cut:])
+			}
+			pt.written.WriteString(ours.pgn(2, false))
+			pt.clk.pass(time.Second)
+			if c.late {
+				s.SetLearning(set)
+				s.NewGame()
+				for _, call := range calls {
+					call()
+				}
+			}
+			s.Close()
+			pt.check(path, "proxy", l)
+			if l.count(`is "proxy" - "sf", round 2, 0-1`) != 1 || l.count("fit it alike") != 0 {
+				t.Errorf("log:\n%s", strings.Join(append(l.info, l.warn...), "\n"))
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package learn
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -9,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/polyproxy/polyproxy/book/board"
@@ -41,6 +43,11 @@ type hostPGN struct {
 	skip  int         // games read from from, taken already
 	align bool        // from is inside a line: reading starts at the next one
 	games []*hostGame // whole games read, in file order, still wanted (prune)
+	// taken names every game read in this generation, in file order, and
+	// takenBefore those of the one before: a host that writes the file
+	// anew with the games it held, read halfway through that, gives them
+	// again in a new generation, where they are not new games.
+	taken, takenBefore []readGame
 	// files are the files read, the newest keptFiles generations, to place
 	// where a game started in them (markOf).
 	files []genFile
@@ -73,6 +80,14 @@ type genFile struct {
 // files that differ before it and agree in it at the same place do not
 // occur.
 const tailLen = 256
+
+// readGame names a whole game read, where its text starts and by its
+// text's hash: the same name in the next generation of the file is the
+// same game, written again with the rest.
+type readGame struct {
+	offset int64
+	hash   uint64
+}
 
 // keptFiles bounds the generations remembered: a file is replaced or
 // truncated far less often than games start.
@@ -120,16 +135,23 @@ var hostWindow = 64 << 10
 func newHostPGN(path string, now func() time.Time) *hostPGN { return &hostPGN{path: path, now: now} }
 
 // PGNStat is the host's PGN file at one instant: the proxy's loop takes
-// it (one stat) as the GUI starts a game, so that the game is looked for
-// among the games written after that instant only, however late the
-// session's calls come, and whatever it read of the file before.
+// it as the GUI starts a game, so that the game is looked for among the
+// games written after that instant only, however late the session's
+// calls come, whatever it read of the file before, and however the host
+// writes the file.
 type PGNStat struct {
 	path  string
 	known bool        // the stat answered
 	file  os.FileInfo // nil: no file there
+	// tail is the file's last bytes then (at most tailLen): a file the
+	// host wrote anew since, holding them at the same place, holds before
+	// them what the file held (nil: none).
+	tail []byte
 }
 
-// StatPGN is the file at path (BookLearnPGN) now; "" stats nothing.
+// StatPGN is the file at path (BookLearnPGN) now, with its last bytes; ""
+// stats nothing. It costs a stat and, for a regular file, an open and a
+// read (a FIFO is never opened: it would block).
 func StatPGN(path string) PGNStat {
 	if path == "" {
 		return PGNStat{}
@@ -142,10 +164,34 @@ func StatPGN(path string) PGNStat {
 		// its name: now, while the name is this file's.
 		os.SameFile(fi, fi)
 		st.known, st.file = true, fi
+		if fi.Mode().IsRegular() && fi.Size() > 0 {
+			st.tail = lastBytes(path, fi)
+		}
 	case errors.Is(err, fs.ErrNotExist):
 		st.known = true
 	}
 	return st
+}
+
+// lastBytes reads the last bytes (at most tailLen) of the file fi, at
+// path, up to fi's size; nil when the name holds another file by then, or
+// it is shorter.
+func lastBytes(path string, fi os.FileInfo) []byte {
+	// Not blocking: the name may hold a FIFO by now.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if now, err := f.Stat(); err != nil || !os.SameFile(now, fi) {
+		return nil
+	}
+	at := max(0, fi.Size()-tailLen)
+	b := make([]byte, fi.Size()-at)
+	if n, _ := f.ReadAt(b, at); n < len(b) {
+		return nil
+	}
+	return b
 }
 
 // readTo is where what was read so far ends.
@@ -174,6 +220,11 @@ func (h *hostPGN) markOf(st PGNStat, at time.Time) pgnMark {
 		switch {
 		case byThen != nil:
 			return pgnMark{byThen.gen, st.file.Size()}
+		case h.holds(st, at):
+			// Read only after, in a file that holds what the file held
+			// then: the same file grown, or one the host wrote anew
+			// with it.
+			return pgnMark{h.gen, st.file.Size()}
 		case first != nil && first.file.Size() < st.file.Size():
 			return pgnMark{first.gen, 0} // written anew before it was read
 		case first != nil:
@@ -186,6 +237,31 @@ func (h *hostPGN) markOf(st PGNStat, at time.Time) pgnMark {
 		}
 	}
 	return pgnMark{h.gen + 1, 0}
+}
+
+// holds reports that the file read now, first read after the time at,
+// holds the last bytes of the file of the stat st at the same place.
+func (h *hostPGN) holds(st PGNStat, at time.Time) bool {
+	tail := st.tail
+	if len(tail) == 0 || h.file == nil {
+		return false
+	}
+	for _, f := range h.files {
+		if f.gen == h.gen && os.SameFile(f.file, h.file) && !f.found.After(at) {
+			return false // read by then: not the file after
+		}
+	}
+	f, err := os.OpenFile(h.path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if now, err := f.Stat(); err != nil || !os.SameFile(now, h.file) {
+		return false
+	}
+	was := make([]byte, len(tail))
+	n, _ := f.ReadAt(was, st.file.Size()-int64(len(was)))
+	return n == len(was) && bytes.Equal(was, tail)
 }
 
 // refresh reads what the host wrote since the last call. A file that does
@@ -217,20 +293,25 @@ func (h *hostPGN) refresh() error {
 	if st, err = f.Stat(); err != nil {
 		return err
 	}
-	gen := h.gen
+	gen, same := h.gen, h.file != nil && os.SameFile(h.file, st)
 	switch {
 	case h.file == nil && first:
 		h.startFile(max(0, st.Size()-lookBack)) // what lies far before the end is no one's
-	case h.file == nil, !os.SameFile(h.file, st):
-		h.startFile(0) // written since the last look, or rotated: a new file took the name
-	case st.Size() < h.next, !h.unchanged(f):
-		h.startFile(0) // truncated, and written anew
+	case h.gen > 0 && st.Size() >= h.next && h.unchanged(f):
+		// What was read is still there: the file grew, or the host wrote
+		// it anew (in place, or a new file renamed into place) holding
+		// what it held first; it goes on.
+	default:
+		// Rotated, truncated, or written anew with other text (or read
+		// while it is written anew): a new generation of the file.
+		h.startFile(0)
 	}
-	if h.gen != gen {
+	if h.gen != gen || !same {
 		if len(h.files) == keptFiles {
 			h.files = append(h.files[:0], h.files[1:]...)
 		}
-		// The time after the stat: the file was there by then.
+		// The time after the stat: the file was there by then. A file
+		// that goes on with the generation before is that generation's.
 		h.files = append(h.files, genFile{h.gen, st, h.now()})
 	}
 	h.file = st
@@ -270,6 +351,7 @@ func (h *hostPGN) keepTail(at int64, read []byte) {
 // startFile starts a new generation of the file at offset from.
 func (h *hostPGN) startFile(from int64) {
 	h.gen++
+	h.takenBefore, h.taken = h.taken, h.takenBefore[:0]
 	h.tail, h.tailAt = h.tail[:0], from
 	h.next, h.from, h.skip, h.line, h.align = from, from, 0, 1, from > 0
 	if from > 0 {
@@ -325,13 +407,7 @@ func (h *hostPGN) read(f *os.File, size int64) error {
 			if err != nil {
 				return err
 			}
-			hg := &hostGame{gen: h.gen, offset: start, hash: hash}
-			if syntax != nil {
-				hg.err = syntax
-			} else {
-				hg.game = g.Clone()
-			}
-			h.games = append(h.games, hg)
+			h.take(start, hash, g, syntax)
 		}
 		n++
 		next, err := h.text.lineStartAt(end, h.end)
@@ -349,6 +425,25 @@ func (h *hostPGN) read(f *os.File, size int64) error {
 		return err
 	}
 	return h.readErr
+}
+
+// take takes in the whole game read at offset with the text's hash, unless
+// it is a game of the generation before, written again there.
+func (h *hostPGN) take(offset int64, hash uint64, g *pgn.Game, syntax *pgn.SyntaxError) {
+	name := readGame{offset, hash}
+	h.taken = append(h.taken, name)
+	if _, again := slices.BinarySearchFunc(h.takenBefore, name, func(r, n readGame) int {
+		return cmp.Or(cmp.Compare(r.offset, n.offset), cmp.Compare(r.hash, n.hash))
+	}); again {
+		return
+	}
+	hg := &hostGame{gen: h.gen, offset: offset, hash: hash}
+	if syntax != nil {
+		hg.err = syntax
+	} else {
+		hg.game = g.Clone()
+	}
+	h.games = append(h.games, hg)
 }
 
 // takeGames gives each game the reader reads that ends before the end of
