@@ -2,6 +2,7 @@ package learn
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -36,6 +37,9 @@ type hosted struct {
 	// extra is a last move of ours the host never played (we lost on
 	// time with it under way); 0: none.
 	extra board.Move
+	// bothSides: one proxy moved for both sides (the GUI switched its
+	// side during the game).
+	bothSides bool
 }
 
 func newHosted(t testing.TB, fen string, chess960 bool, moves []board.Move, white, black, result string) *hosted {
@@ -138,11 +142,61 @@ func (g *hosted) turns(s *Session, white bool) []func() {
 // the game started, the host's PGN at pgnPath then); the session's calls
 // it returns are made then or, beside the loop, later.
 func (g *hosted) loopTurns(s *Session, pgnPath string, white bool) []func() (calls func()) {
+	return g.seatTurns(s, pgnPath, seatPlay{white: white, switchAt: -1})
+}
+
+// seatPlay is how a GUI has one proxy play a game: the side it starts
+// with; where (by the ply of our position) the GUI takes a move of ours
+// back (1: our move, played again at once; 3: our move, a reply and our
+// next move, then ours again), each with other moves of ours first; and
+// where it plays a move in our place and has us play the other side from
+// then on (-1: never).
+type seatPlay struct {
+	white     bool
+	takeBacks map[int]int
+	switchAt  int
+}
+
+// alternative is a legal move of pos other than m, and whether there is
+// one.
+func alternative(pos board.Position, m board.Move) (board.Move, bool) {
+	for _, o := range pos.LegalMoves() {
+		if o != m {
+			return o, true
+		}
+	}
+	return 0, false
+}
+
+// sides reports the sides the proxy has moves of in the game as sp plays
+// it (a move taken back or played by the GUI in its place is not one).
+func (g *hosted) sides(sp seatPlay) (white, black bool) {
+	side := sp.white
+	for i := range len(g.moves) + 1 {
+		if g.pos[i].WhiteToMove() != side || i == len(g.moves) && g.extra == 0 {
+			continue
+		}
+		if i == sp.switchAt {
+			side = !side
+			continue
+		}
+		if side {
+			white = true
+		} else {
+			black = true
+		}
+	}
+	return white, black
+}
+
+// seatTurns are loopTurns as sp plays g.
+func (g *hosted) seatTurns(s *Session, pgnPath string, sp seatPlay) []func() (calls func()) {
 	var out []func() func()
 	first := true
+	side := sp.white
 	for i := range len(g.moves) + 1 {
 		pos := g.pos[i]
-		if pos.WhiteToMove() != white || i == len(g.moves) && g.extra == 0 {
+		if pos.WhiteToMove() != side || i == len(g.moves) && g.extra == 0 {
 			continue
 		}
 		next := pos
@@ -154,6 +208,15 @@ func (g *hosted) loopTurns(s *Session, pgnPath string, white bool) []func() (cal
 		line := slices.Clone(g.keys[:i+1])
 		starts := first
 		first = false
+		white := side
+		var taken []board.Position // the positions after our moves taken back, and the GUI's between
+		if sp.takeBacks[i] > 0 || i == sp.switchAt {
+			taken = g.takenBack(i, sp.takeBacks[i])
+		}
+		switched := i == sp.switchAt
+		if switched {
+			side = !side
+		}
 		out = append(out, func() func() {
 			at, pgn := s.fromPGN.now(), StatPGN(pgnPath)
 			return func() {
@@ -161,10 +224,91 @@ func (g *hosted) loopTurns(s *Session, pgnPath string, white bool) []func() (cal
 				if starts {
 					s.GameStart(at, line, pgn)
 				}
+				for j, p := range taken {
+					if j%2 == 0 {
+						s.EngineScore(white, 20, 0, false)
+						s.AfterBestmove(p)
+					} else {
+						s.Position(p, true)
+					}
+				}
+				if switched {
+					return // the GUI plays the move, and asks us for the other side
+				}
+				if len(taken) > 0 {
+					s.Position(pos, true) // taken back
+				}
 				s.EngineScore(white, 20, 0, false)
 				s.AfterBestmove(next)
 			}
 		})
+	}
+	return out
+}
+
+// seatPlayOf picks how the GUI has a proxy play g, starting with White
+// or not: in a fifth of the games it plays our move and switches our side
+// (at our first move in half of those), provided we then move for the
+// other side, and the game is not one alike in every move to another
+// (canSwitch); and it takes back an eighth of our moves.
+func (g *hosted) seatPlayOf(rng *rand.Rand, white, canSwitch bool) seatPlay {
+	sp := seatPlay{white: white, switchAt: -1, takeBacks: map[int]int{}}
+	var ours []int
+	for i := range len(g.moves) + 1 {
+		if g.pos[i].WhiteToMove() == white && (i < len(g.moves) || g.extra != 0) {
+			ours = append(ours, i)
+		}
+	}
+	if canSwitch && g.extra == 0 && len(ours) > 0 && rng.IntN(5) == 0 {
+		at := ours[0]
+		if rng.IntN(2) == 0 {
+			at = ours[rng.IntN(len(ours))]
+		}
+		if at+1 < len(g.moves) {
+			sp.switchAt = at
+		}
+	}
+	side := white
+	for i := range len(g.moves) {
+		if g.pos[i].WhiteToMove() != side {
+			continue
+		}
+		if i == sp.switchAt {
+			side = !side
+			continue
+		}
+		if rng.IntN(8) == 0 {
+			sp.takeBacks[i] = 1 + 2*rng.IntN(2)
+		}
+	}
+	return sp
+}
+
+// takenBack is what a proxy plays, at ply i of g, before the GUI takes it
+// back (or plays its own move in its place): the position after another
+// move of ours, and for plies 3, after a reply and our next move too.
+func (g *hosted) takenBack(i, plies int) []board.Position {
+	pos := g.pos[i]
+	var m board.Move
+	if i < len(g.moves) {
+		m = g.moves[i]
+	}
+	other, ok := alternative(pos, m)
+	if !ok {
+		return nil
+	}
+	pos.Play(other)
+	out := []board.Position{pos}
+	for range plies - 1 {
+		legal := pos.LegalMoves()
+		if len(legal) == 0 {
+			break
+		}
+		pos.Play(legal[0])
+		out = append(out, pos)
+	}
+	if len(out)%2 == 0 {
+		out = out[:len(out)-1] // the reply without our move: the GUI asked nothing
 	}
 	return out
 }
@@ -311,6 +455,8 @@ func tellable(a, b *hosted) bool {
 	return c <= min(len(a.moves), len(b.moves))-2
 }
 
+var tournaments = flag.Int("tournaments", 60, "the seeded tournaments TestLiveLearningFromHostPGNMatchesLearnPGN plays (by hand: thousands)")
+
 // A tournament in rounds: each proxy (a session, all learning into one
 // book or each into its own) plays a game a round, some games a pair of
 // proxies against each other; the host writes each round's games in some
@@ -322,9 +468,9 @@ func tellable(a, b *hosted) bool {
 // loss with our move under way. After the sessions close, every book is
 // byte for byte what learn -pgn writes from all the games written.
 func TestLiveLearningFromHostPGNMatchesLearnPGN(t *testing.T) {
-	seeds := 60
+	seeds := *tournaments
 	if testing.Short() {
-		seeds = 15
+		seeds = min(seeds, 15)
 	}
 	for seed := 1; seed <= seeds; seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) { tournament(t, uint64(seed)) })
@@ -382,8 +528,12 @@ func tournament(t *testing.T, seed uint64) {
 	type seat struct {
 		game  *hosted
 		proxy int
-		white bool
+		play  seatPlay
 	}
+	// Take-backs and colour switches, and how the host writes its file,
+	// come from a stream of their own: the rest of each seed's tournament
+	// is as it was without them.
+	playRng := rand.New(rand.NewPCG(seed, 53))
 	results := []string{"1-0", "0-1", "1/2-1/2"}
 	var all []*hosted
 	var rounds_ [][]seat
@@ -405,6 +555,12 @@ func tournament(t *testing.T, seed uint64) {
 				switch k := rng.IntN(6); {
 				case len(played) > 0 && k < 2:
 					same = played[rng.IntN(len(played))]
+					if same.bothSides {
+						// A proxy moved for both sides there: a game alike
+						// in every move it saw has other proxies on its
+						// sides, whose claims may leave it none.
+						continue
+					}
 					fen, chess960, moves = same.fen, same.chess960, same.moves
 				case len(played) > 0 && k < 4:
 					other := played[rng.IntN(len(played))]
@@ -457,11 +613,21 @@ func tournament(t *testing.T, seed uint64) {
 					g.white = names[pair]
 				}
 			}
+			play := seatPlay{white: white, switchAt: -1}
+			if pair < 0 {
+				// The GUI may take moves back, and play a move in our
+				// place and switch our side: the host names us on the
+				// sides we have moves on in the game it writes.
+				play = g.seatPlayOf(playRng, white, same == nil)
+				w, b := g.sides(play)
+				g.white, g.black = map[bool]string{true: names[p], false: "sf"}[w], map[bool]string{true: names[p], false: "sf"}[b]
+				g.bothSides = w && b
+			}
 			played = append(played, g)
 			all = append(all, g)
-			seats = append(seats, seat{g, p, white})
+			seats = append(seats, seat{g, p, play})
 			if pair >= 0 {
-				seats = append(seats, seat{g, pair, !white})
+				seats = append(seats, seat{g, pair, seatPlay{white: !white, switchAt: -1}})
 			}
 		}
 		rounds_ = append(rounds_, seats)
@@ -518,10 +684,42 @@ func tournament(t *testing.T, seed uint64) {
 		call(i, func() { sessions[i].SetLearning(set) })
 	}
 	var written strings.Builder // every game of the tournament the host wrote
+	// The host appends each game to its file, or writes the file anew with
+	// what it held and the game: in place (and a proxy may look at it
+	// halfway), or by renaming a new file into place.
+	hostWrites := playRng.IntN(3) // 0 append, 1 rewrite, 2 rename
+	content := ""                 // what the file holds, as the host knows it
+	if text, err := os.ReadFile(pgnPath); err == nil {
+		content = string(text)
+	}
 	write := func(g *hosted, round int) {
 		text := g.pgn(round, crlf)
-		appendFile(t, pgnPath, text)
 		written.WriteString(text)
+		content += text
+		switch hostWrites {
+		case 0:
+			appendFile(t, pgnPath, text)
+		case 1:
+			cut := len(content)
+			if !lag && playRng.IntN(3) == 0 {
+				cut = playRng.IntN(len(content))
+			}
+			if err := os.WriteFile(pgnPath, []byte(content[:cut]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if cut < len(content) {
+				sessions[playRng.IntN(proxies)].hostPGN(pgnPath) // a look, halfway
+				appendFile(t, pgnPath, content[cut:])
+			}
+		case 2:
+			next := pgnPath + ".next"
+			if err := os.WriteFile(next, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(next, pgnPath); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	var late []*hosted
 	lateRound := 0
@@ -532,7 +730,7 @@ func tournament(t *testing.T, seed uint64) {
 		var turns [][]func() func()
 		for _, st := range seats {
 			call(st.proxy, sessions[st.proxy].NewGame)
-			turns = append(turns, st.game.loopTurns(sessions[st.proxy], pgnPath, st.white))
+			turns = append(turns, st.game.seatTurns(sessions[st.proxy], pgnPath, st.play))
 		}
 		// The file may be rotated or truncated between rounds, once the
 		// games written so far have been found: games a host moves away
@@ -549,10 +747,12 @@ func tournament(t *testing.T, seed uint64) {
 				if err := os.Rename(pgnPath, fmt.Sprintf("%s.%d", pgnPath, r)); err != nil && !os.IsNotExist(err) {
 					t.Fatal(err)
 				}
+				content = ""
 			case 1:
 				if err := os.Truncate(pgnPath, 0); err != nil && !os.IsNotExist(err) {
 					t.Fatal(err)
 				}
+				content = ""
 			}
 		}
 		for more := true; more; {
@@ -609,8 +809,8 @@ func tournament(t *testing.T, seed uint64) {
 			}
 			want := learnPGNModel(t, modelPath, written.String(), names[i])
 			if got := fixture.ReadFile(t, path); !bytes.Equal(got, want) {
-				t.Errorf("book %d learned live differs from learn -pgn (%d proxies, shared %v, abk %v, crlf %v, kind %d, lag %v)\nlog:\n%s",
-					i, proxies, shared, abk, crlf, kind, lag, strings.Join(append(logsOf[i].info, logsOf[i].warn...), "\n"))
+				t.Errorf("book %d learned live differs from learn -pgn (%d proxies, shared %v, abk %v, crlf %v, kind %d, lag %v, host writes %d)\nlog:\n%s",
+					i, proxies, shared, abk, crlf, kind, lag, hostWrites, strings.Join(append(logsOf[i].info, logsOf[i].warn...), "\n"))
 			}
 		}
 	}

@@ -198,39 +198,47 @@ func lastBytes(path string, fi os.FileInfo) []byte {
 func (h *hostPGN) readTo() pgnMark { return pgnMark{h.gen, h.next} }
 
 // markOf is where the file ended at the stat st (known), taken just
-// after the time at, in the generations read: the file of st as read by
-// then, else as first read after; when there was no file then, or it was
-// replaced before it was read, every file first read after is newer. It
-// errs towards taking in the games written near a rewrite of the file,
-// never towards leaving out a game written after st.
+// after the time at, in the generations read (the reader just looked):
+// the file read now, when it holds the file's last bytes then at the same
+// place (the same file grown, or one the host wrote anew with what it
+// held); else the file of st as read by then, or as first read after;
+// when there was no file then, or it was replaced before it was read,
+// every file first read after is newer. It errs towards taking in the
+// games written near a rewrite of the file, never towards leaving out a
+// game written after st. (A file's identity alone can mislead: a host
+// that writes a new file for each game gets inode numbers back.)
 func (h *hostPGN) markOf(st PGNStat, at time.Time) pgnMark {
-	if st.file != nil {
-		var first, byThen *genFile
-		for i := range h.files {
-			f := &h.files[i]
-			if os.SameFile(f.file, st.file) {
-				if first == nil {
-					first = f
-				}
-				if !f.found.After(at) {
-					byThen = f
-				}
+	if st.file == nil {
+		return h.firstAfter(at)
+	}
+	if h.holds(st) {
+		return pgnMark{h.gen, st.file.Size()}
+	}
+	var first, byThen *genFile
+	for i := range h.files {
+		f := &h.files[i]
+		if os.SameFile(f.file, st.file) {
+			if first == nil {
+				first = f
+			}
+			if !f.found.After(at) {
+				byThen = f
 			}
 		}
-		switch {
-		case byThen != nil:
-			return pgnMark{byThen.gen, st.file.Size()}
-		case h.holds(st, at):
-			// Read only after, in a file that holds what the file held
-			// then: the same file grown, or one the host wrote anew
-			// with it.
-			return pgnMark{h.gen, st.file.Size()}
-		case first != nil && first.file.Size() < st.file.Size():
-			return pgnMark{first.gen, 0} // written anew before it was read
-		case first != nil:
-			return pgnMark{first.gen, st.file.Size()}
-		}
 	}
+	switch {
+	case byThen != nil:
+		return pgnMark{byThen.gen, st.file.Size()}
+	case first != nil && first.file.Size() < st.file.Size():
+		return pgnMark{first.gen, 0} // written anew before it was read
+	case first != nil:
+		return pgnMark{first.gen, st.file.Size()}
+	}
+	return h.firstAfter(at)
+}
+
+// firstAfter is the start of the first file first read after the time at.
+func (h *hostPGN) firstAfter(at time.Time) pgnMark {
 	for _, f := range h.files {
 		if f.found.After(at) {
 			return pgnMark{f.gen, 0}
@@ -239,29 +247,24 @@ func (h *hostPGN) markOf(st PGNStat, at time.Time) pgnMark {
 	return pgnMark{h.gen + 1, 0}
 }
 
-// holds reports that the file read now, first read after the time at,
-// holds the last bytes of the file of the stat st at the same place.
-func (h *hostPGN) holds(st PGNStat, at time.Time) bool {
-	tail := st.tail
-	if len(tail) == 0 || h.file == nil {
+// holds reports that the file at the path holds what was read of the
+// generation read now, and the last bytes of the file of the stat st at
+// the same place.
+func (h *hostPGN) holds(st PGNStat) bool {
+	if len(st.tail) == 0 || h.gen == 0 {
 		return false
-	}
-	for _, f := range h.files {
-		if f.gen == h.gen && os.SameFile(f.file, h.file) && !f.found.After(at) {
-			return false // read by then: not the file after
-		}
 	}
 	f, err := os.OpenFile(h.path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	if now, err := f.Stat(); err != nil || !os.SameFile(now, h.file) {
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || !h.unchanged(f) {
 		return false
 	}
-	was := make([]byte, len(tail))
+	was := make([]byte, len(st.tail))
 	n, _ := f.ReadAt(was, st.file.Size()-int64(len(was)))
-	return n == len(was) && bytes.Equal(was, tail)
+	return n == len(was) && bytes.Equal(was, st.tail)
 }
 
 // refresh reads what the host wrote since the last call. A file that does

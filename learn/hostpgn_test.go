@@ -183,9 +183,9 @@ func TestHostPGNMarkOfAStat(t *testing.T) {
 		{"replaced before read", "write1 read start rotate write3 read", []string{"gen 2 round 3 at 0"}},
 		{"gone, then a new file", "write1 read rotate start write3 read", []string{"gen 2 round 3 at 0"}},
 		{"truncated after", "write1 write2 read start truncate write3 read", []string{"gen 2 round 3 at 0"}},
-		// Whether it was written anew before the start or after is not
-		// known: what was written anew before is taken in too, as if after.
-		{"truncated before, read only after", "write1 read truncate write2 start write3 read", []string{"gen 2 round 2 at 0", fmt.Sprintf("gen 2 round 3 at %d", len(two))}},
+		// Written anew before the start: the file's last bytes then say
+		// what it held.
+		{"truncated before, read only after", "write1 read truncate write2 start write3 read", []string{fmt.Sprintf("gen 2 round 3 at %d", len(two))}},
 		// A file written anew with what it held is the same file grown.
 		{"written anew after, read before", "write1 read start anew write3 read", []string{fmt.Sprintf("gen 1 round 3 at %d", len(one))}},
 		{"written anew after, read only after", "write1 start anew write3 read", []string{fmt.Sprintf("gen 1 round 3 at %d", len(one))}},

@@ -372,11 +372,13 @@ func (g *game) follow(p *board.Position, ply int) {
 		// At or before the first position held: nothing held stays.
 		g.dropFrom(ply)
 		g.keys, g.held = g.keys[:0], g.held[:0]
+	case i < len(g.keys) && g.keys[i] == p.Key():
+		// The position held there (sent again, gone back to).
+		g.dropFrom(ply)
+		g.keys, g.held = g.keys[:i], g.held[:i]
 	case i <= len(g.keys) && g.held[i-1].ok && follows(&g.held[i-1].pos, p):
-		if i < len(g.keys) && g.keys[i] != p.Key() {
+		if i < len(g.keys) {
 			g.dropFrom(ply - 1) // the move from the ply before was another
-		} else {
-			g.dropFrom(ply)
 		}
 		g.keys, g.held = g.keys[:i], g.held[:i]
 	default:
