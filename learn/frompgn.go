@@ -3,6 +3,7 @@ package learn
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -68,16 +69,34 @@ type pgnLearning struct {
 	// the games the calls still to come are about started after it.
 	newest map[*hostPGN]pgnMark
 	// names are our side's names in the games found that fitted alone.
-	names  map[string]bool
-	books  map[string]openBook // by path
-	waits  pgnWaits
-	now    func() time.Time
-	sleep  func(time.Duration)
-	claims string // the folder of the claims files
+	names map[string]bool
+	books map[string]openBook // by path
+	waits pgnWaits
+	now   func() time.Time
+	sleep func(time.Duration)
+	// claims is the folder of the claims files, and claimFiles those
+	// read, by host file.
+	claims     string
+	claimFiles map[string]*claimFile
+	// counted is what the games found at one look give each book, counted
+	// together at its end (one lock and one sync a book), in the order of
+	// the books' first updates.
+	counted      map[string][]book.LearnUpdate
+	countedOrder []string
 }
 
 func newPGNLearning() pgnLearning {
-	return pgnLearning{hosts: map[string]*hostPGN{}, newest: map[*hostPGN]pgnMark{}, names: map[string]bool{}, books: map[string]openBook{}, waits: defaultWaits, now: time.Now, sleep: time.Sleep, claims: claimsDir()}
+	return pgnLearning{hosts: map[string]*hostPGN{}, newest: map[*hostPGN]pgnMark{}, names: map[string]bool{}, books: map[string]openBook{}, waits: defaultWaits, now: time.Now, sleep: time.Sleep, claims: claimsDir(), claimFiles: map[string]*claimFile{}, counted: map[string][]book.LearnUpdate{}}
+}
+
+// claimsOf is the claims on the games of the host file at path.
+func (p *pgnLearning) claimsOf(path string) *claimFile {
+	c := p.claimFiles[path]
+	if c == nil {
+		c = claimsFor(p.claims, path, p.now())
+		p.claimFiles[path] = c
+	}
+	return c
 }
 
 // playedGame is a game that ended, as polyproxy saw it, waiting to be
@@ -93,7 +112,7 @@ type playedGame struct {
 	white    bool
 	black    bool
 	host     *hostPGN
-	claims   claimFile
+	claims   *claimFile
 	mark     pgnMark
 	books    []string
 	started  time.Time
@@ -179,7 +198,7 @@ func (s *Session) endForPGN(why string, known *Decision) {
 		keys: g.keys, firstPly: g.firstPly, fromBase: g.fromBase,
 		guiPly: g.guiPly, lastPly: g.lastPly,
 		white: white, black: black,
-		host: g.host, claims: claimsFor(p.claims, g.host.path), mark: g.mark,
+		host: g.host, claims: p.claimsOf(g.host.path), mark: g.mark,
 		books:    append([]string(nil), s.settings.Books...),
 		started:  g.started,
 		ended:    now,
@@ -220,6 +239,7 @@ func (s *Session) look(final bool) {
 	}
 	clear(p.waiting[len(keep):])
 	p.waiting = keep
+	s.countInto()
 	for _, h := range p.hosts {
 		var marks []pgnMark
 		for _, pg := range p.waiting {
@@ -241,12 +261,8 @@ func (s *Session) look(final bool) {
 
 // fits reports that g is, as far as polyproxy saw, the game pg.
 func (pg *playedGame) fits(g *hostGame) bool {
-	if !g.after(pg.mark) {
-		return false
-	}
-	g.replay()
-	if len(g.keys) == 0 {
-		return false // unreadable, or not a game polyproxy can play
+	if !g.after(pg.mark) || len(g.keys) == 0 {
+		return false // older, unreadable, or not a game polyproxy can play
 	}
 	// d is the place in g of pg's first position: g's start when pg's
 	// first position is the GUI's base, else by the move numbers.
@@ -274,17 +290,60 @@ func (pg *playedGame) fits(g *hostGame) bool {
 	return true
 }
 
+// fitting gives each game of the host's that fits pg to each, in file
+// order, until each returns false. A game played from the GUI's base
+// ends at one of a few plies, each after a position it knows: only the
+// games filed under those are looked at, from the first written after
+// the game started.
+func (h *hostPGN) fitting(pg *playedGame, each func(*hostGame) bool) {
+	var lists [][]*hostGame
+	for plies := pg.guiPly - pg.firstPly; plies <= pg.lastPly-pg.firstPly+1 && pg.fromBase; plies++ {
+		before := max(plies-1, 0)
+		if before >= len(pg.keys) || pg.keys[before] == 0 {
+			lists = nil // a position not seen there: every game is looked at
+			break
+		}
+		filed := h.filed[fitKey{plies, pg.keys[before]}]
+		first, _ := slices.BinarySearchFunc(filed, pg.mark, func(g *hostGame, m pgnMark) int {
+			if g.after(m) {
+				return 1
+			}
+			return -1
+		})
+		lists = append(lists, filed[first:])
+	}
+	if lists == nil {
+		lists = [][]*hostGame{h.games}
+	}
+	for {
+		next := -1 // the list whose first game comes first in the file
+		for i, l := range lists {
+			if len(l) > 0 && (next < 0 || l[0].gen < lists[next][0].gen || l[0].gen == lists[next][0].gen && l[0].offset < lists[next][0].offset) {
+				next = i
+			}
+		}
+		if next < 0 {
+			return
+		}
+		g := lists[next][0]
+		lists[next] = lists[next][1:]
+		if pg.fits(g) && !each(g) {
+			return
+		}
+	}
+}
+
+// manyAlike bounds the free games a game fitting several looks at: when
+// they all count alike, the first is counted.
+const manyAlike = 64
+
 // resolve looks for pg in its host's games; true: it is done with, counted
 // or reported.
 func (s *Session) resolve(pg *playedGame, now time.Time, final bool) bool {
-	var fits []*hostGame
-	for _, g := range pg.host.games {
-		if pg.fits(g) {
-			fits = append(fits, g)
-		}
-	}
 	over := final || !now.Before(pg.deadline)
-	if len(fits) == 0 {
+	fits := 0
+	pg.host.fitting(pg, func(*hostGame) bool { fits++; return false })
+	if fits == 0 {
 		if over {
 			s.warnf("learn: game %d (ended by %s) not found in %s %s: not learned", pg.number, pg.why, pg.host.path, s.waited(pg, now, final))
 			return true
@@ -295,27 +354,29 @@ func (s *Session) resolve(pg *playedGame, now time.Time, final bool) bool {
 		}
 		return false
 	}
-	free := 0
-	pick := func(claimed func(*hostGame) bool) *hostGame {
-		var frees, named []*hostGame
-		for _, g := range fits {
-			if !claimed(g) {
+	var frees []*hostGame
+	alike := false // the free games count alike
+	pick := func(claimed claimedBy) *hostGame {
+		frees, fits = frees[:0], 0
+		pg.host.fitting(pg, func(g *hostGame) bool {
+			fits++
+			if !(pg.white && claimed(g, true) || pg.black && claimed(g, false)) {
 				frees = append(frees, g)
-				if s.fromPGN.names[pg.nameIn(g)] {
-					named = append(named, g)
-				}
 			}
-		}
-		if len(frees) > 1 && len(named) > 0 {
+			return len(frees) < manyAlike
+		})
+		alike = !slices.ContainsFunc(frees, func(g *hostGame) bool { return g.counts != frees[0].counts })
+		if len(frees) > 1 && !alike {
 			// Our side's name in the games found before tells apart
 			// games alike but for who played which side.
-			frees = named
+			if named := slices.DeleteFunc(slices.Clone(frees), func(g *hostGame) bool { return !s.fromPGN.names[pg.nameIn(g)] }); len(named) > 0 {
+				frees = named
+			}
 		}
-		free = len(frees)
 		switch {
-		case free == 0:
+		case len(frees) == 0:
 			return nil
-		case free > 1:
+		case len(frees) > 1 && !alike:
 			if pg.ambiguous.IsZero() {
 				pg.ambiguous = now
 			}
@@ -323,27 +384,36 @@ func (s *Session) resolve(pg *playedGame, now time.Time, final bool) bool {
 				return nil // other proxies may claim theirs first
 			}
 		}
+		// Of games that count alike, the first written: the games after
+		// it stay free for the proxies whose games started later.
 		return frees[0]
 	}
 	g, err := pg.claims.take(now, pg.started, pg.white, pg.black, pick)
 	if err != nil {
 		s.warnOnce("claims "+pg.host.path, "learn: cannot record the games of %s this proxy counts (%v): games nothing tells apart may be counted for another proxy's", pg.host.path, err)
-		g = pick(func(*hostGame) bool { return false })
+		g = pick(func(*hostGame, bool) bool { return false })
 	}
 	if g == nil {
-		if free == 0 && over {
-			s.warnf("learn: game %d (ended by %s): the %d game(s) of %s it fits were counted by other proxies %s: not learned", pg.number, pg.why, len(fits), pg.host.path, s.waited(pg, now, final))
+		if len(frees) == 0 && over {
+			s.warnf("learn: game %d (ended by %s): the %d game(s) of %s it fits were counted by other proxies %s: not learned", pg.number, pg.why, fits, pg.host.path, s.waited(pg, now, final))
 			return true
 		}
 		return false
 	}
-	alike := ""
-	if free > 1 {
-		alike = fmt.Sprintf("; %d games there fit it alike and none was claimed by another proxy: the first is counted", free)
-	} else if g.game != nil {
+	note := ""
+	switch {
+	case len(frees) > 1 && alike:
+		more := ""
+		if len(frees) == manyAlike {
+			more = " or more"
+		}
+		note = fmt.Sprintf("; %d%s games there fit it, alike in every move and the result: the first is counted", len(frees), more)
+	case len(frees) > 1:
+		note = fmt.Sprintf("; %d games there fit it alike and none was claimed by another proxy: the first is counted", len(frees))
+	case g.game != nil:
 		s.fromPGN.names[pg.nameIn(g)] = true
 	}
-	s.count(pg, g, alike)
+	s.count(pg, g, note)
 	return true
 }
 
@@ -372,11 +442,13 @@ func (s *Session) waited(pg *playedGame, now time.Time, final bool) string {
 }
 
 // count learns the game g found for pg, into each book in use, as learn
-// -pgn counts it for the sides polyproxy played.
-func (s *Session) count(pg *playedGame, g *hostGame, alike string) {
-	s.logf("learn: game %d (ended by %s) is %s in %s%s", pg.number, pg.why, g.describe(), pg.host.path, alike)
+// -pgn counts it for the sides polyproxy played: its updates are counted
+// at the end of the look (countInto).
+func (s *Session) count(pg *playedGame, g *hostGame, note string) {
+	s.logf("learn: game %d (ended by %s) is %s in %s%s", pg.number, pg.why, g.describe(), pg.host.path, note)
+	p := &s.fromPGN
 	for _, path := range pg.books {
-		b, err := s.fromPGN.openBook(path)
+		b, err := p.openBook(path)
 		if err != nil {
 			s.warnf("learn: game %d not learned into %s: %v", pg.number, path, err)
 			continue
@@ -390,8 +462,21 @@ func (s *Session) count(pg *playedGame, g *hostGame, alike string) {
 			s.logf("learn: game %d: no move of ours in it is in %s", pg.number, path)
 			continue
 		}
-		s.apply(path, updates)
+		if _, ok := p.counted[path]; !ok {
+			p.countedOrder = append(p.countedOrder, path)
+		}
+		p.counted[path] = append(p.counted[path], updates...)
 	}
+}
+
+// countInto counts the games found at a look into their books.
+func (s *Session) countInto() {
+	p := &s.fromPGN
+	for _, path := range p.countedOrder {
+		s.apply(path, p.counted[path])
+		delete(p.counted, path)
+	}
+	p.countedOrder = p.countedOrder[:0]
 }
 
 // openBook is the book at path, to find the entries of a game's moves in,

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -1385,5 +1386,77 @@ func TestHostPGNOlderGameInAFileWrittenAnew(t *testing.T) {
 				t.Errorf("log:\n%s", strings.Join(append(l.info, l.warn...), "\n"))
 			}
 		})
+	}
+}
+
+// Proxies of a tournament play the same game over and over (a trivial
+// engine: every game alike in every move and the result), one of them
+// far behind: its calls come only after all its games were played and
+// written, each game fitting all the games alike written since it
+// started. Each of its games is counted as its calls come (games that
+// count alike wait for no claims), and what learning one costs does not
+// grow with the games alike before it: at four times the games, the bytes
+// allocated per game stay within twice. Every book ends as learn -pgn's.
+func TestHostPGNGamesAlikeCostTheSameAtAnyLength(t *testing.T) {
+	perGame := func(rounds int) float64 {
+		ms := movesFrom(t, "", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8")
+		g := newHosted(t, "", false, ms, "proxy", "fake", "1/2-1/2")
+		pt := newPGNTest(t, g)
+		path := pt.book("book.bin")
+		const proxies = 4
+		sessions := make([]*Session, proxies)
+		logsOf := make([]*logs, proxies)
+		for i := range sessions {
+			sessions[i], logsOf[i] = pt.session(path)
+		}
+		var behind []func() // the first proxy's calls
+		round := 0
+		for range rounds {
+			for i, s := range sessions {
+				turns := g.loopTurns(s, pt.pgn, true)
+				if i == 0 {
+					behind = append(behind, s.NewGame)
+					for _, turn := range turns {
+						behind = append(behind, turn())
+					}
+					continue
+				}
+				s.NewGame()
+				for _, turn := range turns {
+					turn()()
+				}
+			}
+			pt.clk.pass(10 * time.Millisecond)
+			for range sessions {
+				round++
+				pt.write(g, round, true)
+			}
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for _, call := range behind {
+			call()
+			pt.clk.pass(time.Millisecond)
+		}
+		sessions[0].NewGame() // its last game ends
+		runtime.ReadMemStats(&after)
+		if found := logsOf[0].count(`) is "proxy" - "fake"`); found != rounds {
+			t.Errorf("%d rounds: %d games of the proxy behind counted as their calls came", rounds, found)
+		}
+		for _, s := range sessions {
+			s.Close()
+		}
+		pt.check(path, "proxy", logsOf...)
+		for i, l := range logsOf {
+			if n := l.count("not learned"); n > 0 || len(l.warn) > 0 {
+				t.Errorf("proxy %d: %d games not learned; warnings %q", i, n, l.warn)
+			}
+		}
+		return float64(after.TotalAlloc-before.TotalAlloc) / float64(rounds)
+	}
+	small, large := perGame(25), perGame(100)
+	t.Logf("bytes allocated per game learned: %.0f at 25 rounds, %.0f at 100", small, large)
+	if large > 2*small {
+		t.Errorf("learning a game allocated %.0f bytes at 100 rounds, %.0f at 25", large, small)
 	}
 }

@@ -3,6 +3,7 @@ package learn
 import (
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -43,6 +44,10 @@ type hostPGN struct {
 	skip  int         // games read from from, taken already
 	align bool        // from is inside a line: reading starts at the next one
 	games []*hostGame // whole games read, in file order, still wanted (prune)
+	// filed is the games of games that can be played, by what a game
+	// played tells of the games it may be (fitKey), each list in file
+	// order: finding a game costs what fits it, not the file.
+	filed map[fitKey][]*hostGame
 	// taken names every game read in this generation, in file order, and
 	// takenBefore those of the one before: a host that writes the file
 	// anew with the games it held, read halfway through that, gives them
@@ -100,12 +105,28 @@ type hostGame struct {
 	hash   uint64 // of its text: with offset, what names it in a claim
 	game   *pgn.Game
 	err    error // a syntax error: game is nil
-	// Its positions, worked out the first time it is compared to a game
-	// played (replay).
-	replayed bool
-	begin    int         // ply of its start position
-	keys     []board.Key // of its start and of the position after each move
-	plies    int         // its moves: its last position is at keys[plies]
+	// Its positions (none: it cannot be replayed, and is no game
+	// polyproxy plays), worked out as it is read.
+	begin int         // ply of its start position
+	keys  []board.Key // of its start and of the position after each move
+	plies int         // its moves: its last position is at keys[plies]
+	// counts names what counting it gives for either side: its positions
+	// and its result. Games with the same counts count alike.
+	counts uint64
+}
+
+// fitKey files a game of the host by its moves and the position before
+// the last one (the start, for a game without moves): a game played is
+// one of the few filed under what the proxy saw of its end.
+type fitKey struct {
+	plies  int
+	before board.Key
+}
+
+// fitKeyOf is where a game of plies moves whose positions are keys is
+// filed.
+func fitKeyOf(plies int, keys []board.Key) fitKey {
+	return fitKey{plies, keys[max(plies-1, 0)]}
 }
 
 // pgnMark is where the host's PGN ended when a game started: a game
@@ -445,8 +466,16 @@ func (h *hostPGN) take(offset int64, hash uint64, g *pgn.Game, syntax *pgn.Synta
 		hg.err = syntax
 	} else {
 		hg.game = g.Clone()
+		hg.replay()
 	}
 	h.games = append(h.games, hg)
+	if hg.whole() {
+		if h.filed == nil {
+			h.filed = map[fitKey][]*hostGame{}
+		}
+		k := fitKeyOf(hg.plies, hg.keys)
+		h.filed[k] = append(h.filed[k], hg)
+	}
 }
 
 // takeGames gives each game the reader reads that ends before the end of
@@ -607,32 +636,34 @@ func (t *fileText) look(from, end int64, more func(at int64, w []byte) bool) err
 func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // prune forgets the games written before every mark still in use (the
-// games waiting to be found, the game being played): they can be no one's.
+// games waiting to be found, the game being played): they can be no
+// one's. Games are read in the order they were written, so those are the
+// first ones, each first in its file too.
 func (h *hostPGN) prune(marks []pgnMark) {
-	keep := h.games[:0]
-	for _, g := range h.games {
-		for _, m := range marks {
-			if g.after(m) {
-				keep = append(keep, g)
-				break
+	n := 0
+	for n < len(h.games) && !slices.ContainsFunc(marks, h.games[n].after) {
+		g := h.games[n]
+		if g.whole() {
+			k := fitKeyOf(g.plies, g.keys)
+			if filed := h.filed[k][1:]; len(filed) > 0 {
+				h.filed[k] = filed
+			} else {
+				delete(h.filed, k)
 			}
 		}
+		n++
 	}
-	clear(h.games[len(keep):])
-	h.games = keep
+	clear(h.games[:n])
+	h.games = h.games[n:]
 }
 
-// replay works out the game's positions, once. They stop at a move that
-// cannot be played: learn -pgn skips such a game, and so does counting
-// it, saying why.
+// whole reports that every move of the game could be played.
+func (g *hostGame) whole() bool { return g.game != nil && len(g.keys) == g.plies+1 }
+
+// replay works out the game's positions and what counting it gives. They
+// stop at a move that cannot be played: learn -pgn skips such a game, and
+// so does counting it, saying why.
 func (g *hostGame) replay() {
-	if g.replayed {
-		return
-	}
-	g.replayed = true
-	if g.game == nil {
-		return
-	}
 	start, err := g.game.Start()
 	if err != nil {
 		return // no positions: not a game polyproxy plays
@@ -643,6 +674,14 @@ func (g *hostGame) replay() {
 	_ = g.game.ReplayPliesFrom(start, g.plies, func(pos *board.Position, m board.Move) {
 		g.keys = append(g.keys, pos.KeyAfter(m))
 	})
+	sum := fnv.New64a()
+	var b [8]byte
+	for _, k := range g.keys {
+		binary.LittleEndian.PutUint64(b[:], uint64(k))
+		sum.Write(b[:])
+	}
+	sum.Write([]byte(g.game.Tag("Result")))
+	g.counts = sum.Sum64()
 }
 
 // describe names the game for the log, by its tags.
