@@ -2,7 +2,6 @@ package learn
 
 import (
 	"errors"
-	"slices"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -357,14 +356,15 @@ func (g *game) see(p *board.Position) {
 }
 
 // follow cuts the line held where p, a position at ply, leaves it. When p
-// follows from the position held one ply before it by a legal move, the
-// GUI went on, went back, or played another move in place of one held:
-// what was played from p's place on (from the ply before, when p is not
-// the position held there) is not in the game any more. When it does not
-// (a jump, back or forward), what was played in between is not known, and
-// so no move of ours held is known to be in the game: none is counted.
-// Either way a book move in no position the GUI sent afterwards is
-// dropped, whatever the GUI's move lists say.
+// is the position held there, or follows from the one held a ply before
+// by a legal move, the GUI went on, went back, or played another move in
+// place of one held: what was played from p's place on (from the ply
+// before, when p is not the position held there) is not in the game any
+// more. Otherwise (a jump, back or forward) the game goes on from the
+// latest position held that p can follow from at all (mayFollow), and
+// what was played from there on is not known to be in it. Either way a
+// book move in no position the GUI sent afterwards is dropped, whatever
+// the GUI's move lists say.
 func (g *game) follow(p *board.Position, ply int) {
 	i := ply - g.firstPly // p's place in keys
 	switch {
@@ -382,51 +382,19 @@ func (g *game) follow(p *board.Position, ply int) {
 		}
 		g.keys, g.held = g.keys[:i], g.held[:i]
 	default:
-		g.dropFrom(g.firstPly)
-		g.keys, g.held = g.keys[:1], g.held[:1] // the game's first position stays
-	}
-}
-
-// follows reports that a legal move leads from before to after: a move
-// between squares where they differ (two, or four when castling or
-// taking en passant), or else, for a Chess960 castling whose king stays
-// where it was, any legal move.
-func follows(before, after *board.Position) bool {
-	if before.WhiteToMove() == after.WhiteToMove() {
-		return false
-	}
-	var changed [4]board.Square
-	n := 0
-	for sq := range board.Square(64) {
-		if before.Piece(sq) != after.Piece(sq) {
-			if n == len(changed) {
-				return false
-			}
-			changed[n], n = sq, n+1
+		j := min(i, len(g.keys)) - 1 // the latest position held before p
+		if j == i-1 {
+			j-- // p does not follow from it: found out above
 		}
-	}
-	k := after.Key()
-	leads := func(m board.Move) bool {
-		played, err := before.LegalMove(m)
-		return err == nil && before.KeyAfter(played) == k
-	}
-	mover := func(pc board.Piece) bool { return pc != board.NoPiece && pc.White() == before.WhiteToMove() }
-	for _, from := range changed[:n] {
-		for _, to := range changed[:n] {
-			// A move leaves its from-square and puts the mover's piece on
-			// its to-square: the others would fail, at the cost of saying
-			// why.
-			if from == to || !mover(before.Piece(from)) || !mover(after.Piece(to)) {
-				continue
-			}
-			for promo := board.NoPromo; promo <= board.PromoQueen; promo++ {
-				if leads(board.NewMove(from, to, promo)) {
-					return true
-				}
-			}
+		for j > 0 && !(g.held[j].ok && mayFollow(&g.held[j].pos, p)) {
+			j--
 		}
+		if j == len(g.keys)-1 {
+			return // a jump forward from the last position held
+		}
+		g.dropFrom(g.firstPly + j)
+		g.keys, g.held = g.keys[:j+1], g.held[:j+1]
 	}
-	return slices.ContainsFunc(before.LegalMoves(), func(m board.Move) bool { return before.KeyAfter(m) == k })
 }
 
 // takeLine takes the game's line as the proxy's core follows it (a book

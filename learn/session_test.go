@@ -466,15 +466,16 @@ func TestSessionFarAheadPosition(t *testing.T) {
 // and not on the game's final line: it is not counted, however the GUI
 // goes on. Here we play 1.d4 from the book as White; the GUI then plays
 // 1.f3 for White itself (a take-back, or a colour switch: we play Black
-// from then on), or sends 1.f3 e5 at once for White to move again, and the
-// game ends in mate.
+// from then on), or sends 1.f3 e5 at once for White to move again, or
+// 1.f3 e5 2.g4 at once for Black, and the game ends in mate.
 func TestSessionBookMoveTakenBackByAnotherMoveIsNotCounted(t *testing.T) {
 	book1 := playLine(t, startFEN, "d2d4")
 	game := playLine(t, startFEN, "f2f3", "e7e5", "g2g4", "d8h4")
 	for _, c := range []struct {
 		name  string
+		from  int  // the ply of the GUI's first position after our move
 		white bool // the side we play after the take-back
-	}{{"we play Black after it", false}, {"the GUI sends two plies at once", true}} {
+	}{{"we play Black after it", 1, false}, {"the GUI sends two plies at once", 2, true}, {"the GUI sends three plies at once", 3, false}} {
 		t.Run(c.name, func(t *testing.T) {
 			b, entries := bookFor(t, book1, 0)
 			before := fixture.ReadFile(t, b.Path())
@@ -484,7 +485,7 @@ func TestSessionBookMoveTakenBackByAnotherMoveIsNotCounted(t *testing.T) {
 			s.BookMove(b, book1.keys[:1], book1.moves[0], true)
 			s.AfterBestmove(book1.positions[1].Pos)
 			d := &driver{s: s, b: b, l: game, white: c.white}
-			d.play(1, 4, nil, map[int]Score{1: {White: false, CP: 50}, 2: {White: true, CP: -300}, 3: {White: false, Mate: 1, IsMate: true}})
+			d.play(c.from, 4, nil, map[int]Score{1: {White: false, CP: 50}, 2: {White: true, CP: -300}, 3: {White: false, Mate: 1, IsMate: true}})
 			if c.white {
 				s.Position(game.positions[4].Pos, true) // we are mated
 			}
@@ -524,5 +525,24 @@ func TestSessionBookLineDropsMovesOffIt(t *testing.T) {
 		if got := learned(t, b, held.keys[c.ply], held.moves[c.ply]); got != c.want {
 			t.Errorf("%s: %v, want %v; log:\n%s", c.name, got, c.want, strings.Join(log.info, "\n"))
 		}
+	}
+}
+
+// A GUI that jumps past positions (to the end of the game, say) goes on
+// from our book move when its position may follow from it: the move is
+// counted. (Pawns that only go forward tell the jump past a move the GUI
+// replaced, above.)
+func TestSessionJumpPastOurBookMoveKeepsIt(t *testing.T) {
+	l := playLine(t, startFEN, "e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7")
+	b, entries := bookFor(t, l, 0)
+	s, log := newTestSession()
+	s.NewGame()
+	s.Position(l.positions[0].Pos, false)
+	s.BookMove(b, l.keys[:1], l.moves[0], true)
+	s.AfterBestmove(l.positions[1].Pos)
+	s.Position(l.positions[7].Pos, true) // mate, six plies on
+	s.NewGame()
+	if got, want := learned(t, b, l.keys[0], l.moves[0]), book.Learn(entries[0].Learn).Add(book.Win); got != want {
+		t.Errorf("e2e4: %v, want %v; log:\n%s", got, want, strings.Join(log.info, "\n"))
 	}
 }
