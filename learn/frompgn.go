@@ -78,11 +78,17 @@ type pgnLearning struct {
 	// read, by host file.
 	claims     string
 	claimFiles map[string]*claimFile
-	// counted is what the games found at one look give each book, counted
-	// together at its end (one lock and one sync a book), in the order of
-	// the books' first updates.
+	// counted is what the games found give each book, counted together
+	// (one lock and one sync a book), in the order of the books' first
+	// updates; lastCount is when that was last done, and countCost what
+	// it took: counting is that far apart thrice over (and a look's
+	// interval) at least, so that learning takes at most a quarter of the
+	// time however costly counting into a book is (an ABK book is read
+	// whole), counting more games each time when they come fast.
 	counted      map[string][]book.LearnUpdate
 	countedOrder []string
+	lastCount    time.Time
+	countCost    time.Duration
 }
 
 func newPGNLearning() pgnLearning {
@@ -208,11 +214,13 @@ func (s *Session) endForPGN(why string, known *Decision) {
 	s.look(false)
 }
 
-// poll looks for the games waiting, now and then.
+// poll looks for the games waiting, now and then, and counts those found.
 func (s *Session) poll() {
 	p := &s.fromPGN
 	if len(p.waiting) > 0 && p.now().Sub(p.lastLook) >= p.waits.retry {
 		s.look(false)
+	} else if len(p.countedOrder) > 0 {
+		s.countInto(false)
 	}
 }
 
@@ -239,7 +247,7 @@ func (s *Session) look(final bool) {
 	}
 	clear(p.waiting[len(keep):])
 	p.waiting = keep
-	s.countInto()
+	s.countInto(final)
 	for _, h := range p.hosts {
 		var marks []pgnMark
 		for _, pg := range p.waiting {
@@ -469,9 +477,15 @@ func (s *Session) count(pg *playedGame, g *hostGame, note string) {
 	}
 }
 
-// countInto counts the games found at a look into their books.
-func (s *Session) countInto() {
+// countInto counts the games found into their books, when it is time
+// (final: now).
+func (s *Session) countInto(final bool) {
 	p := &s.fromPGN
+	now := p.now()
+	if len(p.countedOrder) == 0 || !final && now.Sub(p.lastCount) < max(p.waits.retry, 3*p.countCost) {
+		return
+	}
+	defer func() { p.lastCount, p.countCost = now, p.now().Sub(now) }()
 	for _, path := range p.countedOrder {
 		s.apply(path, p.counted[path])
 		delete(p.counted, path)

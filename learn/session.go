@@ -301,6 +301,7 @@ func (s *Session) Close() {
 	}
 	s.finish("end of the session")
 	s.waitForPGN()
+	s.countInto(true)
 	s.fromPGN.closeBooks()
 	for p, f := range s.files {
 		if f != nil {
