@@ -1460,3 +1460,33 @@ func TestHostPGNGamesAlikeCostTheSameAtAnyLength(t *testing.T) {
 		t.Errorf("learning a game allocated %.0f bytes at 100 rounds, %.0f at 25", large, small)
 	}
 }
+
+// Games found one after another, faster than counting into a book takes
+// (a proxy catching up, the last games at quit), are counted into it
+// together: one lock, one read of an ABK book, one sync, and one line in
+// the log for each entry, however many games moved it.
+func TestHostPGNGamesFoundTogetherAreCountedTogether(t *testing.T) {
+	g := newHosted(t, "", false, movesFrom(t, "", "e2e4", "e7e5", "g1f3", "b8c6", "f1c4"), "proxy", "sf", "1-0")
+	for _, name := range []string{"book.bin", "book.abk"} {
+		t.Run(name, func(t *testing.T) {
+			pt := newPGNTest(t, g)
+			pt.entries = nil // every move of the game, on its line from the start (ABK)
+			for i, m := range g.moves {
+				pt.entries = append(pt.entries, book.Entry{Key: g.keys[i], Move: g.pos[i].ToBook(m), Weight: 10})
+			}
+			path := pt.book(name)
+			s, l := pt.session(path)
+			for round := 1; round <= 5; round++ {
+				g.playAs(s, true)
+				pt.write(g, round, true)
+			}
+			s.Close()
+			pt.check(path, "proxy", l)
+			// The first game is counted as it is found, the four after it
+			// within a quarter second together.
+			if found, nf3 := l.count(`) is "proxy"`), l.count("move g1f3: "); found != 5 || nf3 != 2 {
+				t.Errorf("%d games found, g1f3 counted %d times:\n%s", found, nf3, strings.Join(l.info, "\n"))
+			}
+		})
+	}
+}
