@@ -28,13 +28,17 @@ import (
 // (pgnMark), so an earlier game with the same moves is never taken: where
 // the file ended then is what the proxy's loop saw of it as the GUI
 // started the game (PGNStat), as the calls come later, perhaps games
-// later and before the session's first look at the file (markOf).
+// later and before the session's first look at the file (markOf). Only
+// the games filed under what the game saw of its end are looked at
+// (fitting), so finding one costs the same however long the file.
 //
 // Two proxies of one tournament whose games nothing either saw tells
 // apart (the same moves, say, with the result decided in a move neither
 // saw) share claims on the file's games (claimFile): a game that fits
-// one game only claims it at once; one that fits several waits a moment
-// for the other proxies to claim theirs, prefers those where our side has
+// one game only claims it at once, and so does one whose free fitting
+// games all count alike (a trivial engine's, over and over), taking the
+// first; one that fits games that count differently waits a moment for
+// the other proxies to claim theirs, prefers those where our side has
 // the name it had in the games found before, then claims the first still
 // free in the file. Each game is then counted once, and where two games
 // are alike in every move either proxy saw, either may be counted for
@@ -45,9 +49,10 @@ import (
 // order they started, so a game waits for the games begun before it) is
 // looked for again at the session's later calls, until three times the
 // longest game played so far, at least pgnWaits.min, has passed since its end;
-// then it is reported and not learned. At the end of the session
+// then it is reported and not learned. The games found are counted into
+// the books together, now and then (countInto). At the end of the session
 // (Close) the games not found yet are waited for a short while (quit),
-// the log says so, and the rest are reported.
+// the log says so, the rest are reported, and every game found is counted.
 
 // pgnWaits are the times learning from the host's PGN goes by.
 type pgnWaits struct {
@@ -349,9 +354,9 @@ const manyAlike = 64
 // or reported.
 func (s *Session) resolve(pg *playedGame, now time.Time, final bool) bool {
 	over := final || !now.Before(pg.deadline)
-	fits := 0
-	pg.host.fitting(pg, func(*hostGame) bool { fits++; return false })
-	if fits == 0 {
+	found := false
+	pg.host.fitting(pg, func(*hostGame) bool { found = true; return false })
+	if !found {
 		if over {
 			s.warnf("learn: game %d (ended by %s) not found in %s %s: not learned", pg.number, pg.why, pg.host.path, s.waited(pg, now, final))
 			return true
@@ -362,67 +367,79 @@ func (s *Session) resolve(pg *playedGame, now time.Time, final bool) bool {
 		}
 		return false
 	}
-	var frees []*hostGame
-	alike := false // the free games count alike
-	pick := func(claimed claimedBy) *hostGame {
-		frees, fits = frees[:0], 0
-		pg.host.fitting(pg, func(g *hostGame) bool {
-			fits++
-			if !(pg.white && claimed(g, true) || pg.black && claimed(g, false)) {
-				frees = append(frees, g)
-			}
-			return len(frees) < manyAlike
-		})
-		alike = !slices.ContainsFunc(frees, func(g *hostGame) bool { return g.counts != frees[0].counts })
-		if len(frees) > 1 && !alike {
-			// Our side's name in the games found before tells apart
-			// games alike but for who played which side.
-			if named := slices.DeleteFunc(slices.Clone(frees), func(g *hostGame) bool { return !s.fromPGN.names[pg.nameIn(g)] }); len(named) > 0 {
-				frees = named
-			}
-		}
-		switch {
-		case len(frees) == 0:
-			return nil
-		case len(frees) > 1 && !alike:
-			if pg.ambiguous.IsZero() {
-				pg.ambiguous = now
-			}
-			if !final && now.Sub(pg.ambiguous) < s.fromPGN.waits.ambiguity {
-				return nil // other proxies may claim theirs first
-			}
-		}
-		// Of games that count alike, the first written: the games after
-		// it stay free for the proxies whose games started later.
-		return frees[0]
-	}
-	g, err := pg.claims.take(now, pg.started, pg.white, pg.black, pick)
+	var c candidates
+	choose := func(claimed claimedBy) *hostGame { return s.choose(pg, &c, claimed, now, final) }
+	g, err := pg.claims.take(now, pg.started, pg.white, pg.black, choose)
 	if err != nil {
 		s.warnOnce("claims "+pg.host.path, "learn: cannot record the games of %s this proxy counts (%v): games nothing tells apart may be counted for another proxy's", pg.host.path, err)
-		g = pick(func(*hostGame, bool) bool { return false })
+		g = choose(func(*hostGame, bool) bool { return false })
 	}
 	if g == nil {
-		if len(frees) == 0 && over {
-			s.warnf("learn: game %d (ended by %s): the %d game(s) of %s it fits were counted by other proxies %s: not learned", pg.number, pg.why, fits, pg.host.path, s.waited(pg, now, final))
+		if len(c.frees) == 0 && over {
+			s.warnf("learn: game %d (ended by %s): the %d game(s) of %s it fits were counted by other proxies %s: not learned", pg.number, pg.why, c.fits, pg.host.path, s.waited(pg, now, final))
 			return true
 		}
 		return false
 	}
 	note := ""
 	switch {
-	case len(frees) > 1 && alike:
+	case len(c.frees) > 1 && c.alike:
 		more := ""
-		if len(frees) == manyAlike {
+		if len(c.frees) == manyAlike {
 			more = " or more"
 		}
-		note = fmt.Sprintf("; %d%s games there fit it, alike in every move and the result: the first is counted", len(frees), more)
-	case len(frees) > 1:
-		note = fmt.Sprintf("; %d games there fit it alike and none was claimed by another proxy: the first is counted", len(frees))
+		note = fmt.Sprintf("; %d%s games there fit it, alike in every move and the result: the first is counted", len(c.frees), more)
+	case len(c.frees) > 1:
+		note = fmt.Sprintf("; %d games there fit it alike and none was claimed by another proxy: the first is counted", len(c.frees))
 	case g.game != nil:
 		s.fromPGN.names[pg.nameIn(g)] = true
 	}
 	s.count(pg, g, note)
 	return true
+}
+
+// candidates are the games of the host's that a played game fits, as one
+// look found them.
+type candidates struct {
+	fits  int         // the fitting games looked at
+	frees []*hostGame // of them, those not claimed for our sides, the first manyAlike at most
+	alike bool        // the free ones count alike
+}
+
+// choose is the game to claim for pg, given the claims made (nil: none,
+// or not yet), and what it found, in c.
+func (s *Session) choose(pg *playedGame, c *candidates, claimed claimedBy, now time.Time, final bool) *hostGame {
+	c.fits, c.frees = 0, c.frees[:0]
+	pg.host.fitting(pg, func(g *hostGame) bool {
+		c.fits++
+		if !(pg.white && claimed(g, true) || pg.black && claimed(g, false)) {
+			c.frees = append(c.frees, g)
+		}
+		return len(c.frees) < manyAlike
+	})
+	frees := c.frees
+	c.alike = !slices.ContainsFunc(frees, func(g *hostGame) bool { return g.counts != frees[0].counts })
+	if len(frees) > 1 && !c.alike {
+		// Our side's name in the games found before tells apart games
+		// alike but for who played which side.
+		if named := slices.DeleteFunc(slices.Clone(frees), func(g *hostGame) bool { return !s.fromPGN.names[pg.nameIn(g)] }); len(named) > 0 {
+			frees = named
+		}
+	}
+	switch {
+	case len(frees) == 0:
+		return nil
+	case len(frees) > 1 && !c.alike:
+		if pg.ambiguous.IsZero() {
+			pg.ambiguous = now
+		}
+		if !final && now.Sub(pg.ambiguous) < s.fromPGN.waits.ambiguity {
+			return nil // other proxies may claim theirs first
+		}
+	}
+	// Of games that count alike, the first written: the games after it
+	// stay free for the proxies whose games started later.
+	return frees[0]
 }
 
 // nameIn is the name of the player of our side (both, when we played both)
@@ -451,7 +468,7 @@ func (s *Session) waited(pg *playedGame, now time.Time, final bool) string {
 
 // count learns the game g found for pg, into each book in use, as learn
 // -pgn counts it for the sides polyproxy played: its updates are counted
-// at the end of the look (countInto).
+// into the books with the other games found, when it is time (countInto).
 func (s *Session) count(pg *playedGame, g *hostGame, note string) {
 	s.logf("learn: game %d (ended by %s) is %s in %s%s", pg.number, pg.why, g.describe(), pg.host.path, note)
 	p := &s.fromPGN
