@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"slices"
@@ -303,60 +304,84 @@ func (pg *playedGame) fits(g *hostGame) bool {
 	return true
 }
 
-// fitting gives each game of the host's that fits pg to each, in file
-// order, until each returns false. A game played from the GUI's base
-// ends at one of a few plies, each after a position it knows: only the
-// games filed under those are looked at, from the first written after
-// the game started.
-func (h *hostPGN) fitting(pg *playedGame, each func(*hostGame) bool) {
-	var lists [][]*hostGame
+// fitting is the games of the host's that fit pg, by what they count,
+// each group's from the first written after pg started. A game played
+// from the GUI's base ends at one of a few plies, each after a position
+// it knows: only the games filed under those are looked at.
+func (h *hostPGN) fitting(pg *playedGame) []fittingGames {
+	var out []fittingGames
 	for plies := pg.guiPly - pg.firstPly; plies <= pg.lastPly-pg.firstPly+1 && pg.fromBase; plies++ {
 		before := max(plies-1, 0)
 		if before >= len(pg.keys) || pg.keys[before] == 0 {
-			lists = nil // a position not seen there: every game is looked at
-			break
+			return h.fittingAny(pg) // a position not seen there
 		}
-		filed := h.filed[fitKey{plies, pg.keys[before]}]
-		first, _ := slices.BinarySearchFunc(filed, pg.mark, func(g *hostGame, m pgnMark) int {
-			if g.after(m) {
-				return 1
-			}
-			return -1
-		})
-		lists = append(lists, filed[first:])
-	}
-	if lists == nil {
-		lists = [][]*hostGame{h.games}
-	}
-	for {
-		next := -1 // the list whose first game comes first in the file
-		for i, l := range lists {
-			if len(l) > 0 && (next < 0 || l[0].gen < lists[next][0].gen || l[0].gen == lists[next][0].gen && l[0].offset < lists[next][0].offset) {
-				next = i
+		for _, a := range h.filed[fitKey{plies, pg.keys[before]}] {
+			first, _ := slices.BinarySearchFunc(a.games, pg.mark, func(g *hostGame, m pgnMark) int {
+				if g.after(m) {
+					return 1
+				}
+				return -1
+			})
+			if first < len(a.games) && pg.fits(a.games[first]) {
+				out = append(out, fittingGames{a, first})
 			}
 		}
-		if next < 0 {
-			return
-		}
-		g := lists[next][0]
-		lists[next] = lists[next][1:]
-		if pg.fits(g) && !each(g) {
-			return
-		}
 	}
+	if !pg.fromBase {
+		return h.fittingAny(pg)
+	}
+	return out
 }
 
-// manyAlike bounds the free games a game fitting several looks at: when
-// they all count alike, the first is counted.
-const manyAlike = 64
+// fittingAny is fitting, looking at every game read.
+func (h *hostPGN) fittingAny(pg *playedGame) []fittingGames {
+	var out []fittingGames
+	for _, g := range h.games {
+		if !pg.fits(g) {
+			continue
+		}
+		i := slices.IndexFunc(out, func(f fittingGames) bool { return f.games.counts == g.counts })
+		if i < 0 {
+			out = append(out, fittingGames{&alikeGames{counts: g.counts}, 0})
+			i = len(out) - 1
+		}
+		out[i].games.games = append(out[i].games.games, g)
+	}
+	return out
+}
+
+// fittingGames are games alike from first on.
+type fittingGames struct {
+	games *alikeGames
+	first int
+}
+
+// free is the first of the games not claimed for a side pg played, and
+// how many there are from first.
+func (f fittingGames) free(pg *playedGame, claimed claimedBy) (*hostGame, int) {
+	a, from := f.games, f.first
+	for side, white := range []bool{true, false} {
+		if white && !pg.white || !white && !pg.black {
+			continue
+		}
+		for a.claimed[side] < len(a.games) && claimed(a.games[a.claimed[side]], white) {
+			a.claimed[side]++
+		}
+		from = max(from, a.claimed[side])
+	}
+	for _, g := range a.games[from:] {
+		if !(pg.white && claimed(g, true) || pg.black && claimed(g, false)) {
+			return g, len(a.games) - f.first
+		}
+	}
+	return nil, len(a.games) - f.first
+}
 
 // resolve looks for pg in its host's games; true: it is done with, counted
 // or reported.
 func (s *Session) resolve(pg *playedGame, now time.Time, final bool) bool {
 	over := final || !now.Before(pg.deadline)
-	found := false
-	pg.host.fitting(pg, func(*hostGame) bool { found = true; return false })
-	if !found {
+	if len(pg.host.fitting(pg)) == 0 {
 		if over {
 			s.warnf("learn: game %d (ended by %s) not found in %s %s: not learned", pg.number, pg.why, pg.host.path, s.waited(pg, now, final))
 			return true
@@ -383,12 +408,8 @@ func (s *Session) resolve(pg *playedGame, now time.Time, final bool) bool {
 	}
 	note := ""
 	switch {
-	case len(c.frees) > 1 && c.alike:
-		more := ""
-		if len(c.frees) == manyAlike {
-			more = " or more"
-		}
-		note = fmt.Sprintf("; %d%s games there fit it, alike in every move and the result: the first is counted", len(c.frees), more)
+	case c.alike && c.fits > 1:
+		note = fmt.Sprintf("; %d games there fit it, alike in every move and the result: the first free one is counted", c.fits)
 	case len(c.frees) > 1:
 		note = fmt.Sprintf("; %d games there fit it alike and none was claimed by another proxy: the first is counted", len(c.frees))
 	case g.game != nil:
@@ -401,25 +422,26 @@ func (s *Session) resolve(pg *playedGame, now time.Time, final bool) bool {
 // candidates are the games of the host's that a played game fits, as one
 // look found them.
 type candidates struct {
-	fits  int         // the fitting games looked at
-	frees []*hostGame // of them, those not claimed for our sides, the first manyAlike at most
-	alike bool        // the free ones count alike
+	fits  int         // the fitting games
+	frees []*hostGame // of each group alike, the first not claimed for our sides, in file order
+	alike bool        // one group has free games: they count alike
 }
 
 // choose is the game to claim for pg, given the claims made (nil: none,
 // or not yet), and what it found, in c.
 func (s *Session) choose(pg *playedGame, c *candidates, claimed claimedBy, now time.Time, final bool) *hostGame {
 	c.fits, c.frees = 0, c.frees[:0]
-	pg.host.fitting(pg, func(g *hostGame) bool {
-		c.fits++
-		if !(pg.white && claimed(g, true) || pg.black && claimed(g, false)) {
+	for _, f := range pg.host.fitting(pg) {
+		g, n := f.free(pg, claimed)
+		c.fits += n
+		if g != nil {
 			c.frees = append(c.frees, g)
 		}
-		return len(c.frees) < manyAlike
-	})
+	}
+	slices.SortFunc(c.frees, func(a, b *hostGame) int { return cmp.Or(cmp.Compare(a.gen, b.gen), cmp.Compare(a.offset, b.offset)) })
+	c.alike = len(c.frees) == 1
 	frees := c.frees
-	c.alike = !slices.ContainsFunc(frees, func(g *hostGame) bool { return g.counts != frees[0].counts })
-	if len(frees) > 1 && !c.alike {
+	if len(frees) > 1 {
 		// Our side's name in the games found before tells apart games
 		// alike but for who played which side.
 		if named := slices.DeleteFunc(slices.Clone(frees), func(g *hostGame) bool { return !s.fromPGN.names[pg.nameIn(g)] }); len(named) > 0 {
@@ -429,7 +451,7 @@ func (s *Session) choose(pg *playedGame, c *candidates, claimed claimedBy, now t
 	switch {
 	case len(frees) == 0:
 		return nil
-	case len(frees) > 1 && !c.alike:
+	case len(frees) > 1:
 		if pg.ambiguous.IsZero() {
 			pg.ambiguous = now
 		}
@@ -437,8 +459,8 @@ func (s *Session) choose(pg *playedGame, c *candidates, claimed claimedBy, now t
 			return nil // other proxies may claim theirs first
 		}
 	}
-	// Of games that count alike, the first written: the games after it
-	// stay free for the proxies whose games started later.
+	// Of games that count alike, the first free: the games after it stay
+	// free for the proxies whose games started later.
 	return frees[0]
 }
 

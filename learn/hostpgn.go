@@ -45,9 +45,9 @@ type hostPGN struct {
 	align bool        // from is inside a line: reading starts at the next one
 	games []*hostGame // whole games read, in file order, still wanted (prune)
 	// filed is the games of games that can be played, by what a game
-	// played tells of the games it may be (fitKey), each list in file
-	// order: finding a game costs what fits it, not the file.
-	filed map[fitKey][]*hostGame
+	// played tells of the games it may be (fitKey), and among those by
+	// what they count: finding a game costs what fits it, not the file.
+	filed map[fitKey][]*alikeGames
 	// taken names every game read in this generation, in file order, and
 	// takenBefore those of the one before: a host that writes the file
 	// anew with the games it held, read halfway through that, gives them
@@ -127,6 +127,51 @@ type fitKey struct {
 // filed.
 func fitKeyOf(plies int, keys []board.Key) fitKey {
 	return fitKey{plies, keys[max(plies-1, 0)]}
+}
+
+// alikeGames are games of the host's that count alike (their counts),
+// in file order: the same positions and result, so a game played fits
+// all of them or none but for when each was written, and any of them
+// counts as it does.
+type alikeGames struct {
+	counts uint64
+	games  []*hostGame
+	// claimed is, for White and for Black, how many of the first games
+	// are known to be claimed for that side: claims are only made, so the
+	// next look goes on from there.
+	claimed [2]int
+}
+
+// fileGame files g, read and replayed whole.
+func (h *hostPGN) fileGame(g *hostGame) {
+	if h.filed == nil {
+		h.filed = map[fitKey][]*alikeGames{}
+	}
+	k := fitKeyOf(g.plies, g.keys)
+	for _, a := range h.filed[k] {
+		if a.counts == g.counts {
+			a.games = append(a.games, g)
+			return
+		}
+	}
+	h.filed[k] = append(h.filed[k], &alikeGames{counts: g.counts, games: []*hostGame{g}})
+}
+
+// unfileGame forgets g, the first of its games alike.
+func (h *hostPGN) unfileGame(g *hostGame) {
+	k := fitKeyOf(g.plies, g.keys)
+	groups := h.filed[k]
+	i := slices.IndexFunc(groups, func(a *alikeGames) bool { return a.counts == g.counts })
+	a := groups[i]
+	a.games = a.games[1:]
+	a.claimed = [2]int{max(a.claimed[0]-1, 0), max(a.claimed[1]-1, 0)}
+	switch {
+	case len(a.games) > 0:
+	case len(groups) > 1:
+		h.filed[k] = slices.Delete(groups, i, i+1)
+	default:
+		delete(h.filed, k)
+	}
 }
 
 // pgnMark is where the host's PGN ended when a game started: a game
@@ -470,11 +515,7 @@ func (h *hostPGN) take(offset int64, hash uint64, g *pgn.Game, syntax *pgn.Synta
 	}
 	h.games = append(h.games, hg)
 	if hg.whole() {
-		if h.filed == nil {
-			h.filed = map[fitKey][]*hostGame{}
-		}
-		k := fitKeyOf(hg.plies, hg.keys)
-		h.filed[k] = append(h.filed[k], hg)
+		h.fileGame(hg)
 	}
 }
 
@@ -642,14 +683,8 @@ func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\
 func (h *hostPGN) prune(marks []pgnMark) {
 	n := 0
 	for n < len(h.games) && !slices.ContainsFunc(marks, h.games[n].after) {
-		g := h.games[n]
-		if g.whole() {
-			k := fitKeyOf(g.plies, g.keys)
-			if filed := h.filed[k][1:]; len(filed) > 0 {
-				h.filed[k] = filed
-			} else {
-				delete(h.filed, k)
-			}
+		if g := h.games[n]; g.whole() {
+			h.unfileGame(g)
 		}
 		n++
 	}
