@@ -115,65 +115,6 @@ type hostGame struct {
 	counts uint64
 }
 
-// fitKey files a game of the host by its moves and the position before
-// the last one (the start, for a game without moves): a game played is
-// one of the few filed under what the proxy saw of its end.
-type fitKey struct {
-	plies  int
-	before board.Key
-}
-
-// fitKeyOf is where a game of plies moves whose positions are keys is
-// filed.
-func fitKeyOf(plies int, keys []board.Key) fitKey {
-	return fitKey{plies, keys[max(plies-1, 0)]}
-}
-
-// alikeGames are games of the host's that count alike (their counts),
-// in file order: the same positions and result, so a game played fits
-// all of them or none but for when each was written, and any of them
-// counts as it does.
-type alikeGames struct {
-	counts uint64
-	games  []*hostGame
-	// claimed is, for White and for Black, how many of the first games
-	// are known to be claimed for that side: claims are only made, so the
-	// next look goes on from there.
-	claimed [2]int
-}
-
-// fileGame files g, read and replayed whole.
-func (h *hostPGN) fileGame(g *hostGame) {
-	if h.filed == nil {
-		h.filed = map[fitKey][]*alikeGames{}
-	}
-	k := fitKeyOf(g.plies, g.keys)
-	for _, a := range h.filed[k] {
-		if a.counts == g.counts {
-			a.games = append(a.games, g)
-			return
-		}
-	}
-	h.filed[k] = append(h.filed[k], &alikeGames{counts: g.counts, games: []*hostGame{g}})
-}
-
-// unfileGame forgets g, the first of its games alike.
-func (h *hostPGN) unfileGame(g *hostGame) {
-	k := fitKeyOf(g.plies, g.keys)
-	groups := h.filed[k]
-	i := slices.IndexFunc(groups, func(a *alikeGames) bool { return a.counts == g.counts })
-	a := groups[i]
-	a.games = a.games[1:]
-	a.claimed = [2]int{max(a.claimed[0]-1, 0), max(a.claimed[1]-1, 0)}
-	switch {
-	case len(a.games) > 0:
-	case len(groups) > 1:
-		h.filed[k] = slices.Delete(groups, i, i+1)
-	default:
-		delete(h.filed, k)
-	}
-}
-
 // pgnMark is where the host's PGN ended when a game started: a game
 // written later lies beyond it, in the same file or a newer one.
 type pgnMark struct {
