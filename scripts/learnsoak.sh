@@ -18,6 +18,13 @@
 #                    book); a copy is used
 #   FORMAT=bin|abk   the copy's format (default bin; abk: the book
 #                    converted with convert-book)
+#   MAXPLY=N         the ABK book's depth (convert-book -max-ply; default
+#                    the whole book). The proxy reads an ABK book again
+#                    between games once it was written, on its loop: with
+#                    the gnuchess book whole (4 MB as ABK) that takes 1-10 s
+#                    on a loaded 2-core machine, and cutechess-cli ends
+#                    proxies that do not answer its ping in time, with the
+#                    games they had still to count
 #   POLYPROXY=PATH   a polyproxy binary to run (default: built from here)
 #   KEEP=1           keep the folder of a run that passed (one that failed
 #                    is always kept)
@@ -60,7 +67,7 @@ fi
 go build -o "$out/fakeengine" ./testdata/fakeengine
 case $format in
 bin) cp "$book" "$out/book.bin" ;;
-abk) "$out/polyproxy" convert-book -in "$book" -out "$out/book.abk" >"$out/convert.out" 2>&1 ;;
+abk) "$out/polyproxy" convert-book -in "$book" -out "$out/book.abk" -max-ply "${MAXPLY:-9999}" >"$out/convert.out" 2>&1 ;;
 *)
 	echo "learnsoak: FORMAT is bin or abk, not $format" >&2
 	exit 2
@@ -143,7 +150,7 @@ quitwait=$(for l in "${logs[@]}"; do
 		END { if (q) printf "%.3f\n", last - q }' "$l"
 done | sort -n | tail -1)
 rss=$(sort -n "$out/rss.samples" | tail -1)
-echo "learnsoak: $host, $format book, $played of $games games, concurrency $concurrency;" \
+echo "learnsoak: $host, $format book of $(wc -c <"$out/start.$format") bytes, $played of $games games, concurrency $concurrency;" \
 	"counted live $counted, not learned $lost; live book vs learn -pgn: $differ bytes differ;" \
 	"host $trivialrate games/s with the fake engine alone, $hostrate with the proxies; learning $rate games/s;" \
 	"last proxy left ${quitwait:-?} s after quit;" \
