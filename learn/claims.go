@@ -33,7 +33,7 @@ type claimFile struct {
 	// readTo is where the claims read end (after a whole line).
 	readTo int64
 	// claimed is the claims read, by game, made since since: the others
-	// are of games older than any game of this session.
+	// are of games older than any game looked for.
 	claimed map[readGame]claimTimes
 	since   time.Time
 }
@@ -42,7 +42,7 @@ type claimFile struct {
 type claimTimes struct{ white, black time.Time }
 
 // claimsFor is the claims, kept in the folder dir, of the host PGN file
-// at pgnPath, for a session that started at started.
+// at pgnPath, for games that started at started or after.
 func claimsFor(dir, pgnPath string, started time.Time) *claimFile {
 	sum := fnv.New64a()
 	sum.Write([]byte(paths.Place(pgnPath)))

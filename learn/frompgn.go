@@ -101,11 +101,12 @@ func newPGNLearning() pgnLearning {
 	return pgnLearning{hosts: map[string]*hostPGN{}, newest: map[*hostPGN]pgnMark{}, names: map[string]bool{}, books: map[string]openBook{}, waits: defaultWaits, now: time.Now, sleep: time.Sleep, claims: claimsDir(), claimFiles: map[string]*claimFile{}, counted: map[string][]book.LearnUpdate{}}
 }
 
-// claimsOf is the claims on the games of the host file at path.
-func (p *pgnLearning) claimsOf(path string) *claimFile {
+// claimsOf is the claims on the games of the host file at path, for a
+// game that started at started: the claims made since are read.
+func (p *pgnLearning) claimsOf(path string, started time.Time) *claimFile {
 	c := p.claimFiles[path]
-	if c == nil {
-		c = claimsFor(p.claims, path, p.now())
+	if c == nil || started.Add(-claimSlack).Before(c.since) {
+		c = claimsFor(p.claims, path, started)
 		p.claimFiles[path] = c
 	}
 	return c
@@ -210,7 +211,7 @@ func (s *Session) endForPGN(why string, known *Decision) {
 		keys: g.keys, firstPly: g.firstPly, fromBase: g.fromBase,
 		guiPly: g.guiPly, lastPly: g.lastPly,
 		white: white, black: black,
-		host: g.host, claims: p.claimsOf(g.host.path), mark: g.mark,
+		host: g.host, claims: p.claimsOf(g.host.path, g.started), mark: g.mark,
 		books:    append([]string(nil), s.settings.Books...),
 		started:  g.started,
 		ended:    now,

@@ -1490,3 +1490,36 @@ func TestHostPGNGamesFoundTogetherAreCountedTogether(t *testing.T) {
 		})
 	}
 }
+
+// A game that fits a game another proxy claimed while it was still being
+// played (the other game ended and was written first) sees that claim,
+// however long before its own end it was made, and counts its own game.
+func TestHostPGNClaimMadeDuringOurGameIsSeen(t *testing.T) {
+	common := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"}
+	x := newHosted(t, "", false, movesFrom(t, "", append(slices.Clone(common), "b5a4", "g8f6")...), "proxy", "sf", "1-0")
+	y := newHosted(t, "", false, movesFrom(t, "", append(slices.Clone(common), "b5a4", "d7d6")...), "proxy", "sf", "0-1")
+	pt := newPGNTest(t, x, y)
+	path := pt.book("book.bin")
+	a, la := pt.session(path)
+	b, lb := pt.session(path)
+	a.NewGame()
+	b.NewGame()
+	ta, tb := x.turns(a, true), y.turns(b, true)
+	for i := range ta {
+		ta[i]()
+		tb[i]()
+		pt.clk.pass(time.Second)
+	}
+	pt.write(y, 1, true)
+	b.NewGame() // y ends first, alone in the file: b claims it
+	pt.clk.pass(5 * time.Second)
+	pt.write(x, 2, true)
+	a.NewGame() // fits x and y, y claimed 5 s ago
+	pt.clk.pass(5 * time.Second)
+	a.Close()
+	b.Close()
+	pt.check(path, "proxy", la, lb)
+	if la.count(`round 2, 1-0`) != 1 || lb.count(`round 1, 0-1`) != 1 {
+		t.Errorf("logs:\n%s\n--\n%s", strings.Join(la.info, "\n"), strings.Join(lb.info, "\n"))
+	}
+}
