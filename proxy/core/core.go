@@ -225,9 +225,9 @@ func (c *Core) Run(stdin io.Reader, stdout io.Writer, front Front) (err error) {
 	defer func() {
 		close(c.done)
 		if c.observer.obs != nil {
-			c.observer.stop() // the last game is learned before the run ends
-			c.onObserverSaid()
-			c.out.w.Flush()
+			said := func() { c.onObserverSaid(); c.out.w.Flush() }
+			c.observer.stop(said) // the last game is learned before the run ends
+			said()
 		}
 		c.books.close()
 		c.log.close()

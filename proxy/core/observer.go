@@ -35,6 +35,9 @@ type observerQueue struct {
 	words []observerWords
 	tell  func()
 	told  atomic.Bool
+	// said is set when the observer says something: the end of the run,
+	// which no longer has the loop, passes the words on as they come.
+	said chan struct{}
 }
 
 // observerWords is one line the observer logged; warn: it is a warning,
@@ -70,7 +73,7 @@ func (q *observerQueue) laterNow(f func(GameObserver)) {
 func (q *observerQueue) start(tell func()) {
 	q.wake, q.ended = make(chan struct{}, 1), make(chan struct{})
 	q.mu.Lock()
-	q.tell = tell
+	q.tell, q.said = tell, make(chan struct{}, 1)
 	q.mu.Unlock()
 	go q.work()
 }
@@ -100,8 +103,10 @@ func (q *observerQueue) run() {
 }
 
 // stop queues Close after the calls still to make and waits until all are
-// made: the last game is learned before the run ends.
-func (q *observerQueue) stop() {
+// made: the last game is learned before the run ends. What the observer
+// says meanwhile goes to pass as it is said: a host that kills the proxy
+// at its grace after quit (cutechess-cli's 5 s) keeps the lines said.
+func (q *observerQueue) stop(pass func()) {
 	q.laterNow(GameObserver.Close)
 	q.run()
 	if q.wake == nil {
@@ -111,7 +116,14 @@ func (q *observerQueue) stop() {
 	q.stopping = true
 	q.mu.Unlock()
 	signal(q.wake)
-	<-q.ended
+	for {
+		select {
+		case <-q.ended:
+			return
+		case <-q.said:
+			pass()
+		}
+	}
 }
 
 func (q *observerQueue) work() {
@@ -145,6 +157,9 @@ func (q *observerQueue) say(warn bool, format string, args ...any) {
 	q.mu.Lock()
 	q.words = append(q.words, observerWords{fmt.Sprintf(format, args...), warn})
 	tell := q.tell
+	if q.said != nil {
+		signal(q.said)
+	}
 	q.mu.Unlock()
 	if tell != nil && !q.told.Swap(true) {
 		tell()
