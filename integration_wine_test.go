@@ -546,14 +546,15 @@ func TestWineExploreEditsWhileLearning(t *testing.T) {
 	path := w.compileBook(t, dir, "book.bin", foolsMate)
 	ex := w.start(t, dir, nil, w.proxy, "explore", "-edit", "book.bin")
 	addr := ex.next(wineTimeout)
-	base, token, ok := strings.Cut(addr, "#token=")
+	u, err := url.Parse(addr)
+	if err != nil {
+		t.Fatalf("explore printed %q: %v", addr, err)
+	}
+	token, ok := strings.CutPrefix(u.Fragment, "token=")
 	if !ok {
 		t.Fatalf("explore printed %q", addr)
 	}
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := "http://" + u.Host
 	edit := func(route string, body map[string]any) {
 		t.Helper()
 		data, _ := json.Marshal(body)

@@ -28,7 +28,7 @@ type treeFlags struct {
 }
 
 func (t *treeFlags) define(fs *flag.FlagSet, depth int) {
-	fs.StringVar(&t.bin, "bin", "", "book `file` to read")
+	fs.StringVar(&t.bin, "bin", "", "book `file` to read (or give it as the argument)")
 	t.read.define(fs)
 	fs.StringVar(&t.out, "out", "", "write to `file` (replaced atomically; not an input) instead of stdout")
 	fs.StringVar(&t.fen, "fen", "", "start from this `FEN` instead of the standard position (of a Chess960 book: each start it has); its castling field may be KQkq, Shredder-FEN or X-FEN")
@@ -80,12 +80,13 @@ func (t *treeFlags) files() (inputs, outputs []fileArg) {
 
 var bookToPGNCommand = command{
 	name: "book-to-pgn", summary: "write a book's tree as one PGN game with variations (shares, weights, learn counts)",
-	usage: `usage: polyproxy book-to-pgn -bin BOOK [-depth N] [-min-share PCT] [-fen FEN] [-chess960] [-lines] [-out FILE]
+	usage: `usage: polyproxy book-to-pgn BOOK [-depth N] [-min-share PCT] [-fen FEN] [-chess960] [-lines] [-out FILE]
 The book's tree as one PGN game: the heaviest move is the main line, the others are
 variations by weight; comments give the share of the position's weight, the weight, learn
 counts, and 'transposes' where a position already written elsewhere is reached again.
 `,
 	required: []string{"bin"},
+	args:     []operand{{flag: "bin", name: "BOOK"}},
 	new:      func() options { return &bookToPGNOptions{} },
 }
 
@@ -161,13 +162,14 @@ func (o *bookToPGNOptions) writeLines(e *env, b *book.Book, starts []board.Posit
 
 var bookToOpeningsCommand = command{
 	name: "book-to-openings", summary: "write the positions of a book's tree as an EPD or PGN opening suite (fastchess, cutechess-cli)",
-	usage: `usage: polyproxy book-to-openings -bin BOOK (-ply N | [-min-line-share PCT]) [-depth N] [-min-share PCT]
+	usage: `usage: polyproxy book-to-openings BOOK (-ply N | [-min-line-share PCT]) [-depth N] [-min-share PCT]
          [-format epd|pgn] [-fen FEN] [-chess960] [-out FILE] [-engine PROGRAM [-movetime MS] [-min-cp CP] [-max-cp CP]]
 An opening suite from a book, for fastchess -openings file=F format=epd|pgn or cutechess-cli
 -openings file=F format=epd|pgn: each position once, heaviest line first. Without -ply, the
 leaves of the tree (where the book, -depth or -min-line-share ends a line).
 `,
 	required: []string{"bin"},
+	args:     []operand{{flag: "bin", name: "BOOK"}},
 	new:      func() options { return &bookToOpeningsOptions{} },
 }
 

@@ -2,7 +2,7 @@
 //
 //	polyproxy [polyglot.ini] [PolyGlot options]   run as the GUI's engine (the proxy),
 //	                                               speaking UCI or CECP (xboard) as it asks
-//	polyproxy COMMAND [flags]                      a book tool; see "polyproxy help"
+//	polyproxy COMMAND [arguments] [flags]          a book tool; see "polyproxy help"
 //
 // stdout belongs to the GUI's protocol in proxy mode; everything else goes to
 // stderr or the log. Each command is one file of this package whose run
@@ -15,24 +15,41 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/internal/plainerr"
+	"github.com/polyproxy/polyproxy/internal/suggest"
 	"github.com/polyproxy/polyproxy/internal/version"
 )
 
-// command is a book tool run as "polyproxy NAME flags...".
+// command is a book tool run as "polyproxy NAME [arguments and flags]".
 type command struct {
 	name, summary string
 	// usage is what "NAME -h" prints before the flags.
 	usage string
-	// required are the flags that must be given.
+	// required are the flags that must be given (as flags or as the
+	// arguments that give them: args).
 	required []string
-	// operands names what may follow the flags (sum-counts' files); ""
-	// when nothing may.
+	// args are the flags the arguments after the command give, in order:
+	// info-book's argument is its -bin.
+	args []operand
+	// operands names the arguments a command reads itself (sum-counts'
+	// files, explore's books); "" when it takes none but args.
 	operands string
 	new      func() options
+}
+
+// operand is a flag a command's argument gives: "info-book book.bin" is
+// "info-book -bin book.bin". many takes every argument left, each given
+// to the flag in turn (a repeatable flag) or, with join, all of them
+// joined into one value (a list flag: probe's -book "a.bin;b.bin").
+type operand struct {
+	flag, name string // the flag, and what the argument is ("BOOK")
+	many       bool
+	join       string
 }
 
 // options are one command's flags, parsed into a value. define declares
@@ -50,18 +67,17 @@ type options interface {
 
 // commandLine is a command's parsed command line, for validate.
 type commandLine struct {
-	fs *flag.FlagSet
+	fs   *flag.FlagSet
+	rest []string // the arguments no flag took
 }
 
-// given tells whether the flag was given (even with its default value).
-func (cl *commandLine) given(name string) bool {
-	found := false
-	cl.fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
-	return found
-}
+// given tells whether the flag was given (even with its default value),
+// as a flag or through an argument.
+func (cl *commandLine) given(name string) bool { return isGiven(cl.fs, name) }
 
-// operands are the arguments after the flags.
-func (cl *commandLine) operands() []string { return cl.fs.Args() }
+// operands are the arguments that are no flag's: what a command with
+// operands reads itself.
+func (cl *commandLine) operands() []string { return cl.rest }
 
 // env is what a command runs with.
 type env struct {
@@ -88,30 +104,108 @@ func (e *env) commit() error {
 // warnf prints a warning of the command on stderr.
 func (e *env) warnf(format string, args ...any) { warnf(e.stderr, e.cmd, format, args...) }
 
-// commands are the book tools, in the order "polyproxy help" lists them.
+// commands are the book tools and version, in the order "polyproxy
+// help" lists them.
 var commands = []command{
 	probeCommand, infoBookCommand, dumpBookCommand, makeBookCommand, sumCountsCommand, convertBookCommand,
 	mergeBookCommand, bookToPGNCommand, bookToOpeningsCommand, compileBookCommand, learnCommand, exploreCommand,
+	versionCommand,
 }
 
 // Run runs polyproxy with args (without the program's name) and returns
 // the exit code: 0, 1 for a failure, 2 for a command line that cannot be run.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) > 0 {
-		switch args[0] {
-		case "help", "-h", "-help", "--help":
-			usage(stderr)
-			return 0
-		case "version", "-version", "--version":
-			return exitCode(stderr, "version", runVersion(args[1:], stdout, stderr))
-		}
-		for _, c := range commands {
-			if c.name == args[0] {
-				return exitCode(stderr, c.name, c.execute(args[1:], stdout, stderr))
-			}
-		}
+	if len(args) == 0 {
+		return exitCode(stderr, "polyproxy", runProxy(args, stdin, stdout, stderr))
+	}
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		return exitCode(stderr, "polyproxy", help(args[1:], stdout))
+	case "-version", "--version":
+		args = append([]string{"version"}, args[1:]...)
+	}
+	if c := lookupCommand(args[0]); c != nil {
+		return exitCode(stderr, c.name, c.execute(args[1:], stdout, stderr))
+	}
+	if err := unknownCommand(args[0]); err != nil {
+		return exitCode(stderr, "polyproxy", err)
 	}
 	return exitCode(stderr, "polyproxy", runProxy(args, stdin, stdout, stderr))
+}
+
+// lookupCommand is the command named name, or nil.
+func lookupCommand(name string) *command {
+	for i := range commands {
+		if commands[i].name == name {
+			return &commands[i]
+		}
+	}
+	return nil
+}
+
+// commandNames are the commands' names, for a mistyped one.
+func commandNames() []string {
+	names := make([]string, len(commands))
+	for i, c := range commands {
+		names[i] = c.name
+	}
+	return names
+}
+
+// unknownCommand refuses a first argument that reads as a mistyped
+// command: PolyGlot's command line takes an ini file there, so a file
+// that is there, or a name with a folder or an extension, goes to the
+// proxy, which says when it is missing.
+func unknownCommand(arg string) error {
+	if strings.HasPrefix(arg, "-") || strings.ContainsAny(arg, `/\.`) {
+		return nil
+	}
+	if _, err := os.Stat(arg); err == nil {
+		return nil
+	}
+	return &exitError{code: 2, err: fmt.Errorf("unknown command %q%s", arg, suggest.DidYouMean(arg, commandNames(), nil)),
+		hint: `run "polyproxy help" for the commands; an ini file as the first argument runs polyproxy as an engine`}
+}
+
+// help is "polyproxy help [COMMAND]": help asked for, on stdout.
+func help(args []string, stdout io.Writer) error {
+	switch {
+	case len(args) == 0:
+		usage(stdout)
+		return nil
+	case len(args) > 1:
+		return usageErrorf("help takes one command, got %q", args)
+	}
+	c := lookupCommand(args[0])
+	if c == nil {
+		return &exitError{code: 2, err: fmt.Errorf("help: no command %q%s", args[0], suggest.DidYouMean(args[0], commandNames(), nil)),
+			hint: `run "polyproxy help" for the commands`}
+	}
+	c.help(stdout)
+	return nil
+}
+
+// help prints the command's usage and flags on w.
+func (c *command) help(w io.Writer) {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	c.new().define(fs)
+	c.printHelp(w, fs)
+}
+
+func (c *command) printHelp(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprint(w, c.usage)
+	if hasFlags(fs) {
+		fmt.Fprintln(w, "\nFlags:")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+	}
+}
+
+// hasFlags tells whether a command has any flag (version has none).
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
 }
 
 // execute runs a book tool the same way for every tool: its flags
@@ -120,22 +214,23 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // in place together only when it is done, a stop signal caught.
 func (c *command) execute(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
 	opts := c.new()
 	opts.define(fs)
-	fs.Usage = func() {
-		fmt.Fprint(stderr, c.usage)
-		fs.PrintDefaults()
+	cl, err := c.parse(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		c.printHelp(stdout, fs)
+		return nil
 	}
-	if err := parseFlags(fs, args, c.operands != "", c.required...); err != nil {
-		return err
+	if err == nil {
+		err = opts.validate(cl)
 	}
-	if err := opts.validate(&commandLine{fs}); err != nil {
-		return err
+	if err != nil {
+		return c.withHint(err)
 	}
 	e := &env{cmd: c.name, stdout: stdout, stderr: stderr, outs: &book.Batch{}}
 	if err := checkOutputs(e.outs, opts); err != nil {
-		return err
+		return c.withHint(err)
 	}
 	e.stop = catchSignals(e)
 	defer e.stop.release()
@@ -146,12 +241,24 @@ func (c *command) execute(args []string, stdout, stderr io.Writer) error {
 	return e.commit()
 }
 
+// withHint adds to a usage error where the command's help is.
+func (c *command) withHint(err error) error {
+	var e *exitError
+	if errors.As(err, &e) && e.code == 2 && e.hint == "" {
+		e.hint = fmt.Sprintf(`run "polyproxy %s -h" for its usage`, c.name)
+	}
+	return err
+}
+
 // usage starts with the version, as PolyGlot's help starts with its own.
 func usage(w io.Writer) {
 	fmt.Fprintln(w, version.Get())
 	fmt.Fprintln(w, "usage: "+config.Usage)
-	fmt.Fprintln(w, "       polyproxy COMMAND [flags]   (COMMAND -h for its flags)")
-	fmt.Fprintln(w, "       polyproxy version           (also -version, --version)")
+	fmt.Fprintln(w, "       polyproxy COMMAND [arguments] [flags]   (flags before or after the arguments)")
+	fmt.Fprintln(w, "       polyproxy help COMMAND                  (or COMMAND -h: its arguments and flags)")
+	fmt.Fprintln(w, "\nA book is Polyglot (.bin), ABK (.abk, Arena's) or CTG (.ctg, ChessBase's), told by its content.")
+	fmt.Fprintln(w, "Moves are UCI (e2e4) or SAN (e4, Nf3, O-O), with or without move numbers: \"1.e4 e5 2.Nf3\".")
+	// The commands come last: scripts/manpages.sh reads them from here on.
 	fmt.Fprintln(w, "\nCommands:")
 	width := 0
 	for _, c := range commands {
@@ -163,12 +270,13 @@ func usage(w io.Writer) {
 }
 
 // exitError is an error with its exit code. quiet marks an error already
-// reported where it happened (by the flag package, or the proxy on
-// stderr, in its log and to the GUI).
+// reported where it happened (by the proxy on stderr, in its log and to
+// the GUI); hint is a line printed after a usage error: where help is.
 type exitError struct {
 	code  int
 	err   error
 	quiet bool
+	hint  string
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
@@ -186,7 +294,7 @@ func reported(code int, err error) error { return &exitError{code: code, err: er
 // the exit code it stands for.
 func exitCode(stderr io.Writer, who string, err error) int {
 	awaitHalt()
-	if err == nil || errors.Is(err, flag.ErrHelp) {
+	if err == nil {
 		return 0
 	}
 	code := 1
@@ -197,40 +305,11 @@ func exitCode(stderr io.Writer, who string, err error) int {
 			return code
 		}
 	}
-	fmt.Fprintf(stderr, "%s: %v\n", who, err)
+	fmt.Fprintf(stderr, "%s: %s\n", who, plainerr.Text(err))
+	if e != nil && e.hint != "" {
+		fmt.Fprintln(stderr, e.hint)
+	}
 	return code
-}
-
-// parseFlags parses a book tool's flags the same way for every tool: -h
-// prints the usage (flag.ErrHelp: exit 0); a bad flag, a stray argument
-// (unless operands are taken) or a missing required flag is a usage
-// error naming it.
-func parseFlags(fs *flag.FlagSet, args []string, operands bool, required ...string) error {
-	if seeFlags != nil {
-		seeFlags(fs)
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return reported(2, err) // the flag package has printed it
-	}
-	if fs.NArg() > 0 && !operands {
-		return usageErrorf("unexpected argument %q", fs.Arg(0))
-	}
-	var missing []string
-	for _, name := range required {
-		if f := fs.Lookup(name); f != nil && f.Value.String() == "" {
-			missing = append(missing, "-"+name)
-		}
-	}
-	switch len(missing) {
-	case 0:
-		return nil
-	case 1:
-		return usageErrorf("%s is required", missing[0])
-	}
-	return usageErrorf("%s and %s are required", strings.Join(missing[:len(missing)-1], ", "), missing[len(missing)-1])
 }
 
 // seeFlags, when set, is shown every command's flags before they are

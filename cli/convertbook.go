@@ -16,7 +16,7 @@ import (
 
 var convertBookCommand = command{
 	name: "convert-book", summary: "convert a book between Polyglot and ABK (Arena's format), a CTG book (ChessBase's) or a counts file into either",
-	usage: `usage: polyproxy convert-book -in FILE -out FILE [-max-ply N] [-ctg-tournament-mode] [-ctg-prefer-main-lines]
+	usage: `usage: polyproxy convert-book BOOK -out FILE [-max-ply N] [-ctg-tournament-mode] [-ctg-prefer-main-lines]
 Polyglot -> ABK: the tree from the start position through the book's legal moves, priority from
 the weight (9 for a position's heaviest), games/wins/losses from the learn fields.
 ABK -> Polyglot: every position of the tree keyed the Polyglot way (move orders that transpose
@@ -26,6 +26,7 @@ DroidFish's weights, learn fields from the statistics; the positions no line rea
 A counts file becomes a book with make-book's default move rules (make-book -from-counts has them all).
 `,
 	required: []string{"in", "out"},
+	args:     []operand{{flag: "in", name: "BOOK"}},
 	new:      func() options { return &convertBookOptions{} },
 }
 
@@ -36,7 +37,7 @@ type convertBookOptions struct {
 }
 
 func (o *convertBookOptions) define(fs *flag.FlagSet) {
-	fs.StringVar(&o.in, "in", "", "book `file` to read: Polyglot, ABK (Arena's), CTG (ChessBase's: any of its three files) or a counts file (make-book -counts), told by content")
+	fs.StringVar(&o.in, "in", "", "book `file` to read (or give it as the argument): Polyglot, ABK (Arena's), CTG (ChessBase's: any of its three files) or a counts file (make-book -counts), told by content")
 	fs.StringVar(&o.out, "out", "", "book `file` to write: ABK for a .abk name, else Polyglot (replaced atomically; not the input)")
 	intFlag(fs, &o.maxPly, "max-ply", abk.MaxPly, 1, abk.MaxPly, "an ABK book's tree, and the walk reading a CTG book, go `N` plies deep from the start position")
 	o.read.define(fs)
@@ -91,9 +92,7 @@ func (o *convertBookOptions) open(e *env) (*book.Book, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, w := range src.Warnings() {
-			e.warnf("%s", w)
-		}
+		warnBook(e, src, src.Warnings())
 		return src, nil
 	}
 	readers, ins, err := openCounts([]string{o.in})
@@ -103,7 +102,7 @@ func (o *convertBookOptions) open(e *env) (*book.Book, error) {
 	defer ins.Close()
 	entries, _, err := build.FromCounts(readers, build.DefaultOptions())
 	if err != nil {
-		return nil, fmt.Errorf("%v; nothing written", err)
+		return nil, fmt.Errorf("%w; nothing written", err)
 	}
 	ins.warn(e)
 	return book.FromEntries(o.in, entries), nil

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/build"
@@ -14,10 +15,11 @@ import (
 
 var dumpBookCommand = command{
 	name: "dump-book", summary: "write a book's lines for one colour as text (PolyGlot's dump-book)",
-	usage: `usage: polyproxy dump-book -bin FILE [-color white|black] [-out FILE]
+	usage: `usage: polyproxy dump-book BOOK [-color white|black] [-out FILE]
 Lines end where the book does, at {trans: line=L, ply=P} (position met before) or {cycle: ply=P}.
 `,
 	required: []string{"bin"},
+	args:     []operand{{flag: "bin", name: "BOOK"}},
 	new:      func() options { return &dumpBookOptions{} },
 }
 
@@ -27,7 +29,7 @@ type dumpBookOptions struct {
 }
 
 func (o *dumpBookOptions) define(fs *flag.FlagSet) {
-	fs.StringVar(&o.bin, "bin", "", "book `file` to read")
+	fs.StringVar(&o.bin, "bin", "", "book `file` to read (or give it as the argument)")
 	o.read.define(fs)
 	fs.StringVar(&o.color, "color", "white", "dump the lines of `white|black`: that side's book moves with their shares, the other side's moves that the book answers")
 	fs.StringVar(&o.out, "out", "", "write to `file` (replaced atomically; not an input) instead of stdout")
@@ -95,13 +97,22 @@ func openChecked(e *env, path string, o formats.Options) (*book.Book, error) {
 // checked is b once its warnings are on stderr and its key order
 // verified.
 func checked(e *env, b *book.Book) *book.Book {
-	for _, w := range b.Warnings() {
-		e.warnf("%s", w)
-	}
+	warnBook(e, b, b.Warnings())
 	if err := b.Verify(); err != nil {
 		e.warnf("%v", err)
 	}
 	return b
+}
+
+// warnBook prints warnings of the book b, each naming the book (a
+// Polyglot book's name their file already; an ABK or CTG book's do not).
+func warnBook(e *env, b *book.Book, warnings []string) {
+	for _, w := range warnings {
+		if !strings.HasPrefix(w, b.Path()+": ") {
+			w = b.Path() + ": " + w
+		}
+		e.warnf("%s", w)
+	}
 }
 
 // readFlags are the settings of how a book's weights are read (config's

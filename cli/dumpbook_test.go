@@ -39,17 +39,17 @@ func TestDumpBookErrors(t *testing.T) {
 		code int
 		err  string
 	}{
-		{nil, 2, "-bin is required"},
+		{nil, 2, "BOOK (or -bin) is required"},
 		{[]string{"-bin", "testdata/book/oddities.bin", "-color", "red"}, 2, "white or black"},
 		{[]string{"-bin", "testdata/book/missing.bin"}, 1, "no such file"},
-		{[]string{"-bin", "testdata/book/oddities.bin", "-out", "testdata/book/no/such/dir.txt"}, 1, "no such file"},
+		{[]string{"-bin", "testdata/book/oddities.bin", "-out", "testdata/book/no/such/dir.txt"}, 1, "-out testdata/book/no/such/dir.txt: the folder testdata/book/no/such does not exist; nothing written"},
 	} {
 		code, out, errOut := runCmd(t, append([]string{"dump-book"}, tc.args...)...)
 		if code != tc.code || out != "" || !strings.Contains(errOut, tc.err) {
 			t.Errorf("%v: exit %d, %q, %q", tc.args, code, out, errOut)
 		}
 	}
-	if code, _, errOut := runCmd(t, "dump-book", "-h"); code != 0 || !strings.Contains(errOut, "-color") {
-		t.Errorf("-h: %d %q", code, errOut)
+	if code, out, _ := runCmd(t, "dump-book", "-h"); code != 0 || !strings.Contains(out, "-color") {
+		t.Errorf("-h: %d %q", code, out)
 	}
 }

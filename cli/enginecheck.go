@@ -21,8 +21,14 @@ type engineCheck struct {
 }
 
 // engineSlack is how long past its movetime an engine may take to answer
-// before it is given up.
-const engineSlack = 10 * time.Second
+// before it is given up; engineStartup how long it may take to start and
+// answer uci and its first isready: loading its network takes a while,
+// the longer on a busy machine (Stockfish took over 10 s to answer uci at
+// a load of 18 on two cores).
+const (
+	engineSlack   = 10 * time.Second
+	engineStartup = time.Minute
+)
 
 // filter keeps the openings the engine scores within the window, White's
 // view; a mate score is outside any window.
@@ -34,7 +40,7 @@ func (c *engineCheck) filter(env *env, ops []build.Opening) ([]build.Opening, er
 	}
 	defer p.Quit(2 * time.Second)
 	env.stop.onStop(p.Kill) // a signal to polyproxy alone leaves no engine behind
-	e, err := link.Dial(p, engineSlack)
+	e, err := link.Dial(p, engineStartup)
 	if err != nil {
 		return nil, fmt.Errorf("engine %s: %w", c.path, err)
 	}
@@ -46,7 +52,11 @@ func (c *engineCheck) filter(env *env, ops []build.Opening) ([]build.Opening, er
 		if err := e.Send("isready"); err != nil {
 			return nil, err
 		}
-		if err := e.Await(uci.EngineReadyOK, engineSlack, nil); err != nil {
+		ready := engineSlack
+		if i == 0 {
+			ready = engineStartup // the first isready loads what uci did not
+		}
+		if err := e.Await(uci.EngineReadyOK, ready, nil); err != nil {
 			return nil, fmt.Errorf("engine: %w", err)
 		}
 		if err := e.SendPosition("position fen " + o.Pos.FEN()); err != nil {

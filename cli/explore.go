@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
@@ -15,6 +17,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/explore"
+	"github.com/polyproxy/polyproxy/internal/plainerr"
 )
 
 var exploreCommand = command{
@@ -58,19 +61,20 @@ func (o *exploreOptions) validate(cl *commandLine) error {
 	cl.fs.Visit(func(f *flag.Flag) { flagged = flagged || f.Name != "addr" && f.Name != "edit" })
 	host, _, err := net.SplitHostPort(o.addr)
 	if err != nil {
-		return usageErrorf("-addr %q: %v", o.addr, err)
+		return usageErrorf("-addr %s: want HOST:PORT, such as 127.0.0.1:8080 (port 0: any free port)", o.addr)
 	}
 	o.public = !loopback(host)
 	args := cl.operands()
 	st := o.settings
+	ini := len(args) > 0 && isIni(args[0])
 	switch {
 	case len(args) == 0 && len(st.BooksInUse()) == 0:
 		return usageErrorf("name the books to show, or a polyglot.ini")
-	case len(args) > 0 && isIni(args[0]) && len(args) > 1:
+	case ini && len(args) > 1:
 		return usageErrorf("an ini comes alone: %q follows it", args[1])
-	case len(args) > 0 && isIni(args[0]) && flagged:
+	case ini && flagged:
 		return usageErrorf("the books and their settings come from the ini: leave out the book flags")
-	case len(args) > 0 && isIni(args[0]):
+	case ini:
 		o.ini = args[0]
 	case len(st.BookFiles) == 0 && (len(st.BookFilesWhite) == 0) != (len(st.BookFilesBlack) == 0):
 		return usageErrorf("-book-white or -book-black alone leaves the other side without a book: give -book too")
@@ -97,7 +101,45 @@ func (o *exploreOptions) run(e *env) error {
 	return serveExplore(ctx, o, e.stdout, e.stderr)
 }
 
-func isIni(path string) bool { return strings.EqualFold(filepath.Ext(path), ".ini") }
+// isIni tells whether an argument is an ini rather than a book: by its
+// name (.ini), or else by its text, so that polyglot.ini.example or an
+// ini saved under another name is read as one, not as a book of nonsense
+// moves. A file that cannot be read is left to be told as a book.
+func isIni(path string) bool {
+	if strings.EqualFold(filepath.Ext(path), ".ini") {
+		return true
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 16<<10)
+	n, _ := io.ReadFull(f, head)
+	return iniText(head[:n])
+}
+
+// iniText tells whether a file's first bytes are an ini's: its first line
+// that is not blank or a comment (; or #) is a section header such as
+// [PolyGlot] (a PGN file's first line, a tag pair such as [Event "x"],
+// has quotes), and no NUL byte comes before it (a book's binary data has
+// NULs long before such a line).
+func iniText(head []byte) bool {
+	rest := bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")) // the BOM Windows editors write
+	for len(rest) > 0 {
+		var line []byte
+		line, rest, _ = bytes.Cut(rest, []byte("\n"))
+		if bytes.IndexByte(line, 0) >= 0 {
+			return false
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || line[0] == ';' || line[0] == '#' {
+			continue
+		}
+		return len(line) > 2 && line[0] == '[' && line[len(line)-1] == ']' && bytes.IndexByte(line, '"') < 0
+	}
+	return false
+}
 
 // loopback reports a host only this machine reaches.
 func loopback(host string) bool {
@@ -162,7 +204,11 @@ func serveExplore(ctx context.Context, o *exploreOptions, stdout, stderr io.Writ
 	defer srv.Close()
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
-		return fmt.Errorf("listen: %w", err)
+		why := err
+		if oe := (*net.OpError)(nil); errors.As(err, &oe) {
+			why = oe.Err // without Go's "listen tcp"
+		}
+		return fmt.Errorf("-addr %s: cannot listen there: %s", o.addr, plainerr.Text(why))
 	}
 	addr := ln.Addr().String()
 	if o.public {

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"io"
 	"net/http"
@@ -52,10 +53,11 @@ func startExplore(t *testing.T, args ...string) (addr string, stderr *bytes.Buff
 	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
 	o := &exploreOptions{}
 	o.define(fs)
-	if err := fs.Parse(args); err != nil {
+	cl, err := exploreCommand.parse(fs, args)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := o.validate(&commandLine{fs}); err != nil {
+	if err := o.validate(cl); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -150,6 +152,71 @@ func TestExploreCTGSettings(t *testing.T) {
 		}
 		if tournament := len(flags) > 0 && flags[0] == "-ctg-tournament-mode"; tournament != (avoidPlayed == 0) || got.CTG == nil || got.CTG.TournamentMode != tournament {
 			t.Errorf("%v: %d moves to avoid weigh more than 0; position %+v", flags, avoidPlayed, got.CTG)
+		}
+	}
+}
+
+// TestExploreIniByContent: an ini is told by its text, not only by an .ini
+// ending: the repository's polyglot.ini.example, and an ini saved by a
+// Windows editor under another name (a BOM, CRLF, comments first), show
+// the ini's books; such a file among books is refused as an ini is.
+func TestExploreIniByContent(t *testing.T) {
+	gnu := testenv.GnuchessBook(t)
+	cfg := filepath.Join(t.TempDir(), "engine settings.cfg")
+	text := "\ufeff; my engine\r\n\r\n# and its book\r\n[PolyGlot]\r\nEngineCommand = stockfish\r\nBookFile = " + gnu + "\r\nBookWidth = 3\r\n"
+	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		ini   string
+		width int
+	}{{"polyglot.ini.example", 0}, {cfg, 3}} {
+		addr, _ := startExplore(t, tc.ini)
+		res, err := http.Get(addr + "api/books")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b explore.Books
+		err = json.NewDecoder(res.Body).Decode(&b)
+		res.Body.Close()
+		if err != nil || len(b.Columns) != 1 || len(b.Columns[0].Books) != 1 {
+			t.Fatalf("%s: %v %+v", tc.ini, err, b)
+		}
+		c := b.Columns[0]
+		if c.Name != filepath.Base(tc.ini) || c.Books[0].Path != gnu || c.Books[0].Format != "polyglot" || c.Width != tc.width {
+			t.Errorf("%s: shown as %+v", tc.ini, c)
+		}
+	}
+	// Among books, refused before anything is served.
+	fs := flag.NewFlagSet("explore", flag.ContinueOnError)
+	o := &exploreOptions{}
+	o.define(fs)
+	cl, err := exploreCommand.parse(fs, []string{gnu, cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e *exitError
+	if err := o.validate(cl); !errors.As(err, &e) || e.code != 2 || !strings.Contains(err.Error(), "an ini comes alone") {
+		t.Errorf("an ini among books: %v", err)
+	}
+}
+
+// TestIniTextNotBooks: no book of the repository's formats reads as an
+// ini's text, nor a PGN file; a file without a section header is no ini.
+func TestIniTextNotBooks(t *testing.T) {
+	for _, path := range []string{testenv.GnuchessBook(t), filepath.Join("book", "abk", "testdata", "small.abk"),
+		ctgBook("small", ".ctg"), ctgBook("small", ".cto"), ctgBook("small", ".ctb"), filepath.Join("testdata", "pgn", "robust.pgn")} {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if iniText(data[:min(len(data), 16<<10)]) {
+			t.Errorf("%s reads as an ini", path)
+		}
+	}
+	for text, want := range map[string]bool{"[PolyGlot]\n": true, "  ; c\n\n [Engine] \r\n": true, "BookFile = a.bin\n[PolyGlot]\n": false, "[]\n": false, ";[PolyGlot]": false, "\x00\n[PolyGlot]\n": false, "[Event \"x\"]\n": false} {
+		if got := iniText([]byte(text)); got != want {
+			t.Errorf("%q: ini %v, want %v", text, got, want)
 		}
 	}
 }

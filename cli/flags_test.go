@@ -80,7 +80,7 @@ func TestNumericFlagsBounded(t *testing.T) {
 			}
 			for _, v := range append([]string{below, above}, hostileNumbers...) {
 				code, _, stderr := runCmd(t, name, "-"+f.Name+"="+v)
-				if code != 2 || !strings.Contains(stderr, "invalid value") || !strings.Contains(stderr, "-"+f.Name) {
+				if code != 2 || !strings.Contains(stderr, "-"+f.Name+" "+v+": want ") {
 					t.Errorf("%s -%s=%q: exit %d, want 2 and an error naming the flag; stderr:\n%s", name, f.Name, v, code, firstLine(stderr))
 				}
 			}

@@ -36,12 +36,13 @@ type bookLines struct {
 
 var infoBookCommand = command{
 	name: "info-book", summary: "summarise a book: entries, positions, header, weights, learn data, problems",
-	usage: `usage: polyproxy info-book -bin FILE [-json] [-lines]
+	usage: `usage: polyproxy info-book BOOK [-json] [-lines]
 Reads the whole book once (a CTG book: its walk from the start position). Problems that do not stop
 the book from being used are listed as warnings; the exit code is non-zero only when the file cannot
 be read.
 `,
 	required: []string{"bin"},
+	args:     []operand{{flag: "bin", name: "BOOK"}},
 	new:      func() options { return &infoBookOptions{} },
 }
 
@@ -52,7 +53,7 @@ type infoBookOptions struct {
 }
 
 func (o *infoBookOptions) define(fs *flag.FlagSet) {
-	fs.StringVar(&o.bin, "bin", "", "book `file` to read")
+	fs.StringVar(&o.bin, "bin", "", "book `file` to read (or give it as the argument)")
 	o.read.define(fs)
 	fs.BoolVar(&o.asJSON, "json", false, "print one JSON object instead of text")
 	fs.BoolVar(&o.lines, "lines", false, "also count the lines and positions dump-book reaches for each colour, and the isolated positions (PolyGlot's info-book figures; walks the whole book twice)")

@@ -83,17 +83,17 @@ func TestInfoBookErrors(t *testing.T) {
 		code int
 		err  string
 	}{
-		{nil, 2, "-bin is required"},
+		{nil, 2, "BOOK (or -bin) is required"},
 		{[]string{"-bin", "testdata/book/missing.bin"}, 1, "no such file"},
-		{[]string{"-bin", "testdata/book", "-json"}, 1, "is a directory"},
+		{[]string{"-bin", "testdata/book", "-json"}, 1, "testdata/book is a folder, not a book file"},
 	} {
 		code, out, errOut := runCmd(t, append([]string{"info-book"}, tc.args...)...)
 		if code != tc.code || out != "" || !strings.Contains(errOut, tc.err) {
 			t.Errorf("%v: exit %d, %q, %q", tc.args, code, out, errOut)
 		}
 	}
-	if code, _, errOut := runCmd(t, "info-book", "-h"); code != 0 || !strings.Contains(errOut, "-json") {
-		t.Errorf("-h: %d %q", code, errOut)
+	if code, out, _ := runCmd(t, "info-book", "-h"); code != 0 || !strings.Contains(out, "-json") {
+		t.Errorf("-h: %d %q", code, out)
 	}
 }
 

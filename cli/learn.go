@@ -1,14 +1,19 @@
 package cli
 
 import (
+	"cmp"
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/book/pgn"
+	"github.com/polyproxy/polyproxy/internal/suggest"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
 )
@@ -28,12 +33,13 @@ func openInput(name string) (*pgn.Input, error) {
 
 var learnCommand = command{
 	name: "learn", summary: "count a tournament's results (PGN) into a book's learn fields",
-	usage: `usage: polyproxy learn -book FILE -pgn GAMES.pgn -player NAME [-dry-run] [-v]
+	usage: `usage: polyproxy learn BOOK GAMES.pgn -player NAME [-dry-run] [-v]      (or -book BOOK -pgn GAMES.pgn)
 Each move NAME played from a book position with that move in the book counts the game's
 Result tag (win 2, draw 1, loss 0 points, from NAME's view) into the entry's learn field.
 Games without a result (*), without NAME, or with an illegal move are skipped.
 `,
 	required: []string{"book", "pgn", "player"},
+	args:     []operand{{flag: "book", name: "BOOK"}, {flag: "pgn", name: "GAMES.pgn"}},
 	new:      func() options { return &learnOptions{} },
 }
 
@@ -81,9 +87,7 @@ func (o *learnOptions) run(e *env) error {
 		return err
 	}
 	defer b.Close()
-	for _, w := range b.Warnings() {
-		e.warnf("%s", w)
-	}
+	warnBook(e, b, b.Warnings())
 	pf, err := openInput(o.pgn)
 	if err != nil {
 		return err
@@ -126,7 +130,10 @@ func (o *learnOptions) read(e *env, pf *pgn.Input, b *book.Book) ([]book.LearnUp
 		}
 	})
 	if err != nil {
-		return nil, fmt.Errorf("%v; nothing learned", err)
+		return nil, fmt.Errorf("%w; nothing learned", err)
+	}
+	if st.Games > 0 && st.Players[player] == 0 {
+		return nil, noSuchPlayer(o.pgn, player, st.Players)
 	}
 	pgnInputs{pf}.warn(e)
 	fmt.Fprintf(e.stdout, "games read: %d\n", st.Games)
@@ -142,6 +149,34 @@ func (o *learnOptions) read(e *env, pf *pgn.Input, b *book.Book) ([]book.LearnUp
 	}
 	fmt.Fprintf(e.stdout, "games with book moves of %s: %d (%d book moves)\n", player, st.Learned, len(updates))
 	return updates, nil
+}
+
+// maxPlayersListed bounds the players an error lists: the most games
+// first.
+const maxPlayersListed = 10
+
+// noSuchPlayer says that no game of the file has player, and which
+// players it has: a mistyped -player learned nothing, silently.
+func noSuchPlayer(file, player string, players map[string]int) error {
+	names := slices.Collect(maps.Keys(players))
+	slices.SortFunc(names, func(a, b string) int {
+		return cmp.Or(cmp.Compare(players[b], players[a]), strings.Compare(a, b))
+	})
+	var list []string
+	for _, n := range names[:min(len(names), maxPlayersListed)] {
+		list = append(list, fmt.Sprintf("%q (%d)", n, players[n]))
+	}
+	if len(names) > maxPlayersListed {
+		list = append(list, fmt.Sprintf("and %d more", len(names)-maxPlayersListed))
+	}
+	if file == "-" {
+		file = "standard input"
+	}
+	msg := fmt.Sprintf("no game of %s has a player named %q", file, player)
+	if near, ok := suggest.Nearest(player, names); ok {
+		msg += fmt.Sprintf(" (a name is matched exactly: did you mean %q?)", near)
+	}
+	return fmt.Errorf("%s; its players, with their games: %s; nothing learned", msg, strings.Join(list, ", "))
 }
 
 // report says which entries changed (or would, with -dry-run).

@@ -88,7 +88,7 @@ func TestLearnCommandErrors(t *testing.T) {
 		{[]string{"-book", path, "-pgn", "testdata/learn/none.pgn", "-player", "Alpha"}, 1, "none.pgn"},
 		{[]string{"-book", filepath.Join(t.TempDir(), "none.bin"), "-pgn", "testdata/learn/games.pgn", "-player", "Alpha"}, 1, "none.bin"},
 		{[]string{"-book", t.TempDir(), "-pgn", "testdata/learn/games.pgn", "-player", "Alpha"}, 1, "learn:"},
-		{[]string{"-book", path, "-pgn", "testdata/learn/games.pgn", "-player", "Alpha", "extra"}, 2, "unexpected argument"},
+		{[]string{"-book", path, "-pgn", "testdata/learn/games.pgn", "-player", "Alpha", "extra"}, 2, `"extra" and -book both name the file`},
 	} {
 		code, _, errs := runLearnCmd(t, c.args...)
 		if code != c.code || !strings.Contains(errs, c.msg) {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -19,6 +20,7 @@ import (
 	"github.com/polyproxy/polyproxy/book/build"
 	"github.com/polyproxy/polyproxy/book/pgn"
 	"github.com/polyproxy/polyproxy/internal/flagval"
+	"github.com/polyproxy/polyproxy/internal/plainerr"
 )
 
 // maxSkipDetails bounds the per-game skip messages; the summary counts all.
@@ -32,17 +34,19 @@ const maxThreads = 256
 
 var makeBookCommand = command{
 	name: "make-book", summary: "build a book from PGN games (PolyGlot's make-book, same bytes)",
-	usage: `usage: polyproxy make-book -pgn FILE [-pgn FILE]... [-bin OUT] [-abk OUT] [-counts OUT] [-max-ply N] [-min-game N]
+	usage: `usage: polyproxy make-book GAMES.pgn... [-bin OUT] [-abk OUT] [-counts OUT] [-max-ply N] [-min-game N]
          [-min-score PCT] [-only-white] [-only-black] [-uniform] [-min-share PCT] [-threads N]
          [-memory SIZE] [-tmp DIR] [game filters] [-q]
        polyproxy make-book -from-counts FILE [-from-counts FILE]... [-bin OUT] [-abk OUT] [move rules]
+The games are read from the GAMES files in order (also -pgn FILE, repeated).
 Weight = 2 per win + 1 per draw from the mover's view (Result tag; missing or * = draw).
 Games with an illegal, ambiguous or null move, a bad tag or no result are skipped and counted.
 Any number of games fits in -memory: when the counts outgrow it they go to sorted runs in -tmp
 (removed at the end, on error and on Ctrl-C), and the book is then the counts recipe's (-counts
 on parts, sum-counts, -from-counts), which differs from PolyGlot's only where a move passes 16384 games.
 `,
-	new: func() options { return &makeBookOptions{} },
+	args: []operand{{flag: "pgn", name: "GAMES.pgn", many: true}},
+	new:  func() options { return &makeBookOptions{} },
 }
 
 // readingFlags are make-book's flags of reading PGN, which -from-counts
@@ -92,7 +96,7 @@ func (o *makeBookOptions) validate(cl *commandLine) error {
 			return usageErrorf("-bin or -abk is required")
 		}
 	case len(o.pgns) == 0:
-		return usageErrorf("-pgn (or -from-counts) is required")
+		return usageErrorf("GAMES.pgn (or -pgn, or -from-counts) is required")
 	case o.bin == "" && o.abk == "" && o.counts == "":
 		return usageErrorf("-bin, -abk or -counts is required")
 	}
@@ -125,7 +129,7 @@ func (o *makeBookOptions) run(e *env) error {
 	b := build.NewBuilder(o.build)
 	defer b.Close()
 	if err := b.PrepareTemp(); err != nil {
-		return fmt.Errorf("%v (choose another folder with -tmp); no book written", err)
+		return unusableTemp(o.build.TempDir, err)
 	}
 	e.stop.onStop(func() { b.Close() })
 	if err := o.read(e, b, start); err != nil {
@@ -212,6 +216,9 @@ func (o *makeBookOptions) summary(e *env, b *build.Builder, moves int, start tim
 		fmt.Fprintf(e.stderr, ", counts written to %s", o.counts)
 	}
 	fmt.Fprintf(e.stderr, " in %.2fs\n", time.Since(start).Seconds())
+	if o.bin != "" || o.abk != "" {
+		printDropped(e.stderr, s.Dropped, uint64(s.Positions), o.build)
+	}
 	if s.Runs > 0 {
 		fmt.Fprintf(e.stderr, "make-book: the counts outgrew -memory %s: counted in %d sorted runs (%s of temporary files, removed); the book is the counts recipe's\n", o.memory.String(), s.Runs, megabytes(s.TempBytes))
 		if s.Halved > 0 {
@@ -261,7 +268,7 @@ func (o *makeBookOptions) runFromCounts(e *env) error {
 	defer ins.Close()
 	entries, st, err := build.FromCounts(readers, o.build)
 	if err != nil {
-		return fmt.Errorf("%v; no book written", err)
+		return fmt.Errorf("%w; no book written", err)
 	}
 	ins.warn(e)
 	if st.Records == 0 {
@@ -288,6 +295,7 @@ func (o *makeBookOptions) runFromCounts(e *env) error {
 	if n := chess960Games(st.Variants); n > 0 {
 		fmt.Fprintf(e.stderr, "make-book: %d Chess960 games (the book's @PG@ header says so)\n", n)
 	}
+	printDropped(e.stderr, st.Dropped, st.Records, o.build)
 	if st.Halved > 0 {
 		fmt.Fprintf(e.stderr, "make-book: %d positions have a move with 16384 games or more: their totals were halved to fit; there the book can differ from one make-book run over all the games (which halves while reading)\n", st.Halved)
 	}
@@ -305,6 +313,32 @@ func warnIfEmpty(e *env, entries []book.Entry) {
 
 func warnEmpty(e *env) {
 	e.warnf("no move passed the move rules (-min-game, -min-score, -min-share, -only-white, -only-black): the book is empty")
+}
+
+// printDropped says what the move rules left out of the book, and by
+// which rule, when they left out any position-move of the total: a book
+// much smaller than its games says why (four games under the default
+// -min-game 3 keep one move of 31).
+func printDropped(stderr io.Writer, d build.Dropped, total uint64, o build.Options) {
+	if d.Total() == 0 {
+		return
+	}
+	var why []string
+	add := func(n uint64, format string, args ...any) {
+		if n > 0 {
+			why = append(why, fmt.Sprintf("%d ", n)+fmt.Sprintf(format, args...))
+		}
+	}
+	add(d.MinGame, "played in fewer than %d games (-min-game %d)", o.MinGame, o.MinGame)
+	add(d.NoPoints, "lost in every game (no points: no weight, as in PolyGlot)")
+	add(d.MinScore, "scored below %g%% (-min-score %g)", o.MinScore, o.MinScore)
+	side, flag := "White's", "-only-black"
+	if o.Colours == build.WhiteOnly {
+		side, flag = "Black's", "-only-white"
+	}
+	add(d.Colour, "%s (%s)", side, flag)
+	add(d.MinShare, "played in fewer than %g%% of their position's games (-min-share %g)", o.MinShare, o.MinShare)
+	fmt.Fprintf(stderr, "make-book: the move rules left out %d of the %d position-moves: %s\n", d.Total(), total, strings.Join(why, "; "))
 }
 
 // checkUsable refuses to write a book when no game was counted: most
@@ -451,6 +485,20 @@ func tempFolder(dir string) string {
 		return os.TempDir()
 	}
 	return dir
+}
+
+// unusableTemp says why make-book cannot keep its temporary files in dir
+// (-tmp), of the folder the user named, not of the file tried in it.
+func unusableTemp(dir string, err error) error {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		return fmt.Errorf("%w (choose another folder with -tmp); no book written", err)
+	}
+	why := plainerr.Why(pe.Path, pe.Err)
+	if errors.Is(pe.Err, fs.ErrNotExist) {
+		why = "no such folder"
+	}
+	return fmt.Errorf("-tmp %s: cannot keep temporary files there: %s (choose another folder with -tmp); no book written", tempFolder(dir), why)
 }
 
 // tempSpaceNeeded adds to a failure to write the sorted runs (a full disk)

@@ -246,8 +246,8 @@ func TestMakeBookCLI(t *testing.T) {
 	if len(names) != 1 {
 		t.Errorf("leftover files: %v", names)
 	}
-	if code, _, stderr := runCmd(t, "make-book", "-h"); code != 0 || !strings.Contains(stderr, "-min-score") {
-		t.Errorf("-h: exit %d\n%s", code, stderr)
+	if code, stdout, _ := runCmd(t, "make-book", "-h"); code != 0 || !strings.Contains(stdout, "-min-score") {
+		t.Errorf("-h: exit %d\n%s", code, stdout)
 	}
 }
 

@@ -13,15 +13,16 @@ import (
 
 var mergeBookCommand = command{
 	name: "merge-book", summary: "merge two books (PolyGlot's merge-book; weights saturate, learn counts add)",
-	usage: `usage: polyproxy merge-book -in1 A -in2 B -out C [-learn-only]
-A key in one book is copied; for a key in both, A's moves in A's order with B's weight
-added (capped at 65535), then B's other moves. Learn fields add as counters (games,
-points; both halved if a sum overflows). Header entries: A's, else B's; a new one when their variant lists differ.
+	usage: `usage: polyproxy merge-book BOOK1 BOOK2 -out OUT [-learn-only]      (or -in1 BOOK1 -in2 BOOK2)
+A key in one book is copied; for a key in both, BOOK1's moves in its order with BOOK2's weight
+added (capped at 65535), then BOOK2's other moves. Learn fields add as counters (games,
+points; both halved if a sum overflows). Header entries: BOOK1's, else BOOK2's; a new one when their variant lists differ.
 Either book may be ABK (Arena's format) or CTG (ChessBase's: its walk from the start position),
 read as the Polyglot book it amounts to; a .abk -out writes the merged book as an ABK tree from
 the start position.
 `,
 	required: []string{"in1", "in2", "out"},
+	args:     []operand{{flag: "in1", name: "BOOK1"}, {flag: "in2", name: "BOOK2"}},
 	new:      func() options { return &mergeBookOptions{} },
 }
 
@@ -58,13 +59,11 @@ func (o *mergeBookOptions) run(e *env) error {
 	}
 	defer b.Close()
 	for _, bk := range []*book.Book{a, b} {
-		for _, w := range bk.Warnings() {
-			e.warnf("%s", w)
-		}
+		warnBook(e, bk, bk.Warnings())
 	}
 	entries, st, err := build.Merge(a, b, o.learnOnly)
 	if err != nil {
-		return fmt.Errorf("%v; nothing written", err)
+		return fmt.Errorf("%w; nothing written", err)
 	}
 	written, err := writeBookAs(e, o.out, entries, abk.MaxPly)
 	if err != nil {

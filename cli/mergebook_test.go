@@ -97,9 +97,9 @@ func TestMergeBookCLIErrors(t *testing.T) {
 	}{
 		{[]string{"-in1", good, "-in2", unsorted, "-out", out}, "not sorted"},
 		{[]string{"-in1", good, "-in2", filepath.Join(dir, "missing.bin"), "-out", out}, "missing.bin"},
-		{[]string{"-in1", good, "-in2", dir, "-out", out}, "directory"},
+		{[]string{"-in1", good, "-in2", dir, "-out", out}, "is a folder, not a book file"},
 		{[]string{"-in1", good, "-in2", good}, "required"},
-		{[]string{"-in1", good, "-in2", good, "-out", dir}, "not a regular file"},
+		{[]string{"-in1", good, "-in2", good, "-out", dir}, "-out " + dir + " is a folder: name the file to write; nothing written"},
 	} {
 		code, _, stderr := runCmd(t, append([]string{"merge-book"}, tc.args...)...)
 		if code == 0 || !strings.Contains(stderr, tc.msg) {

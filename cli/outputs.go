@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"github.com/polyproxy/polyproxy/book"
 
 	"github.com/polyproxy/polyproxy/internal/paths"
+	"github.com/polyproxy/polyproxy/internal/plainerr"
 )
 
 // fileArg is a file named on a command line, with the flag that named it
@@ -34,7 +37,20 @@ func checkOutputs(b *book.Batch, opts options) error {
 		if out.path == "" {
 			continue
 		}
+		if st, err := os.Stat(out.path); err == nil && !st.Mode().IsRegular() {
+			what := "is not a regular file (a device or a pipe)"
+			if st.IsDir() {
+				what = "is a folder"
+			}
+			return fmt.Errorf("%s %s %s: name the file to write; nothing written", out.flag, out.path, what)
+		}
 		if err := b.Check(out.path); err != nil {
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				// The file the check wrote is a temporary one beside
+				// the output: what the user named is the output.
+				return fmt.Errorf("%s %s: %s; nothing written", out.flag, out.path, plainerr.Why(pe.Path, pe.Err))
+			}
 			return fmt.Errorf("%s: %w; nothing written", out.flag, err)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -18,14 +20,16 @@ import (
 
 var probeCommand = command{
 	name: "probe", summary: "show a position's key and every book entry for it",
-	usage: `usage: polyproxy probe -book FILE[;FILE...] [-book-white FILES] [-book-black FILES] [-fen FEN] [-chess960] [-moves "e2e4 e7e5 ..."]
+	usage: `usage: polyproxy probe BOOK... [-moves "e4 e5 ..."] [-fen FEN] [-chess960] [-book-white FILES] [-book-black FILES]
                       [-json] [-threshold N] [-width N] [-min-weight N] [-learn-weight]
+The BOOKs are read in priority order, as the proxy reads BookFile (also -book "a.bin;b.bin").
 Lists the position's entries in file order, and which moves each rule of choosing leaves eligible.
 Shares are of the total weight of the legal entries; learn is the raw field, shown as games
 (high 16 bits) / points (low 16 bits, half points). A CTG book's moves also show their annotation
 and the statistics and recommendation of the position each leads to.
 `,
 	required: []string{"book"},
+	args:     []operand{{flag: "book", name: "BOOK", many: true, join: config.BookFileSeparator}},
 	new:      func() options { return &probeOptions{} },
 }
 
@@ -46,7 +50,7 @@ func (o *probeOptions) define(fs *flag.FlagSet) {
 	o.settings.ToolFlags(fs)
 	fs.StringVar(&o.fen, "fen", "", "start `position` (default: the standard start position); its castling field may be KQkq, Shredder-FEN (HAha) or X-FEN")
 	fs.BoolVar(&o.chess960, "chess960", false, "Chess960: castling moves are king takes rook (b1a1); on by itself for a -fen whose castling rights only Chess960 has")
-	fs.StringVar(&o.moves, "moves", "", "`UCI moves` to play from the start position, space-separated, e.g. \"e2e4 e7e5\"")
+	fs.StringVar(&o.moves, "moves", "", "`moves` to play from the start position (or -fen), UCI or SAN, move numbers allowed: \"e4 e5 Nf3\", \"1.e4 e5 2.Nf3\", \"e2e4 e7e5\"")
 	fs.BoolVar(&o.asJSON, "json", false, "print exactly one JSON object: {\"key\":...,\"rules\":[...],\"entries\":[{\"move\":...,\"raw\":...,\"weight\":...,\"learn\":...,\"legal\":...},...]}")
 }
 
@@ -56,12 +60,26 @@ func (o *probeOptions) validate(*commandLine) error {
 	if err != nil {
 		return usageErrorf("-fen: %v", err)
 	}
-	if err := line.PlayMoves(strings.Fields(o.moves), 0); err != nil {
+	if _, err := line.PlayText(o.moves); err != nil {
 		return usageErrorf("-moves: %v", err)
 	}
 	o.line = line
 	if len(o.books()) == 0 {
 		return usageErrorf("-book names no file")
+	}
+	return o.movesNotBooks()
+}
+
+// movesNotBooks refuses a book that is no file but a move of the
+// position: "probe book.bin -moves e4 e5" meant the moves "e4 e5".
+func (o *probeOptions) movesNotBooks() error {
+	for _, p := range o.settings.BooksInUse() {
+		if _, err := os.Stat(p); err == nil {
+			continue
+		}
+		if _, err := o.line.Pos.ReadMove(filepath.Base(p)); err == nil {
+			return usageErrorf("%q is a move, not a book: quote the moves, as in -moves \"e4 e5\"", p)
+		}
 	}
 	return nil
 }
@@ -92,9 +110,7 @@ func (o *probeOptions) run(e *env) error {
 	res := probe.Report(books, &o.line.Pos, o.settings)
 	for _, b := range books {
 		// The faults the probe met in a book found by position.
-		for _, w := range b.Warnings()[told[b]:] {
-			e.warnf("%s: %s", b.Path(), w)
-		}
+		warnBook(e, b, b.Warnings()[told[b]:])
 	}
 	if o.asJSON {
 		return json.NewEncoder(e.stdout).Encode(res)

@@ -135,11 +135,11 @@ func TestProbeErrors(t *testing.T) {
 		{[]string{"-book", "testdata/book/oddities.bin", "-moves", "e2e4 zz"}, 2, "move 2 (zz)"},
 		{[]string{"-book", "testdata/book/oddities.bin", "-fen", "8/8/8/8 w - -"}, 2, "bad FEN"},
 		{[]string{"-book", "testdata/book/oddities.bin", "-fen", "8/8/8/8/8/8/8/8 w - - 0 1"}, 2, "one king"},
-		{[]string{"-moves", "e2e4"}, 2, "-book is required"},
+		{[]string{"-moves", "e2e4"}, 2, "BOOK (or -book) is required"},
 		{[]string{"-book", "testdata/book/no-such.bin"}, 1, "no such file"},
-		{[]string{"-book", "testdata/book"}, 1, "is a directory"},
-		{[]string{"-book", "testdata/book/oddities.bin", "extra"}, 2, "unexpected argument"},
-		{[]string{"-nope"}, 2, "flag provided but not defined"},
+		{[]string{"-book", "testdata/book"}, 1, "testdata/book is a folder, not a book file"},
+		{[]string{"-book", "testdata/book/oddities.bin", "extra"}, 2, `"extra" and -book both name the file`},
+		{[]string{"-nope"}, 2, "unknown flag -nope"},
 	} {
 		code, out, errOut := runCmd(t, append([]string{"probe"}, tc.args...)...)
 		if code != tc.code || !strings.Contains(errOut, tc.err) || out != "" {
@@ -147,7 +147,7 @@ func TestProbeErrors(t *testing.T) {
 		}
 	}
 	code, out, errOut := runCmd(t, "probe", "-h")
-	if code != 0 || out != "" || !strings.Contains(errOut, "-json") || !strings.Contains(errOut, "-moves") {
+	if code != 0 || errOut != "" || !strings.Contains(out, "-json") || !strings.Contains(out, "-moves") {
 		t.Errorf("-h: exit %d %q %q", code, out, errOut)
 	}
 }

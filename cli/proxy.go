@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,8 +19,12 @@ import (
 // stderr (never closed) and the log.
 func runProxy(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	cfg, err := config.Load(args)
-	if err != nil {
-		return usageErrorf("%v\nusage: %s", err, config.Usage)
+	var clErr *config.CommandLineError
+	switch {
+	case errors.As(err, &clErr):
+		return &exitError{code: 2, err: err, hint: "usage: " + config.Usage}
+	case err != nil:
+		return usageErrorf("%v", err)
 	}
 	for _, w := range cfg.Warnings {
 		fmt.Fprintf(stderr, "polyproxy: warning: %s\n", w)

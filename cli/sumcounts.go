@@ -64,7 +64,7 @@ func (o *sumCountsOptions) run(e *env) error {
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("%v; nothing written", err)
+		return fmt.Errorf("%w; nothing written", err)
 	}
 	if err := e.commit(); err != nil {
 		return err

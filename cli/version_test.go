@@ -23,11 +23,11 @@ func TestVersionCommand(t *testing.T) {
 		}
 	}
 	var out, errb bytes.Buffer
-	if code := Run([]string{"version", "extra"}, strings.NewReader(""), &out, &errb); code != 2 || out.Len() != 0 || !strings.Contains(errb.String(), "no arguments") {
+	if code := Run([]string{"version", "extra"}, strings.NewReader(""), &out, &errb); code != 2 || out.Len() != 0 || !strings.Contains(errb.String(), "version takes no argument") {
 		t.Errorf("polyproxy version extra: exit %d, stdout %q, stderr %q; want 2 and a usage error", code, out.String(), errb.String())
 	}
-	errb.Reset()
-	if code := Run([]string{"help"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.HasPrefix(errb.String(), want) {
-		t.Errorf("polyproxy help: exit %d, output %q; want it to start with %q", code, errb.String(), want)
+	out.Reset()
+	if code := Run([]string{"help"}, strings.NewReader(""), &out, &errb); code != 0 || !strings.HasPrefix(out.String(), want) {
+		t.Errorf("polyproxy help: exit %d, output %q; want it to start with %q", code, out.String(), want)
 	}
 }

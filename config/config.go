@@ -34,6 +34,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/internal/paths"
+	"github.com/polyproxy/polyproxy/internal/suggest"
 	"gopkg.in/ini.v1"
 )
 
@@ -66,6 +67,10 @@ const BookFileSeparator = ";"
 
 // ErrUnknownKey is wrapped by ApplyPolyGlot for a name it does not know.
 var ErrUnknownKey = errors.New("unknown key")
+
+// errIgnoredKey is apply's for a PolyGlot key polyproxy has no use for:
+// a warning where it was given, not an error.
+var errIgnoredKey = errors.New("a PolyGlot key with no effect in polyproxy, ignored")
 
 // Config is everything polyproxy runs with, after the ini file and the command line.
 type Config struct {
@@ -174,11 +179,20 @@ func (c *Config) Clone() *Config {
 // Usage is the command line Load accepts.
 const Usage = "polyproxy [INI] [-noini] [-ec CMD] [-ed DIR] [-en NAME] [-log true|false] [-lf FILE] [-pg NAME=VALUE]... [-uci NAME=VALUE]..."
 
+// CommandLineError is a mistake in PolyGlot's command line itself (a
+// flag unknown or without its value, a second ini), not in the ini: the
+// command line's usage helps with it.
+type CommandLineError struct{ Err error }
+
+func (e *CommandLineError) Error() string { return e.Err.Error() }
+func (e *CommandLineError) Unwrap() error { return e.Err }
+
 // commandLine is PolyGlot's command line, parsed but not yet applied.
 type commandLine struct {
 	ini     string
 	noIni   bool
 	pg      []Option // -pg and its aliases, in order
+	pgFlags []string // how each was given, for messages: "-wb", "-pg Book"
 	uci     []Option
 	warning []string
 }
@@ -200,7 +214,12 @@ func parseCommandLine(args []string) (*commandLine, error) {
 		}
 		key, isAlias := flags[arg]
 		if !isAlias && arg != "-pg" && arg != "-uci" {
-			return nil, fmt.Errorf("unknown flag %s", arg)
+			names := []string{"-noini", "-pg", "-uci"}
+			for f := range flags {
+				names = append(names, f)
+			}
+			slices.Sort(names)
+			return nil, fmt.Errorf("unknown flag %s%s", arg, suggest.DidYouMean(arg, names, func(n string) string { return n }))
 		}
 		if i+1 >= len(args) {
 			return nil, fmt.Errorf("flag %s needs a value", arg)
@@ -209,6 +228,7 @@ func parseCommandLine(args []string) (*commandLine, error) {
 		value := args[i]
 		if isAlias {
 			cl.pg = append(cl.pg, Option{key, value})
+			cl.pgFlags = append(cl.pgFlags, arg)
 			continue
 		}
 		name, v, ok := strings.Cut(value, "=")
@@ -218,6 +238,7 @@ func parseCommandLine(args []string) (*commandLine, error) {
 		}
 		if arg == "-pg" {
 			cl.pg = append(cl.pg, Option{name, strings.TrimSpace(v)})
+			cl.pgFlags = append(cl.pgFlags, "-pg "+name)
 		} else {
 			cl.uci = append(cl.uci, Option{name, strings.TrimSpace(v)})
 		}
@@ -234,13 +255,16 @@ func parseCommandLine(args []string) (*commandLine, error) {
 func Load(args []string) (*Config, error) {
 	cl, err := parseCommandLine(args)
 	if err != nil {
-		return nil, err
+		return nil, &CommandLineError{err}
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
 		return nil, fmt.Errorf("current directory: %w", err)
 	}
 	c := Default(cwd)
+	// misplaced says where the ini has an EngineCommand polyproxy does
+	// not read (under [Polyglott], say): the error must name it.
+	var misplaced string
 	if !cl.noIni {
 		path := cl.ini
 		if path == "" {
@@ -259,16 +283,20 @@ func Load(args []string) (*Config, error) {
 		}
 		c = Default(filepath.Dir(abs))
 		c.IniPath = abs
-		if err := c.readIni(data); err != nil {
+		if misplaced, err = c.readIni(data); err != nil {
 			return nil, err
 		}
 	}
 
 	// Command-line paths are relative to where polyproxy was started, as a shell user expects.
-	for _, o := range cl.pg {
+	for i, o := range cl.pg {
 		if err := c.apply(o.Name, o.Value, cwd); err != nil {
+			if errors.Is(err, errIgnoredKey) {
+				c.warn("command line: %s: %v", cl.pgFlags[i], errIgnoredKey)
+				continue
+			}
 			if errors.Is(err, ErrUnknownKey) {
-				c.warn("command line: -pg %s: unknown PolyGlot key, ignored", o.Name)
+				c.warn("command line: -pg %s: unknown PolyGlot key, ignored%s", o.Name, suggest.DidYouMean(o.Name, keyNames(), nil))
 				continue
 			}
 			return nil, fmt.Errorf("command line: %w", err)
@@ -286,17 +314,22 @@ func Load(args []string) (*Config, error) {
 	}
 
 	if strings.TrimSpace(c.EngineCommand) == "" {
-		where := "no ini file (-noini)"
-		if c.IniPath != "" {
-			where = c.IniPath
+		switch {
+		case misplaced != "":
+			return nil, errors.New(misplaced)
+		case c.IniPath == "":
+			return nil, errors.New("no EngineCommand: give the engine with -ec ENGINE (there is no ini file: -noini)")
 		}
-		return nil, fmt.Errorf("no EngineCommand: set EngineCommand in the [PolyGlot] section of the ini or use -ec ENGINE (%s)", where)
+		return nil, fmt.Errorf("%s: no EngineCommand: set EngineCommand = ENGINE under [PolyGlot], or give -ec ENGINE", c.IniPath)
 	}
 	return c, nil
 }
 
-// readIni applies an ini file's contents: [PolyGlot] keys in file order, then [Engine].
-func (c *Config) readIni(data []byte) error {
+// readIni applies an ini file's contents: [PolyGlot] keys in file order,
+// then [Engine]. misplaced, when not "", says where an EngineCommand lies
+// that polyproxy does not read (under a section it does not know, or
+// [Engine]), for the error Load gives when none is read.
+func (c *Config) readIni(data []byte) (misplaced string, err error) {
 	f, err := ini.LoadSources(ini.LoadOptions{
 		InsensitiveSections:         true,
 		IgnoreInlineComment:         true, // keep ';' and '#' inside values
@@ -306,38 +339,151 @@ func (c *Config) readIni(data []byte) error {
 		KeyValueDelimiters:          "=",  // ':' belongs in Windows paths and option names
 	}, data)
 	if err != nil {
-		return fmt.Errorf("ini file %s: %s", c.IniPath, describeIniError(err, data))
+		return "", fmt.Errorf("ini file %s: %s", c.IniPath, describeIniError(err, data))
 	}
+	lines := scanIni(data)
+	at := func(section, key string) string { return fmt.Sprintf("%s:%d", c.IniPath, lines.line(section, key)) }
 	var engine []*ini.Key
 	for _, s := range f.Sections() {
 		switch s.Name() {
 		case "polyglot":
-			for _, k := range s.Keys() {
-				if err := c.apply(k.Name(), k.Value(), c.BaseDir); err != nil {
-					if errors.Is(err, ErrUnknownKey) {
-						c.warn("%s: [PolyGlot] %s: unknown key, ignored", c.IniPath, k.Name())
-						continue
-					}
-					return fmt.Errorf("ini file %s: [PolyGlot] %w", c.IniPath, err)
-				}
+			if err := c.readPolyGlot(s, at); err != nil {
+				return "", err
 			}
 		case "engine":
 			engine = append(engine, s.Keys()...)
+			if s.HasKey("EngineCommand") {
+				misplaced = fmt.Sprintf("%s: EngineCommand is under [Engine], which holds the engine's own options: put it under [PolyGlot]", at(s.Name(), "EngineCommand"))
+			}
 		default:
-			if len(s.Keys()) == 0 {
-				continue
+			if m := c.unreadSection(s, lines, at); m != "" {
+				misplaced = m
 			}
-			name := "[" + s.Name() + "]"
-			if s.Name() == strings.ToLower(ini.DefaultSection) {
-				name = "keys before any section"
-			}
-			c.warn("%s: %s ignored (polyproxy reads [PolyGlot] and [Engine])", c.IniPath, name)
 		}
 	}
 	for _, k := range engine {
 		c.SetEngineOption(k.Name(), unquote(k.Value()))
 	}
+	return misplaced, nil
+}
+
+// readPolyGlot applies the [PolyGlot] section's keys, in file order.
+func (c *Config) readPolyGlot(s *ini.Section, at func(section, key string) string) error {
+	for _, k := range s.Keys() {
+		err := c.apply(k.Name(), k.Value(), c.BaseDir)
+		switch {
+		case err == nil:
+		case errors.Is(err, errIgnoredKey):
+			c.warn("%s: [PolyGlot] %v", at(s.Name(), k.Name()), err)
+		case errors.Is(err, ErrUnknownKey):
+			hint := suggest.DidYouMean(k.Name(), keyNames(), nil)
+			if hint == "" {
+				hint = " (an engine's own option goes under [Engine])"
+			}
+			c.warn("%s: [PolyGlot] %s: unknown key, ignored%s", at(s.Name(), k.Name()), k.Name(), hint)
+		default:
+			return fmt.Errorf("%s: [PolyGlot] %w", at(s.Name(), k.Name()), err)
+		}
+	}
 	return nil
+}
+
+// unreadSection warns of a section polyproxy does not read (a mistyped
+// [PolyGlot], keys before any section), naming the one it likely is, and
+// returns, when it holds an EngineCommand, where.
+func (c *Config) unreadSection(s *ini.Section, lines iniLines, at func(section, key string) string) (misplaced string) {
+	if len(s.Keys()) == 0 {
+		return ""
+	}
+	if s.Name() == strings.ToLower(ini.DefaultSection) {
+		c.warn("%s: keys before any section ignored: put them under [PolyGlot] or [Engine]", at(s.Name(), s.Keys()[0].Name()))
+		if s.HasKey("EngineCommand") {
+			return fmt.Sprintf("%s: EngineCommand comes before any section: put [PolyGlot] above it", at(s.Name(), "EngineCommand"))
+		}
+		return ""
+	}
+	name := "[" + lines.spelling(s.Name()) + "]"
+	hint := suggest.DidYouMean(s.Name(), []string{"PolyGlot", "Engine"}, func(n string) string { return "[" + n + "]" })
+	c.warn("%s: section %s ignored (polyproxy reads [PolyGlot] and [Engine])%s", at(s.Name(), ""), name, hint)
+	if s.HasKey("EngineCommand") {
+		if hint == "" {
+			hint = "; put it under [PolyGlot]"
+		}
+		return fmt.Sprintf("%s: EngineCommand is under %s, a section polyproxy does not read%s", at(s.Name(), "EngineCommand"), name, hint)
+	}
+	return ""
+}
+
+// keyNames are the [PolyGlot] keys polyproxy knows, PolyGlot's it
+// ignores included: what a mistyped key is likely to be.
+func keyNames() []string {
+	var names []string
+	for i := range settings {
+		names = append(names, settings[i].Name)
+		names = append(names, settings[i].Aliases...)
+	}
+	for _, k := range ignoredKeys {
+		names = append(names, k.name)
+	}
+	return names
+}
+
+// iniLines are where an ini file's sections and keys are, for messages:
+// ini.v1 does not say. Names are in lower case; a key's line is its last
+// (the value read).
+type iniLines map[string]*iniSection
+
+type iniSection struct {
+	spelling string // as written
+	line     int
+	keys     map[string]int
+}
+
+// scanIni finds the lines of data's sections and keys as ini.v1 reads
+// them: "[name]" starts a section, "key = value" is a key, lines starting
+// with ';' or '#' are comments.
+func scanIni(data []byte) iniLines {
+	lines := iniLines{}
+	cur := strings.ToLower(ini.DefaultSection)
+	lines[cur] = &iniSection{spelling: ini.DefaultSection, line: 1, keys: map[string]int{}}
+	for i, raw := range strings.Split(string(data), "\n") {
+		line := strings.TrimSpace(raw)
+		switch {
+		case line == "" || line[0] == ';' || line[0] == '#':
+		case line[0] == '[':
+			name := strings.TrimSpace(strings.TrimSuffix(line[1:], "]"))
+			cur = strings.ToLower(name)
+			if lines[cur] == nil {
+				lines[cur] = &iniSection{spelling: name, line: i + 1, keys: map[string]int{}}
+			}
+		default:
+			if key, _, ok := strings.Cut(line, "="); ok {
+				lines[cur].keys[strings.ToLower(strings.TrimSpace(key))] = i + 1
+			}
+		}
+	}
+	return lines
+}
+
+// line is the line of key in section, or of the section's header for
+// key "" or a key not found.
+func (l iniLines) line(section, key string) int {
+	s := l[strings.ToLower(section)]
+	if s == nil {
+		return 1
+	}
+	if n, ok := s.keys[strings.ToLower(key)]; ok && key != "" {
+		return n
+	}
+	return s.line
+}
+
+// spelling is a section's name as written.
+func (l iniLines) spelling(section string) string {
+	if s := l[strings.ToLower(section)]; s != nil {
+		return s.spelling
+	}
+	return section
 }
 
 // describeIniError turns ini.v1's errors, which quote the raw line with its
@@ -389,7 +535,10 @@ func (c *Config) warn(format string, args ...any) {
 // is refused and changes nothing.
 func (c *Config) ApplyPolyGlot(name, value string) error {
 	d := c.Clone()
-	if err := d.apply(name, value, c.BaseDir); err != nil {
+	if err := d.apply(name, value, c.BaseDir); errors.Is(err, errIgnoredKey) {
+		c.warn("%v", err)
+		return nil
+	} else if err != nil {
 		return err
 	}
 	if err := d.checkLogFile(); err != nil {
@@ -427,8 +576,7 @@ func (c *Config) apply(name, value, base string) error {
 	s, ok := Lookup(name)
 	if !ok {
 		if ignored[strings.ToLower(strings.TrimSpace(name))] {
-			c.warn("PolyGlot key %s has no effect in polyproxy, ignored", name)
-			return nil
+			return fmt.Errorf("%s: %w", name, errIgnoredKey)
 		}
 		return fmt.Errorf("%s: %w", name, ErrUnknownKey)
 	}

@@ -241,7 +241,7 @@ Hash = 1
 `)
 	c := mustLoad(t, ini, "-pg", "Nonsense=1", "-wb", "false")
 	joined := strings.Join(c.Warnings, "\n")
-	for _, want := range []string{"UCI", "ShowTbHits", "Frobnicate", "[other]", "before any section", "Nonsense", "OnlyWbOptions"} {
+	for _, want := range []string{"UCI", "ShowTbHits", "Frobnicate", "[Other]", "before any section", "Nonsense", "-wb"} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("no warning mentions %q; warnings:\n%s", want, joined)
 		}
@@ -553,5 +553,46 @@ BookPonderAlways = yes
 	d.BookFilesBlack[0] = "changed"
 	if c.BookFilesBlack[0] == "changed" {
 		t.Error("Clone shares BookFilesBlack")
+	}
+}
+
+// A mistyped key, section or flag is named with its file and line and the
+// name it likely is; an EngineCommand under a section polyproxy does not
+// read is named there. ("BookFlie = ..." was "unknown key, ignored" with
+// no line; under [Polyglott] the error said to set EngineCommand, which
+// the user had set.)
+func TestTyposNamed(t *testing.T) {
+	ini := writeIni(t, "; my settings\n[PolyGlot]\nEngineCommand = sf\nBookFlie = my.bin\nHash = 64\nUCI = true\n[Polyglott]\nBook = true\n[Engnie]\n")
+	c := mustLoad(t, ini, "-pg", "BookTreshhold=3")
+	want := []string{
+		ini + ":4: [PolyGlot] BookFlie: unknown key, ignored; did you mean BookFile?",
+		ini + ":5: [PolyGlot] Hash: unknown key, ignored (an engine's own option goes under [Engine])",
+		ini + ":6: [PolyGlot] UCI: a PolyGlot key with no effect in polyproxy, ignored",
+		ini + ":7: section [Polyglott] ignored (polyproxy reads [PolyGlot] and [Engine]); did you mean [PolyGlot]?",
+		"command line: -pg BookTreshhold: unknown PolyGlot key, ignored; did you mean BookTreshold?",
+	}
+	if !slices.Equal(c.Warnings, want) {
+		t.Errorf("warnings:\n%s\nwant:\n%s", strings.Join(c.Warnings, "\n"), strings.Join(want, "\n"))
+	}
+	for _, tc := range []struct{ ini, err string }{
+		{"[Polyglott]\nEngineCommand = sf\n", ":2: EngineCommand is under [Polyglott], a section polyproxy does not read; did you mean [PolyGlot]?"},
+		{"[Settings]\n\nEngineCommand = sf\n", ":3: EngineCommand is under [Settings], a section polyproxy does not read; put it under [PolyGlot]"},
+		{"[PolyGlot]\nBook = true\n[Engine]\nEngineCommand = sf\n", ":4: EngineCommand is under [Engine], which holds the engine's own options: put it under [PolyGlot]"},
+		{"EngineCommand = sf\n[PolyGlot]\n", ":1: EngineCommand comes before any section: put [PolyGlot] above it"},
+		{"[PolyGlot]\nBook = true\n", ": no EngineCommand: set EngineCommand = ENGINE under [PolyGlot], or give -ec ENGINE"},
+		{"[PolyGlot]\nEngineCommand = sf\n\nBookDepth = ten\n", ":4: [PolyGlot] BookDepth = \"ten\": want a whole number"},
+	} {
+		path := writeIni(t, tc.ini)
+		if _, err := Load([]string{path}); err == nil || !strings.HasPrefix(err.Error(), path+tc.err) {
+			t.Errorf("%q: %v\nwant %s%s", tc.ini, err, path, tc.err)
+		}
+	}
+	var clErr *CommandLineError
+	if _, err := Load([]string{"-noini", "-ecc", "sf"}); err == nil || err.Error() != "unknown flag -ecc; did you mean -ec?" || !errors.As(err, &clErr) {
+		t.Errorf("-ecc: %v", err)
+	}
+	// The ini's mistakes are the ini's, not the command line's.
+	if _, err := Load([]string{writeIni(t, "[PolyGlot]\nBookDepth = ten\n")}); errors.As(err, &clErr) {
+		t.Errorf("a bad ini value taken for a command line error: %v", err)
 	}
 }

@@ -27,7 +27,7 @@ func FuzzReadIni(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c := Default("/base")
 		c.IniPath = "/base/polyglot.ini"
-		if err := c.readIni(data); err != nil {
+		if _, err := c.readIni(data); err != nil {
 			return
 		}
 		if c.BookDepth < 0 || c.BookThreshold < 0 || c.BookThreshold > 1000 {

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,6 +24,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/cli"
 	"github.com/polyproxy/polyproxy/explore"
 	"github.com/polyproxy/polyproxy/internal/fixture"
@@ -44,11 +46,45 @@ type browser struct {
 	mu   sync.Mutex
 	bad  []string
 	host string
+	// refused are the server's refusals of a position (400), which the
+	// browser logs as errors; a test that asks for a position that cannot
+	// be shown expects them.
+	refused, expectRefused bool
+}
+
+// screen is a browser window's size; a phone's also has its viewport
+// meta tag honoured.
+type screen struct {
+	width, height int64
+	phone         bool
+}
+
+// laptop is the window the tests use unless they say otherwise.
+var laptop = screen{1440, 860, false}
+
+func (sc screen) String() string {
+	if sc.phone {
+		return fmt.Sprintf("a %d×%d phone", sc.width, sc.height)
+	}
+	return fmt.Sprintf("%d×%d", sc.width, sc.height)
+}
+
+func (sc screen) emulate() chromedp.Action[chromedp.Void] {
+	if sc.phone {
+		return chromedp.EmulateViewport(sc.width, sc.height, chromedp.EmulateMobile, chromedp.EmulatePortrait)
+	}
+	return chromedp.EmulateViewport(sc.width, sc.height)
 }
 
 // openBrowser starts Chromium (Debian's, headless, in a fresh profile, with
 // nothing of its own on the network) at the server's address.
 func openBrowser(t *testing.T, s *served, path string) *browser {
+	return openBrowserOn(t, s, path, laptop)
+}
+
+// openBrowserOn is openBrowser with the page loaded on a screen of the
+// size given.
+func openBrowserOn(t *testing.T, s *served, path string, sc screen) *browser {
 	t.Helper()
 	exe := testenv.Chromium(t)
 	opts := []chromedp.ExecAllocatorOption{
@@ -96,7 +132,12 @@ func openBrowser(t *testing.T, s *served, path string) *browser {
 				bad += " " + e.Description
 			}
 		case *log.EventEntryAdded:
-			if ev.Entry.Level == log.EntryLevelError {
+			if u, err := url.Parse(ev.Entry.URL); err == nil && u.Host == b.host && u.Path == "/api/position" &&
+				ev.Entry.Source == log.EntrySourceNetwork && strings.Contains(ev.Entry.Text, "status of 400") {
+				b.mu.Lock()
+				b.refused = true
+				b.mu.Unlock()
+			} else if ev.Entry.Level == log.EntryLevelError {
 				bad = "log: " + ev.Entry.Text + " " + ev.Entry.URL
 			}
 		case *network.EventRequestWillBeSent:
@@ -122,8 +163,30 @@ func openBrowser(t *testing.T, s *served, path string) *browser {
 		}
 		_, err := cdp.Call(ctx, tg, runtime.Enable, cdp.Empty{})
 		return err
-	}), chromedp.Navigate(s.ts.URL+path), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="1"]`)))
+	}))
+	b.open(s.ts.URL+path, sc)
 	return b
+}
+
+// open loads address on a screen of the size given, and waits for the
+// page to show its first position. An address that differs from the one
+// shown only after '#' is loaded anew too (a browser only moves to the
+// fragment).
+func (b *browser) open(address string, sc screen) {
+	b.t.Helper()
+	b.run(sc.emulate(), chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		if _, err := chromedp.Evaluate[bool](`window.shownBefore = true`)(ctx, t); err != nil {
+			return err
+		}
+		if _, err := chromedp.Navigate(address)(ctx, t); err != nil {
+			return err
+		}
+		same, err := chromedp.Evaluate[bool](`window.shownBefore === true`)(ctx, t)
+		if err == nil && same {
+			_, err = chromedp.Reload()(ctx, t)
+		}
+		return err
+	}), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="1"]`)))
 }
 
 func (b *browser) run(steps ...chromedp.Action[chromedp.Void]) {
@@ -151,15 +214,24 @@ func (b *browser) clean() {
 	for _, s := range b.bad {
 		b.t.Error(s)
 	}
+	if b.refused && !b.expectRefused {
+		b.t.Error("the server refused a position the page asked for")
+	}
 }
 
-// shot writes a screenshot of the page, with -shots.
-func (b *browser) shot(name string) {
+// shot writes a screenshot of the screen, with -shots.
+func (b *browser) shot(name string) { b.t.Helper(); b.capture(name, chromedp.CaptureScreenshot()) }
+
+// shotPage writes a screenshot of the whole page, below the screen's end
+// too, with -shots.
+func (b *browser) shotPage(name string) { b.t.Helper(); b.capture(name, chromedp.FullScreenshot(100)) }
+
+func (b *browser) capture(name string, take chromedp.Action[[]byte]) {
 	b.t.Helper()
 	if *shots == "" {
 		return
 	}
-	png, err := chromedp.Run(b.ctx, chromedp.CaptureScreenshot())
+	png, err := chromedp.Run(b.ctx, take)
 	if err != nil {
 		b.t.Fatal(err)
 	}
@@ -262,6 +334,23 @@ func TestBrowserNavigation(t *testing.T) {
 		t.Errorf("after loading a FEN the page shows %q", shown)
 	}
 	b.sameAsProbe("the FEN", "-book", gnu, "-fen", fen)
+
+	// The pieces are drawn (pieces.svg loaded): every piece on the board
+	// has its drawing's size, and so has each piece a promotion offers.
+	if smallest := eval[float64](b, `Math.min(...[...document.querySelectorAll('#board use')].map((u) => u.getBBox().width))`); smallest < 20 {
+		t.Errorf("a piece on the board is drawn %g units wide", smallest)
+	}
+	b.run(chromedp.SetValue(chromedp.ID("fen"), "k7/4P3/8/8/8/8/8/K7 w - - 0 1"), chromedp.Click(chromedp.CSS(`#fen-form button`)),
+		chromedp.WaitVisible(chromedp.CSS(`#board use[data-on="e7"]`)))
+	b.run(mouseDrag("e7", "e8"), chromedp.WaitVisible(chromedp.ID("promo")))
+	if offered := eval[[]float64](b, `[...document.querySelectorAll('#promo use')].map((u) => u.getBBox().width)`); len(offered) != 4 || slices.Min(offered) < 20 {
+		t.Errorf("the promotion offers pieces drawn %v units wide", offered)
+	}
+	b.run(chromedp.Click(chromedp.CSS(`#promo button[data-promo="n"]`)))
+	b.waitPly(1)
+	if sans, _ := b.moveList(); !slices.Equal(sans, []string{"e8=N"}) {
+		t.Errorf("promoted to a knight, the line is %v", sans)
+	}
 	b.clean()
 }
 
@@ -463,40 +552,332 @@ func (b *browser) learnShown(c int, move string) string {
 		return l ? [l.querySelector('.txt').textContent, ...[...l.querySelectorAll('.learn-txt span')].map(s => s.textContent), l.dataset.games, l.dataset.points].join('|') : ''; })()`, c, move))
 }
 
-// TestBrowserFits: at the common screen widths the page needs no sideways
-// scrolling, and nothing in a book's column is cut or scrolled: two books
-// side by side from 1280 px, one above the other at 1000 px, with the
-// editor on (its column of buttons) and the widest figures of an ABK book.
+// screens are the sizes the page is held to: phones from 360 px, a tablet
+// upright, a small laptop, the common laptop and desktop screens.
+var screens = []screen{{360, 740, true}, {390, 844, true}, {768, 1024, false}, {1000, 900, false}, {1280, 900, false},
+	{1366, 768, false}, {1440, 900, false}, {1920, 1080, false}}
+
+// longLine is a Ruy Lopez of 32 plies, all in the gnuchess book: its move
+// list is longer than the list's box on a laptop.
+const longLine = "e2e4,e7e5,g1f3,b8c6,f1b5,a7a6,b5a4,g8f6,e1g1,f8e7,f1e1,b7b5,a4b3,d7d6,c2c3,e8g8," +
+	"h2h3,c6a5,b3c2,c7c5,d2d4,d8c7,b1d2,c5d4,c3d4,a5c6,d2b3,a6a5,c1e3,a5a4,b3d2,c8d7"
+
+// TestBrowserFits: on every screen of screens, each kind of page (a book,
+// two books with the editor on, an ABK book beside a Polyglot one, a CTG
+// book with all its marks, a long line, an address with a bad move) loads
+// without scrolling itself, needs no sideways scrolling, and has nothing
+// cut at the screen's edge or in a column (a phone's "Set position"
+// button was); two books stand side by side from 1280 px, one above the
+// other below; from 1366 px the books reach the screen's right edge (one
+// book at 1440 px left 40% of the screen empty).
 func TestBrowserFits(t *testing.T) {
-	o := twoBooks(t)
-	o.Edit = true
-	abk := books(filepath.Join("..", "book", "abk", "testdata", "small.abk"), testenv.GnuchessBook(t))
+	gnu := testenv.GnuchessBook(t)
+	two := twoBooks(t)
+	two.Edit = true
+	abk := books(abkFromGnuchess(t), gnu)
+	abk.Edit = true
 	for _, tc := range []struct {
 		name string
 		o    explore.Options
 		path string
 	}{
-		{"two-books", o, "/?moves=e2e4,e7e5"},
-		{"abk", abk, "/?moves=e2e4"},
+		{"book", books(gnu), "/?moves=e2e4,e7e5"},
+		{"two-books", two, "/?moves=e2e4,e7e5"},
+		{"abk", abk, "/?moves=e2e4,c7c5"},
+		{"ctg", books(filepath.Join("..", "book", "ctg", "testdata", "annotations.ctg")), "/?moves=d2d4"},
+		{"line", books(gnu), "/?moves=" + longLine},
+		{"bad-move", books(gnu), "/?moves=e2e4,e7e5,g1f3,g1f3"},
 	} {
-		s := serve(t, tc.o)
-		path := tc.path
-		if tc.o.Edit {
-			path += "#token=" + s.srv.Token()
-		}
-		b := openBrowser(t, s, path)
-		for _, width := range []int64{1000, 1280, 1440, 1920} {
-			b.run(chromedp.EmulateViewport(width, 900))
-			b.shot(fmt.Sprintf("fits-%s-%d.png", tc.name, width))
-			over := eval[[]string](b, `[document.documentElement, ...document.querySelectorAll('.col')].filter(e => e.scrollWidth > e.clientWidth).map(e => (e.id || e.tagName) + ': ' + e.scrollWidth + ' > ' + e.clientWidth)`)
-			if len(over) > 0 {
-				t.Errorf("%s at %d px: wider than shown: %v", tc.name, width, over)
+		// A page a subtest: its server and browser end with it.
+		t.Run(tc.name, func(t *testing.T) {
+			s := serve(t, tc.o)
+			path := tc.path
+			if tc.o.Edit {
+				path += "#token=" + s.srv.Token()
 			}
-			beside := eval[bool](b, `document.getElementById('col-0').getBoundingClientRect().top === document.getElementById('col-1').getBoundingClientRect().top`)
-			if beside != (width >= 1280) {
-				t.Errorf("%s at %d px: columns side by side: %v", tc.name, width, beside)
+			b := openBrowserOn(t, s, path, screens[0])
+			b.expectRefused = tc.name == "bad-move"
+			for i, sc := range screens {
+				if i > 0 {
+					b.open(s.ts.URL+path, sc)
+				}
+				b.shot(fmt.Sprintf("fits-%s-%d.png", tc.name, sc.width))
+				if sc.phone {
+					b.shotPage(fmt.Sprintf("fits-%s-%d-page.png", tc.name, sc.width))
+				}
+				b.fits(tc.name, sc, len(tc.o.Columns))
 			}
-		}
-		b.clean()
+			b.clean()
+		})
 	}
+}
+
+// abkFromGnuchess is an ABK book made from the gnuchess book by
+// convert-book, as a user makes one.
+func abkFromGnuchess(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "gnuchess.abk")
+	var out, errb bytes.Buffer
+	if code := cli.Run([]string{"convert-book", "-in", testenv.GnuchessBook(t), "-out", path}, nil, &out, &errb); code != 0 {
+		t.Fatalf("convert-book: %s", errb.String())
+	}
+	return path
+}
+
+// layout is where the page's parts are, as fits judges them.
+type layout struct {
+	Width   float64      `json:"width"`   // of the screen, without a scroll bar
+	ScrollY float64      `json:"scrollY"` // how far the page scrolled
+	Cut     []string     `json:"cut"`     // elements past the screen's left or right edge
+	Over    []string     `json:"over"`    // the page or a column wider than shown
+	Columns [][3]float64 `json:"columns"` // each column's left, top and right
+}
+
+// fits fails the test for what the page on sc does wrong: it scrolled by
+// itself, an element is cut at the screen's edge, it or a column scrolls
+// sideways; with columns books, they do not stand side by side from
+// 1280 px, or do below; from 1366 px they leave the screen's right side
+// empty.
+func (b *browser) fits(what string, sc screen, columns int) {
+	b.t.Helper()
+	l := eval[layout](b, `(() => {
+		const width = document.documentElement.clientWidth;
+		const name = (e) => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.getAttribute('class') ? '.' + e.getAttribute('class').replaceAll(' ', '.') : '') +
+			(e.textContent ? ' "' + e.textContent.trim().slice(0, 20) + '"' : '');
+		const cut = [...document.querySelectorAll('body *')].filter((e) => {
+			const r = e.getBoundingClientRect();
+			return r.width > 0 && (r.left < -0.5 || r.right > width + 0.5);
+		}).map((e) => name(e) + ': ' + Math.round(e.getBoundingClientRect().left) + ' to ' + Math.round(e.getBoundingClientRect().right));
+		const over = [document.documentElement, ...document.querySelectorAll('.col')].filter((e) => e.scrollWidth > e.clientWidth)
+			.map((e) => name(e).slice(0, 30) + ': ' + e.scrollWidth + ' > ' + e.clientWidth);
+		const columns = [...document.querySelectorAll('.col')].map((e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right]; });
+		return { width, scrollY: window.scrollY, cut, over, columns };
+	})()`)
+	at := what + " on " + sc.String()
+	if l.ScrollY != 0 {
+		b.t.Errorf("%s: the page scrolled itself %g px down", at, l.ScrollY)
+	}
+	if len(l.Cut) > 0 {
+		b.t.Errorf("%s: cut at the screen's edge: %v", at, l.Cut)
+	}
+	if len(l.Over) > 0 {
+		b.t.Errorf("%s: wider than shown: %v", at, l.Over)
+	}
+	if len(l.Columns) != columns {
+		b.t.Fatalf("%s: %d columns shown, want %d", at, len(l.Columns), columns)
+	}
+	if beside := columns > 1 && l.Columns[0][1] == l.Columns[1][1]; columns > 1 && beside != (sc.width >= 1280) {
+		b.t.Errorf("%s: columns side by side: %v", at, beside)
+	}
+	right := 0.0
+	for _, c := range l.Columns {
+		right = max(right, c[2])
+	}
+	if sc.width >= 1366 && right < l.Width-40 {
+		b.t.Errorf("%s: the books end at %.0f px of %.0f: the screen's right side is empty", at, right, l.Width)
+	}
+}
+
+// moveList is the line as the page's move list shows it, and the ply it
+// marks as the current one.
+func (b *browser) moveList() (sans []string, current int) {
+	b.t.Helper()
+	l := eval[struct {
+		SANs    []string `json:"sans"`
+		Current int      `json:"current"`
+	}](b, `({sans: [...document.querySelectorAll('#movelist .mv[data-ply]')].map((m) => m.firstChild.textContent),
+		current: +(document.querySelector('#movelist .mv.current')?.dataset.ply || 0)})`)
+	return l.SANs, l.Current
+}
+
+// banner is the error the page shows ("" for none).
+func (b *browser) banner() string {
+	b.t.Helper()
+	return eval[string](b, `(() => { const e = document.getElementById('error'); return e.hidden ? '' : e.textContent; })()`)
+}
+
+// TestBrowserLineScrollsAlone: on a 1366×768 laptop, a page opened at a
+// long line (32 plies) shows the top bar, the board and the books where
+// they are, and the move list scrolls to the current move; going through
+// the line (End, Home, the arrow keys, the buttons) moves only the list.
+// The page loaded 204 px down, the current move scrolled into view on the
+// whole page.
+func TestBrowserLineScrollsAlone(t *testing.T) {
+	s := serve(t, books(testenv.GnuchessBook(t)))
+	b := openBrowserOn(t, s, "/?moves="+longLine, screen{1366, 768, false})
+	type view struct {
+		ScrollY    float64   `json:"scrollY"`
+		ListScroll float64   `json:"listScroll"`
+		Seen       bool      `json:"seen"` // the current move is inside the list's box and the screen
+		BoardTop   float64   `json:"boardTop"`
+		Rects      []float64 `json:"rects"`
+	}
+	check := func(what string, ply int, scrolled bool) {
+		t.Helper()
+		b.waitPly(ply)
+		v := eval[view](b, `(() => {
+			const list = document.getElementById('movelist').getBoundingClientRect();
+			const cur = document.querySelector('#movelist .mv.current')?.getBoundingClientRect();
+			return {scrollY: window.scrollY, listScroll: document.getElementById('movelist').scrollTop,
+				seen: !cur || cur.top >= list.top && cur.bottom <= list.bottom + 0.5 && cur.bottom <= innerHeight,
+				rects: [list.top, list.bottom, cur?.top, cur?.bottom, innerHeight],
+				boardTop: document.getElementById('board').getBoundingClientRect().top};
+		})()`)
+		if v.ScrollY != 0 || v.BoardTop < 0 || !v.Seen || scrolled != (v.ListScroll > 0) {
+			t.Errorf("%s: %+v (the page scrolled %g px; the move list %g px)", what, v, v.ScrollY, v.ListScroll)
+		}
+	}
+	check("opened at ply 32", 32, true)
+	b.shot("line-1366.png")
+	b.run(chromedp.KeyEvent(kb.Home))
+	check("Home", 0, true) // no current move: the list stays where it was
+	b.run(chromedp.KeyEvent(kb.ArrowRight))
+	check("→ to ply 1", 1, false)
+	b.run(chromedp.KeyEvent(kb.End))
+	check("End", 32, true)
+	b.run(chromedp.Click(chromedp.ID("back")))
+	check("back to ply 31", 31, true)
+	b.clean()
+}
+
+// TestBrowserBadLine: an address whose line cannot be played shows the
+// same red banner as the line typed into the moves box, and the part
+// that can be played; an address that cannot be shown at all shows the
+// banner over the start position; the next position shown takes the
+// banner away. The error was drawn, then wiped by the start position.
+func TestBrowserBadLine(t *testing.T) {
+	s := serve(t, books(testenv.GnuchessBook(t)))
+	b := openBrowser(t, s, "/?moves=e2e4,e2e4")
+	b.expectRefused = true
+	sans, ply := b.moveList()
+	if banner := b.banner(); !strings.Contains(banner, "move 2 (e2e4)") || !strings.Contains(banner, "stops before it") ||
+		!slices.Equal(sans, []string{"e4"}) || ply != 1 {
+		t.Errorf("?moves=e2e4,e2e4: banner %q, line %v at ply %d", banner, sans, ply)
+	}
+	if loc := eval[string](b, `location.search`); loc != "?moves=e2e4" {
+		t.Errorf("the address holds %q", loc)
+	}
+	b.shot("bad-address.png")
+	addressBanner := b.banner()
+	b.run(chromedp.Click(chromedp.CSS(`#col-0 tr[data-move="e7e5"] td.san`)))
+	b.waitPly(2)
+	if banner := b.banner(); banner != "" {
+		t.Errorf("after a move played, the banner still says %q", banner)
+	}
+
+	// The same line typed: the same banner.
+	b.run(chromedp.SetValue(chromedp.ID("moves-input"), "e2e4 e2e4"), chromedp.Click(chromedp.CSS(`#moves-form button`)))
+	b.waitPly(1)
+	if typed := b.banner(); typed != addressBanner {
+		t.Errorf("typed, the banner says %q; from the address %q", typed, addressBanner)
+	}
+	b.run(chromedp.SetValue(chromedp.ID("moves-input"), "1. e4 e5 2. Nf3 Nf3"), chromedp.Click(chromedp.CSS(`#moves-form button`)))
+	b.waitPly(3)
+	if sans, _ := b.moveList(); !strings.Contains(b.banner(), "move 4 (Nf3)") || !slices.Equal(sans, []string{"e4", "e5", "Nf3"}) {
+		t.Errorf("typed 1. e4 e5 2. Nf3 Nf3: banner %q, line %v", b.banner(), sans)
+	}
+	b.run(chromedp.Click(chromedp.CSS(`#col-0 tr[data-move="b8c6"] td.san`)))
+	b.waitPly(4)
+	if banner := b.banner(); banner != "" {
+		t.Errorf("after a move played, the banner still says %q", banner)
+	}
+
+	b.open(s.ts.URL+"/?fen=not+a+fen&moves=e2e4", laptop)
+	if sans, ply := b.moveList(); !strings.Contains(b.banner(), "fen") || len(sans) != 0 || ply != 0 ||
+		eval[string](b, `document.getElementById('fen-shown').textContent`) != board.StartFEN {
+		t.Errorf("?fen=not a fen: banner %q, line %v", b.banner(), sans)
+	}
+	b.clean()
+}
+
+// TestBrowserTokenEitherOrder: the -edit address explore prints, with a
+// line put where it shows (?moves= before the #token), and the same line
+// added after the token (as users append it to the whole address), open
+// the line with the token working: a change is made from each.
+func TestBrowserTokenEitherOrder(t *testing.T) {
+	path := fixture.CopyFile(t, testenv.GnuchessBook(t))
+	s := serve(t, explore.Options{Columns: books(path).Columns, Edit: true})
+	printed := s.srv.Address(s.host)
+	if !strings.HasSuffix(printed, "/?moves=#token="+s.srv.Token()) {
+		t.Fatalf("explore -edit prints %s", printed)
+	}
+	const line = "e2e4,e7e5"
+	slot := strings.Replace(printed, "?moves=", "?moves="+line, 1)
+	b := openBrowser(t, s, strings.TrimPrefix(slot, s.ts.URL))
+	for i, address := range []string{slot, printed + "?moves=" + line, printed + "&moves=" + line, s.ts.URL + "/#token=" + s.srv.Token() + "?moves=" + line + "&ply=1"} {
+		b.open(address, laptop)
+		want := 2
+		if strings.HasSuffix(address, "ply=1") {
+			want = 1
+		}
+		b.waitPly(want)
+		weight := strconv.Itoa(1000 + i)
+		move := map[int]string{2: "g1f3", 1: "e7e5"}[want]
+		b.run(chromedp.SetValue(chromedp.CSS(`#col-0 .ed-move`), move))
+		eval[bool](b, `document.querySelector('#col-0 .ed-move').dispatchEvent(new Event('change'))`)
+		b.run(chromedp.SetValue(chromedp.CSS(`#col-0 .ed-weight`), weight), chromedp.Click(chromedp.CSS(`#col-0 .ed-save`)),
+			chromedp.WaitVisible(chromedp.CSS(fmt.Sprintf(`#col-0 tr[data-move="%s"][data-weight="%s"]`, move, weight))))
+		if banner := b.banner(); banner != "" {
+			t.Errorf("%s: %s", address, banner)
+		}
+		// The address is written back in one order: the position, then the token.
+		wantAddress := "?moves=e2e4%2Ce7e5" + map[int]string{2: "", 1: "&ply=1"}[want] + "#token=" + s.srv.Token()
+		if got := eval[string](b, `location.search + location.hash`); got != wantAddress {
+			t.Errorf("%s: the address becomes %s, want %s", address, got, wantAddress)
+		}
+	}
+	b.clean()
+}
+
+// TestBrowserCTGMarks: a CTG book's marks show beside each move as the
+// API gives them, in its order: the annotation after the move (!, ?, !?,
+// only move, an unknown byte), the mark of the position it leads to (main
+// line, avoid), a legend naming each mark shown, and the games of the
+// position after the move as won, drawn and lost.
+func TestBrowserCTGMarks(t *testing.T) {
+	s := serve(t, books(filepath.Join("..", "book", "ctg", "testdata", "annotations.ctg")))
+	b := openBrowser(t, s, "/?moves=d2d4")
+	b.shot("ctg.png")
+	type shown struct {
+		Move       string `json:"move"`
+		Annotation string `json:"annotation"`
+		Mark       string `json:"mark"`
+		Record     string `json:"record"`
+	}
+	rows := eval[[]shown](b, `[...document.querySelectorAll('#col-0 tr.entry')].map((r) => {
+		const marks = [...r.querySelectorAll('td.san [data-mark]')].map((m) => m.dataset.mark);
+		const mark = marks.find((m) => m === 'main line' || m === 'avoid') || '';
+		return {move: r.dataset.move, annotation: marks.find((m) => m !== mark) || '', mark,
+			record: r.querySelector('td.learn .learn-txt span')?.textContent || ''};
+	})`)
+	legend := eval[[]string](b, `[...document.querySelectorAll('#col-0 .legend [data-mark]')].map((m) => m.dataset.mark)`)
+	pos := s.position(url.Values{"moves": {"d2d4"}})
+	entries := pos.Columns[0].Report.Entries
+	if len(rows) != len(entries) {
+		t.Fatalf("the page shows %d moves, the API %d", len(rows), len(entries))
+	}
+	marks := map[string]bool{}
+	for i, e := range entries {
+		g := e.CTG
+		want := shown{e.Move, g.Annotation, g.Mark, fmt.Sprintf("+%d =%d −%d", g.Won, g.Drawn, g.Lost)}
+		if rows[i] != want {
+			t.Errorf("move %d: the page shows %+v, the API %+v", i, rows[i], want)
+		}
+		marks[g.Annotation], marks[g.Mark] = true, true
+	}
+	delete(marks, "")
+	for _, m := range []string{"!", "?", "!?", "only move", "0x07", "main line", "avoid"} {
+		if !marks[m] {
+			t.Errorf("the position has no %q: the test does not show it", m)
+		}
+	}
+	if len(legend) != len(marks) {
+		t.Errorf("the legend names %v, the table shows %v", legend, marks)
+	}
+	for _, m := range legend {
+		if !marks[m] {
+			t.Errorf("the legend names %q, which the table does not show", m)
+		}
+	}
+	b.clean()
 }

@@ -1,9 +1,9 @@
 package explore
 
 import (
-	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,10 +31,10 @@ type place struct {
 }
 
 // parsePlace reads the position parameters of a request: fen (optional),
-// moves (UCI or SAN, separated by commas or blanks; move numbers and a
-// result are skipped, so a pasted PGN line works), ply (optional, default
-// the end of the line) and chess960 (optional; a FEN whose castling only
-// Chess960 has turns it on).
+// moves (as board.SplitMoves reads them: UCI or SAN, separated by
+// commas or blanks, move numbers and a result skipped, so a pasted PGN
+// line works), ply (optional, default the end of the line) and chess960
+// (optional; a FEN whose castling only Chess960 has turns it on).
 func parsePlace(q url.Values) (*place, error) {
 	p := &place{fen: strings.TrimSpace(q.Get("fen"))}
 	if len(p.fen) > maxFENBytes {
@@ -58,23 +58,13 @@ func parsePlace(q url.Values) (*place, error) {
 		return nil, fmt.Errorf("moves: longer than %d bytes", maxMovesLen)
 	}
 	line := *start
-	for _, tok := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\n' || r == '\r' }) {
-		tok = moveText(tok)
-		if tok == "" {
-			continue
-		}
-		if len(p.moves) == maxPlies {
-			return nil, fmt.Errorf("moves: more than %d", maxPlies)
-		}
-		m, err := readMove(&line.Pos, tok)
-		if err != nil {
-			return nil, fmt.Errorf("moves: move %d (%s): %v", len(p.moves)+1, tok, err)
-		}
-		played, err := line.Play(m)
-		if err != nil {
-			return nil, fmt.Errorf("moves: move %d (%s): %v", len(p.moves)+1, tok, err)
-		}
-		p.moves = append(p.moves, played)
+	line.Keys = slices.Clone(line.Keys)
+	if p.moves, err = line.PlayText(text); err != nil {
+		// The moves before the bad one are played: the page shows them.
+		return nil, &lineError{fmt.Errorf("moves: %v", err), p.movesParam()}
+	}
+	if len(p.moves) > maxPlies {
+		return nil, fmt.Errorf("moves: more than %d", maxPlies)
 	}
 	p.ply = len(p.moves)
 	if v := q.Get("ply"); v != "" {
@@ -87,33 +77,14 @@ func parsePlace(q url.Values) (*place, error) {
 	return p, nil
 }
 
-// moveText is a token of pasted moves without what is not a move: a move
-// number ("12." or "12..."), a result, annotations (!?, +, #).
-func moveText(tok string) string {
-	if i := strings.LastIndexByte(tok, '.'); i >= 0 {
-		tok = tok[i+1:]
-	}
-	switch tok {
-	case "1-0", "0-1", "1/2-1/2", "*":
-		return ""
-	}
-	return strings.TrimRight(tok, "!?+#")
+// lineError is a line whose moves cannot all be played; Playable are
+// those before the first that cannot, as the moves parameter writes them.
+type lineError struct {
+	err      error
+	Playable string
 }
 
-// readMove reads a move in UCI (e2e4, e7e8q, e1g1 or e1h1) or SAN (e4,
-// Nf3, O-O) at pos.
-func readMove(pos *board.Position, s string) (board.Move, error) {
-	if m, err := board.ParseMove(s); err == nil {
-		if played, err := pos.LegalMove(m); err == nil {
-			return played, nil
-		}
-	}
-	m, err := board.ParseSAN(pos, s)
-	if err != nil {
-		return 0, errors.New("not a legal move here, in UCI or SAN")
-	}
-	return m, nil
-}
+func (e *lineError) Error() string { return e.err.Error() }
 
 // lineTo is the line from the start to ply n.
 func (p *place) lineTo(n int) *board.Line {

@@ -62,11 +62,13 @@ type Server struct {
 	mu    sync.Mutex // the books and the undo stack: one request at a time
 	books map[string]*openBook
 	undo  []undoStep
-	// hosts are the Host headers accepted: the address served under its
-	// names (DNS rebinding sends another); anyIP also accepts any IP
-	// literal (a server bound to every interface).
-	hosts []string
-	anyIP string // the port, when any IP literal is accepted
+	// What a request's Host must name (DNS rebinding sends another name):
+	// the port served, and the IP served (nil: any IP literal, for a
+	// server on every interface) or one of names (localhost, the name
+	// -addr gave), lower case.
+	port  string
+	ip    net.IP
+	names []string
 }
 
 // undoStep is an edit's undo, with the book and column it was made in.
@@ -138,12 +140,14 @@ func (s *Server) Close() {
 func (s *Server) Token() string { return s.token }
 
 // Address is the page's address for a server listening at addr (the
-// listener's): with Edit, the token is in its fragment, which the page
-// reads and the browser never sends.
+// listener's). With Edit, the token is in its fragment, which the page
+// reads and the browser never sends, and an empty moves parameter before
+// it shows where a line goes (the page also reads one added after the
+// token).
 func (s *Server) Address(addr string) string {
 	u := "http://" + addr + "/"
 	if s.opts.Edit {
-		u += "#token=" + s.token
+		u += "?moves=#token=" + s.token
 	}
 	return u
 }
@@ -156,24 +160,23 @@ func (s *Server) Handler(addr string, names ...string) http.Handler {
 	if err != nil {
 		panic(err) // a listener's address
 	}
+	s.port = port
 	for _, n := range names {
-		s.hosts = append(s.hosts, strings.ToLower(net.JoinHostPort(n, port)))
+		s.names = append(s.names, strings.ToLower(n))
 	}
 	ip := net.ParseIP(host)
-	switch {
-	case ip != nil && ip.IsUnspecified():
-		s.anyIP = port
-		s.hosts = append(s.hosts, "localhost:"+port)
-	case ip != nil && ip.IsLoopback():
-		s.hosts = append(s.hosts, net.JoinHostPort(host, port), "localhost:"+port)
-	default:
-		s.hosts = append(s.hosts, net.JoinHostPort(host, port))
+	if ip.IsLoopback() || ip.IsUnspecified() {
+		s.names = append(s.names, "localhost")
+	}
+	if !ip.IsUnspecified() {
+		s.ip = ip
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", s.asset("index.html", "text/html; charset=utf-8"))
 	mux.HandleFunc("GET /app.js", s.asset("app.js", "text/javascript; charset=utf-8"))
 	mux.HandleFunc("GET /app.css", s.asset("app.css", "text/css; charset=utf-8"))
 	mux.HandleFunc("GET /favicon.svg", s.asset("favicon.svg", "image/svg+xml"))
+	mux.HandleFunc("GET /pieces.svg", s.asset("pieces.svg", "image/svg+xml"))
 	mux.HandleFunc("GET /api/books", s.handleBooks)
 	mux.HandleFunc("GET /api/position", s.handlePosition)
 	mux.HandleFunc("POST /api/edit", s.change(s.handleEdit))
@@ -200,15 +203,26 @@ func (s *Server) checkHost(next http.Handler) http.Handler {
 	})
 }
 
-func (s *Server) hostAllowed(host string) bool {
-	if slices.Contains(s.hosts, strings.ToLower(host)) {
-		return true
+// hostAllowed tells whether a Host header names this server as a browser
+// writes it: the port left out when it is the default (80), an IPv6
+// address in brackets, a name in any case.
+func (s *Server) hostAllowed(header string) bool {
+	host, port, err := net.SplitHostPort(header)
+	if err != nil {
+		host, port = header, "80"
+		if strings.HasPrefix(host, "[") && strings.HasSuffix(host, "]") {
+			host = host[1 : len(host)-1]
+		} else if strings.Contains(host, ":") {
+			return false // not a Host header's form
+		}
 	}
-	if s.anyIP == "" {
+	if port != s.port || host == "" {
 		return false
 	}
-	h, port, err := net.SplitHostPort(host)
-	return err == nil && port == s.anyIP && net.ParseIP(h) != nil
+	if ip := net.ParseIP(host); ip != nil {
+		return s.ip == nil || ip.Equal(s.ip)
+	}
+	return slices.Contains(s.names, strings.ToLower(host))
 }
 
 // change guards a route that writes: only with -edit, only a POST from the
@@ -250,11 +264,25 @@ func writeJSON(w http.ResponseWriter, v any) {
 	json.NewEncoder(w).Encode(v)
 }
 
+// Failure is the answer to a request that cannot be served.
+type Failure struct {
+	Error string `json:"error"`
+	// Playable, for a line whose moves cannot all be played, are the
+	// moves before the first that cannot (UCI, comma-separated; "" for
+	// none): the page shows them with the error.
+	Playable *string `json:"playable,omitempty"`
+}
+
 // fail answers a request that cannot be served, in JSON for the page.
 func fail(w http.ResponseWriter, code int, err error) {
+	out := Failure{Error: err.Error()}
+	var line *lineError
+	if errors.As(err, &line) {
+		out.Playable = &line.Playable
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
-	json.NewEncoder(w).Encode(map[string]string{"error": err.Error()})
+	json.NewEncoder(w).Encode(out)
 }
 
 // BookInfo describes a book file of the page.
@@ -497,7 +525,7 @@ func (s *Server) handleEdit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	pos := p.lineTo(p.ply).Pos
-	m, err := readMove(&pos, req.Move)
+	m, err := pos.ReadMove(req.Move)
 	if err != nil {
 		fail(w, http.StatusBadRequest, fmt.Errorf("move %q: %v", req.Move, err))
 		return

@@ -208,6 +208,39 @@ func TestPositionLine(t *testing.T) {
 	}
 }
 
+// TestLinePlayable: a line that cannot be played to its end is refused
+// with the error and the moves before the first that cannot, which the
+// page shows; an error of another parameter has none.
+func TestLinePlayable(t *testing.T) {
+	s := serve(t, books(testenv.GnuchessBook(t)))
+	none := "-"
+	for _, tc := range []struct {
+		q        url.Values
+		playable string
+		err      string
+	}{
+		{url.Values{"moves": {"e2e4,e2e4"}}, "e2e4", "move 2 (e2e4)"},
+		{url.Values{"moves": {"1. e4 e5 2. Nf3 Nf3"}}, "e2e4,e7e5,g1f3", "move 4 (Nf3)"},
+		{url.Values{"moves": {"e5"}}, "", "move 1 (e5)"},
+		{url.Values{"fen": {"8/8/8/8/8/8/8/K6k w - - 0 1"}, "moves": {"a1a2,h1h2,a2a9"}}, "a1a2,h1h2", "move 3 (a2a9)"},
+		{url.Values{"fen": {"not a fen"}, "moves": {"e2e4"}}, none, "fen"},
+		{url.Values{"moves": {"e2e4"}, "ply": {"3"}}, none, "ply"},
+	} {
+		res := s.get("/api/position?" + tc.q.Encode())
+		var f explore.Failure
+		if err := json.NewDecoder(res.Body).Decode(&f); err != nil || res.StatusCode != http.StatusBadRequest {
+			t.Fatalf("%v: %s %v", tc.q, res.Status, err)
+		}
+		playable := none
+		if f.Playable != nil {
+			playable = *f.Playable
+		}
+		if playable != tc.playable || !strings.Contains(f.Error, tc.err) {
+			t.Errorf("%v: %+v (playable %q), want %q and an error naming %q", tc.q, f, playable, tc.playable, tc.err)
+		}
+	}
+}
+
 // TestTwoBooks: a book beside the same book after learning and edits: the
 // second column marks what changed and lists what it lost.
 func TestTwoBooks(t *testing.T) {
@@ -354,7 +387,7 @@ func TestNoPathFromRequest(t *testing.T) {
 func TestPageAssets(t *testing.T) {
 	s := serve(t, books(testenv.GnuchessBook(t)))
 	total := 0
-	for path, ctype := range map[string]string{"/": "text/html", "/app.js": "text/javascript", "/app.css": "text/css", "/favicon.svg": "image/svg+xml", "/api/books": "application/json", "/api/position": "application/json"} {
+	for path, ctype := range map[string]string{"/": "text/html", "/app.js": "text/javascript", "/app.css": "text/css", "/favicon.svg": "image/svg+xml", "/pieces.svg": "image/svg+xml", "/api/books": "application/json", "/api/position": "application/json"} {
 		res := s.get(path)
 		body, _ := io.ReadAll(res.Body)
 		if res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), ctype) {
@@ -428,6 +461,59 @@ func TestHostNames(t *testing.T) {
 		if rec.Code != code {
 			t.Errorf("Host %s: %d, want %d", host, rec.Code, code)
 		}
+	}
+}
+
+// TestHostFormsBrowsersSend: the Host header as browsers write it is
+// accepted: without the port when it is the default, 80 (-addr
+// 127.0.0.1:80), an IPv6 address in brackets, localhost on a loopback
+// address; a page's change from such an origin is made. Any other name or
+// port is still refused.
+func TestHostFormsBrowsersSend(t *testing.T) {
+	path := fixture.CopyFile(t, testenv.GnuchessBook(t))
+	for _, tc := range []struct {
+		addr  string
+		hosts map[string]int
+	}{
+		{"127.0.0.1:80", map[string]int{"127.0.0.1": 200, "127.0.0.1:80": 200, "localhost": 200, "LocalHost:80": 200,
+			"127.0.0.2": 421, "evil.example": 421, "127.0.0.1:8080": 421, "": 421}},
+		{"[::1]:80", map[string]int{"[::1]": 200, "[::1]:80": 200, "localhost": 200, "[0:0:0:0:0:0:0:1]": 200,
+			"::1": 421, "[::2]": 421, "127.0.0.1": 421, "[::1]:81": 421}},
+		{"[::1]:8123", map[string]int{"[::1]:8123": 200, "localhost:8123": 200, "[::1]": 421, "localhost": 421}},
+		{"127.0.0.1:8123", map[string]int{"127.0.0.1:8123": 200, "127.0.0.1": 421, "localhost": 421}},
+		{"0.0.0.0:80", map[string]int{"192.168.1.5": 200, "[fe80::1]": 200, "chess-box": 200, "localhost": 200, "evil.example": 421}},
+	} {
+		srv, err := explore.New(explore.Options{Columns: books(path).Columns, Edit: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h := srv.Handler(tc.addr, "chess-box")
+		for host, code := range tc.hosts {
+			req := httptest.NewRequest("GET", "/api/books", nil)
+			req.Host = host
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != code {
+				t.Errorf("served at %s, Host %q: %d, want %d", tc.addr, host, rec.Code, code)
+			}
+			if code != 200 {
+				continue
+			}
+			// A change from the page at that address: its Origin is the
+			// address as the browser wrote it.
+			req = httptest.NewRequest("POST", "/api/edit", strings.NewReader(`{"op":"weight","move":"e2e4","weight":12135}`))
+			req.Host = host
+			req.Header.Set("Origin", "http://"+host)
+			req.Header.Set("Sec-Fetch-Site", "same-origin")
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("X-Explore-Token", srv.Token())
+			rec = httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != 200 {
+				t.Errorf("served at %s, Host %q: a change: %d %s", tc.addr, host, rec.Code, rec.Body)
+			}
+		}
+		srv.Close()
 	}
 }
 

@@ -1,8 +1,10 @@
 package learn
 
 import (
+	"cmp"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,13 +29,17 @@ import (
 // (pgnMark), so an earlier game with the same moves is never taken: where
 // the file ended then is what the proxy's loop saw of it as the GUI
 // started the game (PGNStat), as the calls come later, perhaps games
-// later and before the session's first look at the file (markOf).
+// later and before the session's first look at the file (markOf). Only
+// the games filed under what the game saw of its end are looked at
+// (fitting), so finding one costs the same however long the file.
 //
 // Two proxies of one tournament whose games nothing either saw tells
 // apart (the same moves, say, with the result decided in a move neither
 // saw) share claims on the file's games (claimFile): a game that fits
-// one game only claims it at once; one that fits several waits a moment
-// for the other proxies to claim theirs, prefers those where our side has
+// one game only claims it at once, and so does one whose free fitting
+// games all count alike (a trivial engine's, over and over), taking the
+// first; one that fits games that count differently waits a moment for
+// the other proxies to claim theirs, prefers those where our side has
 // the name it had in the games found before, then claims the first still
 // free in the file. Each game is then counted once, and where two games
 // are alike in every move either proxy saw, either may be counted for
@@ -44,9 +50,10 @@ import (
 // order they started, so a game waits for the games begun before it) is
 // looked for again at the session's later calls, until three times the
 // longest game played so far, at least pgnWaits.min, has passed since its end;
-// then it is reported and not learned. At the end of the session
+// then it is reported and not learned. The games found are counted into
+// the books together, now and then (countInto). At the end of the session
 // (Close) the games not found yet are waited for a short while (quit),
-// the log says so, and the rest are reported.
+// the log says so, the rest are reported, and every game found is counted.
 
 // pgnWaits are the times learning from the host's PGN goes by.
 type pgnWaits struct {
@@ -68,16 +75,41 @@ type pgnLearning struct {
 	// the games the calls still to come are about started after it.
 	newest map[*hostPGN]pgnMark
 	// names are our side's names in the games found that fitted alone.
-	names  map[string]bool
-	books  map[string]openBook // by path
-	waits  pgnWaits
-	now    func() time.Time
-	sleep  func(time.Duration)
-	claims string // the folder of the claims files
+	names map[string]bool
+	books map[string]openBook // by path
+	waits pgnWaits
+	now   func() time.Time
+	sleep func(time.Duration)
+	// claims is the folder of the claims files, and claimFiles those
+	// read, by host file.
+	claims     string
+	claimFiles map[string]*claimFile
+	// counted is what the games found give each book, counted together
+	// (one lock and one sync a book), in the order of the books' first
+	// updates; lastCount is when that was last done, and countCost what
+	// it took: counting is that far apart thrice over (and a look's
+	// interval) at least, so that learning takes at most a quarter of the
+	// time however costly counting into a book is (an ABK book is read
+	// whole), counting more games each time when they come fast.
+	counted      map[string][]book.LearnUpdate
+	countedOrder []string
+	lastCount    time.Time
+	countCost    time.Duration
 }
 
 func newPGNLearning() pgnLearning {
-	return pgnLearning{hosts: map[string]*hostPGN{}, newest: map[*hostPGN]pgnMark{}, names: map[string]bool{}, books: map[string]openBook{}, waits: defaultWaits, now: time.Now, sleep: time.Sleep, claims: claimsDir()}
+	return pgnLearning{hosts: map[string]*hostPGN{}, newest: map[*hostPGN]pgnMark{}, names: map[string]bool{}, books: map[string]openBook{}, waits: defaultWaits, now: time.Now, sleep: time.Sleep, claims: claimsDir(), claimFiles: map[string]*claimFile{}, counted: map[string][]book.LearnUpdate{}}
+}
+
+// claimsOf is the claims on the games of the host file at path, for a
+// game that started at started: the claims made since are read.
+func (p *pgnLearning) claimsOf(path string, started time.Time) *claimFile {
+	c := p.claimFiles[path]
+	if c == nil || started.Add(-claimSlack).Before(c.since) {
+		c = claimsFor(p.claims, path, started)
+		p.claimFiles[path] = c
+	}
+	return c
 }
 
 // playedGame is a game that ended, as polyproxy saw it, waiting to be
@@ -93,7 +125,7 @@ type playedGame struct {
 	white    bool
 	black    bool
 	host     *hostPGN
-	claims   claimFile
+	claims   *claimFile
 	mark     pgnMark
 	books    []string
 	started  time.Time
@@ -169,7 +201,7 @@ func (s *Session) endForPGN(why string, known *Decision) {
 	if known != nil {
 		s.logf("learn: game %d: the GUI's result %s is not used: the host's PGN gives it", s.games, known.Outcome)
 	}
-	white, black := g.white, g.black
+	white, black := g.sides()
 	if !white && !black && g.guiSeen {
 		// We never moved: the side the GUI asked to move is ours.
 		white, black = g.guiWhite, !g.guiWhite
@@ -179,7 +211,7 @@ func (s *Session) endForPGN(why string, known *Decision) {
 		keys: g.keys, firstPly: g.firstPly, fromBase: g.fromBase,
 		guiPly: g.guiPly, lastPly: g.lastPly,
 		white: white, black: black,
-		host: g.host, claims: claimsFor(p.claims, g.host.path), mark: g.mark,
+		host: g.host, claims: p.claimsOf(g.host.path, g.started), mark: g.mark,
 		books:    append([]string(nil), s.settings.Books...),
 		started:  g.started,
 		ended:    now,
@@ -189,11 +221,13 @@ func (s *Session) endForPGN(why string, known *Decision) {
 	s.look(false)
 }
 
-// poll looks for the games waiting, now and then.
+// poll looks for the games waiting, now and then, and counts those found.
 func (s *Session) poll() {
 	p := &s.fromPGN
 	if len(p.waiting) > 0 && p.now().Sub(p.lastLook) >= p.waits.retry {
 		s.look(false)
+	} else if len(p.countedOrder) > 0 {
+		s.countInto(false)
 	}
 }
 
@@ -220,6 +254,7 @@ func (s *Session) look(final bool) {
 	}
 	clear(p.waiting[len(keep):])
 	p.waiting = keep
+	s.countInto(final)
 	for _, h := range p.hosts {
 		var marks []pgnMark
 		for _, pg := range p.waiting {
@@ -239,52 +274,11 @@ func (s *Session) look(final bool) {
 	}
 }
 
-// fits reports that g is, as far as polyproxy saw, the game pg.
-func (pg *playedGame) fits(g *hostGame) bool {
-	if !g.after(pg.mark) {
-		return false
-	}
-	g.replay()
-	if len(g.keys) == 0 {
-		return false // unreadable, or not a game polyproxy can play
-	}
-	// d is the place in g of pg's first position: g's start when pg's
-	// first position is the GUI's base, else by the move numbers.
-	d := 0
-	if !pg.fromBase {
-		if d = pg.firstPly - g.begin; d < 0 {
-			return false
-		}
-	}
-	if end := g.plies; end < d+pg.guiPly-pg.firstPly || end > d+pg.lastPly-pg.firstPly+1 {
-		return false
-	}
-	for i, k := range pg.keys {
-		j := d + i
-		if j > g.plies {
-			break
-		}
-		if k == 0 {
-			continue // a position not seen
-		}
-		if j >= len(g.keys) || g.keys[j] != k {
-			return false
-		}
-	}
-	return true
-}
-
 // resolve looks for pg in its host's games; true: it is done with, counted
 // or reported.
 func (s *Session) resolve(pg *playedGame, now time.Time, final bool) bool {
-	var fits []*hostGame
-	for _, g := range pg.host.games {
-		if pg.fits(g) {
-			fits = append(fits, g)
-		}
-	}
 	over := final || !now.Before(pg.deadline)
-	if len(fits) == 0 {
+	if len(pg.host.fitting(pg)) == 0 {
 		if over {
 			s.warnf("learn: game %d (ended by %s) not found in %s %s: not learned", pg.number, pg.why, pg.host.path, s.waited(pg, now, final))
 			return true
@@ -295,56 +289,76 @@ func (s *Session) resolve(pg *playedGame, now time.Time, final bool) bool {
 		}
 		return false
 	}
-	free := 0
-	pick := func(claimed func(*hostGame) bool) *hostGame {
-		var frees, named []*hostGame
-		for _, g := range fits {
-			if !claimed(g) {
-				frees = append(frees, g)
-				if s.fromPGN.names[pg.nameIn(g)] {
-					named = append(named, g)
-				}
-			}
-		}
-		if len(frees) > 1 && len(named) > 0 {
-			// Our side's name in the games found before tells apart
-			// games alike but for who played which side.
-			frees = named
-		}
-		free = len(frees)
-		switch {
-		case free == 0:
-			return nil
-		case free > 1:
-			if pg.ambiguous.IsZero() {
-				pg.ambiguous = now
-			}
-			if !final && now.Sub(pg.ambiguous) < s.fromPGN.waits.ambiguity {
-				return nil // other proxies may claim theirs first
-			}
-		}
-		return frees[0]
-	}
-	g, err := pg.claims.take(now, pg.started, pg.white, pg.black, pick)
+	var c candidates
+	choose := func(claimed claimedBy) *hostGame { return s.choose(pg, &c, claimed, now, final) }
+	g, err := pg.claims.take(now, pg.started, pg.white, pg.black, choose)
 	if err != nil {
 		s.warnOnce("claims "+pg.host.path, "learn: cannot record the games of %s this proxy counts (%v): games nothing tells apart may be counted for another proxy's", pg.host.path, err)
-		g = pick(func(*hostGame) bool { return false })
+		g = choose(func(*hostGame, bool) bool { return false })
 	}
 	if g == nil {
-		if free == 0 && over {
-			s.warnf("learn: game %d (ended by %s): the %d game(s) of %s it fits were counted by other proxies %s: not learned", pg.number, pg.why, len(fits), pg.host.path, s.waited(pg, now, final))
+		if len(c.frees) == 0 && over {
+			s.warnf("learn: game %d (ended by %s): the %d game(s) of %s it fits were counted by other proxies %s: not learned", pg.number, pg.why, c.fits, pg.host.path, s.waited(pg, now, final))
 			return true
 		}
 		return false
 	}
-	alike := ""
-	if free > 1 {
-		alike = fmt.Sprintf("; %d games there fit it alike and none was claimed by another proxy: the first is counted", free)
-	} else if g.game != nil {
+	note := ""
+	switch {
+	case c.alike && c.fits > 1:
+		note = fmt.Sprintf("; %d games there fit it, alike in every move and the result: the first free one is counted", c.fits)
+	case len(c.frees) > 1:
+		note = fmt.Sprintf("; %d games there fit it alike and none was claimed by another proxy: the first is counted", len(c.frees))
+	case g.game != nil:
 		s.fromPGN.names[pg.nameIn(g)] = true
 	}
-	s.count(pg, g, alike)
+	s.count(pg, g, note)
 	return true
+}
+
+// candidates are the games of the host's that a played game fits, as one
+// look found them.
+type candidates struct {
+	fits  int         // the fitting games
+	frees []*hostGame // of each group alike, the first not claimed for our sides, in file order
+	alike bool        // one group has free games: they count alike
+}
+
+// choose is the game to claim for pg, given the claims made (nil: none,
+// or not yet), and what it found, in c.
+func (s *Session) choose(pg *playedGame, c *candidates, claimed claimedBy, now time.Time, final bool) *hostGame {
+	c.fits, c.frees = 0, c.frees[:0]
+	for _, f := range pg.host.fitting(pg) {
+		g, n := f.free(pg, claimed)
+		c.fits += n
+		if g != nil {
+			c.frees = append(c.frees, g)
+		}
+	}
+	slices.SortFunc(c.frees, func(a, b *hostGame) int { return cmp.Or(cmp.Compare(a.gen, b.gen), cmp.Compare(a.offset, b.offset)) })
+	c.alike = len(c.frees) == 1
+	frees := c.frees
+	if len(frees) > 1 {
+		// Our side's name in the games found before tells apart games
+		// alike but for who played which side.
+		if named := slices.DeleteFunc(slices.Clone(frees), func(g *hostGame) bool { return !s.fromPGN.names[pg.nameIn(g)] }); len(named) > 0 {
+			frees = named
+		}
+	}
+	switch {
+	case len(frees) == 0:
+		return nil
+	case len(frees) > 1:
+		if pg.ambiguous.IsZero() {
+			pg.ambiguous = now
+		}
+		if !final && now.Sub(pg.ambiguous) < s.fromPGN.waits.ambiguity {
+			return nil // other proxies may claim theirs first
+		}
+	}
+	// Of games that count alike, the first free: the games after it stay
+	// free for the proxies whose games started later.
+	return frees[0]
 }
 
 // nameIn is the name of the player of our side (both, when we played both)
@@ -372,11 +386,13 @@ func (s *Session) waited(pg *playedGame, now time.Time, final bool) string {
 }
 
 // count learns the game g found for pg, into each book in use, as learn
-// -pgn counts it for the sides polyproxy played.
-func (s *Session) count(pg *playedGame, g *hostGame, alike string) {
-	s.logf("learn: game %d (ended by %s) is %s in %s%s", pg.number, pg.why, g.describe(), pg.host.path, alike)
+// -pgn counts it for the sides polyproxy played: its updates are counted
+// into the books with the other games found, when it is time (countInto).
+func (s *Session) count(pg *playedGame, g *hostGame, note string) {
+	s.logf("learn: game %d (ended by %s) is %s in %s%s", pg.number, pg.why, g.describe(), pg.host.path, note)
+	p := &s.fromPGN
 	for _, path := range pg.books {
-		b, err := s.fromPGN.openBook(path)
+		b, err := p.openBook(path)
 		if err != nil {
 			s.warnf("learn: game %d not learned into %s: %v", pg.number, path, err)
 			continue
@@ -390,8 +406,27 @@ func (s *Session) count(pg *playedGame, g *hostGame, alike string) {
 			s.logf("learn: game %d: no move of ours in it is in %s", pg.number, path)
 			continue
 		}
-		s.apply(path, updates)
+		if _, ok := p.counted[path]; !ok {
+			p.countedOrder = append(p.countedOrder, path)
+		}
+		p.counted[path] = append(p.counted[path], updates...)
 	}
+}
+
+// countInto counts the games found into their books, when it is time
+// (final: now).
+func (s *Session) countInto(final bool) {
+	p := &s.fromPGN
+	now := p.now()
+	if len(p.countedOrder) == 0 || !final && now.Sub(p.lastCount) < max(p.waits.retry, 3*p.countCost) {
+		return
+	}
+	defer func() { p.lastCount, p.countCost = now, p.now().Sub(now) }()
+	for _, path := range p.countedOrder {
+		s.apply(path, p.counted[path])
+		delete(p.counted, path)
+	}
+	p.countedOrder = p.countedOrder[:0]
 }
 
 // openBook is the book at path, to find the entries of a game's moves in,

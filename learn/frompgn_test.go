@@ -2,10 +2,12 @@ package learn
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -36,6 +38,9 @@ type hosted struct {
 	// extra is a last move of ours the host never played (we lost on
 	// time with it under way); 0: none.
 	extra board.Move
+	// bothSides: one proxy moved for both sides (the GUI switched its
+	// side during the game).
+	bothSides bool
 }
 
 func newHosted(t testing.TB, fen string, chess960 bool, moves []board.Move, white, black, result string) *hosted {
@@ -138,11 +143,61 @@ func (g *hosted) turns(s *Session, white bool) []func() {
 // the game started, the host's PGN at pgnPath then); the session's calls
 // it returns are made then or, beside the loop, later.
 func (g *hosted) loopTurns(s *Session, pgnPath string, white bool) []func() (calls func()) {
+	return g.seatTurns(s, pgnPath, seatPlay{white: white, switchAt: -1})
+}
+
+// seatPlay is how a GUI has one proxy play a game: the side it starts
+// with; where (by the ply of our position) the GUI takes a move of ours
+// back (1: our move, played again at once; 3: our move, a reply and our
+// next move, then ours again), each with other moves of ours first; and
+// where it plays a move in our place and has us play the other side from
+// then on (-1: never).
+type seatPlay struct {
+	white     bool
+	takeBacks map[int]int
+	switchAt  int
+}
+
+// alternative is a legal move of pos other than m, and whether there is
+// one.
+func alternative(pos board.Position, m board.Move) (board.Move, bool) {
+	for _, o := range pos.LegalMoves() {
+		if o != m {
+			return o, true
+		}
+	}
+	return 0, false
+}
+
+// sides reports the sides the proxy has moves of in the game as sp plays
+// it (a move taken back or played by the GUI in its place is not one).
+func (g *hosted) sides(sp seatPlay) (white, black bool) {
+	side := sp.white
+	for i := range len(g.moves) + 1 {
+		if g.pos[i].WhiteToMove() != side || i == len(g.moves) && g.extra == 0 {
+			continue
+		}
+		if i == sp.switchAt {
+			side = !side
+			continue
+		}
+		if side {
+			white = true
+		} else {
+			black = true
+		}
+	}
+	return white, black
+}
+
+// seatTurns are loopTurns as sp plays g.
+func (g *hosted) seatTurns(s *Session, pgnPath string, sp seatPlay) []func() (calls func()) {
 	var out []func() func()
 	first := true
+	side := sp.white
 	for i := range len(g.moves) + 1 {
 		pos := g.pos[i]
-		if pos.WhiteToMove() != white || i == len(g.moves) && g.extra == 0 {
+		if pos.WhiteToMove() != side || i == len(g.moves) && g.extra == 0 {
 			continue
 		}
 		next := pos
@@ -154,6 +209,15 @@ func (g *hosted) loopTurns(s *Session, pgnPath string, white bool) []func() (cal
 		line := slices.Clone(g.keys[:i+1])
 		starts := first
 		first = false
+		white := side
+		var taken []board.Position // the positions after our moves taken back, and the GUI's between
+		if sp.takeBacks[i] > 0 || i == sp.switchAt {
+			taken = g.takenBack(i, sp.takeBacks[i])
+		}
+		switched := i == sp.switchAt
+		if switched {
+			side = !side
+		}
 		out = append(out, func() func() {
 			at, pgn := s.fromPGN.now(), StatPGN(pgnPath)
 			return func() {
@@ -161,10 +225,91 @@ func (g *hosted) loopTurns(s *Session, pgnPath string, white bool) []func() (cal
 				if starts {
 					s.GameStart(at, line, pgn)
 				}
+				for j, p := range taken {
+					if j%2 == 0 {
+						s.EngineScore(white, 20, 0, false)
+						s.AfterBestmove(p)
+					} else {
+						s.Position(p, true)
+					}
+				}
+				if switched {
+					return // the GUI plays the move, and asks us for the other side
+				}
+				if len(taken) > 0 {
+					s.Position(pos, true) // taken back
+				}
 				s.EngineScore(white, 20, 0, false)
 				s.AfterBestmove(next)
 			}
 		})
+	}
+	return out
+}
+
+// seatPlayOf picks how the GUI has a proxy play g, starting with White
+// or not: in a fifth of the games it plays our move and switches our side
+// (at our first move in half of those), provided we then move for the
+// other side, and the game is not one alike in every move to another
+// (canSwitch); and it takes back an eighth of our moves.
+func (g *hosted) seatPlayOf(rng *rand.Rand, white, canSwitch bool) seatPlay {
+	sp := seatPlay{white: white, switchAt: -1, takeBacks: map[int]int{}}
+	var ours []int
+	for i := range len(g.moves) + 1 {
+		if g.pos[i].WhiteToMove() == white && (i < len(g.moves) || g.extra != 0) {
+			ours = append(ours, i)
+		}
+	}
+	if canSwitch && g.extra == 0 && len(ours) > 0 && rng.IntN(5) == 0 {
+		at := ours[0]
+		if rng.IntN(2) == 0 {
+			at = ours[rng.IntN(len(ours))]
+		}
+		if at+1 < len(g.moves) {
+			sp.switchAt = at
+		}
+	}
+	side := white
+	for i := range len(g.moves) {
+		if g.pos[i].WhiteToMove() != side {
+			continue
+		}
+		if i == sp.switchAt {
+			side = !side
+			continue
+		}
+		if rng.IntN(8) == 0 {
+			sp.takeBacks[i] = 1 + 2*rng.IntN(2)
+		}
+	}
+	return sp
+}
+
+// takenBack is what a proxy plays, at ply i of g, before the GUI takes it
+// back (or plays its own move in its place): the position after another
+// move of ours, and for plies 3, after a reply and our next move too.
+func (g *hosted) takenBack(i, plies int) []board.Position {
+	pos := g.pos[i]
+	var m board.Move
+	if i < len(g.moves) {
+		m = g.moves[i]
+	}
+	other, ok := alternative(pos, m)
+	if !ok {
+		return nil
+	}
+	pos.Play(other)
+	out := []board.Position{pos}
+	for range plies - 1 {
+		legal := pos.LegalMoves()
+		if len(legal) == 0 {
+			break
+		}
+		pos.Play(legal[0])
+		out = append(out, pos)
+	}
+	if len(out)%2 == 0 {
+		out = out[:len(out)-1] // the reply without our move: the GUI asked nothing
 	}
 	return out
 }
@@ -311,6 +456,8 @@ func tellable(a, b *hosted) bool {
 	return c <= min(len(a.moves), len(b.moves))-2
 }
 
+var tournaments = flag.Int("tournaments", 60, "the seeded tournaments TestLiveLearningFromHostPGNMatchesLearnPGN plays (by hand: thousands)")
+
 // A tournament in rounds: each proxy (a session, all learning into one
 // book or each into its own) plays a game a round, some games a pair of
 // proxies against each other; the host writes each round's games in some
@@ -322,9 +469,9 @@ func tellable(a, b *hosted) bool {
 // loss with our move under way. After the sessions close, every book is
 // byte for byte what learn -pgn writes from all the games written.
 func TestLiveLearningFromHostPGNMatchesLearnPGN(t *testing.T) {
-	seeds := 60
+	seeds := *tournaments
 	if testing.Short() {
-		seeds = 15
+		seeds = min(seeds, 15)
 	}
 	for seed := 1; seed <= seeds; seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) { tournament(t, uint64(seed)) })
@@ -382,8 +529,12 @@ func tournament(t *testing.T, seed uint64) {
 	type seat struct {
 		game  *hosted
 		proxy int
-		white bool
+		play  seatPlay
 	}
+	// Take-backs and colour switches, and how the host writes its file,
+	// come from a stream of their own: the rest of each seed's tournament
+	// is as it was without them.
+	playRng := rand.New(rand.NewPCG(seed, 53))
 	results := []string{"1-0", "0-1", "1/2-1/2"}
 	var all []*hosted
 	var rounds_ [][]seat
@@ -405,6 +556,12 @@ func tournament(t *testing.T, seed uint64) {
 				switch k := rng.IntN(6); {
 				case len(played) > 0 && k < 2:
 					same = played[rng.IntN(len(played))]
+					if same.bothSides {
+						// A proxy moved for both sides there: a game alike
+						// in every move it saw has other proxies on its
+						// sides, whose claims may leave it none.
+						continue
+					}
 					fen, chess960, moves = same.fen, same.chess960, same.moves
 				case len(played) > 0 && k < 4:
 					other := played[rng.IntN(len(played))]
@@ -457,11 +614,21 @@ func tournament(t *testing.T, seed uint64) {
 					g.white = names[pair]
 				}
 			}
+			play := seatPlay{white: white, switchAt: -1}
+			if pair < 0 {
+				// The GUI may take moves back, and play a move in our
+				// place and switch our side: the host names us on the
+				// sides we have moves on in the game it writes.
+				play = g.seatPlayOf(playRng, white, same == nil)
+				w, b := g.sides(play)
+				g.white, g.black = map[bool]string{true: names[p], false: "sf"}[w], map[bool]string{true: names[p], false: "sf"}[b]
+				g.bothSides = w && b
+			}
 			played = append(played, g)
 			all = append(all, g)
-			seats = append(seats, seat{g, p, white})
+			seats = append(seats, seat{g, p, play})
 			if pair >= 0 {
-				seats = append(seats, seat{g, pair, !white})
+				seats = append(seats, seat{g, pair, seatPlay{white: !white, switchAt: -1}})
 			}
 		}
 		rounds_ = append(rounds_, seats)
@@ -518,10 +685,42 @@ func tournament(t *testing.T, seed uint64) {
 		call(i, func() { sessions[i].SetLearning(set) })
 	}
 	var written strings.Builder // every game of the tournament the host wrote
+	// The host appends each game to its file, or writes the file anew with
+	// what it held and the game: in place (and a proxy may look at it
+	// halfway), or by renaming a new file into place.
+	hostWrites := playRng.IntN(3) // 0 append, 1 rewrite, 2 rename
+	content := ""                 // what the file holds, as the host knows it
+	if text, err := os.ReadFile(pgnPath); err == nil {
+		content = string(text)
+	}
 	write := func(g *hosted, round int) {
 		text := g.pgn(round, crlf)
-		appendFile(t, pgnPath, text)
 		written.WriteString(text)
+		content += text
+		switch hostWrites {
+		case 0:
+			appendFile(t, pgnPath, text)
+		case 1:
+			cut := len(content)
+			if !lag && playRng.IntN(3) == 0 {
+				cut = playRng.IntN(len(content))
+			}
+			if err := os.WriteFile(pgnPath, []byte(content[:cut]), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if cut < len(content) {
+				sessions[playRng.IntN(proxies)].hostPGN(pgnPath) // a look, halfway
+				appendFile(t, pgnPath, content[cut:])
+			}
+		case 2:
+			next := pgnPath + ".next"
+			if err := os.WriteFile(next, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(next, pgnPath); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	var late []*hosted
 	lateRound := 0
@@ -532,7 +731,7 @@ func tournament(t *testing.T, seed uint64) {
 		var turns [][]func() func()
 		for _, st := range seats {
 			call(st.proxy, sessions[st.proxy].NewGame)
-			turns = append(turns, st.game.loopTurns(sessions[st.proxy], pgnPath, st.white))
+			turns = append(turns, st.game.seatTurns(sessions[st.proxy], pgnPath, st.play))
 		}
 		// The file may be rotated or truncated between rounds, once the
 		// games written so far have been found: games a host moves away
@@ -549,10 +748,12 @@ func tournament(t *testing.T, seed uint64) {
 				if err := os.Rename(pgnPath, fmt.Sprintf("%s.%d", pgnPath, r)); err != nil && !os.IsNotExist(err) {
 					t.Fatal(err)
 				}
+				content = ""
 			case 1:
 				if err := os.Truncate(pgnPath, 0); err != nil && !os.IsNotExist(err) {
 					t.Fatal(err)
 				}
+				content = ""
 			}
 		}
 		for more := true; more; {
@@ -609,8 +810,8 @@ func tournament(t *testing.T, seed uint64) {
 			}
 			want := learnPGNModel(t, modelPath, written.String(), names[i])
 			if got := fixture.ReadFile(t, path); !bytes.Equal(got, want) {
-				t.Errorf("book %d learned live differs from learn -pgn (%d proxies, shared %v, abk %v, crlf %v, kind %d, lag %v)\nlog:\n%s",
-					i, proxies, shared, abk, crlf, kind, lag, strings.Join(append(logsOf[i].info, logsOf[i].warn...), "\n"))
+				t.Errorf("book %d learned live differs from learn -pgn (%d proxies, shared %v, abk %v, crlf %v, kind %d, lag %v, host writes %d)\nlog:\n%s",
+					i, proxies, shared, abk, crlf, kind, lag, hostWrites, strings.Join(append(logsOf[i].info, logsOf[i].warn...), "\n"))
 			}
 		}
 	}
@@ -1103,4 +1304,222 @@ func TestHostPGNOurMoveReportedAgainThroughCECP(t *testing.T) {
 		t.Errorf("%d games found; log:\n%s", n, strings.Join(append(l.info, l.warn...), "\n"))
 	}
 	pt.check(path, "proxy", l)
+}
+
+// The host writes its file anew, holding the games it held and then ours:
+// the older game with our moves, written again with the rest, is still
+// older than our game, which is found after it. The host renames a new
+// file into place, or writes the file again in place (and the session may
+// look at it halfway); the session may read it first only after that.
+func TestHostPGNOlderGameInAFileWrittenAnew(t *testing.T) {
+	ms := movesFrom(t, "", "e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "f8c5", "c2c3")
+	for _, c := range []struct {
+		name string
+		how  string // rename, rewrite
+		late bool   // the session's calls, and its first look, come after the file was written anew
+		half bool   // the session looks while the file holds half the older game
+	}{
+		{"renamed", "rename", false, false},
+		{"rewritten in place", "rewrite", false, false},
+		{"rewritten, looked at halfway", "rewrite", false, true},
+		{"renamed, read first after", "rename", true, false},
+		{"rewritten, read first after", "rewrite", true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			older := newHosted(t, "", false, ms, "proxy", "sf", "1-0")
+			ours := newHosted(t, "", false, ms, "proxy", "sf", "0-1")
+			pt := newPGNTest(t, ours)
+			path := pt.book("book.bin")
+			pt.write(older, 1, false)
+			s, l, set := pgnSessionUnset(pt.clk, filepath.Join(pt.dir, "claims"), pt.pgn, path)
+			if !c.late {
+				s.SetLearning(set)
+				s.NewGame()
+			}
+			pt.clk.pass(time.Second)
+			var calls []func()
+			for _, turn := range ours.loopTurns(s, pt.pgn, true) {
+				call := turn()
+				if c.late {
+					calls = append(calls, call)
+				} else {
+					call()
+				}
+				pt.clk.pass(10 * time.Millisecond)
+			}
+			whole := older.pgn(1, false) + ours.pgn(2, false)
+			switch c.how {
+			case "rename":
+				next := filepath.Join(pt.dir, "next.pgn")
+				if err := os.WriteFile(next, []byte(whole), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(next, pt.pgn); err != nil {
+					t.Fatal(err)
+				}
+			case "rewrite":
+				cut := len(whole)
+				if c.half {
+					cut = len(older.pgn(1, false)) / 2
+				}
+				if err := os.WriteFile(pt.pgn, []byte(whole[:cut]), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if c.half {
+					s.NewGame() // the game ends: the file is looked at
+					pt.clk.pass(time.Second)
+				}
+				appendFile(t, pt.pgn, whole[cut:])
+			}
+			pt.written.WriteString(ours.pgn(2, false))
+			pt.clk.pass(time.Second)
+			if c.late {
+				s.SetLearning(set)
+				s.NewGame()
+				for _, call := range calls {
+					call()
+				}
+			}
+			s.Close()
+			pt.check(path, "proxy", l)
+			if l.count(`is "proxy" - "sf", round 2, 0-1`) != 1 || l.count("fit it alike") != 0 {
+				t.Errorf("log:\n%s", strings.Join(append(l.info, l.warn...), "\n"))
+			}
+		})
+	}
+}
+
+// Proxies of a tournament play the same game over and over (a trivial
+// engine: every game alike in every move and the result), one of them
+// far behind: its calls come only after all its games were played and
+// written, each game fitting all the games alike written since it
+// started. Each of its games is counted as its calls come (games that
+// count alike wait for no claims), and what learning one costs does not
+// grow with the games alike before it: at four times the games, the bytes
+// allocated per game stay within twice. Every book ends as learn -pgn's.
+func TestHostPGNGamesAlikeCostTheSameAtAnyLength(t *testing.T) {
+	perGame := func(rounds int) float64 {
+		ms := movesFrom(t, "", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8")
+		g := newHosted(t, "", false, ms, "proxy", "fake", "1/2-1/2")
+		pt := newPGNTest(t, g)
+		path := pt.book("book.bin")
+		const proxies = 4
+		sessions := make([]*Session, proxies)
+		logsOf := make([]*logs, proxies)
+		for i := range sessions {
+			sessions[i], logsOf[i] = pt.session(path)
+		}
+		var behind []func() // the first proxy's calls
+		round := 0
+		for range rounds {
+			for i, s := range sessions {
+				turns := g.loopTurns(s, pt.pgn, true)
+				if i == 0 {
+					behind = append(behind, s.NewGame)
+					for _, turn := range turns {
+						behind = append(behind, turn())
+					}
+					continue
+				}
+				s.NewGame()
+				for _, turn := range turns {
+					turn()()
+				}
+			}
+			pt.clk.pass(10 * time.Millisecond)
+			for range sessions {
+				round++
+				pt.write(g, round, true)
+			}
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for _, call := range behind {
+			call()
+			pt.clk.pass(time.Millisecond)
+		}
+		sessions[0].NewGame() // its last game ends
+		runtime.ReadMemStats(&after)
+		if found := logsOf[0].count(`) is "proxy" - "fake"`); found != rounds {
+			t.Errorf("%d rounds: %d games of the proxy behind counted as their calls came", rounds, found)
+		}
+		for _, s := range sessions {
+			s.Close()
+		}
+		pt.check(path, "proxy", logsOf...)
+		for i, l := range logsOf {
+			if n := l.count("not learned"); n > 0 || len(l.warn) > 0 {
+				t.Errorf("proxy %d: %d games not learned; warnings %q", i, n, l.warn)
+			}
+		}
+		return float64(after.TotalAlloc-before.TotalAlloc) / float64(rounds)
+	}
+	small, large := perGame(25), perGame(100)
+	t.Logf("bytes allocated per game learned: %.0f at 25 rounds, %.0f at 100", small, large)
+	if large > 2*small {
+		t.Errorf("learning a game allocated %.0f bytes at 100 rounds, %.0f at 25", large, small)
+	}
+}
+
+// Games found one after another, faster than counting into a book takes
+// (a proxy catching up, the last games at quit), are counted into it
+// together: one lock, one read of an ABK book, one sync, and one line in
+// the log for each entry, however many games moved it.
+func TestHostPGNGamesFoundTogetherAreCountedTogether(t *testing.T) {
+	g := newHosted(t, "", false, movesFrom(t, "", "e2e4", "e7e5", "g1f3", "b8c6", "f1c4"), "proxy", "sf", "1-0")
+	for _, name := range []string{"book.bin", "book.abk"} {
+		t.Run(name, func(t *testing.T) {
+			pt := newPGNTest(t, g)
+			pt.entries = nil // every move of the game, on its line from the start (ABK)
+			for i, m := range g.moves {
+				pt.entries = append(pt.entries, book.Entry{Key: g.keys[i], Move: g.pos[i].ToBook(m), Weight: 10})
+			}
+			path := pt.book(name)
+			s, l := pt.session(path)
+			for round := 1; round <= 5; round++ {
+				g.playAs(s, true)
+				pt.write(g, round, true)
+			}
+			s.Close()
+			pt.check(path, "proxy", l)
+			// The first game is counted as it is found, the four after it
+			// within a quarter second together.
+			if found, nf3 := l.count(`) is "proxy"`), l.count("move g1f3: "); found != 5 || nf3 != 2 {
+				t.Errorf("%d games found, g1f3 counted %d times:\n%s", found, nf3, strings.Join(l.info, "\n"))
+			}
+		})
+	}
+}
+
+// A game that fits a game another proxy claimed while it was still being
+// played (the other game ended and was written first) sees that claim,
+// however long before its own end it was made, and counts its own game.
+func TestHostPGNClaimMadeDuringOurGameIsSeen(t *testing.T) {
+	common := []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"}
+	x := newHosted(t, "", false, movesFrom(t, "", append(slices.Clone(common), "b5a4", "g8f6")...), "proxy", "sf", "1-0")
+	y := newHosted(t, "", false, movesFrom(t, "", append(slices.Clone(common), "b5a4", "d7d6")...), "proxy", "sf", "0-1")
+	pt := newPGNTest(t, x, y)
+	path := pt.book("book.bin")
+	a, la := pt.session(path)
+	b, lb := pt.session(path)
+	a.NewGame()
+	b.NewGame()
+	ta, tb := x.turns(a, true), y.turns(b, true)
+	for i := range ta {
+		ta[i]()
+		tb[i]()
+		pt.clk.pass(time.Second)
+	}
+	pt.write(y, 1, true)
+	b.NewGame() // y ends first, alone in the file: b claims it
+	pt.clk.pass(5 * time.Second)
+	pt.write(x, 2, true)
+	a.NewGame() // fits x and y, y claimed 5 s ago
+	pt.clk.pass(5 * time.Second)
+	a.Close()
+	b.Close()
+	pt.check(path, "proxy", la, lb)
+	if la.count(`round 2, 1-0`) != 1 || lb.count(`round 1, 0-1`) != 1 {
+		t.Errorf("logs:\n%s\n--\n%s", strings.Join(la.info, "\n"), strings.Join(lb.info, "\n"))
+	}
 }

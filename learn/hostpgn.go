@@ -2,6 +2,8 @@ package learn
 
 import (
 	"bytes"
+	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -9,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/polyproxy/polyproxy/book/board"
@@ -41,6 +44,15 @@ type hostPGN struct {
 	skip  int         // games read from from, taken already
 	align bool        // from is inside a line: reading starts at the next one
 	games []*hostGame // whole games read, in file order, still wanted (prune)
+	// filed is the games of games that can be played, by what a game
+	// played tells of the games it may be (fitKey), and among those by
+	// what they count: finding a game costs what fits it, not the file.
+	filed map[fitKey][]*alikeGames
+	// taken names every game read in this generation, in file order, and
+	// takenBefore those of the one before: a host that writes the file
+	// anew with the games it held, read halfway through that, gives them
+	// again in a new generation, where they are not new games.
+	taken, takenBefore []readGame
 	// files are the files read, the newest keptFiles generations, to place
 	// where a game started in them (markOf).
 	files []genFile
@@ -74,6 +86,14 @@ type genFile struct {
 // occur.
 const tailLen = 256
 
+// readGame names a whole game read, where its text starts and by its
+// text's hash: the same name in the next generation of the file is the
+// same game, written again with the rest.
+type readGame struct {
+	offset int64
+	hash   uint64
+}
+
 // keptFiles bounds the generations remembered: a file is replaced or
 // truncated far less often than games start.
 const keptFiles = 64
@@ -85,12 +105,14 @@ type hostGame struct {
 	hash   uint64 // of its text: with offset, what names it in a claim
 	game   *pgn.Game
 	err    error // a syntax error: game is nil
-	// Its positions, worked out the first time it is compared to a game
-	// played (replay).
-	replayed bool
-	begin    int         // ply of its start position
-	keys     []board.Key // of its start and of the position after each move
-	plies    int         // its moves: its last position is at keys[plies]
+	// Its positions (none: it cannot be replayed, and is no game
+	// polyproxy plays), worked out as it is read.
+	begin int         // ply of its start position
+	keys  []board.Key // of its start and of the position after each move
+	plies int         // its moves: its last position is at keys[plies]
+	// counts names what counting it gives for either side: its positions
+	// and its result. Games with the same counts count alike.
+	counts uint64
 }
 
 // pgnMark is where the host's PGN ended when a game started: a game
@@ -120,16 +142,23 @@ var hostWindow = 64 << 10
 func newHostPGN(path string, now func() time.Time) *hostPGN { return &hostPGN{path: path, now: now} }
 
 // PGNStat is the host's PGN file at one instant: the proxy's loop takes
-// it (one stat) as the GUI starts a game, so that the game is looked for
-// among the games written after that instant only, however late the
-// session's calls come, and whatever it read of the file before.
+// it as the GUI starts a game, so that the game is looked for among the
+// games written after that instant only, however late the session's
+// calls come, whatever it read of the file before, and however the host
+// writes the file.
 type PGNStat struct {
 	path  string
 	known bool        // the stat answered
 	file  os.FileInfo // nil: no file there
+	// tail is the file's last bytes then (at most tailLen): a file the
+	// host wrote anew since, holding them at the same place, holds before
+	// them what the file held (nil: none).
+	tail []byte
 }
 
-// StatPGN is the file at path (BookLearnPGN) now; "" stats nothing.
+// StatPGN is the file at path (BookLearnPGN) now, with its last bytes; ""
+// stats nothing. It costs a stat and, for a regular file, an open and a
+// read (a FIFO is never opened: it would block).
 func StatPGN(path string) PGNStat {
 	if path == "" {
 		return PGNStat{}
@@ -142,50 +171,107 @@ func StatPGN(path string) PGNStat {
 		// its name: now, while the name is this file's.
 		os.SameFile(fi, fi)
 		st.known, st.file = true, fi
+		if fi.Mode().IsRegular() && fi.Size() > 0 {
+			st.tail = lastBytes(path, fi)
+		}
 	case errors.Is(err, fs.ErrNotExist):
 		st.known = true
 	}
 	return st
 }
 
+// lastBytes reads the last bytes (at most tailLen) of the file fi, at
+// path, up to fi's size; nil when the name holds another file by then, or
+// it is shorter.
+func lastBytes(path string, fi os.FileInfo) []byte {
+	// Not blocking: the name may hold a FIFO by now.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if now, err := f.Stat(); err != nil || !os.SameFile(now, fi) {
+		return nil
+	}
+	at := max(0, fi.Size()-tailLen)
+	b := make([]byte, fi.Size()-at)
+	if n, _ := f.ReadAt(b, at); n < len(b) {
+		return nil
+	}
+	return b
+}
+
 // readTo is where what was read so far ends.
 func (h *hostPGN) readTo() pgnMark { return pgnMark{h.gen, h.next} }
 
 // markOf is where the file ended at the stat st (known), taken just
-// after the time at, in the generations read: the file of st as read by
-// then, else as first read after; when there was no file then, or it was
-// replaced before it was read, every file first read after is newer. It
-// errs towards taking in the games written near a rewrite of the file,
-// never towards leaving out a game written after st.
+// after the time at, in the generations read (the reader just looked):
+// the file read now, when it holds the file's last bytes then at the same
+// place (the same file grown, or one the host wrote anew with what it
+// held); else the file of st as read by then, or as first read after;
+// when there was no file then, or it was replaced before it was read,
+// every file first read after is newer. It errs towards taking in the
+// games written near a rewrite of the file, never towards leaving out a
+// game written after st. (A file's identity alone can mislead: a host
+// that writes a new file for each game gets inode numbers back.)
 func (h *hostPGN) markOf(st PGNStat, at time.Time) pgnMark {
-	if st.file != nil {
-		var first, byThen *genFile
-		for i := range h.files {
-			f := &h.files[i]
-			if os.SameFile(f.file, st.file) {
-				if first == nil {
-					first = f
-				}
-				if !f.found.After(at) {
-					byThen = f
-				}
+	if st.file == nil {
+		return h.firstAfter(at)
+	}
+	if h.holds(st) {
+		return pgnMark{h.gen, st.file.Size()}
+	}
+	var first, byThen *genFile
+	for i := range h.files {
+		f := &h.files[i]
+		if os.SameFile(f.file, st.file) {
+			if first == nil {
+				first = f
+			}
+			if !f.found.After(at) {
+				byThen = f
 			}
 		}
-		switch {
-		case byThen != nil:
-			return pgnMark{byThen.gen, st.file.Size()}
-		case first != nil && first.file.Size() < st.file.Size():
-			return pgnMark{first.gen, 0} // written anew before it was read
-		case first != nil:
-			return pgnMark{first.gen, st.file.Size()}
-		}
 	}
+	switch {
+	case byThen != nil:
+		return pgnMark{byThen.gen, st.file.Size()}
+	case first != nil && first.file.Size() < st.file.Size():
+		return pgnMark{first.gen, 0} // written anew before it was read
+	case first != nil:
+		return pgnMark{first.gen, st.file.Size()}
+	}
+	return h.firstAfter(at)
+}
+
+// firstAfter is the start of the first file first read after the time at.
+func (h *hostPGN) firstAfter(at time.Time) pgnMark {
 	for _, f := range h.files {
 		if f.found.After(at) {
 			return pgnMark{f.gen, 0}
 		}
 	}
 	return pgnMark{h.gen + 1, 0}
+}
+
+// holds reports that the file at the path holds what was read of the
+// generation read now, and the last bytes of the file of the stat st at
+// the same place.
+func (h *hostPGN) holds(st PGNStat) bool {
+	if len(st.tail) == 0 || h.gen == 0 {
+		return false
+	}
+	f, err := os.OpenFile(h.path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || !h.unchanged(f) {
+		return false
+	}
+	was := make([]byte, len(st.tail))
+	n, _ := f.ReadAt(was, st.file.Size()-int64(len(was)))
+	return n == len(was) && bytes.Equal(was, st.tail)
 }
 
 // refresh reads what the host wrote since the last call. A file that does
@@ -217,20 +303,25 @@ func (h *hostPGN) refresh() error {
 	if st, err = f.Stat(); err != nil {
 		return err
 	}
-	gen := h.gen
+	gen, same := h.gen, h.file != nil && os.SameFile(h.file, st)
 	switch {
 	case h.file == nil && first:
 		h.startFile(max(0, st.Size()-lookBack)) // what lies far before the end is no one's
-	case h.file == nil, !os.SameFile(h.file, st):
-		h.startFile(0) // written since the last look, or rotated: a new file took the name
-	case st.Size() < h.next, !h.unchanged(f):
-		h.startFile(0) // truncated, and written anew
+	case h.gen > 0 && st.Size() >= h.next && h.unchanged(f):
+		// What was read is still there: the file grew, or the host wrote
+		// it anew (in place, or a new file renamed into place) holding
+		// what it held first; it goes on.
+	default:
+		// Rotated, truncated, or written anew with other text (or read
+		// while it is written anew): a new generation of the file.
+		h.startFile(0)
 	}
-	if h.gen != gen {
+	if h.gen != gen || !same {
 		if len(h.files) == keptFiles {
 			h.files = append(h.files[:0], h.files[1:]...)
 		}
-		// The time after the stat: the file was there by then.
+		// The time after the stat: the file was there by then. A file
+		// that goes on with the generation before is that generation's.
 		h.files = append(h.files, genFile{h.gen, st, h.now()})
 	}
 	h.file = st
@@ -270,6 +361,7 @@ func (h *hostPGN) keepTail(at int64, read []byte) {
 // startFile starts a new generation of the file at offset from.
 func (h *hostPGN) startFile(from int64) {
 	h.gen++
+	h.takenBefore, h.taken = h.taken, h.takenBefore[:0]
 	h.tail, h.tailAt = h.tail[:0], from
 	h.next, h.from, h.skip, h.line, h.align = from, from, 0, 1, from > 0
 	if from > 0 {
@@ -325,13 +417,7 @@ func (h *hostPGN) read(f *os.File, size int64) error {
 			if err != nil {
 				return err
 			}
-			hg := &hostGame{gen: h.gen, offset: start, hash: hash}
-			if syntax != nil {
-				hg.err = syntax
-			} else {
-				hg.game = g.Clone()
-			}
-			h.games = append(h.games, hg)
+			h.take(start, hash, g, syntax)
 		}
 		n++
 		next, err := h.text.lineStartAt(end, h.end)
@@ -349,6 +435,29 @@ func (h *hostPGN) read(f *os.File, size int64) error {
 		return err
 	}
 	return h.readErr
+}
+
+// take takes in the whole game read at offset with the text's hash, unless
+// it is a game of the generation before, written again there.
+func (h *hostPGN) take(offset int64, hash uint64, g *pgn.Game, syntax *pgn.SyntaxError) {
+	name := readGame{offset, hash}
+	h.taken = append(h.taken, name)
+	if _, again := slices.BinarySearchFunc(h.takenBefore, name, func(r, n readGame) int {
+		return cmp.Or(cmp.Compare(r.offset, n.offset), cmp.Compare(r.hash, n.hash))
+	}); again {
+		return
+	}
+	hg := &hostGame{gen: h.gen, offset: offset, hash: hash}
+	if syntax != nil {
+		hg.err = syntax
+	} else {
+		hg.game = g.Clone()
+		hg.replay()
+	}
+	h.games = append(h.games, hg)
+	if hg.whole() {
+		h.fileGame(hg)
+	}
 }
 
 // takeGames gives each game the reader reads that ends before the end of
@@ -509,32 +618,28 @@ func (t *fileText) look(from, end int64, more func(at int64, w []byte) bool) err
 func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
 // prune forgets the games written before every mark still in use (the
-// games waiting to be found, the game being played): they can be no one's.
+// games waiting to be found, the game being played): they can be no
+// one's. Games are read in the order they were written, so those are the
+// first ones, each first in its file too.
 func (h *hostPGN) prune(marks []pgnMark) {
-	keep := h.games[:0]
-	for _, g := range h.games {
-		for _, m := range marks {
-			if g.after(m) {
-				keep = append(keep, g)
-				break
-			}
+	n := 0
+	for n < len(h.games) && !slices.ContainsFunc(marks, h.games[n].after) {
+		if g := h.games[n]; g.whole() {
+			h.unfileGame(g)
 		}
+		n++
 	}
-	clear(h.games[len(keep):])
-	h.games = keep
+	clear(h.games[:n])
+	h.games = h.games[n:]
 }
 
-// replay works out the game's positions, once. They stop at a move that
-// cannot be played: learn -pgn skips such a game, and so does counting
-// it, saying why.
+// whole reports that every move of the game could be played.
+func (g *hostGame) whole() bool { return g.game != nil && len(g.keys) == g.plies+1 }
+
+// replay works out the game's positions and what counting it gives. They
+// stop at a move that cannot be played: learn -pgn skips such a game, and
+// so does counting it, saying why.
 func (g *hostGame) replay() {
-	if g.replayed {
-		return
-	}
-	g.replayed = true
-	if g.game == nil {
-		return
-	}
 	start, err := g.game.Start()
 	if err != nil {
 		return // no positions: not a game polyproxy plays
@@ -545,6 +650,14 @@ func (g *hostGame) replay() {
 	_ = g.game.ReplayPliesFrom(start, g.plies, func(pos *board.Position, m board.Move) {
 		g.keys = append(g.keys, pos.KeyAfter(m))
 	})
+	sum := fnv.New64a()
+	var b [8]byte
+	for _, k := range g.keys {
+		binary.LittleEndian.PutUint64(b[:], uint64(k))
+		sum.Write(b[:])
+	}
+	sum.Write([]byte(g.game.Tag("Result")))
+	g.counts = sum.Sum64()
 }
 
 // describe names the game for the log, by its tags.

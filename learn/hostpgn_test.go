@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/hostilepgn"
 )
 
@@ -169,7 +170,8 @@ func TestHostPGNMarkOfAStat(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		// steps: "write N" appends round N, "truncate", "rotate" (a new
-		// file takes the name), "read" (the reader looks), "start" (the
+		// file takes the name), "anew" (a new file holding what the file
+		// held takes the name), "read" (the reader looks), "start" (the
 		// game starts: the loop stats the file).
 		steps string
 		after []string // the rounds read after the mark, by generation
@@ -181,9 +183,13 @@ func TestHostPGNMarkOfAStat(t *testing.T) {
 		{"replaced before read", "write1 read start rotate write3 read", []string{"gen 2 round 3 at 0"}},
 		{"gone, then a new file", "write1 read rotate start write3 read", []string{"gen 2 round 3 at 0"}},
 		{"truncated after", "write1 write2 read start truncate write3 read", []string{"gen 2 round 3 at 0"}},
-		// Whether it was written anew before the start or after is not
-		// known: what was written anew before is taken in too, as if after.
-		{"truncated before, read only after", "write1 read truncate write2 start write3 read", []string{"gen 2 round 2 at 0", fmt.Sprintf("gen 2 round 3 at %d", len(two))}},
+		// Written anew before the start: the file's last bytes then say
+		// what it held.
+		{"truncated before, read only after", "write1 read truncate write2 start write3 read", []string{fmt.Sprintf("gen 2 round 3 at %d", len(two))}},
+		// A file written anew with what it held is the same file grown.
+		{"written anew after, read before", "write1 read start anew write3 read", []string{fmt.Sprintf("gen 1 round 3 at %d", len(one))}},
+		{"written anew after, read only after", "write1 start anew write3 read", []string{fmt.Sprintf("gen 1 round 3 at %d", len(one))}},
+		{"written anew before, read before", "write1 read anew start write3 read", []string{fmt.Sprintf("gen 1 round 3 at %d", len(one))}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -208,6 +214,14 @@ func TestHostPGNMarkOfAStat(t *testing.T) {
 					}
 				case "rotate":
 					if err := os.Rename(path, filepath.Join(dir, fmt.Sprint(i))); err != nil {
+						t.Fatal(err)
+					}
+				case "anew":
+					next := filepath.Join(dir, fmt.Sprint(i))
+					if err := os.WriteFile(next, fixture.ReadFile(t, path), 0o644); err != nil {
+						t.Fatal(err)
+					}
+					if err := os.Rename(next, path); err != nil {
 						t.Fatal(err)
 					}
 				default:
@@ -362,4 +376,25 @@ func BenchmarkHostPGNHostile(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkStatPGN is what the proxy's loop spends on the host's PGN as
+// the GUI starts a game: a stat, and the file's last bytes read.
+func BenchmarkStatPGN(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "games.pgn")
+	appendFile(b, path, strings.Repeat(hostRound(1, "1. e4 e5"), 100))
+	b.Run("stat", func(b *testing.B) {
+		for range b.N {
+			if _, err := os.Stat(path); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("StatPGN", func(b *testing.B) {
+		for range b.N {
+			if got := len(StatPGN(path).tail); got != tailLen {
+				b.Fatalf("%d bytes read", got)
+			}
+		}
+	})
 }

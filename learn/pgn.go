@@ -31,6 +31,10 @@ type PGNStats struct {
 	Games   int // games read, skipped ones included
 	Skipped int
 	Learned int // games that gave at least one update
+	// Players are the names in the games' White and Black tags (as
+	// compared: trimmed), each with the games it played: when the player
+	// learned for is not among them, the name was likely mistyped.
+	Players map[string]int
 }
 
 // FromPGN reads tournament games (as cutechess-cli or fastchess write them)
@@ -42,7 +46,7 @@ type PGNStats struct {
 // the reading and is returned: the caller should then learn nothing, so
 // that running again after fixing it counts no game twice.
 func FromPGN(r io.Reader, b *book.Book, player string, skipped func(SkippedGame)) ([]book.LearnUpdate, PGNStats, error) {
-	var st PGNStats
+	st := PGNStats{Players: map[string]int{}}
 	var updates []book.LearnUpdate
 	skip := func(n, line int, kind, reason string) {
 		st.Skipped++
@@ -66,7 +70,12 @@ func FromPGN(r io.Reader, b *book.Book, player string, skipped func(SkippedGame)
 		if err != nil {
 			return nil, st, fmt.Errorf("reading PGN after game %d: %w", st.Games-1, err)
 		}
-		white, black := strings.TrimSpace(g.Tag("White")) == player, strings.TrimSpace(g.Tag("Black")) == player
+		whiteName, blackName := strings.TrimSpace(g.Tag("White")), strings.TrimSpace(g.Tag("Black"))
+		st.Players[whiteName]++
+		if blackName != whiteName {
+			st.Players[blackName]++
+		}
+		white, black := whiteName == player, blackName == player
 		// A game without a result is skipped for that, below.
 		if !white && !black && ParseOutcome(g.Tag("Result")) != Unknown {
 			skip(st.Games, g.Line, SkipNotPlaying, fmt.Sprintf("%s does not play (White %q, Black %q)", player, g.Tag("White"), g.Tag("Black")))

@@ -137,6 +137,10 @@ func TestLearnFromPGN(t *testing.T) {
 			if st.Games != 8 || st.Skipped != 3 || st.Learned != 5 || len(updates) != 9 {
 				t.Errorf("stats %+v, %d updates; want 8 games, 3 skipped, 5 learned, 9 updates", st, len(updates))
 			}
+			// The players, for a name that plays in no game.
+			if want := map[string]int{"Alpha": 7, "Beta": 8, "Gamma": 1}; !reflect.DeepEqual(st.Players, want) {
+				t.Errorf("players %v, want %v", st.Players, want)
+			}
 			reasons := []string{"game 4 (line 26): no result", "game 5 (line 34): Alpha does not play", "game 6 (line 42): ply 3 (2.): illegal move: \"Ke3\""}
 			for i, want := range reasons {
 				if i >= len(skipped) || !strings.Contains(skipped[i].String(), want) {
@@ -302,7 +306,7 @@ func TestLearnFromPGNLineOfAnyLength(t *testing.T) {
 	if wantStats.Games != 4 || wantStats.Learned != 4 || len(want) != 7 {
 		t.Fatalf("the short input: %+v, %v", wantStats, want)
 	}
-	if got, st := learn(17 << 20); !reflect.DeepEqual(got, want) || st != wantStats {
+	if got, st := learn(17 << 20); !reflect.DeepEqual(got, want) || !reflect.DeepEqual(st, wantStats) {
 		t.Fatalf("with a 17 MiB comment: %+v %v, want %+v %v", st, got, wantStats, want)
 	}
 }

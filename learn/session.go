@@ -68,11 +68,16 @@ type game struct {
 	// firstPly (0: a ply not seen), so that a position sent again (a
 	// repeated "position" command, a ponder miss, a take-back) replaces
 	// rather than counts twice. A slice, not a map: going back costs what
-	// it takes back, not the game's length.
+	// it takes back, not the game's length. held[i] is the position of
+	// keys[i] where it was seen, to tell whether the next one follows it.
 	keys     []board.Key
+	held     []heldPosition
 	firstPly int
 	lastPly  int
-	scores   []Score // engine scores of its consecutive moves since the last book move
+	// ours are the plies our moves were played from, those still in the
+	// game: a move the GUI took back or replaced is not.
+	ours   []int
+	scores []Score // engine scores of its consecutive moves since the last book move
 	// scorePlies[i] is the ply of the position scores[i] was searched in.
 	scorePlies []int
 	pending    *Score // reported for the search whose bestmove has not come yet
@@ -84,13 +89,19 @@ type game struct {
 	guiPly   int  // of the last position the GUI sent (guiSeen)
 	guiSeen  bool
 	guiWhite bool // White was to move there
-	// ours: the last position seen is the one after our own move
+	// afterOurs: the last position seen is the one after our own move
 	// (AfterBestmove), which a CECP front then plays on the game and
 	// reports again as the game's position: not one the GUI sent.
-	ours         bool
-	white, black bool // the sides we moved for
-	host         *hostPGN
-	mark         pgnMark // where host ended when the game started (host set; GameStart)
+	afterOurs bool
+	host      *hostPGN
+	mark      pgnMark // where host ended when the game started (host set; GameStart)
+}
+
+// heldPosition is a position of the game where it was seen; ok false: a
+// ply known by its key only (an opening's moves), or not at all.
+type heldPosition struct {
+	pos board.Position
+	ok  bool
 }
 
 // NewSession follows games with settings. log receives one line per
@@ -182,9 +193,9 @@ func (s *Session) Position(p board.Position, continues bool) {
 		s.startGame()
 	}
 	g := &s.game
-	again := continues && g.ours && g.seen && plyOf(&p) == g.lastPly && p.Key() == g.last.Key()
-	s.see(&p)
-	g.ours = false
+	again := continues && g.afterOurs && g.seen && plyOf(&p) == g.lastPly && p.Key() == g.last.Key()
+	g.see(&p)
+	g.afterOurs = false
 	if again {
 		// Our move reported back (CECP): the GUI has not sent a position
 		// with it. A host that never took it (we lost on time with it
@@ -210,7 +221,9 @@ func (s *Session) GameStart(at time.Time, line []board.Key, pgn PGNStat) {
 		return // not the first position of a game, or another one
 	}
 	g.firstPly -= len(line) - 1
-	g.keys = line
+	first := g.held[0]
+	g.keys, g.held = line, make([]heldPosition, len(line))
+	g.held[len(line)-1] = first
 	g.fromBase = true
 	g.started = at
 	if h := g.host; h != nil {
@@ -236,9 +249,11 @@ func (s *Session) BookMove(b *book.Book, line []board.Key, stored board.Move, wh
 		return
 	}
 	s.poll()
-	s.game.bookMoves = append(s.game.bookMoves, playedBookMove{s.game.lastPly, b.Path(), line, stored, whiteMoved})
-	s.game.booked = true
-	s.game.pending = nil
+	g := &s.game
+	g.takeLine(line)
+	g.bookMoves = append(g.bookMoves, playedBookMove{g.lastPly, b.Path(), line, stored, whiteMoved})
+	g.booked = true
+	g.pending = nil
 }
 
 // EngineScore records the engine's last score before its bestmove.
@@ -257,13 +272,10 @@ func (s *Session) AfterBestmove(p board.Position) {
 	}
 	s.poll()
 	s.takeScore()
-	if p.WhiteToMove() {
-		s.game.black = true
-	} else {
-		s.game.white = true
-	}
-	s.see(&p)
-	s.game.ours = true
+	g := &s.game
+	g.see(&p)
+	g.ours = append(g.ours, plyOf(&p)-1)
+	g.afterOurs = true
 }
 
 // GameResult ends the current game with the result the GUI gave (CECP's
@@ -289,6 +301,7 @@ func (s *Session) Close() {
 	}
 	s.finish("end of the session")
 	s.waitForPGN()
+	s.countInto(true)
 	s.fromPGN.closeBooks()
 	for p, f := range s.files {
 		if f != nil {
@@ -322,44 +335,122 @@ func plyOf(p *board.Position) int {
 	return ply
 }
 
-// see records a position, at a cost that does not grow with the game. The
-// rules library's view of it is built only if the game ends with book
-// moves to learn (it costs 10-25 us a ply).
-func (s *Session) see(p *board.Position) {
-	g := &s.game
+// see records a position at its ply, at a cost that does not grow with
+// the game. The rules library's view of it is built only if the game ends
+// with book moves to learn (it costs 10-25 us a ply).
+func (g *game) see(p *board.Position) {
 	ply, id := plyOf(p), p.Key()
-	if g.seen && ply <= g.lastPly {
-		// Back to an earlier point (a take-back, a ponder miss): what was
-		// played from there on is not part of the game any more.
-		for len(g.bookMoves) > 0 && g.bookMoves[len(g.bookMoves)-1].ply >= ply {
-			g.bookMoves = g.bookMoves[:len(g.bookMoves)-1]
-		}
-		for len(g.scores) > 0 && g.scorePlies[len(g.scorePlies)-1] >= ply {
-			g.scores, g.scorePlies = g.scores[:len(g.scores)-1], g.scorePlies[:len(g.scorePlies)-1]
-		}
-		if ply < g.firstPly {
-			g.keys = g.keys[:0] // before every position seen: none of them stays
-		} else {
-			g.keys = g.keys[:ply-g.firstPly]
-		}
+	if g.seen {
+		g.follow(p, ply)
 	}
 	if len(g.keys) == 0 || ply-g.firstPly-len(g.keys) > maxPlyGap {
 		// The first position, or one that claims to be far ahead (a FEN's
 		// move number): no position before it can repeat it.
-		g.keys, g.firstPly = g.keys[:0], ply
+		g.keys, g.held, g.firstPly = g.keys[:0], g.held[:0], ply
 	}
 	for len(g.keys) < ply-g.firstPly {
-		g.keys = append(g.keys, 0) // plies not seen (a jump forward)
+		// Plies not seen (a jump forward).
+		g.keys, g.held = append(g.keys, 0), append(g.held, heldPosition{})
 	}
-	g.keys = append(g.keys, id)
+	g.keys, g.held = append(g.keys, id), append(g.held, heldPosition{*p, true})
 	g.last, g.lastPly, g.seen = *p, ply, true
+}
+
+// follow cuts the line held where p, a position at ply, leaves it. When p
+// is the position held there, or follows from the one held a ply before
+// by a legal move, the GUI went on, went back, or played another move in
+// place of one held: what was played from p's place on (from the ply
+// before, when p is not the position held there) is not in the game any
+// more. Otherwise (a jump, back or forward) the game goes on from the
+// latest position held that p can follow from at all (mayFollow), and
+// what was played from there on is not known to be in it. Either way a
+// book move in no position the GUI sent afterwards is dropped, whatever
+// the GUI's move lists say.
+func (g *game) follow(p *board.Position, ply int) {
+	i := ply - g.firstPly // p's place in keys
+	switch {
+	case i <= 0:
+		// At or before the first position held: nothing held stays.
+		g.dropFrom(ply)
+		g.keys, g.held = g.keys[:0], g.held[:0]
+	case i < len(g.keys) && g.keys[i] == p.Key():
+		// The position held there (sent again, gone back to).
+		g.dropFrom(ply)
+		g.keys, g.held = g.keys[:i], g.held[:i]
+	case i <= len(g.keys) && g.held[i-1].ok && follows(&g.held[i-1].pos, p):
+		if i < len(g.keys) {
+			g.dropFrom(ply - 1) // the move from the ply before was another
+		}
+		g.keys, g.held = g.keys[:i], g.held[:i]
+	default:
+		j := min(i, len(g.keys)) - 1 // the latest position held before p
+		if j == i-1 {
+			j-- // p does not follow from it: found out above
+		}
+		for j > 0 && !(g.held[j].ok && mayFollow(&g.held[j].pos, p)) {
+			j--
+		}
+		if j == len(g.keys)-1 {
+			return // a jump forward from the last position held
+		}
+		g.dropFrom(g.firstPly + j)
+		g.keys, g.held = g.keys[:j+1], g.held[:j+1]
+	}
+}
+
+// takeLine takes the game's line as the proxy's core follows it (a book
+// move's: the key of every position from the game's start to the last
+// one seen) in place of the keys held: where they differ, the GUI's line
+// went another way than the one held (a transposition, a jump), and our
+// moves played from the ply before are not in the game.
+func (g *game) takeLine(line []board.Key) {
+	start := g.lastPly - (len(line) - 1) // the ply of line[0]
+	if len(line) == 0 || !g.seen || g.lastPly-g.firstPly != len(g.keys)-1 || line[len(line)-1] != g.keys[len(g.keys)-1] {
+		return // not a line to the last position seen
+	}
+	for ply := max(start, g.firstPly); ply < g.lastPly; ply++ {
+		i, k := ply-g.firstPly, line[ply-start]
+		if g.keys[i] == k {
+			continue
+		}
+		if g.keys[i] != 0 {
+			g.dropFrom(ply - 1)
+		}
+		g.keys[i], g.held[i] = k, heldPosition{}
+	}
+}
+
+// dropFrom forgets our moves played from ply on, with their scores: they
+// are not in the game.
+func (g *game) dropFrom(ply int) {
+	for len(g.bookMoves) > 0 && g.bookMoves[len(g.bookMoves)-1].ply >= ply {
+		g.bookMoves = g.bookMoves[:len(g.bookMoves)-1]
+	}
+	for len(g.scores) > 0 && g.scorePlies[len(g.scorePlies)-1] >= ply {
+		g.scores, g.scorePlies = g.scores[:len(g.scores)-1], g.scorePlies[:len(g.scorePlies)-1]
+	}
+	for len(g.ours) > 0 && g.ours[len(g.ours)-1] >= ply {
+		g.ours = g.ours[:len(g.ours)-1]
+	}
+}
+
+// sides are the sides we moved for in the game.
+func (g *game) sides() (white, black bool) {
+	for _, ply := range g.ours {
+		if ply%2 == 0 {
+			white = true
+		} else {
+			black = true
+		}
+	}
+	return white, black
 }
 
 // played reports that a move was played in the game: one of ours, or
 // one the GUI sent. A game that never left its first position (a CECP
 // front's board before the GUI's first "new") is not counted.
 func (g *game) played() bool {
-	return g.white || g.black || len(g.bookMoves) > 0 || g.lastPly > g.firstPly
+	return len(g.ours) > 0 || len(g.bookMoves) > 0 || g.lastPly > g.firstPly
 }
 
 // maxPlyGap bounds the plies not seen that keys holds places for.
@@ -392,7 +483,9 @@ func (s *Session) finishWith(why string, known *Decision) {
 		// (none) when mated) still tells what the engine saw.
 		s.takeScore()
 	}
-	defer func() { s.game = game{} }()
+	// The next game reuses the positions' room (the keys go with the
+	// game to the host's PGN).
+	defer func() { s.game = game{held: g.held[:0]} }()
 	if g.seen && g.played() {
 		s.games++
 	}

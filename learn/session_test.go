@@ -461,3 +461,88 @@ func TestSessionFarAheadPosition(t *testing.T) {
 		t.Fatalf("the position after the jump repeated %d times, want 3", got)
 	}
 }
+
+// A book move the GUI took back is in no position the GUI sent afterwards
+// and not on the game's final line: it is not counted, however the GUI
+// goes on. Here we play 1.d4 from the book as White; the GUI then plays
+// 1.f3 for White itself (a take-back, or a colour switch: we play Black
+// from then on), or sends 1.f3 e5 at once for White to move again, or
+// 1.f3 e5 2.g4 at once for Black, and the game ends in mate.
+func TestSessionBookMoveTakenBackByAnotherMoveIsNotCounted(t *testing.T) {
+	book1 := playLine(t, startFEN, "d2d4")
+	game := playLine(t, startFEN, "f2f3", "e7e5", "g2g4", "d8h4")
+	for _, c := range []struct {
+		name  string
+		from  int  // the ply of the GUI's first position after our move
+		white bool // the side we play after the take-back
+	}{{"we play Black after it", 1, false}, {"the GUI sends two plies at once", 2, true}, {"the GUI sends three plies at once", 3, false}} {
+		t.Run(c.name, func(t *testing.T) {
+			b, entries := bookFor(t, book1, 0)
+			before := fixture.ReadFile(t, b.Path())
+			s, log := newTestSession()
+			s.NewGame()
+			s.Position(book1.positions[0].Pos, false)
+			s.BookMove(b, book1.keys[:1], book1.moves[0], true)
+			s.AfterBestmove(book1.positions[1].Pos)
+			d := &driver{s: s, b: b, l: game, white: c.white}
+			d.play(c.from, 4, nil, map[int]Score{1: {White: false, CP: 50}, 2: {White: true, CP: -300}, 3: {White: false, Mate: 1, IsMate: true}})
+			if c.white {
+				s.Position(game.positions[4].Pos, true) // we are mated
+			}
+			s.NewGame()
+			if got := learned(t, b, book1.keys[0], book1.moves[0]); got != book.Learn(entries[0].Learn) {
+				t.Errorf("d2d4, taken back, learned %v; log:\n%s", got, strings.Join(log.info, "\n"))
+			}
+			if string(before) != string(fixture.ReadFile(t, b.Path())) {
+				t.Error("the book changed")
+			}
+		})
+	}
+}
+
+// A book move brings the game's line as the proxy follows it: where the
+// GUI reached a position by other moves than the ones held (here it took
+// back to 1.e4 and went 1...Nc6 2.Nf3 e5, the position after 1.e4 e5
+// 2.Nf3 Nc6), a move of ours held on the way (2.Nf3 from 1.e4 e5) is not
+// in the game; the moves on the line are counted.
+func TestSessionBookLineDropsMovesOffIt(t *testing.T) {
+	held := playLine(t, startFEN, "e2e4", "e7e5", "g1f3", "b8c6", "f1b5")
+	real := playLine(t, startFEN, "e2e4", "b8c6", "g1f3", "e7e5", "f1b5")
+	b, entries := bookFor(t, held, 0, 2, 4)
+	s, log := newTestSession()
+	s.NewGame()
+	d := &driver{s: s, b: b, l: held, white: true}
+	d.play(0, 3, map[int]bool{0: true, 2: true}, nil)
+	s.Position(real.positions[4].Pos, true) // the same position as held's
+	s.BookMove(b, slices.Clone(real.keys[:5]), held.moves[4], true)
+	s.AfterBestmove(real.positions[5].Pos)
+	s.GameResult(WhiteWins, "result")
+	for _, c := range []struct {
+		name string
+		ply  int
+		want book.Learn
+	}{{"e2e4", 0, book.Learn(entries[0].Learn).Add(book.Win)}, {"g1f3 from 1.e4 e5", 2, book.Learn(entries[2].Learn)}, {"f1b5", 4, book.Learn(entries[4].Learn).Add(book.Win)}} {
+		if got := learned(t, b, held.keys[c.ply], held.moves[c.ply]); got != c.want {
+			t.Errorf("%s: %v, want %v; log:\n%s", c.name, got, c.want, strings.Join(log.info, "\n"))
+		}
+	}
+}
+
+// A GUI that jumps past positions (to the end of the game, say) goes on
+// from our book move when its position may follow from it: the move is
+// counted. (Pawns that only go forward tell the jump past a move the GUI
+// replaced, above.)
+func TestSessionJumpPastOurBookMoveKeepsIt(t *testing.T) {
+	l := playLine(t, startFEN, "e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7")
+	b, entries := bookFor(t, l, 0)
+	s, log := newTestSession()
+	s.NewGame()
+	s.Position(l.positions[0].Pos, false)
+	s.BookMove(b, l.keys[:1], l.moves[0], true)
+	s.AfterBestmove(l.positions[1].Pos)
+	s.Position(l.positions[7].Pos, true) // mate, six plies on
+	s.NewGame()
+	if got, want := learned(t, b, l.keys[0], l.moves[0]), book.Learn(entries[0].Learn).Add(book.Win); got != want {
+		t.Errorf("e2e4: %v, want %v; log:\n%s", got, want, strings.Join(log.info, "\n"))
+	}
+}

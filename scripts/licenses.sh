@@ -6,7 +6,9 @@
 # another module that a release target links, every LICENSE/COPYING/NOTICE/
 # PATENTS file from the package's folder up to its module's root (a module
 # such as klauspost/compress carries code under other licences in
-# subfolders). DIR/README lists the modules and versions. GoReleaser runs it
+# subfolders); and the licence of each third-party file the binary embeds
+# (the explorer's chess pieces, explore/page/pieces-LICENSE.txt). DIR/README
+# lists the modules and versions, and the embedded files. GoReleaser runs it
 # before the build; scripts/release-check.sh checks it against `go version -m`
 # of the built binaries.
 set -euo pipefail
@@ -59,10 +61,17 @@ while read -r mod version root dir; do
 	[ -n "$(ls "$out/$mod" 2>/dev/null)" ] || { echo "licenses.sh: $mod $version has no licence file at its root" >&2; exit 1; }
 done <<<"$pkgs"
 
+# Third-party files embedded in the binary, each with its licence.
+mkdir -p "$out/explore-pieces"
+cp explore/page/pieces-LICENSE.txt "$out/explore-pieces/LICENSE"
+
 {
 	echo "polyproxy links the Go runtime and standard library ($(go env GOVERSION): go/)"
 	echo "and these modules; each folder holds the licence files the module ships,"
 	echo "from its root and from the folders of the packages polyproxy uses:"
 	echo
 	sort -u <<<"$modules" | sed '/^$/d; s/^/  /'
+	echo
+	echo "It embeds the chess pieces of explore's page, by Colin M.L. Burnett,"
+	echo "under the BSD licence (explore-pieces/)."
 } >"$out/README"

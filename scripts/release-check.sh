@@ -71,10 +71,12 @@ listing() {
 	esac | grep -v '/$' | sort
 }
 
-# The licences a binary needs: Go's and those of the modules it links.
+# The licences a binary needs: Go's, the explorer's pieces' and those of
+# the modules it links.
 needed_licences() {
 	echo licenses/README
 	echo licenses/go/LICENSE
+	echo licenses/explore-pieces/LICENSE
 	go version -m "$1" | awk '$1 == "dep" { print "licenses/" $2 "/LICENSE" }'
 }
 

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/polyproxy/polyproxy/internal/plainerr"
 )
 
 // Process is the engine child: started in its own process group with stdin
@@ -61,7 +63,11 @@ func StartProcess(argv []string, dir string, stderr io.Writer) (*Process, error)
 	if err != nil {
 		stdin.Close()
 		stdout.Close()
-		return nil, fmt.Errorf("engine %q (in %s): %w", argv[0], dir, err)
+		msg := plainerr.Program(argv[0], err)
+		if dir != "" {
+			msg += " (started in " + dir + ")"
+		}
+		return nil, plainerr.Wrap(msg, err)
 	}
 	p := &Process{cmd: cmd, stdin: stdin, stdout: stdout, stdoutFD: stdoutFD, exited: make(chan struct{})}
 	go func() {

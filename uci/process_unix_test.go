@@ -3,7 +3,10 @@
 package uci
 
 import (
+	"errors"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -46,10 +49,19 @@ func TestQuitKillsWholeGroup(t *testing.T) {
 	}
 }
 
+// A missing engine is said in words, with where it was started, not in
+// fork/exec's or exec's ("executable file not found in $PATH").
 func TestStartProcessMissing(t *testing.T) {
-	_, err := StartProcess([]string{"/nonexistent/engine"}, t.TempDir(), nil)
-	if err == nil || !strings.Contains(err.Error(), "/nonexistent/engine") {
-		t.Fatalf("want a clear error, got %v", err)
+	dir := t.TempDir()
+	for prog, want := range map[string]string{
+		"/nonexistent/engine":        "/nonexistent/engine: the folder /nonexistent does not exist (started in " + dir + ")",
+		dir + "/stockfsh":            dir + "/stockfsh: no such file (started in " + dir + ")",
+		"surely-no-such-engine-here": "surely-no-such-engine-here: no such program in any folder of PATH (started in " + dir + ")",
+	} {
+		_, err := StartProcess([]string{prog}, dir, nil)
+		if err == nil || err.Error() != want || !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, exec.ErrNotFound) {
+			t.Errorf("%s: %v\nwant %s", prog, err, want)
+		}
 	}
 	if _, err := StartProcess(nil, "", nil); err == nil {
 		t.Fatal("empty command accepted")

@@ -43,11 +43,12 @@ func (l *Line) Play(m Move) (Move, error) {
 	return m, nil
 }
 
-// PlayMoves applies moves in UCI form; an error names the bad move and its
-// 1-based number, counting first moves played before these.
+// PlayMoves applies moves in UCI or SAN form (ReadMove); an error names
+// the bad move and its 1-based number, counting first moves played before
+// these.
 func (l *Line) PlayMoves(moves []string, first int) error {
 	for i, s := range moves {
-		m, err := ParseMove(s)
+		m, err := l.Pos.ReadMove(s)
 		if err == nil {
 			_, err = l.Play(m)
 		}

@@ -651,6 +651,8 @@ type FromCountsStats struct {
 	// Halved counts positions where a move has countMax (16384) games or
 	// more: their counts were halved to fit, see FromCounts.
 	Halved uint64
+	// Dropped are the position-moves the move rules left out.
+	Dropped Dropped
 }
 
 // FromCounts makes a book from counts files (added up as SumCounts does,
@@ -682,7 +684,7 @@ func FromCounts(inputs []*CountsReader, opt Options) ([]book.Entry, FromCountsSt
 		if counted, halved = countsFromTotals(g, counted[:0]); halved {
 			st.Halved++
 		}
-		out = groupEntries(&opt, counted, out)
+		out = groupEntries(&opt, counted, out, &st.Dropped)
 		return nil
 	})
 	return out, st, err
@@ -714,8 +716,8 @@ func countsFromTotals(g *CountGroup, out []aggEntry) ([]aggEntry, bool) {
 // groupEntries appends a position's book entries to out: its moves that
 // pass the move rules (MinGame, MinScore, MinShare, Colours), weight the
 // points (1 with Uniform), highest weight first, ties in order of first
-// appearance.
-func groupEntries(opt *Options, moves []aggEntry, out []book.Entry) []book.Entry {
+// appearance. d counts the moves left out.
+func groupEntries(opt *Options, moves []aggEntry, out []book.Entry, d *Dropped) []book.Entry {
 	total := uint64(0)
 	for i := range moves {
 		total += uint64(moves[i].n)
@@ -723,7 +725,11 @@ func groupEntries(opt *Options, moves []aggEntry, out []book.Entry) []book.Entry
 	start := len(out)
 	for i := range moves {
 		e := &moves[i]
-		if !keepEntry(opt, uint64(e.n), uint64(e.sum), e.white) || !keepShare(opt, uint64(e.n), total) {
+		if !keepEntry(opt, uint64(e.n), uint64(e.sum), e.white, d) {
+			continue
+		}
+		if !keepShare(opt, uint64(e.n), total) {
+			d.MinShare++
 			continue
 		}
 		w := e.sum

@@ -84,7 +84,25 @@ type Stats struct {
 	// has 16384 games or more: their totals were halved as FromCounts
 	// halves them (known once the book or counts are written).
 	Halved int
+	// Dropped are the position-moves the move rules left out of the
+	// book (known once the book is written).
+	Dropped Dropped
 }
+
+// Dropped counts the position-moves the move rules left out of a book,
+// each under the first rule that refused it, in the order below: so that
+// a book much smaller than its games says which rule made it so (-min-game
+// 3 on four games keeps one move of 31).
+type Dropped struct {
+	MinGame  uint64 // played in fewer than MinGame games
+	NoPoints uint64 // lost every game it was played in (no points: weight 0)
+	MinScore uint64 // scored below MinScore
+	Colour   uint64 // the side -only-white or -only-black leaves out
+	MinShare uint64 // played in fewer than MinShare percent of its position's games
+}
+
+// Total is the position-moves left out.
+func (d Dropped) Total() uint64 { return d.MinGame + d.NoPoints + d.MinScore + d.Colour + d.MinShare }
 
 // SkippedTotal is the number of skipped games.
 func (s Stats) SkippedTotal() int { return sum(s.Skipped) }
@@ -347,8 +365,9 @@ func (b *Builder) eachEntry(fn func(book.Entry) error) (moves int, err error) {
 		}
 	}
 	var entries []book.Entry
+	b.stats.Dropped = Dropped{}
 	err = b.count.finish(func(_ *CountGroup, counted []aggEntry) error {
-		entries = groupEntries(&b.opt, counted, entries[:0])
+		entries = groupEntries(&b.opt, counted, entries[:0], &b.stats.Dropped)
 		for _, e := range entries {
 			moves++
 			if err := fn(e); err != nil {
@@ -374,16 +393,22 @@ func (b *Builder) gamesCounted() int {
 }
 
 // keepEntry applies make-book's filters to one entry's counts (weight > 0
-// follows from points > 0).
-func keepEntry(opt *Options, games, points uint64, white bool) bool {
-	if games < uint64(max(opt.MinGame, 0)) || points == 0 {
-		return false
-	}
+// follows from points > 0), counting in d what it leaves out.
+func keepEntry(opt *Options, games, points uint64, white bool, d *Dropped) bool {
+	switch {
+	case games < uint64(max(opt.MinGame, 0)):
+		d.MinGame++
+	case points == 0:
+		d.NoPoints++
 	// The same double arithmetic as PolyGlot, so borderline scores agree.
-	if float64(points)/float64(games)/2 < opt.MinScore/100 {
-		return false
+	case float64(points)/float64(games)/2 < opt.MinScore/100:
+		d.MinScore++
+	case opt.Colours == WhiteOnly && !white || opt.Colours == BlackOnly && white:
+		d.Colour++
+	default:
+		return true
 	}
-	return !(opt.Colours == WhiteOnly && !white || opt.Colours == BlackOnly && white)
+	return false
 }
 
 // keepShare applies MinShare: the move's games against its position's.

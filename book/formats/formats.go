@@ -9,7 +9,6 @@ package formats
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -72,28 +71,19 @@ func Recognise(path string) (book.Format, error) {
 	if f := claimedByName(path); f != nil {
 		return f, nil
 	}
-	// The kind of file first: opening a FIFO would block.
-	if st, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("open book: %w", err)
-	} else if st.IsDir() {
-		return nil, fmt.Errorf("open book %s: is a directory", path)
-	} else if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("open book %s: not a regular file", path)
-	}
-	f, err := os.Open(path)
+	f, size, err := openBookFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("open book: %w", err)
+		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("open book %s: %w", path, err)
-	}
 	var fits []book.Format
 	for _, format := range All {
-		if format.Fits(f, st.Size()) == nil {
+		if format.Fits(f, size) == nil {
 			fits = append(fits, format)
 		}
+	}
+	if err := notABook(path, f, size, len(fits) > 0); err != nil {
+		return nil, err
 	}
 	claimed := Claimed(path)
 	switch {

@@ -3,7 +3,20 @@
 // server, which sends the legal moves.
 'use strict';
 
-const token = new URLSearchParams(location.hash.slice(1)).get('token') || '';
+// The address holds the position (?fen=...&moves=...&ply=N&chess960=1)
+// and, with -edit, the run's token after '#', which the browser never
+// sends. Parameters after the token (?moves=... added to the address
+// explore printed) are read too, as if they came before it.
+function readAddress() {
+  const q = new URLSearchParams(location.search);
+  let token = '';
+  for (const [k, v] of new URLSearchParams(location.hash.slice(1).replaceAll('?', '&'))) {
+    if (k === 'token') token = v;
+    else if (!q.get(k)) q.set(k, v); // the printed address's empty ?moves= too
+  }
+  return { q, token };
+}
+const token = readAddress().token;
 const COLORS = ['#2f6fb5', '#d9822b', '#3f9b4f', '#8e5bb5'];
 const FILES = 'abcdefgh';
 
@@ -31,29 +44,15 @@ function svg(tag, attrs) {
   return e;
 }
 
-// The pieces, drawn for this page on a 45 x 45 grid: a shape, and for
-// each colour a fill and an outline.
-const PIECE = {
-  p: '<circle cx="22.5" cy="14" r="5.5"/><path d="M17 21h11l2.5 12h-16z"/><rect x="12" y="33" width="21" height="5" rx="1.5"/>',
-  r: '<path d="M12 9h4.5v3.5h4V9h4v3.5h4V9H33v8l-3 2.5v12.5h2.5V38h-20v-6H15V19.5L12 17z"/><path class="ln" d="M15 19.5h15M15 32h15"/>',
-  n: '<path d="M13 38h20v-3.5c0-7-1.5-14-5-19.5C25.5 10 21.5 7.5 19 6l-1 4c-3.5 2-6.5 6-8 10.5l2.5 3 3-2 3.5-1.5c-2 3.5-5 7.5-6 14z"/><circle class="ln" cx="19" cy="13" r="1.3"/>',
-  b: '<circle cx="22.5" cy="8" r="2.8"/><path d="M22.5 11c5 4 8.5 9.5 7.5 15.5-.3 2-1.3 3.5-2.5 4.5h-10c-1.2-1-2.2-2.5-2.5-4.5-1-6 2.5-11.5 7.5-15.5z"/><path d="M13 38c3-3 6-4 9.5-4s6.5 1 9.5 4z"/><path class="ln" d="M22.5 16v8M18.5 20h8"/>',
-  q: '<circle cx="9" cy="12" r="2.6"/><circle cx="17" cy="8.5" r="2.6"/><circle cx="28" cy="8.5" r="2.6"/><circle cx="36" cy="12" r="2.6"/><circle cx="22.5" cy="7.5" r="2.6"/><path d="M11 32L9.5 14.5l6 9 1.5-13 5.5 12 5.5-12 1.5 13 6-9L34 32z"/><rect x="11" y="32" width="23" height="6" rx="2"/>',
-  k: '<path d="M21 4h3v4h4v3h-4v5h-3v-5h-4V8h4z"/><path d="M22.5 17c5-5 14-3 12.5 5-1 4.5-3.5 7-4 10H14c-.5-3-3-5.5-4-10-1.5-8 7.5-10 12.5-5z"/><rect x="12.5" y="32" width="20" height="6" rx="2"/>',
-};
-
-function pieceSymbols(defs) {
-  for (const [k, body] of Object.entries(PIECE)) {
-    for (const white of [true, false]) {
-      const s = svg('symbol', { id: (white ? 'w' : 'b') + k, viewBox: '0 0 45 45' });
-      // Presentation attributes: the page's CSS does not reach into <use>.
-      const ink = white ? '#1c1c1c' : '#000', detail = white ? '#1c1c1c' : '#e8e8e8';
-      const g = svg('g', { fill: white ? '#fafafa' : '#2b2b2b', stroke: ink, 'stroke-width': 1.5, 'stroke-linejoin': 'round' });
-      g.innerHTML = body.replaceAll('class="ln"', `fill="none" stroke="${detail}"`);
-      s.append(g);
-      defs.append(s);
-    }
-  }
+// The pieces' drawings (pieces.svg: symbols wk ... bp), put in the page
+// once for every board's <use>.
+async function loadPieces() {
+  const res = await fetch('/pieces.svg');
+  const doc = new DOMParser().parseFromString(await res.text(), 'image/svg+xml');
+  const sprite = document.importNode(doc.documentElement, true);
+  sprite.setAttribute('class', 'sprite');
+  sprite.setAttribute('aria-hidden', 'true');
+  document.body.append(sprite);
 }
 
 // Squares as the server names them ("e4") to board coordinates.
@@ -68,8 +67,7 @@ function drawBoard() {
   const b = $('board');
   b.replaceChildren();
   const defs = svg('defs', {});
-  pieceSymbols(defs);
-  defs.innerHTML += '<radialGradient id="checkglow"><stop offset="0" stop-color="#ff2b2b" stop-opacity=".85"/><stop offset="1" stop-color="#ff2b2b" stop-opacity="0"/></radialGradient>' +
+  defs.innerHTML = '<radialGradient id="checkglow"><stop offset="0" stop-color="#ff2b2b" stop-opacity=".85"/><stop offset="1" stop-color="#ff2b2b" stop-opacity="0"/></radialGradient>' +
     '<marker id="arrowhead" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" markerHeight="3" orient="auto"><path d="M0 0L10 5L0 10z" fill="rgba(47,111,181,.85)"/></marker>';
   b.append(defs);
   const d = state.data;
@@ -172,21 +170,40 @@ function showError(msg) {
   e.hidden = !msg;
 }
 
-let loading = 0;
-async function load(params) {
-  const n = ++loading;
-  const q = params || query();
+// ask is the server's answer for a position: ok, and the position or the
+// error.
+async function ask(q) {
   const res = await fetch('/api/position?' + q.toString());
-  const body = await res.json();
-  if (n !== loading) return;
-  if (!res.ok) { showError(body.error || res.statusText); return false; }
-  accept(body);
-  return true;
+  const body = await res.json().catch(() => ({ error: res.statusText }));
+  return { ok: res.ok, body };
 }
 
-// accept takes the server's answer as the page's state.
+// load shows the position params ask for (default: the page's). A line
+// that cannot be played to its end shows the part that can, under the
+// error; a position that cannot be shown at all leaves the page as it was,
+// or shows fallback, under the error. Whatever asked (the address, the
+// moves typed, a click) gets the same banner.
+let loading = 0;
+async function load(params, fallback) {
+  const n = ++loading;
+  const q = params || query();
+  let { ok, body } = await ask(q);
+  let error = ok ? '' : body.error || 'the server did not answer';
+  if (!ok && body.playable !== undefined) {
+    error += '; the line shown stops before it';
+    const part = new URLSearchParams(q);
+    part.set('moves', body.playable);
+    part.delete('ply');
+    ({ ok, body } = await ask(part));
+  } else if (!ok && fallback) ({ ok, body } = await ask(fallback));
+  if (n !== loading) return;
+  if (ok) accept(body);
+  showError(error || (ok ? '' : body.error));
+}
+
+// accept takes the server's answer as the page's state, and the address
+// follows it: the position's parameters, then the token.
 function accept(d) {
-  showError('');
   state.data = d;
   state.fen = d.start_fen;
   state.chess960 = d.chess960;
@@ -194,7 +211,7 @@ function accept(d) {
   state.ply = d.ply;
   state.pick = null;
   const q = query().toString();
-  history.replaceState(null, '', location.pathname + (q ? '?' + q : '') + location.hash);
+  history.replaceState(null, '', location.pathname + (q ? '?' + q : '') + (token ? '#token=' + token : ''));
   render();
 }
 
@@ -259,8 +276,18 @@ function renderLine() {
     cells.push(el('span', { class: 'num', text: number + '.' }), mv(i), i + 1 < d.moves.length ? mv(i + 1) : el('span'));
   }
   list.append(el('li', {}, ...cells));
+  scrollLine(list);
+}
+
+// scrollLine brings the current move into sight by scrolling the move list
+// alone: the page never moves by itself.
+function scrollLine(list) {
   const cur = list.querySelector('.current');
-  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  if (!cur) return;
+  const pad = parseFloat(getComputedStyle(list).paddingTop);
+  const l = list.getBoundingClientRect(), c = cur.getBoundingClientRect();
+  if (c.top < l.top + pad) list.scrollTop -= l.top + pad - c.top;
+  else if (c.bottom > l.bottom - pad) list.scrollTop += c.bottom - (l.bottom - pad);
 }
 
 const pct = (x) => (100 * x).toFixed(1) + '%';
@@ -283,24 +310,85 @@ function chance(e) {
 // points writes half points as a chess score: 27½.
 const points = (half) => (half >= 2 || half % 2 === 0 ? Math.floor(half / 2) : '') + (half % 2 ? '½' : '');
 
-// learn is a move's learn statistics: the score as a bar (won, drawn and
-// lost where the book keeps them apart, ABK), the score in per cent, and
-// points of games as a chess table writes them (27½/60).
+// record is a move's games where the book keeps won, drawn and lost apart
+// (an ABK move's records; in a CTG book the games of the position the move
+// leads to), from the side that plays it; null for a Polyglot book, whose
+// learn field holds games and points only.
+function record(e, x) {
+  if (x.abk) return { games: x.abk.games, won: x.abk.won, drawn: Math.max(x.abk.games - x.abk.won - x.abk.lost, 0), lost: x.abk.lost };
+  if (e.ctg) return { games: e.ctg.games, won: e.ctg.won, drawn: e.ctg.drawn, lost: e.ctg.lost };
+  return null;
+}
+
+// learn is a move's statistics: the score as a bar (won, drawn and lost
+// where the book keeps them apart), the score in per cent, and points of
+// games as a chess table writes them (27½/60).
 function learn(e, x) {
-  const a = x.abk;
-  const games = a ? a.games : e.games;
+  const r = record(e, x);
+  const games = r ? r.games : e.games;
   if (!games) return el('span', { class: 'none', text: '—' });
-  const drawn = a ? Math.max(a.games - a.won - a.lost, 0) : 0;
-  const half = a ? 2 * a.won + drawn : e.points;
+  const half = r ? 2 * r.won + r.drawn : e.points;
   const score = half / (2 * games), share = (n) => pct(n / games);
-  const track = a
-    ? el('div', { class: 'track wdl' }, el('span', { class: 'w', style: 'width:' + share(a.won) }), el('span', { class: 'd', style: 'width:' + share(drawn) }), el('span', { class: 'l', style: 'width:' + share(a.lost) }))
+  const track = r
+    ? el('div', { class: 'track wdl' }, el('span', { class: 'w', style: 'width:' + share(r.won) }), el('span', { class: 'd', style: 'width:' + share(r.drawn) }), el('span', { class: 'l', style: 'width:' + share(r.lost) }))
     : el('div', { class: 'track score' }, el('span', { class: 'fill', style: 'width:' + pct(score) }));
   const of = `${points(half)} ${half === 2 ? 'point' : 'points'} of ${games} ${games === 1 ? 'game' : 'games'}, ${(100 * score).toFixed(0)}%` +
-    (a ? `: won ${a.won}, drawn ${drawn}, lost ${a.lost}` : '');
+    (r ? `: won ${r.won}, drawn ${r.drawn}, lost ${r.lost}` : '');
   return el('div', { class: 'learn', title: of, 'data-games': games, 'data-points': half / 2 },
     el('div', { class: 'bar' }, track, el('span', { class: 'txt', text: (100 * score).toFixed(0) + '%' })),
-    el('div', { class: 'learn-txt' }, a ? el('span', { text: `+${a.won} =${drawn} −${a.lost}` }) : null, el('span', { text: `${points(half)}/${games}` })));
+    // A space between the record and the points, where a narrow column
+    // may wrap.
+    el('div', { class: 'learn-txt' }, ...(r ? [el('span', { text: `+${r.won} =${r.drawn} −${r.lost}` }), ' '] : []), el('span', { text: `${points(half)}/${games}` })));
+}
+
+// A CTG book's marks. ANNOTATIONS are a move's (its glyph's colour, and
+// what it says, with its share of DroidFish's weight); MARKS are those of
+// the position a move leads to.
+const ANNOTATIONS = {
+  '!': ['good', 'a good move (weight ×1.23)'], '!!': ['good', 'a brilliant move (weight ×1.46)'],
+  '?': ['bad', 'a mistake (never played)'], '??': ['bad', 'a blunder (never played)'], '?!': ['bad', 'a dubious move (never played)'],
+  '!?': ['odd', 'an interesting move'], 'only move': ['word', 'the only move'], zugzwang: ['word', 'zugzwang'],
+};
+const UNKNOWN = ['word', 'an annotation byte the reader does not know'];
+const MARKS = {
+  'main line': ['main', 'leads to a position the book marks as its main line'],
+  avoid: ['avoid', 'leads to a position the book marks to avoid in tournaments (never played in tournament mode)'],
+};
+
+// ctgMarks are the marks shown beside a CTG move: its annotation, then
+// the mark of the position it leads to.
+function ctgMarks(e) {
+  const g = e.ctg;
+  if (!g) return [];
+  const out = [];
+  if (g.annotation) {
+    const [kind, says] = ANNOTATIONS[g.annotation] || UNKNOWN;
+    if (kind === 'word') out.push(' ');
+    out.push(el('span', { class: kind === 'word' ? 'tag ann-word' : 'ann ' + kind, 'data-mark': g.annotation, title: says, text: g.annotation }));
+  }
+  if (g.mark) {
+    const [kind, says] = MARKS[g.mark] || ['', g.mark];
+    out.push(' ', el('span', { class: 'tag ' + kind, 'data-mark': g.mark, title: says, text: g.mark }));
+  }
+  return out;
+}
+
+// ctgLegend says what each mark shown in a CTG table means.
+function ctgLegend(c) {
+  const shown = new Set(c.report.entries.flatMap((e) => (e.ctg ? [e.ctg.annotation, e.ctg.mark] : [])).filter(Boolean));
+  if (shown.size === 0) return [];
+  const items = [];
+  const item = (cls, mark, says) => el('span', { 'data-mark': mark }, el('span', { class: cls, text: mark }), says);
+  for (const [mark, [kind, says]] of Object.entries(ANNOTATIONS)) {
+    if (shown.has(mark)) items.push(item(kind === 'word' ? 'tag ann-word' : 'ann ' + kind, mark, says));
+  }
+  for (const mark of shown) {
+    if (!ANNOTATIONS[mark] && !MARKS[mark]) items.push(item('tag ann-word', mark, UNKNOWN[1]));
+  }
+  for (const [mark, [kind, says]] of Object.entries(MARKS)) {
+    if (shown.has(mark)) items.push(item('tag ' + kind, mark, says));
+  }
+  return [el('div', { class: 'legend' }, ...items)];
 }
 
 function renderColumns() {
@@ -321,7 +409,7 @@ function renderColumns() {
     if (info && info.note) card.append(el('div', { class: 'note', text: info.note }));
     if (r.no_key) card.append(el('div', { class: 'empty', text: r.no_key }));
     else if (r.entries.length === 0) card.append(el('div', { class: 'empty', text: 'Not in book.' }));
-    else card.append(movesTable(c, ci));
+    else card.append(movesTable(c, ci), ...ctgLegend(c));
     if (c.missing.length) card.append(el('div', { class: 'missing' }, el('b', { text: 'Not in this book: ' }), c.missing.map((m) => m.san).join(', ') + ' (in ' + d.columns[0].name + ')'));
     if (c.editable) card.append(editor(c, ci));
     right.append(card);
@@ -329,10 +417,12 @@ function renderColumns() {
 }
 
 function movesTable(c, ci) {
-  const abk = c.format === 'abk';
-  const head = [['Move'], ['Chance', 'how likely a game plays the move under the column\'s settings, or the rule that leaves it out'],
-    ['Weight', 'the weight stored in the book', 'num'], ...(abk ? [['Prio', 'the priority, 0-9', 'num']] : []),
-    ['Learn', 'the score of the side that plays the move: per cent, and points of games' + (abk ? '; +won =drawn −lost' : ''), 'learn'],
+  const abk = c.format === 'abk', ctg = c.format === 'ctg';
+  const head = [['Move', ctg ? 'the move, its annotation in the book, and the mark of the position it leads to' : ''],
+    ['Chance', 'how likely a game plays the move under the column\'s settings, or the rule that leaves it out'],
+    ['Weight', ctg ? 'DroidFish\'s weight for the move, scaled so that the heaviest here weighs 65535' : 'the weight stored in the book', 'num'], ...(abk ? [['Prio', 'the priority, 0-9', 'num']] : []),
+    ctg ? ['Games', 'the games of the position after the move, from the side that plays it: score, +won =drawn −lost, points of games', 'learn']
+      : ['Learn', 'the score of the side that plays the move: per cent, and points of games' + (abk ? '; +won =drawn −lost' : ''), 'learn'],
     ['Next', 'book moves in the position after the move', 'num'], ...(c.editable ? [['', '', 'pen']] : [])];
   const t = el('table', { class: 'moves' }, el('thead', {}, el('tr', {}, ...head.map(([h, title, cls]) => el('th', { class: cls || '', title: title || false, text: h })))));
   const body = el('tbody');
@@ -343,7 +433,8 @@ function movesTable(c, ci) {
       onclick: (ev) => { if (e.legal && !ev.target.closest('button')) play(e.move); } },
     // Spaces between the move, its UCI and its mark, where a narrow column
     // may wrap.
-    el('td', { class: 'san' }, x.san || e.move, ' ', el('span', { class: 'uci', text: x.san ? e.move : '' }), ...(x.change ? [' ', el('span', { class: 'tag ' + x.change, text: x.change })] : [])),
+    el('td', { class: 'san', title: e.move }, x.san || e.move, ...ctgMarks(e), ' ', el('span', { class: 'uci', text: x.san ? e.move : '' }),
+      ...(x.change ? [' ', el('span', { class: 'tag ' + x.change, text: x.change })] : [])),
     el('td', { class: 'chance' }, chance(e)),
     el('td', { class: 'num', text: e.weight }),
     ...(abk ? [el('td', { class: 'num', text: x.abk ? x.abk.priority : '' })] : []),
@@ -409,12 +500,15 @@ async function change(path, body) {
   if (!res.ok) { showError(out.error || res.statusText); return; }
   await loadBooks();
   accept(out);
+  showError('');
 }
 
 async function loadBooks() {
   const res = await fetch('/api/books');
   state.books = await res.json();
   document.body.classList.toggle('editing', state.books.edit);
+  // The layout leaves the columns their room beside the board.
+  document.documentElement.style.setProperty('--columns', state.books.columns.length);
   $('undo').title = state.books.undo.length ? 'Undo the ' + state.books.undo[0] : 'Nothing to undo';
 }
 
@@ -453,10 +547,10 @@ async function start() {
     load(q);
   });
   $('chess960').addEventListener('change', () => { state.chess960 = $('chess960').checked; state.moves = []; state.ply = 0; load(); });
-  await loadBooks();
-  const q = new URLSearchParams(location.search);
+  await Promise.all([loadBooks(), loadPieces()]);
+  const { q } = readAddress();
   if (q.get('fen')) $('fen').value = q.get('fen');
-  if (!(await load(q))) await load(new URLSearchParams());
+  await load(q, new URLSearchParams());
   document.body.dataset.ready = '1';
 }
 

@@ -231,9 +231,9 @@ func (c *Core) Close() {
 	}
 	c.loop.Close()
 	if c.observer.On() {
-		c.observer.Stop() // the last game is learned before the run ends
-		c.onObserverSaid()
-		c.out.w.Flush()
+		said := func() { c.onObserverSaid(); c.out.w.Flush() }
+		c.observer.Stop(said) // the last game is learned before the run ends
+		said()
 	}
 	c.books.Close()
 	c.log.Close()

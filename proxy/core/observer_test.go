@@ -220,3 +220,42 @@ func TestObserverGetsLogAndLearningSettings(t *testing.T) {
 		t.Fatalf("the caller's configuration changed: %+v", cfg)
 	}
 }
+
+// closingObserver warns as it closes, then holds the end of the run until
+// released, as learning does while it counts the last games.
+type closingObserver struct {
+	*recorder
+	warnf   func(string, ...any)
+	release chan struct{}
+}
+
+func (o *closingObserver) UseLog(logf, warnf func(string, ...any)) {
+	o.warnf = warnf
+	o.recorder.UseLog(logf, warnf)
+}
+
+func (o *closingObserver) Close() {
+	o.warnf("learn: the last games are being counted")
+	<-o.release
+}
+
+// What the observer says while the run waits for it at its end reaches
+// the log and stderr as it is said, not once it is done: a host that ends
+// the proxy at its grace after quit (cutechess-cli's 5 s) keeps every line
+// said before.
+func TestObserverWordsAtTheEndAreWrittenAsSaid(t *testing.T) {
+	obs := &closingObserver{recorder: &recorder{}, release: make(chan struct{})}
+	h := start(t, proxytest.Config(t, ""), nil, obs)
+	h.Handshake()
+	h.Send("quit")
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(h.Stderr.String(), "the last games are being counted"); {
+		if time.Now().After(deadline) {
+			close(obs.release)
+			t.Fatalf("not written while the observer closes; stderr:\n%s", h.Stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	close(obs.release)
+	<-h.Done
+	h.Done <- nil
+}

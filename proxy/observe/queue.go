@@ -84,6 +84,9 @@ type Queue struct {
 	words []Words
 	tell  func()
 	told  atomic.Bool
+	// said is set when the observer says something: the end of the run,
+	// which no longer has the loop, passes the words on as they come.
+	said chan struct{}
 }
 
 // Words is one line the observer logged; Warn: it is a warning, for
@@ -131,7 +134,7 @@ func (q *Queue) Start(tell func()) {
 	q.obs.UseLog(q.logf, q.warnf)
 	q.wake, q.ended = make(chan struct{}, 1), make(chan struct{})
 	q.mu.Lock()
-	q.tell = tell
+	q.tell, q.said = tell, make(chan struct{}, 1)
 	q.mu.Unlock()
 	go q.work()
 }
@@ -154,8 +157,10 @@ func (q *Queue) Flush() {
 }
 
 // Stop queues Close after the calls still to make and waits until all are
-// made: the last game is learned before the run ends.
-func (q *Queue) Stop() {
+// made: the last game is learned before the run ends. What the observer
+// says meanwhile goes to pass as it is said: a host that kills the proxy
+// at its grace after quit (cutechess-cli's 5 s) keeps the lines said.
+func (q *Queue) Stop(pass func()) {
 	if q.obs == nil {
 		return
 	}
@@ -165,7 +170,14 @@ func (q *Queue) Stop() {
 	q.stopping = true
 	q.mu.Unlock()
 	signal(q.wake)
-	<-q.ended
+	for {
+		select {
+		case <-q.ended:
+			return
+		case <-q.said:
+			pass()
+		}
+	}
 }
 
 func (q *Queue) work() {
@@ -201,6 +213,9 @@ func (q *Queue) say(warn bool, format string, args ...any) {
 	q.mu.Lock()
 	q.words = append(q.words, Words{fmt.Sprintf(format, args...), warn})
 	tell := q.tell
+	if q.said != nil {
+		signal(q.said)
+	}
 	q.mu.Unlock()
 	if tell != nil && !q.told.Swap(true) {
 		tell()

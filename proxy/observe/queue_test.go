@@ -79,7 +79,7 @@ func TestQueueOrder(t *testing.T) {
 	q.Flush() // a batch: made without a call that asks for it
 	waitFor(t, c, 3+64)
 	q.Later(func(o observe.Observer) { o.EngineScore(true, 1, 0, false) })
-	q.Stop()
+	q.Stop(func() {})
 	if got := c.list(); len(got) != 3+64+2 || got[len(got)-2] != "score" || got[len(got)-1] != "close" {
 		t.Fatalf("after Stop: %q", got[3+64:])
 	}
@@ -109,7 +109,7 @@ func TestQueueSaid(t *testing.T) {
 	if got := q.Said(); len(got) != 1 || got[0].Msg != "again" {
 		t.Fatalf("said %+v", got)
 	}
-	q.Stop()
+	q.Stop(func() {})
 }
 
 // Without an observer the queue does nothing, and asks for nothing.
@@ -121,5 +121,40 @@ func TestQueueWithoutObserver(t *testing.T) {
 	q.Start(func() { t.Error("told") })
 	q.Now(observe.Observer.NewGame)
 	q.Flush()
-	q.Stop()
+	q.Stop(func() {})
+}
+
+// closing warns as it closes, then holds Stop until released.
+type closing struct {
+	calls
+	release chan struct{}
+}
+
+func (c *closing) Close() {
+	c.warn("counting the last games")
+	<-c.release
+}
+
+// What the observer says while Stop waits for it is passed on as it is
+// said, not once it is done.
+func TestStopPassesWordsAsSaid(t *testing.T) {
+	c := &closing{release: make(chan struct{})}
+	q := observe.New(c)
+	q.Start(func() {})
+	passed := make(chan []observe.Words, 10)
+	stopped := make(chan struct{})
+	go func() {
+		q.Stop(func() { passed <- q.Said() })
+		close(stopped)
+	}()
+	select {
+	case w := <-passed:
+		if len(w) != 1 || w[0].Msg != "counting the last games" || !w[0].Warn {
+			t.Fatalf("passed %+v", w)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the words said while closing were not passed on")
+	}
+	close(c.release)
+	<-stopped
 }
