@@ -3,16 +3,17 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/polyproxy/polyproxy/book/build"
+	"github.com/polyproxy/polyproxy/proxy/link"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
 // engineCheck scores opening positions with a UCI engine and keeps those
-// within a window, for book-to-openings: a minimal UCI client (uci,
-// isready, position fen, go movetime), one position at a time.
+// within a window, for book-to-openings: the engine link's conversation
+// (link.Dial: its handshake, then isready, position fen, go movetime),
+// one position at a time.
 type engineCheck struct {
 	path         string
 	movetime     int
@@ -29,93 +30,44 @@ const (
 	engineStartup = time.Minute
 )
 
-// engine is a UCI engine the check talks to: the child process and its
-// lines, read on their own goroutine so that waits can time out.
-type engine struct {
-	p     *uci.Process
-	lines chan string
-}
-
-func startEngine(path string, stderr io.Writer) (*engine, error) {
-	p, err := uci.StartProcess([]string{path}, "", stderr)
-	if err != nil {
-		return nil, err
-	}
-	e := &engine{p: p, lines: make(chan string, 256)}
-	go func() {
-		defer close(e.lines)
-		lr := uci.NewLineReader(p.Stdout(), 64<<10)
-		for {
-			l, err := lr.ReadLine()
-			if err != nil {
-				return
-			}
-			e.lines <- string(l)
-		}
-	}()
-	return e, nil
-}
-
-// waitFor reads lines until one of kind, giving each other line to seen;
-// it fails after timeout or when the engine exits.
-func (e *engine) waitFor(kind uci.EngineLineKind, timeout time.Duration, seen func(string)) error {
-	deadline := time.After(timeout)
-	for {
-		select {
-		case l, ok := <-e.lines:
-			if !ok {
-				return errors.New("the engine exited")
-			}
-			if uci.ClassifyEngineLine([]byte(l)) == kind {
-				return nil
-			}
-			if seen != nil {
-				seen(l)
-			}
-		case <-deadline:
-			return fmt.Errorf("no answer from the engine within %v", timeout)
-		}
-	}
-}
-
 // filter keeps the openings the engine scores within the window, White's
 // view; a mate score is outside any window.
 func (c *engineCheck) filter(env *env, ops []build.Opening) ([]build.Opening, error) {
 	stderr := env.stderr
-	e, err := startEngine(c.path, stderr)
+	p, err := uci.StartProcess([]string{c.path}, "", stderr)
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
-	defer e.p.Quit(2 * time.Second)
-	env.stop.onStop(e.p.Kill) // a signal to polyproxy alone leaves no engine behind
-	if err := e.p.WriteLine("uci"); err != nil {
-		return nil, err
-	}
-	if err := e.waitFor(uci.EngineUCIOK, engineStartup, nil); err != nil {
+	defer p.Quit(2 * time.Second)
+	env.stop.onStop(p.Kill) // a signal to polyproxy alone leaves no engine behind
+	e, err := link.Dial(p, engineStartup)
+	if err != nil {
 		return nil, fmt.Errorf("engine %s: %w", c.path, err)
 	}
 	var kept []build.Opening
 	for i, o := range ops {
-		for _, l := range []string{"ucinewgame", "isready"} {
-			if err := e.p.WriteLine(l); err != nil {
-				return nil, err
-			}
+		if err := e.NewGame(); err != nil {
+			return nil, err
+		}
+		if err := e.Send("isready"); err != nil {
+			return nil, err
 		}
 		ready := engineSlack
 		if i == 0 {
 			ready = engineStartup // the first isready loads what uci did not
 		}
-		if err := e.waitFor(uci.EngineReadyOK, ready, nil); err != nil {
+		if err := e.Await(uci.EngineReadyOK, ready, nil); err != nil {
 			return nil, fmt.Errorf("engine: %w", err)
 		}
-		for _, l := range []string{"position fen " + o.Pos.FEN(), fmt.Sprintf("go movetime %d", c.movetime)} {
-			if err := e.p.WriteLine(l); err != nil {
-				return nil, err
-			}
+		if err := e.SendPosition("position fen " + o.Pos.FEN()); err != nil {
+			return nil, err
+		}
+		if err := e.Send(fmt.Sprintf("go movetime %d", c.movetime)); err != nil {
+			return nil, err
 		}
 		var score uci.Score
 		scored := false
-		err := e.waitFor(uci.EngineBestMove, time.Duration(c.movetime)*time.Millisecond+engineSlack, func(l string) {
+		err := e.Await(uci.EngineBestMove, time.Duration(c.movetime)*time.Millisecond+engineSlack, func(l string) {
 			if in, err := uci.ParseInfo(l); err == nil && in.HasScore && !in.Score.Lower && !in.Score.Upper {
 				score, scored = in.Score, true
 			}

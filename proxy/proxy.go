@@ -25,16 +25,14 @@ func Run(cfg *config.Config, opts core.Options, stdin io.Reader, stdout io.Write
 
 // NewFront is the front of a run of c whose GUI has not spoken yet: its
 // first line that says anything chooses the protocol, and the front for
-// it then has every line and event; what the core told before waits for
-// it.
+// it then has every line and event.
 func NewFront(c *core.Core) core.Front { return &chooser{c: c} }
 
 // chooser is the front until the GUI's first command says which protocol
 // it speaks, then the front chosen.
 type chooser struct {
-	c       *core.Core
-	chosen  core.Front
-	notices []string
+	c      *core.Core
+	chosen core.Front
 	// early relays what the engine says before the GUI has spoken, as
 	// the engine alone would print it.
 	early *ucifront.Front
@@ -52,10 +50,6 @@ func (ch *chooser) GUILine(line string) {
 		} else {
 			ch.chosen = ucifront.New(ch.c)
 		}
-		for _, n := range ch.notices {
-			ch.chosen.Notice(n)
-		}
-		ch.notices = nil
 	}
 	ch.chosen.GUILine(line)
 }
@@ -68,13 +62,9 @@ func (ch *chooser) GUIGone() {
 	ch.chosen.GUIGone()
 }
 
-func (ch *chooser) Notice(msg string) {
-	if ch.chosen == nil {
-		ch.notices = append(ch.notices, msg)
-		return
-	}
-	ch.chosen.Notice(msg)
-}
+// Notice goes to the front chosen: the core holds notices until the GUI
+// listens, which it does only once it has spoken.
+func (ch *chooser) Notice(msg string) { ch.front().Notice(msg) }
 
 func (ch *chooser) BestMove(b core.BestMove)     { ch.front().BestMove(b) }
 func (ch *chooser) ReadyOK()                     { ch.front().ReadyOK() }

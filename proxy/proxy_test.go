@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polyproxy/polyproxy/proxy"
 	"github.com/polyproxy/polyproxy/proxy/proxytest"
 )
 
@@ -22,7 +23,7 @@ func TestFirstLineChoosesTheFront(t *testing.T) {
 		{[]string{"", "xboard", "protover 2"}, "feature done=1", "# book " + missing + " not used"},
 		{[]string{"protover 2"}, "feature done=1", "# book " + missing + " not used"},
 	} {
-		h := proxytest.Start(t, proxytest.Config(t, missing), nil, nil)
+		h := proxytest.Start(t, proxytest.Config(t, missing), proxy.NewFront, nil, nil)
 		h.Send(tc.first...)
 		lines := h.Until(tc.until)
 		if tc.until == "uciok" {
@@ -41,3 +42,6 @@ func TestFirstLineChoosesTheFront(t *testing.T) {
 		}
 	}
 }
+
+// Every test of the package again, on the poll loop.
+func TestSuiteOnPollLoop(t *testing.T) { proxytest.RunOnPollLoop(t) }

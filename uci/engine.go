@@ -266,24 +266,3 @@ func ParseInfo(line string) (Info, error) {
 	}
 	return in, nil
 }
-
-// BestMove is "bestmove M [ponder P]".
-type BestMove struct {
-	Move, Ponder string
-}
-
-// ParseBestMove reads a bestmove line.
-func ParseBestMove(line string) (BestMove, error) {
-	fs := fields(line)
-	if len(fs) < 2 || fs[0].s != "bestmove" {
-		return BestMove{}, errorf(line, "bestmove without a move")
-	}
-	b := BestMove{Move: fs[1].s}
-	for i := 2; i+1 < len(fs); i++ {
-		if strings.EqualFold(fs[i].s, "ponder") {
-			b.Ponder = fs[i+1].s
-			break
-		}
-	}
-	return b, nil
-}

@@ -78,6 +78,14 @@ type SetOption struct {
 	HasValue bool
 }
 
+// String is o as a setoption line: what an engine is sent.
+func (o SetOption) String() string {
+	if o.HasValue {
+		return "setoption name " + o.Name + " value " + o.Value
+	}
+	return "setoption name " + o.Name
+}
+
 // ParseCommand reads one GUI line. As the UCI specification asks, unknown
 // words before a known command are skipped ("joho debug on" is "debug on");
 // a line with no known command is CmdUnknown and meant to be forwarded. The

@@ -23,10 +23,12 @@ func (s Square) String() string {
 
 // ParseSquare reads a square such as "e4".
 func ParseSquare(s string) (Square, error) {
-	if len(s) != 2 || s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8' {
-		return 0, fmt.Errorf("bad square %q", s)
+	if len(s) == 2 {
+		if sq, ok := squareOf(s[0], s[1]); ok {
+			return sq, nil
+		}
 	}
-	return NewSquare(int(s[0]-'a'), int(s[1]-'1')), nil
+	return 0, fmt.Errorf("bad square %q", s)
 }
 
 // Promo is Polyglot's promotion code: 0 none, 1 knight, 2 bishop, 3 rook, 4 queen.
@@ -103,18 +105,20 @@ func PromoFromLetter(c byte) Promo {
 	return NoPromo
 }
 
-// ParseMove reads a move in UCI form ("e2e4", "e7e8q").
-func ParseMove(s string) (Move, error) {
+// ParseMove reads a move in UCI form ("e2e4", "e7e8q"): a word of a
+// line, as a string or as bytes (an engine's line, read without a copy
+// or an allocation).
+func ParseMove[T ~string | ~[]byte](s T) (Move, error) {
 	if len(s) != 4 && len(s) != 5 {
 		return 0, fmt.Errorf("bad move %q", s)
 	}
-	from, err := ParseSquare(s[0:2])
-	if err != nil {
-		return 0, fmt.Errorf("bad move %q: %v", s, err)
+	from, ok := squareOf(s[0], s[1])
+	if !ok {
+		return 0, fmt.Errorf("bad move %q: bad square %q", s, s[0:2])
 	}
-	to, err := ParseSquare(s[2:4])
-	if err != nil {
-		return 0, fmt.Errorf("bad move %q: %v", s, err)
+	to, ok := squareOf(s[2], s[3])
+	if !ok {
+		return 0, fmt.Errorf("bad move %q: bad square %q", s, s[2:4])
 	}
 	promo := NoPromo
 	if len(s) == 5 {
@@ -123,4 +127,12 @@ func ParseMove(s string) (Move, error) {
 		}
 	}
 	return NewMove(from, to, promo), nil
+}
+
+// squareOf is the square of a file letter and a rank digit ("e", "4").
+func squareOf(file, rank byte) (Square, bool) {
+	if file < 'a' || file > 'h' || rank < '1' || rank > '8' {
+		return 0, false
+	}
+	return NewSquare(int(file-'a'), int(rank-'1')), true
 }

@@ -13,12 +13,13 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/internal/fixture"
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 // bookWindow sends bk and reads its answer, up to the empty line that ends
 // it; every line of it must start with a space.
-func (h *harness) bookWindow() []string {
+func bookWindow(h *proxytest.Harness) []string {
 	h.T.Helper()
 	h.Send("bk")
 	var lines []string
@@ -39,21 +40,21 @@ func (h *harness) bookWindow() []string {
 }
 
 func TestXboardBookWindow(t *testing.T) {
-	h, _ := startXboard(t, testConfig(t, smallBook(t)), nil)
+	h, _ := startXboard(t, proxytest.Config(t, proxytest.SmallBook(t)), nil)
 	h.Send("new", "force")
 	want := []string{" test.bin:", " e4 75.0% (weight 300)", " d4 25.0% (weight 100)"}
-	if got := h.bookWindow(); !slices.Equal(got, want) {
+	if got := bookWindow(h); !slices.Equal(got, want) {
 		t.Errorf("bk at the start: %q, want %q", got, want)
 	}
 	// In force mode the board follows the GUI's moves.
 	h.Send("usermove e2e4")
 	want = []string{" test.bin:", " c5 100.0% (weight 50)"}
-	if got := h.bookWindow(); !slices.Equal(got, want) {
+	if got := bookWindow(h); !slices.Equal(got, want) {
 		t.Errorf("bk after 1.e4: %q, want %q", got, want)
 	}
 	h.Send("usermove c7c5")
 	want = []string{" no book move here: not in book"}
-	if got := h.bookWindow(); !slices.Equal(got, want) {
+	if got := bookWindow(h); !slices.Equal(got, want) {
 		t.Errorf("bk out of book: %q, want %q", got, want)
 	}
 }
@@ -61,17 +62,17 @@ func TestXboardBookWindow(t *testing.T) {
 // bk shows what the book decision would play: BookWidth's cut, the side's
 // own books, BookDepth; and learned results.
 func TestXboardBookWindowFollowsTheBookPolicies(t *testing.T) {
-	cfg := testConfig(t, smallBook(t))
+	cfg := proxytest.Config(t, proxytest.SmallBook(t))
 	cfg.BookWidth = 1
 	h, _ := startXboard(t, cfg, nil)
 	h.Send("new", "force")
 	want := []string{" test.bin:", " e4 75.0% (weight 300)", " d4 25.0% (weight 100) not played: outside BookWidth 1"}
-	if got := h.bookWindow(); !slices.Equal(got, want) {
+	if got := bookWindow(h); !slices.Equal(got, want) {
 		t.Errorf("bk with BookWidth 1: %q, want %q", got, want)
 	}
 	h.Send("option Polyglot BookDepth=0")
 	want = []string{" no book move here: beyond BookDepth (move 1 > 0)"}
-	if got := h.bookWindow(); !slices.Equal(got, want) {
+	if got := bookWindow(h); !slices.Equal(got, want) {
 		t.Errorf("bk with BookDepth 0: %q, want %q", got, want)
 	}
 
@@ -85,12 +86,12 @@ func TestXboardBookWindowFollowsTheBookPolicies(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	cfg = testConfig(t, smallBook(t))
+	cfg = proxytest.Config(t, proxytest.SmallBook(t))
 	cfg.BookFilesBlack = []string{blackBook}
 	h, _ = startXboard(t, cfg, nil)
 	h.Send("new", "force", "usermove e2e4")
 	want = []string{" black.bin:", " e5 75.0% (weight 30, 4 games, 75.0% scored)", " c6 25.0% (weight 10)"}
-	if got := h.bookWindow(); !slices.Equal(got, want) {
+	if got := bookWindow(h); !slices.Equal(got, want) {
 		t.Errorf("bk with BookFileBlack: %q, want %q", got, want)
 	}
 }
@@ -98,14 +99,14 @@ func TestXboardBookWindowFollowsTheBookPolicies(t *testing.T) {
 // bk while the engine thinks, and during analysis: answered at once, and
 // the search goes on (no stop reaches the engine).
 func TestXboardBookWindowDisturbsNoSearch(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), func(_ int, s *ucitest.Settings) {
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), func(_ int, s *ucitest.Settings) {
 		s.BestMove, s.SearchTime = "", 300*time.Millisecond
 	}, nil)
 	h.Send("xboard", "protover 2")
 	h.Until("feature done=1")
 	h.Send("new", "level 0 1 0", "usermove d2d4")
 	h.WaitReceived(0, "go ")
-	if got := h.bookWindow(); !slices.Equal(got, []string{" no book move here: not in book"}) {
+	if got := bookWindow(h); !slices.Equal(got, []string{" no book move here: not in book"}) {
 		t.Errorf("bk while thinking: %q", got)
 	}
 	if l := h.Until("move "); l[len(l)-1] != "move a7a5" {
@@ -113,7 +114,7 @@ func TestXboardBookWindowDisturbsNoSearch(t *testing.T) {
 	}
 	h.Send("force", "new", "force", "analyze")
 	h.WaitReceived(0, "go infinite")
-	if got := h.bookWindow(); len(got) != 3 {
+	if got := bookWindow(h); len(got) != 3 {
 		t.Errorf("bk during analysis: %q", got)
 	}
 	h.Send("ping 1")
@@ -127,11 +128,11 @@ func TestXboardBookWindowDisturbsNoSearch(t *testing.T) {
 // hint: the book's likeliest move, else the reply our last move's search
 // expected, else nothing.
 func TestXboardHint(t *testing.T) {
-	cfg := testConfig(t, smallBook(t))
+	cfg := proxytest.Config(t, proxytest.SmallBook(t))
 	cfg.BookMaxMoves = 1
 	h, _ := startXboard(t, cfg, nil)
 	h.Send("new", "force", "hint", "ping 1")
-	if got := h.WaitFor("pong 1"); !contains(got, "Hint: e2e4") {
+	if got := h.WaitFor("pong 1"); !proxytest.Contains(got, "Hint: e2e4") {
 		t.Errorf("hint at the start: %q", got)
 	}
 	// Our book move 1.e4 expects c7c5; BookMaxMoves 1 then keeps the
@@ -139,14 +140,14 @@ func TestXboardHint(t *testing.T) {
 	h.Send("go")
 	h.WaitFor("move e2e4")
 	h.Send("hint", "ping 2")
-	if got := h.WaitFor("pong 2"); !contains(got, "Hint: c7c5") {
+	if got := h.WaitFor("pong 2"); !proxytest.Contains(got, "Hint: c7c5") {
 		t.Errorf("hint after our book move: %q", got)
 	}
 	// Out of book, and the engine's move expects nothing.
 	h.Send("usermove e7e5")
 	h.Until("move ")
 	h.Send("hint", "ping 3")
-	if got := h.WaitFor("pong 3"); hasPrefix(got, "Hint") {
+	if got := h.WaitFor("pong 3"); proxytest.HasPrefix(got, "Hint") {
 		t.Errorf("a hint with nothing to go on: %q", got)
 	}
 }
@@ -155,9 +156,9 @@ func TestXboardHint(t *testing.T) {
 // assumes, in parentheses, as PolyGlot shows it; off, not at all.
 func TestXboardShowPonder(t *testing.T) {
 	for _, show := range []bool{true, false} {
-		h := startHarness(t, testConfig(t, smallBook(t)), func(_ int, s *ucitest.Settings) { s.BestMove, s.Flood = "", 1 }, nil)
+		h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), func(_ int, s *ucitest.Settings) { s.BestMove, s.Flood = "", 1 }, nil)
 		h.Send("xboard", "protover 2")
-		if lines := h.Until("feature done=1"); !contains(lines, `feature option="Polyglot ShowPonder -check 1"`) {
+		if lines := h.Until("feature done=1"); !proxytest.Contains(lines, `feature option="Polyglot ShowPonder -check 1"`) {
 			t.Fatalf("no ShowPonder option in %q", lines)
 		}
 		if !show {

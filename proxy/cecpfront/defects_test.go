@@ -9,15 +9,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 // knightDanceBook answers the knights' dance g1f3 g8f6 f3g1 f6g8 for both
 // sides, so a game from the book repeats the start position.
 func knightDanceBook(t *testing.T) string {
-	return writeBook(t, []bookEntry{
-		{"", "g1f3", 10}, {"g1f3", "g8f6", 10},
-		{"g1f3 g8f6", "f3g1", 10}, {"g1f3 g8f6 f3g1", "f6g8", 10},
+	return proxytest.WriteBook(t, []proxytest.BookEntry{
+		{Moves: "", Move: "g1f3", Weight: 10}, {Moves: "g1f3", Move: "g8f6", Weight: 10},
+		{Moves: "g1f3 g8f6", Move: "f3g1", Weight: 10}, {Moves: "g1f3 g8f6 f3g1", Move: "f6g8", Weight: 10},
 	})
 }
 
@@ -26,7 +27,7 @@ func knightDanceBook(t *testing.T) string {
 func TestXboardClaimAfterTheOpponentsMoveWithAndWithoutPondering(t *testing.T) {
 	bookPath := knightDanceBook(t)
 	for _, mode := range []string{"easy", "hard"} {
-		h, _ := startXboard(t, testConfig(t, bookPath), nil)
+		h, _ := startXboard(t, proxytest.Config(t, bookPath), nil)
 		h.Send("new", mode, "level 0 1 0", "go")
 		h.WaitFor("move g1f3")
 		h.Send("usermove g8f6")
@@ -38,7 +39,7 @@ func TestXboardClaimAfterTheOpponentsMoveWithAndWithoutPondering(t *testing.T) {
 		// The start position a third time, by the opponent's move.
 		h.Send("usermove f6g8", "ping 1")
 		lines := h.WaitFor("pong 1")
-		if !contains(lines, "1/2-1/2 {Draw by repetition}") || hasPrefix(lines, "move ") {
+		if !proxytest.Contains(lines, "1/2-1/2 {Draw by repetition}") || proxytest.HasPrefix(lines, "move ") {
 			t.Errorf("%s: after the repeating move got %q, want the claim and no move", mode, lines)
 		}
 	}
@@ -46,7 +47,7 @@ func TestXboardClaimAfterTheOpponentsMoveWithAndWithoutPondering(t *testing.T) {
 
 // new during analyze goes on analysing, from the start position.
 func TestXboardNewDuringAnalysisAnalysesTheStart(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) { s.BestMove, s.Flood = "", 1 }, nil)
+	h := start(t, proxytest.Config(t, ""), func(_ int, s *ucitest.Settings) { s.BestMove, s.Flood = "", 1 }, nil)
 	h.Send("xboard", "protover 2")
 	h.Until("feature done=1")
 	h.Send("new", "force", "post", "analyze", "usermove e2e4")
@@ -54,14 +55,14 @@ func TestXboardNewDuringAnalysisAnalysesTheStart(t *testing.T) {
 	h.Send("new")
 	h.WaitFor("2 17 0 1000 e4 e5 Nf3")
 	h.Send("exit", "ping 1")
-	if lines := h.WaitFor("pong 1"); hasPrefix(lines, "move ") {
+	if lines := h.WaitFor("pong 1"); proxytest.HasPrefix(lines, "move ") {
 		t.Errorf("analysis made a move: %q", lines)
 	}
 }
 
 // new clears sd but keeps st: the next game searches st's time per move.
 func TestXboardNewKeepsMoveTimeAndClearsDepth(t *testing.T) {
-	h, _ := startXboard(t, testConfig(t, ""), nil)
+	h, _ := startXboard(t, proxytest.Config(t, ""), nil)
 	h.Send("st 1", "sd 3", "new", "go")
 	h.Until("move ")
 	if got := lastPrefixed(h.Engine(0).Received(), "go"); got != "go movetime 980" {
@@ -73,7 +74,7 @@ func TestXboardNewKeepsMoveTimeAndClearsDepth(t *testing.T) {
 // another move, nor at quit: neither its book comment nor its thinking.
 func TestXboardPonderMissShowsNothingOfTheDiscardedSearch(t *testing.T) {
 	for _, miss := range []string{"usermove b8c6", "quit"} {
-		h, _ := startXboard(t, testConfig(t, knightDanceBook(t)), nil)
+		h, _ := startXboard(t, proxytest.Config(t, knightDanceBook(t)), nil)
 		h.Send("new", "post", "hard", "level 0 1 0", "go")
 		h.WaitFor("move g1f3")
 		// The book answers the ponder search on g8f6 (f3g1): held.
@@ -100,7 +101,7 @@ func TestXboardPonderMissShowsNothingOfTheDiscardedSearch(t *testing.T) {
 
 // quit while the engine thinks: the search's move is never sent.
 func TestXboardNoMoveAfterQuit(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) {
+	h := start(t, proxytest.Config(t, ""), func(_ int, s *ucitest.Settings) {
 		s.BestMove, s.SearchTime = "", 5*time.Second
 	}, nil)
 	h.Send("xboard", "protover 2")
@@ -112,7 +113,7 @@ func TestXboardNoMoveAfterQuit(t *testing.T) {
 	for l := range h.Out {
 		lines = append(lines, l)
 	}
-	if hasPrefix(lines, "move ") {
+	if proxytest.HasPrefix(lines, "move ") {
 		t.Errorf("a move after quit: %q", lines)
 	}
 }
@@ -120,16 +121,16 @@ func TestXboardNoMoveAfterQuit(t *testing.T) {
 // hard turns pondering on and nothing else: on the engine's turn, the
 // move still waits for go.
 func TestXboardHardStartsNoMove(t *testing.T) {
-	h, _ := startXboard(t, testConfig(t, ""), nil)
+	h, _ := startXboard(t, proxytest.Config(t, ""), nil)
 	h.Send("new", "setboard rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", "hard", "ping 1")
-	if lines := h.WaitFor("pong 1"); hasPrefix(lines, "move ") || hasPrefix(h.Engine(0).Received(), "go") {
+	if lines := h.WaitFor("pong 1"); proxytest.HasPrefix(lines, "move ") || proxytest.HasPrefix(h.Engine(0).Received(), "go") {
 		t.Errorf("hard started a search: %q, the engine got %q", lines, h.Engine(0).Received())
 	}
 }
 
 // STFudge sets the margin st's bound keeps: none at 0.
 func TestXboardSTFudge(t *testing.T) {
-	h, _ := startXboard(t, testConfig(t, ""), nil)
+	h, _ := startXboard(t, proxytest.Config(t, ""), nil)
 	h.Send("option Polyglot STFudge=0", "new", "st 1", "go")
 	h.Until("move ")
 	if got := lastPrefixed(h.Engine(0).Received(), "go"); got != "go movetime 1000" {
@@ -142,7 +143,7 @@ func TestXboardSTFudge(t *testing.T) {
 // claimed) gets a move for go, never silence; after the GUI's own result,
 // go still starts nothing.
 func TestXboardGoAfterOurDrawClaimPlaysOn(t *testing.T) {
-	h, _ := startXboard(t, testConfig(t, knightDanceBook(t)), nil)
+	h, _ := startXboard(t, proxytest.Config(t, knightDanceBook(t)), nil)
 	h.Send("new", "force", "st 1")
 	h.Send("usermove g1f3", "usermove g8f6", "usermove f3g1", "usermove f6g8",
 		"usermove g1f3", "usermove g8f6", "usermove f3g1")
@@ -152,7 +153,7 @@ func TestXboardGoAfterOurDrawClaimPlaysOn(t *testing.T) {
 	h.Send("force", "go")
 	h.WaitFor("move g1f3")
 	h.Send("force", "result 1/2-1/2 {Draw by repetition}", "go", "ping 1")
-	if lines := h.WaitFor("pong 1"); hasPrefix(lines, "move ") {
+	if lines := h.WaitFor("pong 1"); proxytest.HasPrefix(lines, "move ") {
 		t.Errorf("a move after the GUI's result: %q", lines)
 	}
 }

@@ -7,13 +7,14 @@ package cecpfront_test
 // of game; a change to how the game is followed must not change them.
 
 import (
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 	"slices"
 	"strings"
 	"testing"
 )
 
 func TestEngineLinesXboard(t *testing.T) {
-	h, _ := startXboard(t, testConfig(t, smallBook(t)), nil)
+	h, _ := startXboard(t, proxytest.Config(t, proxytest.SmallBook(t)), nil)
 	step := func(want string, lines ...string) {
 		t.Helper()
 		h.Send(lines...)

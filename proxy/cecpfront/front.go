@@ -24,10 +24,6 @@ type Front struct {
 	c   *core.Core
 	out *core.Out
 
-	// held are the GUI's lines while the core's commands wait (for the
-	// engine's handshake): the features need the engine's name and
-	// options, and every command the position the core has.
-	held         []string
 	featuresOwed bool // protover read, its features wait for the handshake
 
 	force       bool // the engine plays neither side
@@ -100,42 +96,40 @@ func (x *Front) reply(line string) {
 		x.send(line)
 		return
 	}
-	x.c.InTurn(func() { x.send(line) })
+	x.c.AfterAnswers(func() { x.send(line) })
 }
 
-// GUILine handles one line of the GUI.
+// GUILine handles one line of the GUI: in its turn (core.InOrder), since
+// every command needs the position the commands before it leave, and the
+// features the engine's name and options, known once its handshake is
+// done.
 func (x *Front) GUILine(line string) {
+	x.c.Listening() // a CECP GUI takes comments at any time
 	line = strings.TrimSpace(line)
 	if line == "" {
 		return
 	}
 	cmd, arg := cutWord(line)
-	if cmd == "quit" && len(x.held) == 0 {
-		// The GUI leaves: no search of ours is played or shown any more.
-		x.discardSearches()
+	if cmd == "quit" {
+		// The GUI leaves: no search of ours is played or shown any more,
+		// once the commands before it are handled.
+		core.InOrder(x.c, discard{x})
 		x.c.Quit()
 		return
 	}
-	if cmd == "quit" {
-		// After the commands that wait for the handshake, in order; if
-		// it never completes, the quit's wait ends the run.
-		x.held = append(x.held, line)
-		x.c.QuitWhenReady()
-		return
+	if cmd == "protover" && x.c.Waiting() && !x.featuresOwed {
+		// A GUI gives an engine that says done=0 as long as it needs.
+		x.featuresOwed = true
+		x.send("feature done=0")
 	}
-	if x.c.Waiting() {
-		// The features need the engine's name and options: everything
-		// waits for its handshake, in order. A GUI gives an engine that
-		// says done=0 as long as it needs.
-		if cmd == "protover" && !x.featuresOwed {
-			x.featuresOwed = true
-			x.send("feature done=0")
-		}
-		x.held = append(x.held, line)
-		return
-	}
-	x.command(xbCommand{name: cmd, arg: arg, line: line})
+	core.InOrder(x.c, xbCommand{x: x, name: cmd, arg: arg, line: line})
 }
+
+// discard is the front's part of the GUI's quit: the searches running
+// are dropped.
+type discard struct{ x *Front }
+
+func (d discard) Step() { d.x.discardSearches() }
 
 // GUIGone: the end of the GUI's input is a quit, after its commands that
 // wait.
@@ -151,19 +145,9 @@ func cutWord(line string) (word, rest string) {
 	return line[:i], strings.TrimSpace(line[i+1:])
 }
 
-// Settled runs once the core has handled an event: the lines that waited
-// for the handshake, and the searches a bestmove calls for.
+// Settled runs once the core has handled an event: the searches a
+// bestmove calls for.
 func (x *Front) Settled() {
-	if len(x.held) > 0 && !x.c.Waiting() {
-		held := x.held
-		x.held = nil
-		for _, l := range held {
-			if x.c.Ending() {
-				return
-			}
-			x.GUILine(l)
-		}
-	}
 	for x.redrive && !x.c.Ending() {
 		x.redrive = false
 		x.drive()
@@ -171,7 +155,13 @@ func (x *Front) Settled() {
 }
 
 // xbCommand is one CECP command: its word, the rest, the whole line.
-type xbCommand struct{ name, arg, line string }
+type xbCommand struct {
+	x               *Front
+	name, arg, line string
+}
+
+// Step handles the command in its turn.
+func (c xbCommand) Step() { c.x.command(c) }
 
 // xboardCommands handle the GUI's commands, each in its turn.
 var xboardCommands = map[string]func(*Front, xbCommand){

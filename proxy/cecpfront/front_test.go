@@ -10,13 +10,17 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/learn"
+	"github.com/polyproxy/polyproxy/proxy/cecpfront"
+	"github.com/polyproxy/polyproxy/proxy/core"
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 func TestXboardFeatures(t *testing.T) {
-	_, lines := startXboard(t, testConfig(t, ""), nil)
+	_, lines := startXboard(t, proxytest.Config(t, ""), nil)
 	if lines[0] != "feature done=0" {
 		t.Errorf("first line %q, want feature done=0", lines[0])
 	}
@@ -32,7 +36,7 @@ func TestXboardFeatures(t *testing.T) {
 		`feature option="Polyglot ResignScore -spin 600 0 10000"`,
 		`feature option="Polyglot QueenNeverResigns -check 1"`,
 	} {
-		if !contains(lines, want) {
+		if !proxytest.Contains(lines, want) {
 			t.Errorf("no %s in\n%s", want, strings.Join(lines, "\n"))
 		}
 	}
@@ -45,7 +49,7 @@ func TestXboardFeatures(t *testing.T) {
 }
 
 func TestXboardGameAgainstEngine(t *testing.T) {
-	h, _ := startXboard(t, testConfig(t, ""), nil)
+	h, _ := startXboard(t, proxytest.Config(t, ""), nil)
 	h.Send("new", "post", "level 40 5 0", "time 30000", "otim 29000", "usermove e2e4")
 	lines := h.Until("move ")
 	// The first legal move in UCI order for Black after 1.e4 is a7a5.
@@ -53,11 +57,11 @@ func TestXboardGameAgainstEngine(t *testing.T) {
 		t.Fatalf("got %q, want move a7a5", got)
 	}
 	// Thinking in CECP's units: ply score(cp) time(cs) nodes pv(SAN).
-	if !contains(lines, "1 -35 0 1 a5") {
+	if !proxytest.Contains(lines, "1 -35 0 1 a5") {
 		t.Errorf("no thinking line in %q", lines)
 	}
 	got := h.WaitReceived(0, "go ")
-	if !contains(got, "position startpos moves e2e4") || !contains(got, "go wtime 290000 btime 300000 movestogo 40") {
+	if !proxytest.Contains(got, "position startpos moves e2e4") || !proxytest.Contains(got, "go wtime 290000 btime 300000 movestogo 40") {
 		t.Errorf("engine got %q", got)
 	}
 	// Playing on: the game continues from the engine's move.
@@ -65,13 +69,13 @@ func TestXboardGameAgainstEngine(t *testing.T) {
 	if l := h.Until("move "); l[len(l)-1] != "move a5a4" {
 		t.Errorf("second move %q", l[len(l)-1])
 	}
-	if !contains(h.Engine(0).Received(), "position startpos moves e2e4 a7a5 d2d4") {
+	if !proxytest.Contains(h.Engine(0).Received(), "position startpos moves e2e4 a7a5 d2d4") {
 		t.Errorf("engine got %q", h.Engine(0).Received())
 	}
 }
 
 func TestXboardIllegalAndUnknownInputGoOn(t *testing.T) {
-	h, _ := startXboard(t, testConfig(t, ""), nil)
+	h, _ := startXboard(t, proxytest.Config(t, ""), nil)
 	long := strings.Repeat("x", 200<<10)
 	h.Send("new", "force", "usermove e2e5", "usermove e9e4", "frobnicate 3", long, "setboard not a fen",
 		"level 40 x 0", "sd x", "level 40 nan 0", "st +Inf", "time 99999999999999999", "memory lots",
@@ -82,14 +86,14 @@ func TestXboardIllegalAndUnknownInputGoOn(t *testing.T) {
 		"Error (bad level): level 40 x 0", "Error (bad depth): sd x", "Error (bad level): level 40 nan 0",
 		"Error (bad time): st +Inf", "Error (bad time): time 99999999999999999", "Error (bad number): memory lots",
 	} {
-		if !contains(lines, want) {
+		if !proxytest.Contains(lines, want) {
 			t.Errorf("no %q in %q", want, lines)
 		}
 	}
-	if !hasPrefix(lines, "tellusererror Illegal position") {
+	if !proxytest.HasPrefix(lines, "tellusererror Illegal position") {
 		t.Errorf("no tellusererror for the bad FEN in %q", lines)
 	}
-	if !hasPrefix(lines, "Error (unknown command): xxxx") {
+	if !proxytest.HasPrefix(lines, "Error (unknown command): xxxx") {
 		t.Errorf("the long line got no error in %q", lines)
 	}
 	// e2e4 was played after all that: the engine answers it.
@@ -100,7 +104,7 @@ func TestXboardIllegalAndUnknownInputGoOn(t *testing.T) {
 }
 
 func TestXboardPingAnsweredInOrder(t *testing.T) {
-	h, _ := startXboard(t, testConfig(t, ""), nil)
+	h, _ := startXboard(t, proxytest.Config(t, ""), nil)
 	h.Send("new", "ping 1", "foo", "ping 2")
 	lines := []string{h.Next(), h.Next(), h.Next()}
 	want := []string{"pong 1", "Error (unknown command): foo", "pong 2"}
@@ -110,7 +114,7 @@ func TestXboardPingAnsweredInOrder(t *testing.T) {
 }
 
 func TestXboardBookMoveAndTakeBacks(t *testing.T) {
-	cfg := testConfig(t, smallBook(t))
+	cfg := proxytest.Config(t, proxytest.SmallBook(t))
 	h, _ := startXboard(t, cfg, nil)
 	h.Send("new", "force", "usermove e2e4", "usermove e7e5", "usermove g1f3", "undo", "remove", "go")
 	// Back at the start, White to move: the book's 1.e4 at once.
@@ -129,33 +133,33 @@ func TestXboardBookMoveAndTakeBacks(t *testing.T) {
 }
 
 func TestXboardSetboardDepthAndMoveTime(t *testing.T) {
-	h, _ := startXboard(t, testConfig(t, ""), nil)
+	h, _ := startXboard(t, proxytest.Config(t, ""), nil)
 	fen := "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
 	h.Send("new", "force", "setboard "+fen, "sd 7", "st 2", "go")
 	h.Until("move ")
 	got := h.Engine(0).Received()
 	// st 2 is a bound: the engine gets 20 ms (STFudge) less, as from PolyGlot.
-	if !contains(got, "position fen "+fen) || !contains(got, "go depth 7 movetime 1980") {
+	if !proxytest.Contains(got, "position fen "+fen) || !proxytest.Contains(got, "go depth 7 movetime 1980") {
 		t.Errorf("engine got %q", got)
 	}
 }
 
 func TestXboardClaimsMate(t *testing.T) {
-	h, _ := startXboard(t, testConfig(t, ""), nil)
+	h, _ := startXboard(t, proxytest.Config(t, ""), nil)
 	// Fool's mate: the GUI's Black mates, with the engine playing White.
 	h.Send("new", "force", "setboard rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq g3 0 2",
 		"playother", "usermove d8h4", "ping 3")
 	lines := h.WaitFor("pong 3")
-	if !contains(lines, "0-1 {Black mates}") {
+	if !proxytest.Contains(lines, "0-1 {Black mates}") {
 		t.Errorf("no mate claimed: %q", lines)
 	}
-	if hasPrefix(lines, "move ") {
+	if proxytest.HasPrefix(lines, "move ") {
 		t.Errorf("moved after mate: %q", lines)
 	}
 }
 
 func TestXboardClaimsRepetition(t *testing.T) {
-	h, _ := startXboard(t, testConfig(t, ""), nil)
+	h, _ := startXboard(t, proxytest.Config(t, ""), nil)
 	h.Send("new", "force")
 	for range 2 {
 		h.Send("usermove g1f3", "usermove g8f6", "usermove f3g1", "usermove f6g8")
@@ -164,18 +168,18 @@ func TestXboardClaimsRepetition(t *testing.T) {
 	// The engine, White, plays a2a3: no repetition; the claim needs the
 	// position thrice.
 	lines := h.WaitFor("pong 4")
-	if contains(lines, "1/2-1/2 {Draw by repetition}") {
+	if proxytest.Contains(lines, "1/2-1/2 {Draw by repetition}") {
 		t.Errorf("claimed too early: %q", lines)
 	}
 	h.Send("force", "undo", "usermove g1f3", "usermove g8f6", "usermove f3g1", "playother", "usermove f6g8", "ping 5")
 	lines = h.WaitFor("pong 5")
-	if !contains(lines, "1/2-1/2 {Draw by repetition}") {
+	if !proxytest.Contains(lines, "1/2-1/2 {Draw by repetition}") {
 		t.Errorf("no repetition claimed: %q", lines)
 	}
 }
 
 func TestXboardAnalyze(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) { s.BestMove, s.Flood = "", 1 }, nil)
+	h := start(t, proxytest.Config(t, ""), func(_ int, s *ucitest.Settings) { s.BestMove, s.Flood = "", 1 }, nil)
 	h.Send("xboard", "protover 2")
 	h.Until("feature done=1")
 	h.Send("new", "force", "post", "analyze")
@@ -187,25 +191,25 @@ func TestXboardAnalyze(t *testing.T) {
 	h.WaitFor("2 17 0 1000 e2e4 e7e5 g1f3")
 	h.Send("exit", "ping 1")
 	lines := h.WaitFor("pong 1")
-	if hasPrefix(lines, "move ") {
+	if proxytest.HasPrefix(lines, "move ") {
 		t.Errorf("analysis made a move: %q", lines)
 	}
 }
 
 func TestXboardOptionsAndResources(t *testing.T) {
-	h, _ := startXboard(t, testConfig(t, ""), nil)
+	h, _ := startXboard(t, proxytest.Config(t, ""), nil)
 	h.Send("memory 64", "cores 2", "egtpath syzygy /tb", "option Skill Level=5", "option Clear Hash",
 		"option Polyglot BookDepth=3", "option Nope=1", "ping 1")
 	lines := h.WaitFor("pong 1")
 	for _, want := range []string{"Error (the engine has no Threads): cores 2", "Error (unknown option): option Nope=1"} {
-		if !contains(lines, want) {
+		if !proxytest.Contains(lines, want) {
 			t.Errorf("no %q in %q", want, lines)
 		}
 	}
 	got := h.Engine(0).Received()
 	for _, want := range []string{"setoption name Hash value 64", "setoption name SyzygyPath value /tb",
 		"setoption name Skill Level value 5", "setoption name Clear Hash"} {
-		if !contains(got, want) {
+		if !proxytest.Contains(got, want) {
 			t.Errorf("engine did not get %q: %q", want, got)
 		}
 	}
@@ -219,7 +223,7 @@ func TestXboardResigns(t *testing.T) {
 	// -30 resign, unless QueenNeverResigns keeps an engine with a queen
 	// playing.
 	for _, queen := range []bool{false, true} {
-		cfg := testConfig(t, "")
+		cfg := proxytest.Config(t, "")
 		cfg.Resign, cfg.ResignMoves, cfg.ResignScore, cfg.QueenNeverResigns = true, 2, 30, queen
 		h, _ := startXboard(t, cfg, nil)
 		h.Send("new", "level 0 1 0", "usermove e2e4")
@@ -247,21 +251,21 @@ func TestXboardDrawOffers(t *testing.T) {
 		contempt int
 		accept   bool
 	}{{false, 30, false}, {true, 30, true}, {true, 40, false}} {
-		cfg := testConfig(t, "")
+		cfg := proxytest.Config(t, "")
 		cfg.HandleDraws, cfg.ContemptScore = c.handle, c.contempt
 		h, _ := startXboard(t, cfg, nil)
 		h.Send("new", "level 0 1 0", "usermove e2e4")
 		h.Until("move ")
 		h.Send("draw", "ping 1")
 		lines := h.WaitFor("pong 1")
-		if contains(lines, "offer draw") != c.accept {
+		if proxytest.Contains(lines, "offer draw") != c.accept {
 			t.Errorf("HandleDraws %t, ContemptScore %d, score -35: got %q", c.handle, c.contempt, lines)
 		}
 	}
 }
 
 func TestXboardPondersOnTheBookReply(t *testing.T) {
-	cfg := testConfig(t, smallBook(t))
+	cfg := proxytest.Config(t, proxytest.SmallBook(t))
 	h, _ := startXboard(t, cfg, nil)
 	h.Send("new", "hard", "level 0 1 0", "go")
 	if l := h.Until("move "); l[len(l)-1] != "move e2e4" {
@@ -269,12 +273,12 @@ func TestXboardPondersOnTheBookReply(t *testing.T) {
 	}
 	// The book's reply c7c5 is pondered on, by the engine.
 	h.WaitReceived(0, "go ponder")
-	if !contains(h.Engine(0).Received(), "position startpos moves e2e4 c7c5") {
+	if !proxytest.Contains(h.Engine(0).Received(), "position startpos moves e2e4 c7c5") {
 		t.Fatalf("engine got %q", h.Engine(0).Received())
 	}
 	h.Send("usermove c7c5")
 	h.Until("move ")
-	if !contains(h.Engine(0).Received(), "ponderhit") {
+	if !proxytest.Contains(h.Engine(0).Received(), "ponderhit") {
 		t.Errorf("no ponderhit: %q", h.Engine(0).Received())
 	}
 	// A ponder miss: the search stops, its move is not played; the book
@@ -287,7 +291,7 @@ func TestXboardPondersOnTheBookReply(t *testing.T) {
 	if l := h.Until("move "); l[len(l)-1] != "move g1f3" {
 		t.Errorf("got %q", l)
 	}
-	if got := h.Engine(0).Received()[n:]; !contains(got, "stop") || contains(got, "ponderhit") {
+	if got := h.Engine(0).Received()[n:]; !proxytest.Contains(got, "stop") || proxytest.Contains(got, "ponderhit") {
 		t.Errorf("after the miss the engine got %q", got)
 	}
 }
@@ -295,10 +299,10 @@ func TestXboardPondersOnTheBookReply(t *testing.T) {
 // The learn fields a game's result writes through the CECP front equal
 // those learn -pgn writes for the same game.
 func TestXboardResultLearnsAsLearnPGN(t *testing.T) {
-	src := smallBook(t)
+	src := proxytest.SmallBook(t)
 	data := fixture.ReadFile(t, src)
 	copyBook := fixture.CopyFile(t, src)
-	cfg := testConfig(t, src)
+	cfg := proxytest.Config(t, src)
 	cfg.BookLearn = true
 	session := learn.NewSession(learn.Settings{}, nil)
 	h, _ := startXboard(t, cfg, session)
@@ -364,7 +368,7 @@ func FuzzXboardLines(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	bookPath := smallBook(f)
+	bookPath := proxytest.SmallBook(f)
 	f.Fuzz(func(t *testing.T, input string) {
 		lower := strings.ToLower(input)
 		if strings.Contains(lower, "log") {
@@ -378,7 +382,7 @@ func FuzzXboardLines(f *testing.F) {
 				t.Skip("ends the session")
 			}
 		}
-		h := startHarness(t, testConfig(t, bookPath), legalEngine(0), nil)
+		h := start(t, proxytest.Config(t, bookPath), proxytest.LegalEngine(0), nil)
 		h.Send("xboard", "protover 2")
 		h.Until("feature done=1")
 		h.Send(input, "ping 424242")
@@ -410,7 +414,7 @@ func FuzzXboardLines(f *testing.F) {
 // CECP GUI that quits wants none).
 func TestXboardQuitAfterCommandsHeldForTheHandshake(t *testing.T) {
 	for _, eof := range []bool{false, true} {
-		h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) {
+		h := start(t, proxytest.Config(t, ""), func(_ int, s *ucitest.Settings) {
 			s.BestMove, s.StartDelay = "", 100*time.Millisecond
 		}, nil)
 		h.Send("xboard", "protover 2", "new", "force", "usermove e2e4", "go")
@@ -423,10 +427,10 @@ func TestXboardQuitAfterCommandsHeldForTheHandshake(t *testing.T) {
 		for l := range h.Out {
 			lines = append(lines, l)
 		}
-		if hasPrefix(lines, "move ") || !contains(lines, "feature done=1") {
+		if proxytest.HasPrefix(lines, "move ") || !proxytest.Contains(lines, "feature done=1") {
 			t.Errorf("eof %t: got %q", eof, lines)
 		}
-		if got := h.Engine(0).Received(); !contains(got, "position startpos moves e2e4") || !hasPrefix(got, "go") {
+		if got := h.Engine(0).Received(); !proxytest.Contains(got, "position startpos moves e2e4") || !proxytest.HasPrefix(got, "go") {
 			t.Errorf("eof %t: the engine got %q", eof, got)
 		}
 	}
@@ -435,9 +439,9 @@ func TestXboardQuitAfterCommandsHeldForTheHandshake(t *testing.T) {
 // variant fischerandom: UCI_Chess960 on; castling comes and goes as O-O
 // and O-O-O, and reaches the engine as the king taking its rook.
 func TestXboardFischerRandomCastling(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) { s.BestMove = "f1h1" }, nil)
+	h := start(t, proxytest.Config(t, ""), func(_ int, s *ucitest.Settings) { s.BestMove = "f1h1" }, nil)
 	h.Send("xboard", "protover 2")
-	if lines := h.Until("feature done=1"); !contains(lines, `feature variants="normal,fischerandom"`) {
+	if lines := h.Until("feature done=1"); !proxytest.Contains(lines, `feature variants="normal,fischerandom"`) {
 		t.Fatalf("no fischerandom in %q", lines)
 	}
 	// King f1, rooks b1 and h1: O-O is f1h1, O-O-O f1b1 (king to c1).
@@ -445,7 +449,7 @@ func TestXboardFischerRandomCastling(t *testing.T) {
 		"usermove O-O-O", "ping 1")
 	h.WaitFor("pong 1")
 	got := h.Engine(0).Received()
-	if !contains(got, "setoption name UCI_Chess960 value true") {
+	if !proxytest.Contains(got, "setoption name UCI_Chess960 value true") {
 		t.Fatalf("engine got %q", got)
 	}
 	// The engine castles, f1h1: O-O in CECP.
@@ -453,7 +457,7 @@ func TestXboardFischerRandomCastling(t *testing.T) {
 	if l := h.Until("move "); l[len(l)-1] != "move O-O" {
 		t.Fatalf("got %q", l)
 	}
-	if !hasPrefix(h.Engine(0).Received(), "position fen 1r3k1r/8/8/8/8/8/8/1R3K1R b") {
+	if !proxytest.HasPrefix(h.Engine(0).Received(), "position fen 1r3k1r/8/8/8/8/8/8/1R3K1R b") {
 		t.Errorf("engine got %q", h.Engine(0).Received())
 	}
 	want := "moves f8b8"
@@ -462,12 +466,12 @@ func TestXboardFischerRandomCastling(t *testing.T) {
 	}
 	// Its board follows: the king on g1, the rook on f1.
 	h.Send("force", "undo", "usermove O-O", "ping 2")
-	if lines := h.WaitFor("pong 2"); hasPrefix(lines, "Illegal") {
+	if lines := h.WaitFor("pong 2"); proxytest.HasPrefix(lines, "Illegal") {
 		t.Errorf("the castling taken back and played again: %q", lines)
 	}
 	h.Send("new", "ping 3")
 	h.WaitFor("pong 3")
-	if !contains(h.Engine(0).Received(), "setoption name UCI_Chess960 value false") {
+	if !proxytest.Contains(h.Engine(0).Received(), "setoption name UCI_Chess960 value false") {
 		t.Errorf("new left Chess960 on: %q", h.Engine(0).Received())
 	}
 }
@@ -484,7 +488,7 @@ func lastPrefixed(lines []string, prefix string) string {
 // An answer to a command sent while the engine thinks comes at once, not
 // after the engine's move; a tab separates words as a space does.
 func TestXboardAnswersWhileThinking(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) {
+	h := start(t, proxytest.Config(t, ""), func(_ int, s *ucitest.Settings) {
 		s.BestMove, s.SearchTime = "", 300*time.Millisecond
 	}, nil)
 	h.Send("xboard", "protover 2")
@@ -499,12 +503,12 @@ func TestXboardAnswersWhileThinking(t *testing.T) {
 // An engine that gives no move in a game that goes on resigns it, rather
 // than leave it to be lost on time.
 func TestXboardNoMoveResigns(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) { s.BestMove = "0000" }, nil)
+	h := start(t, proxytest.Config(t, ""), func(_ int, s *ucitest.Settings) { s.BestMove = "0000" }, nil)
 	h.Send("xboard", "protover 2")
 	h.Until("feature done=1")
 	h.Send("new", "usermove e2e4")
 	lines := h.Until("resign")
-	if hasPrefix(lines, "move ") {
+	if proxytest.HasPrefix(lines, "move ") {
 		t.Errorf("got %q", lines)
 	}
 }
@@ -512,7 +516,7 @@ func TestXboardNoMoveResigns(t *testing.T) {
 // An engine that dies in a search is restarted by the core and searches
 // again: the CECP GUI still gets its move, and the game goes on.
 func TestXboardEngineRestartedMidSearch(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), func(n int, s *ucitest.Settings) {
+	h := start(t, proxytest.Config(t, ""), func(n int, s *ucitest.Settings) {
 		s.BestMove = ""
 		if n == 0 {
 			s.CrashOnGo = 1
@@ -528,7 +532,7 @@ func TestXboardEngineRestartedMidSearch(t *testing.T) {
 	if l := h.Until("move "); l[len(l)-1] != "move a5a4" {
 		t.Fatalf("got %q", l)
 	}
-	if got := h.Engine(1).Received(); !contains(got, "position startpos moves e2e4 a7a5 d2d4") {
+	if got := h.Engine(1).Received(); !proxytest.Contains(got, "position startpos moves e2e4 a7a5 d2d4") {
 		t.Errorf("the restarted engine got %q", got)
 	}
 }
@@ -537,7 +541,7 @@ func TestXboardEngineRestartedMidSearch(t *testing.T) {
 // BookMaxMoves 1: the book's 1.e4, then the engine, though the book has
 // 2.Nf3.
 func TestXboardBookPolicies(t *testing.T) {
-	cfg := testConfig(t, smallBook(t))
+	cfg := proxytest.Config(t, proxytest.SmallBook(t))
 	cfg.BookMaxMoves = 1
 	h, _ := startXboard(t, cfg, nil)
 	h.Send("new", "level 0 1 0", "go")
@@ -546,7 +550,51 @@ func TestXboardBookPolicies(t *testing.T) {
 	if l := h.Until("move "); l[len(l)-1] == "move g1f3" {
 		t.Errorf("a second book move: %q", l)
 	}
-	if !hasPrefix(h.Engine(0).Received(), "go wtime") {
+	if !proxytest.HasPrefix(h.Engine(0).Received(), "go wtime") {
 		t.Errorf("the engine did not search: %q", h.Engine(0).Received())
+	}
+}
+
+// start runs the proxy for cfg and obs behind the CECP front.
+func start(t testing.TB, cfg *config.Config, setup func(n int, s *ucitest.Settings), obs core.GameObserver, adjust ...func(*core.Options)) *proxytest.Harness {
+	return proxytest.Start(t, cfg, func(c *core.Core) core.Front { return cecpfront.New(c) }, setup, obs, adjust...)
+}
+
+// startXboard runs the proxy as a CECP engine, its engines playing
+// LegalEngine(-35), and reads its features.
+func startXboard(t testing.TB, cfg *config.Config, obs core.GameObserver) (*proxytest.Harness, []string) {
+	t.Helper()
+	h := start(t, cfg, proxytest.LegalEngine(-35), obs)
+	h.Send("xboard", "protover 2")
+	return h, h.Until("feature done=1")
+}
+
+// Every test of the package again, on the poll loop.
+func TestSuiteOnPollLoop(t *testing.T) { proxytest.RunOnPollLoop(t) }
+
+// A restarted engine gets the settings the GUI gave the dead one through
+// CECP's option command, never its actions: a button (Clear Hash, or one
+// that crashes the engine) is pressed once, on the engine it was pressed
+// for.
+func TestRestartReplaysSettingsNotButtons(t *testing.T) {
+	h, _ := startXboard(t, proxytest.Config(t, ""), nil)
+	h.Send("option Skill Level=5", "option Clear Hash", "option Crash")
+	h.WaitReceived(0, "setoption name Crash")
+	got := h.WaitReceived(1, "ucinewgame")
+	if !proxytest.Contains(got, "setoption name Skill Level value 5") {
+		t.Errorf("the setting was not replayed: new engine got %q", got)
+	}
+	for _, l := range got {
+		if strings.HasPrefix(l, "setoption name Clear Hash") || strings.HasPrefix(l, "setoption name Crash") {
+			t.Errorf("a button was pressed again: new engine got %q", got)
+			break
+		}
+	}
+	h.Send("ping 7")
+	h.WaitFor("pong 7")
+	select {
+	case err := <-h.Done:
+		t.Fatalf("the run ended: %v", err)
+	default:
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/notnil/chess"
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
@@ -246,7 +247,7 @@ var thinking = regexp.MustCompile(`^-?\d+ -?\d+ \d+ \d+ `)
 // moves and the claims.
 type modelRun struct {
 	t       *testing.T
-	h       *harness
+	h       *proxytest.Harness
 	m       *cecpModel
 	pick    func(n int) int
 	ponder  bool
@@ -646,17 +647,17 @@ func (r *modelRun) ponderCommand() string {
 // modelBook is the knights' dance for both sides and 1.e4 c5: games
 // from it repeat, and the engine ponders on book replies.
 func modelBook(t testing.TB) string {
-	return writeBook(t, []bookEntry{
-		{"", "g1f3", 10}, {"g1f3", "g8f6", 10},
-		{"g1f3 g8f6", "f3g1", 10}, {"g1f3 g8f6 f3g1", "f6g8", 10},
-		{"e2e4", "c7c5", 10},
+	return proxytest.WriteBook(t, []proxytest.BookEntry{
+		{Moves: "", Move: "g1f3", Weight: 10}, {Moves: "g1f3", Move: "g8f6", Weight: 10},
+		{Moves: "g1f3 g8f6", Move: "f3g1", Weight: 10}, {Moves: "g1f3 g8f6 f3g1", Move: "f6g8", Weight: 10},
+		{Moves: "e2e4", Move: "c7c5", Weight: 10},
 	})
 }
 
 // playModelRun plays the sequence pick draws, pondering or not, and
 // returns its transcript and the number of ponder hits.
 func playModelRun(t *testing.T, bookPath string, pick func(int) int, steps int, ponder bool) ([]string, int) {
-	h := startHarness(t, testConfig(t, bookPath), func(_ int, s *ucitest.Settings) {
+	h := start(t, proxytest.Config(t, bookPath), func(_ int, s *ucitest.Settings) {
 		s.BestMove, s.Ponder, s.SearchTime = "", true, time.Hour // a search ends when asked: ?
 	}, nil)
 	h.Send("xboard", "protover 2")

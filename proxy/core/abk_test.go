@@ -9,12 +9,13 @@ import (
 
 	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 )
 
 // abkBook is the small book written as an ABK book.
 func abkBook(t *testing.T) string {
 	t.Helper()
-	src, err := formats.Open(smallBook(t))
+	src, err := formats.Open(proxytest.SmallBook(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,10 +30,10 @@ func abkBook(t *testing.T) string {
 // TestABKBookAnswers: an ABK book answers in standard chess; in a Chess960
 // game it is never probed (the engine answers) and the log says why once.
 func TestABKBookAnswers(t *testing.T) {
-	cfg := testConfig(t, abkBook(t))
+	cfg := proxytest.Config(t, abkBook(t))
 	cfg.Log = true
 	cfg.LogFile = filepath.Join(t.TempDir(), "polyproxy.log")
-	h := startHarness(t, cfg, nil, nil)
+	h := start(t, cfg, nil, nil)
 	h.Handshake()
 	if l := h.BestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder c7c5" {
 		t.Fatalf("standard chess: %q", l)
@@ -73,7 +74,7 @@ func TestABKBookAnswers(t *testing.T) {
 // ucinewgame, not in the middle of a game.
 func TestABKBookWrittenInPlace(t *testing.T) {
 	path := abkBook(t)
-	h := startHarness(t, testConfig(t, path), nil, nil)
+	h := start(t, proxytest.Config(t, path), nil, nil)
 	h.Handshake()
 	if l := h.BestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder c7c5" {
 		t.Fatalf("before: %q", l)

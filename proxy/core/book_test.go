@@ -11,17 +11,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 func TestBookAnswer(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), nil, nil)
 	h.Handshake()
 	h.Send("position startpos", "go wtime 1000 btime 1000 winc 10 binc 10")
 	got := h.Until("bestmove")
 	want := []string{
-		"info string book move e2e4 (weight 300, 75.0%, test.bin)",
-		"info depth 1 score cp 0 time 0 nodes 0 pv e2e4",
+		"book move e2e4 (weight 300, 75.0%, test.bin)",
 		"bestmove e2e4 ponder c7c5",
 	}
 	if !slices.Equal(got, want) {
@@ -40,7 +40,7 @@ func TestBookAnswer(t *testing.T) {
 }
 
 func TestBookPonder(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), nil, nil)
 	h.Handshake()
 	h.Send("position startpos", "go ponder wtime 1000 btime 1000")
 	h.Quiet(50 * time.Millisecond)
@@ -59,7 +59,7 @@ func TestBookPonder(t *testing.T) {
 }
 
 func TestSearchMoves(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), nil, nil)
 	h.Handshake()
 	if l := h.BestmoveAfter("position startpos", "go searchmoves d2d4 g1f3"); l != "bestmove d2d4" {
 		t.Fatalf("got %q", l)
@@ -72,9 +72,9 @@ func TestSearchMoves(t *testing.T) {
 }
 
 func TestBookDepth(t *testing.T) {
-	cfg := testConfig(t, smallBook(t))
+	cfg := proxytest.Config(t, proxytest.SmallBook(t))
 	cfg.BookDepth = 1
-	h := startHarness(t, cfg, nil, nil)
+	h := start(t, cfg, nil, nil)
 	h.Handshake()
 	if l := h.BestmoveAfter("position startpos moves e2e4", "go"); l != "bestmove c7c5" {
 		t.Fatalf("move 1 for Black is within depth 1: %q", l)
@@ -94,9 +94,9 @@ func TestBookDepth(t *testing.T) {
 
 func TestBadBookIsReportedNotFatal(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "nope.bin")
-	h := startHarness(t, testConfig(t, missing), nil, nil)
+	h := start(t, proxytest.Config(t, missing), nil, nil)
 	lines := h.Handshake()
-	if !hasPrefix(lines, "info string book "+missing+" not used") {
+	if !proxytest.HasPrefix(lines, "notice: book "+missing+" not used") {
 		t.Fatalf("no info string: %q", lines)
 	}
 	if !strings.Contains(h.Stderr.String(), "nope.bin") {
@@ -114,15 +114,15 @@ func TestEmptyBookIsReported(t *testing.T) {
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	h := startHarness(t, testConfig(t, path), nil, nil)
+	h := start(t, proxytest.Config(t, path), nil, nil)
 	lines := h.Handshake()
-	if !contains(lines, "info string book "+path+" has no entries: no move comes from it until it is written") {
+	if !proxytest.Contains(lines, "notice: book "+path+" has no entries: no move comes from it until it is written") {
 		t.Fatalf("no info string: %q", lines)
 	}
 	if l := h.BestmoveAfter("position startpos", "go"); l != "bestmove a7a6" {
 		t.Fatalf("got %q", l)
 	}
-	data, err := os.ReadFile(smallBook(t))
+	data, err := os.ReadFile(proxytest.SmallBook(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestEmptyBookIsReported(t *testing.T) {
 }
 
 func TestUnsortedBookIsReported(t *testing.T) {
-	path := smallBook(t)
+	path := proxytest.SmallBook(t)
 	data, _ := os.ReadFile(path)
 	// Swap the first and last entries.
 	n := len(data)
@@ -143,11 +143,11 @@ func TestUnsortedBookIsReported(t *testing.T) {
 	copy(data[:16], data[n-16:])
 	copy(data[n-16:], first)
 	os.WriteFile(path, data, 0o644)
-	h := startHarness(t, testConfig(t, path), nil, nil)
+	h := start(t, proxytest.Config(t, path), nil, nil)
 	lines := h.Handshake()
-	if !hasPrefix(lines, "info string book "+path+" is not sorted") {
+	if !proxytest.HasPrefix(lines, "notice: book "+path+" is not sorted") {
 		l := h.Next() // the check runs in the background: it may come later
-		if !strings.HasPrefix(l, "info string book "+path+" is not sorted") {
+		if !strings.HasPrefix(l, "notice: book "+path+" is not sorted") {
 			t.Fatalf("got %q then %q", lines, l)
 		}
 	}
@@ -160,13 +160,13 @@ func TestUnsortedBookIsReported(t *testing.T) {
 // The books are checked once the engine's first handshake is answered,
 // not while the engine starts.
 func TestBooksCheckedAfterHandshake(t *testing.T) {
-	path := smallBook(t)
+	path := proxytest.SmallBook(t)
 	data, _ := os.ReadFile(path)
 	first := slices.Clone(data[:16])
 	copy(data[:16], data[len(data)-16:])
 	copy(data[len(data)-16:], first)
 	os.WriteFile(path, data, 0o644)
-	h := startHarness(t, testConfig(t, path), func(_ int, s *ucitest.Settings) {
+	h := start(t, proxytest.Config(t, path), func(_ int, s *ucitest.Settings) {
 		s.StartDelay = 300 * time.Millisecond
 	}, nil)
 	h.Send("uci") // the loop has events while the engine starts
@@ -185,10 +185,10 @@ func TestBooksCheckedAfterHandshake(t *testing.T) {
 }
 
 func TestBookFilesInPriorityOrder(t *testing.T) {
-	first := writeBook(t, []bookEntry{{"e2e4", "e7e5", 1}})
-	cfg := testConfig(t, first)
-	cfg.BookFiles = append(cfg.BookFiles, smallBook(t))
-	h := startHarness(t, cfg, nil, nil)
+	first := proxytest.WriteBook(t, []proxytest.BookEntry{{Moves: "e2e4", Move: "e7e5", Weight: 1}})
+	cfg := proxytest.Config(t, first)
+	cfg.BookFiles = append(cfg.BookFiles, proxytest.SmallBook(t))
+	h := start(t, cfg, nil, nil)
 	h.Handshake()
 	if l := h.BestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder e7e5" {
 		t.Fatalf("second book answers, first gives the ponder reply: %q", l)

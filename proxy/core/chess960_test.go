@@ -8,6 +8,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 )
 
 // chess960Position has both castlings legal at once: king b1, rooks a1
@@ -18,11 +19,11 @@ const chess960Position = "rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w KQkq - 0 1"
 // king-takes-rook castling at chess960Position.
 func chess960Book(t *testing.T) string {
 	t.Helper()
-	path := writeBook(t, []bookEntry{
-		{"", "e2e4", 300}, {"", "d2d4", 100},
-		{"e2e4", "c7c5", 50},
-		{"e2e4 e7e5 g1f3 b8c6 f1c4 f8c5", "e1g1", 10},
-		{"e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 e1g1 g8f6", "d2d3", 10},
+	path := proxytest.WriteBook(t, []proxytest.BookEntry{
+		{Moves: "", Move: "e2e4", Weight: 300}, {Moves: "", Move: "d2d4", Weight: 100},
+		{Moves: "e2e4", Move: "c7c5", Weight: 50},
+		{Moves: "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5", Move: "e1g1", Weight: 10},
+		{Moves: "e2e4 e7e5 g1f3 b8c6 f1c4 f8c5 e1g1 g8f6", Move: "d2d3", Weight: 10},
 	})
 	b, err := formats.Open(path)
 	if err != nil {
@@ -53,10 +54,10 @@ func chess960Book(t *testing.T) string {
 // Shredder-FEN is read and the engine gets it as X-FEN; with it off again
 // castling is the king's two-square move.
 func TestChess960BookAnswers(t *testing.T) {
-	h := startHarness(t, testConfig(t, chess960Book(t)), nil, nil)
+	h := start(t, proxytest.Config(t, chess960Book(t)), nil, nil)
 	h.Handshake()
 	h.Send("setoption name UCI_Chess960 value true")
-	if l := h.Next(); l != "info string UCI_Chess960 is on: positions and book moves in Chess960 notation (castling king takes rook) from the next position" {
+	if l := h.Next(); l != "notice: UCI_Chess960 is on: positions and book moves in Chess960 notation (castling king takes rook) from the next position" {
 		t.Fatalf("got %q", l)
 	}
 	const italian = "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 f8c5"
@@ -76,11 +77,11 @@ func TestChess960BookAnswers(t *testing.T) {
 	if l := h.BestmoveAfter("position fen rk5r/pppppppp/8/8/8/8/PPPPPPPP/RK5R w HAha - 0 1 moves a2a3", "go"); l != "bestmove a7a6" {
 		t.Fatalf("out of book: %q", l)
 	}
-	if !contains(h.Engine(0).Received(), "position fen "+chess960Position+" moves a2a3") {
+	if !proxytest.Contains(h.Engine(0).Received(), "position fen "+chess960Position+" moves a2a3") {
 		t.Fatalf("the engine did not get the X-FEN: %q", h.Engine(0).Received())
 	}
 	h.Send("setoption name UCI_Chess960 value false")
-	if l := h.Next(); l != "info string UCI_Chess960 is off: standard chess from the next position" {
+	if l := h.Next(); l != "notice: UCI_Chess960 is off: standard chess from the next position" {
 		t.Fatalf("got %q", l)
 	}
 	if l := h.BestmoveAfter(italian, "go"); l != "bestmove e1g1" {
@@ -95,9 +96,9 @@ func TestChess960BookAnswers(t *testing.T) {
 // rook book move, given to it as played, and BookDepth ends the book as in
 // standard games.
 func TestChess960WarmEngineAndBookDepth(t *testing.T) {
-	cfg := testConfig(t, chess960Book(t))
+	cfg := proxytest.Config(t, chess960Book(t))
 	cfg.BookPonder, cfg.BookPonderAlways = true, true
-	h := startHarness(t, cfg, nil, nil)
+	h := start(t, cfg, nil, nil)
 	h.Handshake()
 	h.Send("setoption name UCI_Chess960 value true")
 	h.Next()

@@ -3,6 +3,8 @@ package core
 import (
 	"slices"
 	"time"
+
+	"github.com/polyproxy/polyproxy/proxy/loop"
 )
 
 // The end of a run. The GUI's quit, and the end of its input, are
@@ -18,8 +20,8 @@ type ending struct {
 	// wait fires when a quit held behind the engine's handshake, or behind
 	// a search that ends by itself, has waited long enough (QuitWait) for
 	// the answers owed before it.
-	wait  loopTimer
-	drain loopTimer // fires when the engine has had its grace to leave after quit
+	wait  loop.Timer
+	drain loop.Timer // fires when the engine has had its grace to leave after quit
 }
 
 // phase is how far the run is in its end; it only moves forward.
@@ -58,39 +60,38 @@ const stuckHandshakeGrace = 100 * time.Millisecond
 // before it needs an answer.
 func (c *Core) onQuitInOrder() {
 	c.end.reach(quitRead)
-	quit := command{kind: cmdQuit}
 	if !c.Waiting() {
-		c.exec(&quit)
+		c.beginEnd()
 		return
 	}
-	if c.engine.handshaking && !c.answersWaitForHandshake() {
-		c.log.printf("quit during the engine's handshake, with nothing to answer: quitting now")
+	if c.engine.Handshaking() && !c.answersWaitForHandshake() {
+		c.log.Printf("quit during the engine's handshake, with nothing to answer: quitting now")
 		c.end.reach(over)
 		return
 	}
-	c.gui.queued = append(c.gui.queued, quit)
-	c.startTimer(&c.end.wait, evQuitWait, c.opts.QuitWait)
+	c.queue = append(c.queue, quit{})
+	c.loop.Start(&c.end.wait, c.opts.QuitWait, c.onQuitWaitOver)
 }
 
 // answersWaitForHandshake reports whether a command waiting for the
 // engine's handshake needs an answer the engine must give, or a restarted
 // engine owes one the dead engine did not give.
 func (c *Core) answersWaitForHandshake() bool {
-	if c.replies.owing() {
+	if c.replies.Owing() {
 		return true
 	}
-	return slices.ContainsFunc(c.gui.queued, func(c command) bool { return c.owesAnswer() })
+	return slices.ContainsFunc(c.queue, command.owesAnswer)
 }
 
 // onQuitWaitOver: the answers owed before a quit did not come in time.
 func (c *Core) onQuitWaitOver() {
 	c.end.reach(hurried)
 	switch {
-	case c.engine.handshaking:
-		c.log.printf("the engine did not finish its handshake: quitting anyway")
+	case c.engine.Handshaking():
+		c.log.Printf("the engine did not finish its handshake: quitting anyway")
 		c.end.reach(over)
-	case c.gui.heldBySearch:
-		c.log.printf("quit waited %v for a search to end by itself: stopping it", c.opts.QuitWait)
+	case c.heldBySearch:
+		c.log.Printf("quit waited %v for a search to end by itself: stopping it", c.opts.QuitWait)
 		c.stopEngineSearch()
 	}
 }
@@ -104,26 +105,35 @@ func (c *Core) beginEnd() {
 	}
 	c.toEngine("quit")
 	c.end.reach(draining)
-	c.end.wait.stop()
-	c.startTimer(&c.end.drain, evDrain, c.opts.QuitGrace)
+	c.end.wait.Stop()
+	c.loop.Start(&c.end.drain, c.opts.QuitGrace, c.onDrainOver)
 }
 
 // finish ends the run: replies the engine never gave are made good (a
 // bestmove 0000 for each go, so every go still gets one; our own lines
 // that waited behind them go out), and the engine is stopped.
 func (c *Core) finish() {
-	for range c.replies.replaceLostBestmoves(false) {
-		c.log.printf("the engine left without a bestmove it owed: bestmove 0000 instead")
+	for range c.replies.ReplaceLostBestmoves(false) {
+		c.log.Printf("the engine left without a bestmove it owed: bestmove 0000 instead")
 	}
-	c.replies.abandon()
+	c.replies.Abandon()
 	c.out.w.Flush()
 	grace := c.opts.QuitGrace
 	switch {
 	case c.end.phase == overdue:
 		grace = 0 // it had its grace already
-	case c.engine.handshaking:
+	case c.engine.Handshaking():
 		grace = min(grace, stuckHandshakeGrace)
 	}
-	c.engine.eng.Quit(grace)
-	c.log.printf("engine stopped; bye")
+	c.engine.Quit(grace)
+	if c.loop.Polling() {
+		c.log.Printf("loop: %d busy-waits for an answer due at once", c.loop.Spins())
+	}
+	c.log.Printf("engine stopped; bye")
+}
+
+// onDrainOver: the engine did not leave within its grace after quit.
+func (c *Core) onDrainOver() {
+	c.log.Printf("the engine did not leave within %v of quit: ending it", c.opts.QuitGrace)
+	c.end.reach(overdue)
 }

@@ -2,8 +2,14 @@ package core
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
 
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/proxy/link"
+	"github.com/polyproxy/polyproxy/proxy/reply"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -39,12 +45,12 @@ func (c *Core) onEngineBatch(data []byte) {
 			data[nl-1] = '\n'
 			end = nl
 		}
-		if c.log.on {
-			c.log.traffic("engine>", string(line))
+		if c.log.On() {
+			c.log.Traffic("engine>", string(line))
 		}
 		kind := uci.ClassifyEngineLine(line)
 		info := kind == uci.EngineInfo
-		if info && c.books.warm.owed > 0 {
+		if info && c.engine.InWarm() {
 			flushRun()
 			continue // a warm search's: the GUI did not ask for it
 		}
@@ -53,7 +59,7 @@ func (c *Core) onEngineBatch(data []byte) {
 		// reach the GUI as they are, as from the engine alone; only what
 		// it says during a handshake (a banner, start-up talk) stays in
 		// the log.
-		if (info || kind == uci.EngineOther) && !c.engine.handshaking {
+		if (info || kind == uci.EngineOther) && !c.engine.Handshaking() {
 			if run.start >= 0 && (run.info != info || run.end != lineStart) {
 				flushRun()
 			}
@@ -72,19 +78,19 @@ func (c *Core) onEngineBatch(data []byte) {
 		case uci.EngineReadyOK:
 			c.onReadyOK()
 		case uci.EngineUCIOK:
-			if c.engine.handshaking {
+			if c.engine.Handshaking() {
 				c.onUCIOK()
 			} else {
-				c.log.printf("uciok without a uci from us: dropped")
+				c.log.Printf("uciok without a uci from us: dropped")
 			}
 		case uci.EngineID, uci.EngineOption:
-			if !c.engine.handshaking {
-				c.log.printf("id/option line outside the handshake: dropped")
-			} else if err := c.engine.headerLine(string(line), kind == uci.EngineOption); err != nil {
-				c.log.printf("engine option line not understood: %v", err)
+			if !c.engine.Handshaking() {
+				c.log.Printf("id/option line outside the handshake: dropped")
+			} else if err := c.engine.HeaderLine(string(line), kind == uci.EngineOption); err != nil {
+				c.log.Printf("engine option line not understood: %v", err)
 			}
 		case uci.EngineInfo, uci.EngineOther:
-			c.log.printf("engine line during its handshake: not relayed")
+			c.log.Printf("engine line during its handshake: not relayed")
 		default: // copyprotection, registration
 			c.front.Text(data[lineStart:end])
 		}
@@ -104,7 +110,7 @@ type lineRun struct {
 // of data from the from'th, for the observer at bestmove time. It looks
 // backwards, so a flood costs one line's check per batch, not one per line.
 func (c *Core) keepLastScore(data []byte, from int) {
-	if c.observer.obs == nil || c.search.state != searchEngine {
+	if !c.observer.On() || c.search.state != searchEngine {
 		return
 	}
 	for i := len(c.runs) - 1; i >= from; i-- {
@@ -123,17 +129,17 @@ func (c *Core) keepLastScore(data []byte, from int) {
 // onReadyOK passes on the engine's readyok and releases the answers that
 // were waiting for it.
 func (c *Core) onReadyOK() {
-	switch r := c.replies.nextReadyOK(); r {
-	case replyOwnReadyOK:
+	switch r := c.replies.NextReadyOK(); r {
+	case reply.OwnReadyOK:
 		// Our own, after a command of the user's: its answer is complete.
-		c.replies.settle(r)
-	case replyReadyOK:
+		c.replies.Settle(r)
+	case reply.ReadyOK:
 		c.front.ReadyOK()
-		c.replies.settle(r)
+		c.replies.Settle(r)
 		c.answeredGUI()
 	default:
 		c.front.ReadyOK()
-		c.log.printf("readyok nobody asked for (relayed)")
+		c.log.Printf("readyok nobody asked for (relayed)")
 	}
 }
 
@@ -141,37 +147,38 @@ func (c *Core) onReadyOK() {
 // a search the GUI asked for; a bestmove nobody asked for is dropped, so
 // the GUI sees exactly one per go.
 func (c *Core) onEngineBestMove(line, whole []byte) {
-	if c.warmSwallows() {
+	if c.engine.SwallowBestmove() {
+		c.search.lastScore = c.search.lastScore[:0] // its scores are no search's of the GUI
 		return
 	}
-	owed := c.replies.owes(replyBestmove)
+	owed := c.replies.Owes(reply.Bestmove)
 	if owed == 0 {
-		if c.replies.owes(replyOwnReadyOK) > 0 {
+		if c.replies.Owes(reply.OwnReadyOK) > 0 {
 			// Part of the output of a command of the user's (Stockfish's
 			// bench prints one per position it searches).
 			c.front.Text(whole)
 			return
 		}
-		c.log.printf("bestmove without a pending engine search: dropped")
+		c.log.Printf("bestmove without a pending engine search: dropped")
 		return
 	}
 	bm := BestMove{Raw: line}
-	bm.Move, bm.Ponder = parseBestMove(line)
+	bm.Move, bm.Ponder = link.ParseBestMove(line)
 	current := owed == 1 && c.search.state == searchEngine
 	if current {
 		c.observeBestMove(bm.Move) // before the front moves the game on with it
 	}
 	c.front.BestMove(bm)
-	c.replies.settle(replyBestmove)
+	c.replies.Settle(reply.Bestmove)
 	if !current {
-		c.log.printf("bestmove of an earlier, stopped search relayed")
+		c.log.Printf("bestmove of an earlier, stopped search relayed")
 		return
 	}
 	c.search.state = searchNone
 	c.search.stopSent, c.search.ponderHit, c.search.reissued = false, false, false
 	c.answeredGUI()
-	if c.gui.heldBySearch {
-		c.gui.heldBySearch = false
+	if c.heldBySearch {
+		c.heldBySearch = false
 		c.releaseQueued()
 	}
 }
@@ -183,11 +190,11 @@ func (c *Core) onEngineBestMove(line, whole []byte) {
 func (c *Core) observeBestMove(move board.Move) {
 	scoreLine := string(c.search.lastScore)
 	c.search.lastScore = c.search.lastScore[:0]
-	if c.observer.obs == nil || !c.game.ok {
+	if !c.observer.On() || !c.game.OK() {
 		return
 	}
-	pos := c.game.cur.Pos
-	c.observer.later(func(o GameObserver) {
+	pos := c.game.Current().Pos
+	c.observer.Later(func(o GameObserver) {
 		// Scores are from the side to move.
 		if in, err := uci.ParseInfo(scoreLine); err == nil && in.HasScore {
 			o.EngineScore(pos.WhiteToMove(), in.Score.CP, in.Score.Mate, in.Score.IsMate)
@@ -201,4 +208,166 @@ func (c *Core) observeBestMove(move board.Move) {
 			o.AfterBestmove(pos)
 		}
 	})
+}
+
+// The core's side of the engine link (proxy/link): starting the engine,
+// its deaths and restarts, and the lines it is sent.
+
+// startEngine starts the engine and begins its handshake, and has its
+// output read: by the poll loop itself when it can, else by a goroutine.
+// The rest happens as its lines arrive (onUCIOK).
+func (c *Core) startEngine() error {
+	eng, err := c.opts.StartEngine()
+	if err != nil {
+		return err
+	}
+	c.loop.Start(&c.slowHandshake, c.opts.SlowHandshake, c.onSlowHandshake)
+	// The process may end with its output still open in one it left
+	// behind: ending its group closes it, and the end of its output is the
+	// death (after any last lines).
+	c.loop.Attach(eng, eng.Kill)
+	c.sent(c.engine.Start(eng))
+	return nil
+}
+
+// onSlowHandshake: the engine has not answered uci in time; the GUI
+// decides how long to wait, but the user is told.
+func (c *Core) onSlowHandshake() {
+	c.notify("the engine has not answered uci with uciok after %v: is %q a UCI engine?", c.opts.SlowHandshake, strings.Join(c.settings.EngineArgv, " "))
+}
+
+// toEngine sends one line to the engine.
+func (c *Core) toEngine(line string) {
+	if strings.HasPrefix(line, "go") {
+		c.soon = false // the search takes the CPU (answerDue)
+	}
+	c.sent(c.engine.Send(line))
+}
+
+// toEnginePosition sends the engine a position line.
+func (c *Core) toEnginePosition(line string) { c.sent(c.engine.SendPosition(line)) }
+
+// sent reports what went wrong sending the engine a line: an engine that
+// stopped reading its input has been ended, and its death is handled as
+// any other.
+func (c *Core) sent(err error) {
+	switch {
+	case errors.Is(err, link.ErrStalled):
+		c.notify("%v", err)
+	case err != nil:
+		c.log.Printf("writing to the engine: %v", err)
+	}
+}
+
+// onEngineDeath restarts the engine; a second death within a minute, a
+// death at start, or too many positions that kill it, are fatal. When the
+// restarted engine dies again in the search it was given again, that
+// position kills it: the search gets bestmove 0000 and the run goes on
+// with a fresh engine. A death in a search of our own (a warm search) is
+// never fatal.
+func (c *Core) onEngineDeath() error {
+	if err := c.judgeDeath(c.engine.Ended()); err != nil {
+		return err
+	}
+	if err := c.startEngine(); err != nil {
+		c.fatalf("cannot restart the engine: %v", err)
+		return err
+	}
+	return nil
+}
+
+// judgeDeath says what a death means (link.Judge): an error when it is
+// fatal, else nil (the engine is restarted).
+func (c *Core) judgeDeath(status string) error {
+	switch c.engine.Judge(c.search.state == searchEngine && c.search.reissued) {
+	case link.InWarmSearch:
+		c.notify("%s", c.engine.WarmDeath(status))
+	case link.InHandshake:
+		c.fatalf("the engine ended before finishing the uci handshake (%s): is EngineCommand a UCI engine?", status)
+		return fmt.Errorf("%w during the handshake (%s)", ErrEngineDied, status)
+	case link.Again:
+		c.notify("the engine died again within a minute (%s): giving up", status)
+		return fmt.Errorf("%w twice within a minute (%s)", ErrEngineDied, status)
+	case link.TooOften:
+		c.notify("the engine died (%s) on %d positions within a minute: giving up", status, link.MaxPoisons)
+		return fmt.Errorf("%w on %d positions within a minute (%s)", ErrEngineDied, link.MaxPoisons, status)
+	case link.Poison:
+		c.onPoisonedSearch(status)
+	default:
+		c.notify("the engine died (%s): restarting it", status)
+	}
+	return nil
+}
+
+// onPoisonedSearch answers a search whose position killed the engine
+// twice: bestmove 0000, with an info string saying why, and that position
+// is not sent to an engine again (a go on it gets bestmove 0000 at once);
+// the GUI's next position goes to a fresh engine.
+func (c *Core) onPoisonedSearch(status string) {
+	why := "the engine died twice in a search of this position (" + status + ")"
+	c.notify("%s: bestmove 0000; a fresh engine for what follows", why)
+	for range c.replies.ReplaceLostBestmoves(false) {
+	}
+	c.game.Poison(c.search.engineLine, why)
+	c.search.state = searchNone
+	c.search.reissued = false
+	c.heldBySearch = false // what waited for that search waits for the new engine's handshake now
+}
+
+// onUCIOK completes a handshake: options from the configuration, then,
+// after a restart, what the dead engine had; then the GUI's commands that
+// waited for it.
+func (c *Core) onUCIOK() {
+	c.slowHandshake.Stop()
+	restart := c.engine.HandshakeDone()
+	c.sendConfiguredOptions()
+	if restart {
+		c.resume()
+	}
+	c.releaseQueued()
+}
+
+// resume gives a restarted engine what the dead one had: the GUI's
+// options, a new game, the isreadys it had not answered, the position and
+// the search it was in.
+func (c *Core) resume() {
+	c.sent(c.engine.Resume())
+	// Bestmoves of stopped searches the dead engine owed will not
+	// come; the latest search is issued again below.
+	for range c.replies.ReplaceLostBestmoves(c.search.state == searchEngine) {
+		c.log.Printf("the engine died owing the bestmove of a stopped search: bestmove 0000 instead")
+	}
+	for range c.replies.Owes(reply.ReadyOK) + c.replies.Owes(reply.OwnReadyOK) {
+		c.toEngine("isready")
+	}
+	switch {
+	case c.search.state == searchEngine:
+		c.toEnginePosition(c.search.engineLine)
+	case c.game.EngineLine() != "":
+		c.toEnginePosition(c.game.EngineLine())
+	}
+	if c.search.state == searchEngine {
+		// The position just sent is the one the search was for.
+		limits := c.search.limits
+		if c.search.ponderHit {
+			limits.Ponder = false
+		}
+		if !c.search.clockFrom.IsZero() {
+			// The mover's clock has run since the search began (or the
+			// ponder hit): the new engine must not count on that time.
+			white, black := true, true
+			if c.game.OK() {
+				white = (&c.game.Current().Pos).WhiteToMove()
+				black = !white
+			}
+			limits = limits.Charged(time.Since(c.search.clockFrom).Milliseconds(), white, black)
+		}
+		goLine := limits.String()
+		c.log.Printf("re-issuing the search the engine died in: %s", goLine)
+		c.toEngine(goLine)
+		c.search.reissued = !c.engine.DiedWarm()
+		if c.search.stopSent {
+			c.toEngine("stop")
+		}
+	}
 }

@@ -6,13 +6,14 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 )
 
 func TestConfiguredOptionsFitted(t *testing.T) {
-	cfg := testConfig(t, "")
+	cfg := proxytest.Config(t, "")
 	cfg.EngineOptions = []config.Option{{Name: "Hash", Value: "0"}, {Name: "skill level", Value: "99"},
 		{Name: "Ponder", Value: "maybe"}, {Name: "Style", Value: "risky"}}
-	h := startHarness(t, cfg, nil, nil)
+	h := start(t, cfg, nil, nil)
 	lines := h.Handshake()
 	got := h.WaitReceived(0, "isready")
 	want := []string{"uci", "setoption name Hash value 1", "setoption name Skill Level value 20", "setoption name Style value Risky", "isready"}
@@ -24,11 +25,11 @@ func TestConfiguredOptionsFitted(t *testing.T) {
 		"option name Skill Level type spin default 20 min 0 max 20",
 		"option name Ponder type check default false",
 		"option name Style type combo default Risky var Solid var Normal var Risky",
-		"info string [Engine] option Hash: 0 is below the option's minimum: 1 sent",
-		"info string [Engine] option Skill Level: 99 is above the option's maximum: 20 sent",
-		`info string [Engine] option Ponder: "maybe" is not true or false: not sent`,
+		"notice: [Engine] option Hash: 0 is below the option's minimum: 1 sent",
+		"notice: [Engine] option Skill Level: 99 is above the option's maximum: 20 sent",
+		`notice: [Engine] option Ponder: "maybe" is not true or false: not sent`,
 	} {
-		if !contains(lines, want) {
+		if !proxytest.Contains(lines, want) {
 			t.Errorf("no %q in %q", want, lines)
 		}
 	}

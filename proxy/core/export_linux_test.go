@@ -3,4 +3,4 @@
 package core
 
 // Spins counts the poll loop's busy-waits so far.
-func (c *Core) Spins() int32 { return c.poll.spins.Load() }
+func (c *Core) Spins() int32 { return int32(c.loop.Spins()) }

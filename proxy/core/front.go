@@ -2,9 +2,11 @@ package core
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/proxy/logfile"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -97,61 +99,6 @@ func (b *BestMove) AppendUCI(dst []byte) []byte {
 	return dst
 }
 
-// parseBestMove reads the engine's bestmove line: its move and its ponder
-// move, each null when missing or not a move (bestmove (none), 0000).
-// Without allocating: it runs for every move of a game.
-func parseBestMove(line []byte) (move, ponder board.Move) {
-	words := 0
-	for len(line) > 0 {
-		var w []byte
-		w, line = nextWord(line)
-		switch words++; {
-		case words == 2:
-			move = moveFromBytes(w)
-		case words > 2 && len(line) > 0 && string(w) == "ponder":
-			p, _ := nextWord(line)
-			return move, moveFromBytes(p)
-		}
-	}
-	return move, 0
-}
-
-// nextWord is the first word of b and what follows it.
-func nextWord(b []byte) (word, rest []byte) {
-	i := 0
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
-		i++
-	}
-	j := i
-	for j < len(b) && b[j] != ' ' && b[j] != '\t' {
-		j++
-	}
-	return b[i:j], b[j:]
-}
-
-// moveFromBytes reads a move in UCI form (e2e4, e7e8q); null when b is
-// none.
-func moveFromBytes(b []byte) board.Move {
-	square := func(f, r byte) (board.Square, bool) {
-		return board.NewSquare(int(f-'a'), int(r-'1')), f >= 'a' && f <= 'h' && r >= '1' && r <= '8'
-	}
-	if len(b) != 4 && len(b) != 5 {
-		return 0
-	}
-	from, ok1 := square(b[0], b[1])
-	to, ok2 := square(b[2], b[3])
-	promo := board.NoPromo
-	if len(b) == 5 {
-		if promo = board.PromoFromLetter(b[4]); promo == board.NoPromo {
-			return 0
-		}
-	}
-	if !ok1 || !ok2 {
-		return 0
-	}
-	return board.NewMove(from, to, promo)
-}
-
 // Description is what the GUI is told of the engine and of the options it
 // may set.
 type Description struct {
@@ -177,29 +124,29 @@ type Option struct {
 // them (when the log is on) and flushes them after each event.
 type Out struct {
 	w   *uci.Writer
-	log *logger
+	log *logfile.Log
 }
 
 // Line writes one line.
 func (o *Out) Line(s string) {
-	if o.log.on {
-		o.log.traffic(">gui", s)
+	if o.log.On() {
+		o.log.Traffic(">gui", s)
 	}
 	o.w.WriteLine(s)
 }
 
 // LineBytes writes one line.
 func (o *Out) LineBytes(b []byte) {
-	if o.log.on {
-		o.log.traffic(">gui", string(b))
+	if o.log.On() {
+		o.log.Traffic(">gui", string(b))
 	}
 	o.w.WriteLineBytes(b)
 }
 
 // Lines writes a run of whole lines, each ending in '\n', with one copy.
 func (o *Out) Lines(run []byte) {
-	if o.log.on {
-		EachLine(run, func(l []byte) { o.log.traffic(">gui", string(l)) })
+	if o.log.On() {
+		EachLine(run, func(l []byte) { o.log.Traffic(">gui", string(l)) })
 	}
 	o.w.WriteLinesRaw(run)
 }
@@ -212,4 +159,89 @@ func EachLine(run []byte, f func(line []byte)) {
 		f(run[:nl])
 		run = run[nl+1:]
 	}
+}
+
+// onGUILine handles one line from the GUI: its front reads it.
+func (c *Core) onGUILine(line string) {
+	if c.log.On() {
+		c.log.Traffic("gui>", line)
+	}
+	c.front.GUILine(line)
+}
+
+// notice tells the GUI msg, through its front, once it listens (Listening):
+// what comes before waits until then.
+func (c *Core) notice(msg string) {
+	if !c.listening {
+		c.notices = append(c.notices, msg)
+		return
+	}
+	c.front.Notice(msg)
+}
+
+// Listening tells that the GUI takes the front's notices from now on (a
+// UCI GUI once it has its uciok, a CECP GUI at once): those told before go
+// to it now, in order.
+func (c *Core) Listening() {
+	if c.listening {
+		return
+	}
+	c.listening = true
+	for _, n := range c.notices {
+		c.front.Notice(n)
+	}
+	c.notices = nil
+}
+
+// Tell tells the GUI msg (a notice of the front's own), in its turn among
+// the core's: once the GUI listens.
+func (c *Core) Tell(msg string) { c.notice(msg) }
+
+// notify reports a problem everywhere: stderr, log and the GUI.
+func (c *Core) notify(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	fmt.Fprintln(c.opts.Stderr, "polyproxy: "+msg)
+	c.log.Printf("%s", msg)
+	c.notice(msg)
+}
+
+// fatalf reports why polyproxy ends: stderr, log and the GUI.
+func (c *Core) fatalf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	fmt.Fprintln(c.opts.Stderr, "polyproxy: "+msg)
+	c.log.Printf("fatal: %s", msg)
+	c.notice(msg)
+}
+
+// Description is what the GUI is told of the engine: its options
+// announced with the values the configuration gives them as their
+// defaults. (Ours are the configuration's: Settings().Options.)
+func (c *Core) Description() Description {
+	d := Description{Name: c.engine.Name()}
+	for _, h := range c.engine.Header() {
+		switch {
+		case h.IsName:
+		case !h.IsOption:
+			d.IDLines = append(d.IDLines, h.Line)
+		default:
+			d.Options = append(d.Options, Option{Option: h.Option, Line: h.Line, Readable: h.Readable})
+		}
+	}
+	return d
+}
+
+// deliver hands one of our answers to the front, in its turn.
+func (c *Core) deliver(ans answer) {
+	if ans.observe != nil {
+		ans.observe() // before the front moves the game on with it
+	}
+	c.front.BestMove(ans.bm)
+	c.answeredGUI()
+}
+
+// answer is one of our answers to a go, and the learning calls that go
+// with it.
+type answer struct {
+	bm      BestMove
+	observe func()
 }

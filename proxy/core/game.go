@@ -1,639 +1,98 @@
 package core
 
 import (
-	"cmp"
-	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/polyproxy/polyproxy/book/board"
-	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/learn"
+	"github.com/polyproxy/polyproxy/proxy/track"
 )
 
+// The game followed (proxy/track), as the core tells of it.
+
 // Game is a game for the core to follow, as a front gives it: where it
-// starts and the moves played since.
-type Game struct {
-	FEN string // its start ("": the standard start position)
-	// Moves are its moves as the GUI gave them, in UCI form (castling as
-	// the GUI writes it).
-	Moves []board.Move
-	// Unread are the GUI's words after Moves from the first that is no
-	// move at all, as it wrote them: the game is not followed past them,
-	// and the engine gets them as they are.
-	Unread []string
-	// Line is the game as the GUI wrote it, for a GUI that writes the
-	// engine's own position lines (UCI): a game from the start position
-	// reaches the engine as written. "": the core writes the line.
-	Line string
-}
+// starts and the moves played since (track.Game).
+type Game = track.Game
 
-// game is the game the front gave, and how far the core follows it.
-type game struct {
-	// The game given, as the engine gets it: its position line ("" when
-	// it is not sent: refused), kept move by move in text and made a
-	// string once asked for (line, lineKept); or the GUI's own (guiLine),
-	// text then being stale.
-	text     positionText
-	line     string
-	lineKept bool
-	guiLine  bool
-	// gui is the GUI's own line for a game the core writes (from a FEN):
-	// the engine gets it when it says the same, without a copy.
-	gui string
-	// lost is the game given while it is not followed (ok false); when it
-	// is, the game given is base and moves.
-	lost *givenGame
-	// seq changes whenever the game given changes: an answer chosen for
-	// one game is not played into another.
-	seq int
-	// pondering: the game's last move is only the one a ponder search
-	// assumes (PonderOn), until a ponderhit plays it.
-	pondering bool
-
-	base     string       // "startpos" or the FEN; "": no game to continue (forget)
-	moves    []board.Move // the moves of the game followed: the game given when ok, else the last game followed
-	ok       bool         // cur is the position of the game given
-	cur      *board.Line  // the game so far: rules position, book key, keys seen
-	err      string       // why the position is not tracked (reported once)
-	refused  string       // why the GUI's last position cannot be played ("": it can)
-	start    *board.Line  // the start position, built once: most games begin there
-	start960 *board.Line  // the same with Chess960's castling
-	baseFEN  string       // the FEN of base, normalised
-	// predicted is the game after our last book move (predictedMove),
-	// already computed for the ponder reply: when the GUI's next game
-	// plays that move, the game continues from it instead of working it
-	// out again; when the GUI asks the same position again and the book
-	// picks the same move, the answer is reused.
-	predicted       *board.Line
-	predictedMove   board.Move
-	predictedPonder string // the ponder move announced with it
-	// beforeLast is the position before the last of moves (when
-	// beforeLastOK): a game that replaces that move (a ponder miss: the
-	// GUI's real move instead of the one pondered on) goes on from it
-	// instead of replaying the game from its start.
-	beforeLast   board.Position
-	beforeLastOK bool
-	// poisoned is the engine line of a position that killed the engine
-	// twice: it is not sent to an engine again.
-	poisoned string
-	// analyse is UCI_AnalyseMode as the engine was set: the GUI analyses
-	// (python-chess sets it for analyse()), and the book is off.
-	analyse bool
-	// chess960 is UCI_Chess960 as the engine was set: positions are then
-	// Chess960 ones (FEN castling fields in any style, castling as king
-	// takes own rook, in the GUI's moves and in book answers alike).
-	chess960 bool
-	// number counts the games: it changes at a position that does not
-	// continue the game (after ucinewgame, none does).
-	number int
-}
-
-// givenGame is a game given that is not followed.
-type givenGame struct {
-	base   string
-	moves  []board.Move
-	unread []string
-}
-
-const startBase = "startpos"
-
-// init builds the start position once.
-func (g *game) init() {
-	l, err := board.NewLine(startBase)
-	l960, err960 := board.NewLineVariant(startBase, true)
-	if err != nil || err960 != nil {
-		panic(err) // the start position always parses
-	}
-	g.start, g.start960 = l, l960
-}
-
-// pos is the current book position; only meaningful when ok.
-func (g *game) pos() *board.Position { return &g.cur.Pos }
-
-// engineLine is the position line the engine gets for the game given
-// ("": none), made a string once per change.
-func (g *game) engineLine() string {
-	if !g.lineKept {
-		if g.gui != "" && string(g.text.b) == g.gui {
-			g.line = g.gui
-		} else {
-			g.line = string(g.text.b)
+// follow tells what a command did to the game followed (ch): the log,
+// and the GUI, what is wrong with it; live learning its positions.
+func (c *Core) follow(ch track.Change) {
+	switch ch.Kind {
+	case track.Followed:
+		if ch.Again {
+			c.log.Printf("position followed again")
 		}
-		g.lineKept = true
-	}
-	return g.line
-}
-
-// changed notes a change of the game given.
-func (g *game) changed() { g.seq++ }
-
-// setLine sets the engine's line for the game given gv: the GUI's own
-// (guiLine) for a game from the start position, else written from gv.
-func (g *game) setLine(gv givenGame, guiLine string) {
-	if guiLine != "" && gv.base == startBase {
-		g.line, g.lineKept, g.guiLine = guiLine, true, true
-		return
-	}
-	g.writeText(gv)
-	g.gui = guiLine
-}
-
-// extendLine adds moves to the engine's line (guiLine: the GUI's own
-// after them), before they are added to the game.
-func (g *game) extendLine(moves []board.Move, guiLine string) {
-	if guiLine != "" && g.base == startBase {
-		g.line, g.lineKept, g.guiLine = guiLine, true, true
-		return
-	}
-	if g.guiLine {
-		g.writeText(g.given())
-	}
-	g.lineKept, g.gui = false, guiLine
-	for _, m := range moves {
-		g.text.add(m)
-	}
-}
-
-// clearLine leaves the engine no line.
-func (g *game) clearLine() {
-	g.text.clear()
-	g.guiLine, g.lineKept, g.gui = false, false, ""
-}
-
-// given is the game given: base, moves, and the words that are no move.
-func (g *game) given() givenGame {
-	if g.lost != nil {
-		return *g.lost
-	}
-	return givenGame{base: g.base, moves: g.moves}
-}
-
-// after is the game after one more move (in UCI form), leaving g as it is.
-func (g *game) after(move string) (*board.Line, bool) {
-	m, err := board.ParseMove(move)
-	if err != nil {
-		return nil, false
-	}
-	l, err := g.cur.After(m)
-	return l, err == nil
-}
-
-// setGame follows a game given whole: at the cost of its new moves when
-// it extends the game followed or replaces its last move (a ponder miss),
-// else from its start. The same game again changes nothing.
-func (c *Core) setGame(gv Game) {
-	g := &c.game
-	g.pondering = false
-	base := gv.FEN
-	if base == "" {
-		base = startBase
-	}
-	if g.ok && len(gv.Unread) == 0 && base == g.base {
-		if isPrefix(g.moves, gv.Moves) {
-			c.extendGame(gv.Moves[len(g.moves):], gv.Line)
-			return
+		c.observePosition(ch.Continues)
+	case track.Lost:
+		if ch.Tell {
+			c.notice(ch.Message)
 		}
-		if n := len(g.moves); n > 0 && len(gv.Moves) >= n && isPrefix(g.moves[:n-1], gv.Moves) &&
-			c.replaceLastMove(gv.Moves[n-1:], gv.Line) {
-			return
+		c.log.Printf("%s", ch.Message)
+	case track.Refused:
+		if ch.Tell {
+			c.notice(ch.Message)
 		}
+		c.log.Printf("%s: %s", ch.Message, ch.Detail)
 	}
-	c.replayGame(givenGame{base: base, moves: slices.Clone(gv.Moves), unread: gv.Unread}, gv.Line)
 }
 
-// play follows the game given going on by moves, at their cost (line:
-// the GUI's own line after them, or "").
-func (c *Core) play(moves []board.Move, line string) {
-	g := &c.game
-	if g.pondering {
-		g.pondering = false
-		if len(moves) == 0 || len(g.moves) == 0 || moves[0] != g.moves[len(g.moves)-1] {
-			c.replaceLast(moves, line) // a ponder miss
-			return
-		}
-		moves = moves[1:] // the move pondered on, played
-	}
-	if g.ok {
-		c.extendGame(moves, line)
+// observePosition gives live learning the position followed: a copy, as
+// the game moves on before the observer runs (after the flush).
+func (c *Core) observePosition(continues bool) {
+	if !c.observer.On() {
 		return
 	}
-	gv := g.given()
-	if len(gv.unread) > 0 {
-		for _, m := range moves {
-			gv.unread = append(slices.Clip(gv.unread), m.String())
-		}
-	} else {
-		gv.moves = append(slices.Clip(gv.moves), moves...)
-	}
-	c.replayGame(gv, line)
-}
-
-// replaceLast follows the game given with its last move replaced by moves
-// (a ponder miss; none: the last move taken back), at their cost (line:
-// the GUI's own line after them, or "").
-func (c *Core) replaceLast(moves []board.Move, line string) {
-	g := &c.game
-	g.pondering = false
-	if n := len(g.moves); g.ok && n > 0 && len(moves) > 0 && moves[0] == g.moves[n-1] {
-		c.extendGame(moves[1:], line) // the same last move: the game goes on
-		return
-	}
-	if g.ok && c.replaceLastMove(moves, line) {
-		return
-	}
-	gv := g.given()
-	switch {
-	case len(gv.unread) > 0:
-		gv.unread = slices.Clip(gv.unread[:len(gv.unread)-1])
-		for _, m := range moves {
-			gv.unread = append(gv.unread, m.String())
-		}
-	case len(gv.moves) > 0:
-		gv.moves = append(slices.Clip(gv.moves[:len(gv.moves)-1]), moves...)
-	default:
-		gv.moves = slices.Clone(moves)
-	}
-	c.replayGame(gv, line)
-}
-
-// replayGame follows a game given from its start: a new game, a take-back,
-// a jump, a game that did not play before (line: the GUI's own, or "").
-func (c *Core) replayGame(gv givenGame, line string) {
-	g := &c.game
-	if gv.base == "" { // a game refused before: nothing to go on from
-		c.refusePosition(cmp.Or(g.refused, "no position"), "")
-		return
-	}
-	g.changed()
-	g.refused = ""
-	g.predicted = nil
-	g.pondering = false
-	continues := gv.base == g.base && continuesGame(g.moves, gv.moves)
-	if !continues {
-		g.number++
-	}
-	g.lost = &gv // until it is followed
-	if err := g.reset(gv.base); err != nil {
-		c.refusePosition(err.Error(), gv.base)
-		return
-	}
-	g.base = gv.base
-	g.baseFEN = g.cur.Pos.FEN()
-	g.setLine(gv, line)
-	if g.engineLine() == g.poisoned {
-		c.refusePosition("the engine died twice in a search of this position", g.poisoned)
-		return
-	}
-	if err := g.playMoves(gv.moves, 0); err != nil {
-		c.lostTrack(err, continues)
-		return
-	}
-	if len(gv.unread) > 0 {
-		_, err := board.ParseMove(gv.unread[0])
-		c.lostTrack(fmt.Errorf("move %d (%s): %v", len(gv.moves)+1, gv.unread[0], err), continues)
-		return
-	}
-	g.moves, g.lost = gv.moves, nil
-	c.tracked(continues)
-}
-
-// writeText writes the engine's position line for the game given: the
-// start position, or the FEN normalised (castling rights without their
-// king and rook, and an en-passant square no pawn can take, removed;
-// missing fields filled in), so a position an engine would crash on never
-// reaches it; then the moves.
-func (g *game) writeText(gv givenGame) {
-	fen := ""
-	if gv.base != startBase {
-		fen = g.baseFEN
-	}
-	g.text.reset(fen)
-	for _, m := range gv.moves {
-		g.text.add(m)
-	}
-	for _, w := range gv.unread {
-		g.text.addWord(w)
-	}
-	g.guiLine, g.lineKept, g.gui = false, false, ""
-}
-
-// extendGame follows moves played since the game given (none: the same
-// game again), line being the GUI's own after them, or "".
-func (c *Core) extendGame(moves []board.Move, line string) {
-	g := &c.game
-	if len(moves) == 0 {
-		switch {
-		case line == "":
-		case g.guiLine:
-			g.line = line // as the GUI writes it now
-		default:
-			g.gui, g.lineKept = line, false
-		}
-		return
-	}
-	g.changed()
-	g.extendLine(moves, line)
-	followed := len(g.moves)
-	if g.predicted != nil && moves[0] == g.predictedMove {
-		g.beforeLast, g.beforeLastOK = g.cur.Pos, true
-		g.cur = g.predicted
-		g.moves = append(g.moves, moves[0])
-		moves = moves[1:]
-	}
-	g.predicted = nil
-	if err := g.playMoves(moves, len(g.moves)); err != nil {
-		g.lost = &givenGame{base: g.base, moves: append(slices.Clone(g.moves), moves...)}
-		g.moves = g.moves[:followed] // the last game followed
-		c.lostTrack(err, true)
-		return
-	}
-	g.moves = append(g.moves, moves...)
-	c.tracked(true)
-}
-
-// replaceLastMove follows the game with its last move replaced by moves
-// (a ponder miss; none: the move taken back), from the position before
-// that move: at the cost of its new moves, as a game that extends the game
-// followed (line: the GUI's own after them, or ""). false: moves[0] is
-// the game's last move, or one of them does not play, or the engine must
-// not get the game; nothing was done.
-func (c *Core) replaceLastMove(moves []board.Move, line string) bool {
-	g := &c.game
-	n := len(g.moves)
-	if !g.beforeLastOK || n == 0 || len(moves) > 0 && moves[0] == g.moves[n-1] {
-		return false
-	}
-	pos := g.beforeLast // the new moves are checked before anything changes
-	for _, m := range moves {
-		m = pos.ToPlayed(m)
-		if _, err := pos.LegalMove(m); err != nil {
-			return false
-		}
-		pos.Play(m)
-	}
-	if g.poisoned != "" && g.lineAfterReplace(moves, line) == g.poisoned {
-		return false
-	}
-	// Cut in place: the game alone holds its moves and keys (a line made
-	// with After copies the keys before it grows them).
-	g.changed()
-	switch {
-	case line != "" && g.base == startBase:
-		g.line, g.lineKept, g.guiLine = line, true, true // the GUI's own line replaces the engine's
-	case g.guiLine:
-		g.writeText(g.given()) // the core writes the line from now on
-		fallthrough
-	default:
-		g.text.undoLast()
-		g.lineKept, g.gui = false, line
-	}
-	g.cur.Pos = g.beforeLast
-	g.cur.Keys = g.cur.Keys[:len(g.cur.Keys)-1]
-	g.moves = g.moves[:n-1]
-	g.beforeLastOK, g.predicted, g.refused = false, nil, ""
-	if len(moves) == 0 {
-		c.tracked(true)
-		return true
-	}
-	c.extendGame(moves, line)
-	return true
-}
-
-// lineAfterReplace is the engine's line for the game with its last move
-// replaced by moves (line: the GUI's own, or "").
-func (g *game) lineAfterReplace(moves []board.Move, line string) string {
-	if line != "" && g.base == startBase {
-		return line
-	}
-	text := g.text
-	if g.guiLine {
-		text = positionText{}
-		fen := ""
-		if g.base != startBase {
-			fen = g.baseFEN
-		}
-		text.reset(fen)
-		for _, m := range g.moves {
-			text.add(m)
-		}
-	}
-	text.b = slices.Clone(text.b)
-	text.undoLast()
-	for _, m := range moves {
-		text.add(m)
-	}
-	return string(text.b)
-}
-
-// playMoves plays moves (the first is move number first+1) on the game,
-// keeping the position before the last of them (beforeLast).
-func (g *game) playMoves(moves []board.Move, first int) error {
-	if len(moves) == 0 {
-		return nil
-	}
-	g.beforeLastOK = false
-	for i, m := range moves {
-		if i == len(moves)-1 {
-			g.beforeLast = g.cur.Pos
-		}
-		if _, err := g.cur.Play(m); err != nil {
-			return fmt.Errorf("move %d (%s): %v", first+i+1, m, err)
-		}
-	}
-	g.beforeLastOK = true
-	return nil
-}
-
-// tracked reports a successfully followed position.
-func (c *Core) tracked(continues bool) {
-	g := &c.game
-	if g.err != "" {
-		c.log.printf("position followed again")
-	}
-	g.ok, g.err = true, ""
-	if c.observer.obs == nil {
-		return
-	}
-	// A copy: the game moves on before the observer runs (after the flush).
-	pos := g.cur.Pos
+	cur := c.game.Current()
+	pos := cur.Pos
 	if continues {
-		c.observer.later(func(o GameObserver) { o.Position(pos, true) })
+		c.observer.Later(func(o GameObserver) { o.Position(pos, true) })
 		return
 	}
 	// The last game ends: its learning lands now.
-	at, line := time.Now(), slices.Clone(g.cur.Keys)
+	at, line := time.Now(), slices.Clone(cur.Keys)
 	pgn := learn.StatPGN(c.settings.BookLearnPGN)
-	c.observer.laterNow(func(o GameObserver) {
+	c.observer.Now(func(o GameObserver) {
 		o.Position(pos, false)
 		o.GameStart(at, line, pgn)
 	})
 }
 
-// reset sets the game to its base position.
-func (g *game) reset(base string) error {
-	g.beforeLastOK = false
-	if base == startBase {
-		start := g.start
-		if g.chess960 {
-			start = g.start960
-		}
-		l := *start
-		l.Keys = append(make([]board.Key, 0, 64), start.Keys...)
-		g.cur = &l
-		return nil
-	}
-	l, err := board.NewLineVariant(base, g.chess960)
-	if err != nil {
-		return err // it names the FEN
-	}
-	g.cur = l
-	return nil
-}
-
-// forget ends the game followed: the next position begins a new one. The
-// game given is kept (a front may go on from it), and so are base and
-// moves while a bad game leaves the game unfollowed (lostTrack): the
-// GUI's next good game may continue it.
-func (g *game) forget() {
-	if g.lost == nil {
-		g.lost = &givenGame{base: g.base, moves: g.moves}
-	}
-	g.ok, g.base, g.moves, g.predicted, g.beforeLastOK, g.pondering = false, "", nil, nil, false, false
-}
-
-// lostTrack stops using the book until a position can be followed again;
-// the engine still gets the game given and decides. continues tells
-// whether the bad game continued the game: a good game may then continue
-// it still (its book moves, its learning), else a new game begins with the
-// next good one.
-func (c *Core) lostTrack(err error, continues bool) {
-	g := &c.game
-	g.ok, g.predicted = false, nil
-	if !continues {
-		g.forget()
-	}
-	msg := "position not followed, no book until the next good position: " + err.Error()
-	if msg != g.err {
-		g.err = msg
-		c.front.Notice(msg)
-	}
-	c.log.printf("%s", msg)
-}
-
-// refusePosition keeps from the engine a position that cannot be played
-// (why says what is wrong; text shows it in the log): engines such as
-// Stockfish crash on a bad FEN, and a restart would replay it into a
-// second crash. A go on it gets "bestmove 0000" at once.
-func (c *Core) refusePosition(why, text string) {
-	g := &c.game
-	g.changed()
-	g.clearLine()
-	g.refused = why
-	g.forget()
-	msg := "position not sent to the engine: " + why
-	if msg != g.err {
-		g.err = msg
-		c.front.Notice(msg)
-	}
-	c.log.printf("%s: %s", msg, text)
-}
-
-// positionText is a position line, kept up to date move by move: writing
-// it again from the moves for every search cost a move the game's length.
-type positionText struct {
-	b        []byte
-	hasMoves bool // the "moves" word is written
-	// undo is the length of b before its last move, and undoMoves
-	// hasMoves then (undoLast).
-	undo      int
-	undoMoves bool
-}
-
-// reset starts the line at fen ("": the start position).
-func (t *positionText) reset(fen string) {
-	t.b = append(t.b[:0], "position "...)
-	if fen == "" {
-		t.b = append(t.b, startBase...)
-	} else {
-		t.b = append(append(t.b, "fen "...), fen...)
-	}
-	t.hasMoves = false
-	t.undo = -1
-}
-
-// clear leaves no line.
-func (t *positionText) clear() { t.b, t.hasMoves, t.undo = t.b[:0], false, -1 }
-
-// add appends a move.
-func (t *positionText) add(m board.Move) {
-	t.startWord()
-	t.b = m.AppendTo(t.b)
-}
-
-// addWord appends a word the GUI wrote in place of a move.
-func (t *positionText) addWord(w string) {
-	t.startWord()
-	t.b = append(t.b, w...)
-}
-
-func (t *positionText) startWord() {
-	t.undo, t.undoMoves = len(t.b), t.hasMoves
-	if !t.hasMoves {
-		t.b = append(t.b, " moves"...)
-		t.hasMoves = true
-	}
-	t.b = append(t.b, ' ')
-}
-
-// undoLast takes the last move off the line (once).
-func (t *positionText) undoLast() {
-	if t.undo >= 0 {
-		t.b, t.hasMoves, t.undo = t.b[:t.undo], t.undoMoves, -1
+// settlePonder takes back the move a ponder search assumed when no
+// ponderhit played it: the game given goes on from the game as played.
+func (c *Core) settlePonder() {
+	if c.game.Pondering() {
+		c.follow(c.game.ReplaceLast(nil, ""))
 	}
 }
 
-func isPrefix(prefix, s []board.Move) bool {
-	return len(prefix) <= len(s) && slices.Equal(prefix, s[:len(prefix)])
+// Game is the game given, as played (without a move only pondered on).
+func (c *Core) Game() GameView { return GameView{g: c.game} }
+
+// GameView is the game given, read only, valid until the next command.
+type GameView struct{ g *track.Tracker }
+
+// FEN is where the game starts ("": the standard start position).
+func (v GameView) FEN() string {
+	fen, _ := v.g.Given()
+	return fen
 }
 
-// continuesGame reports whether a game's moves from its start continue
-// the game whose moves were played, for every rule that counts over a game
-// (BookMaxMoves, BookMinLine, learning). A take-back, a jump back to any
-// earlier move (then perhaps other moves), a ponder miss and the same game
-// again do. A game that changes the first move does not, nor does a game
-// of at most one move that is not one ply from the game: that is the first
-// position a new game shows an engine of either colour, which is what a
-// GUI that does not send ucinewgame sends next (python-chess).
-func continuesGame(played, moves []board.Move) bool {
-	n := commonPrefix(played, moves)
-	return n >= len(played)-1 || n >= 1 && len(moves) >= 2
+// Moves are the moves played, as given.
+func (v GameView) Moves() []board.Move {
+	_, moves := v.g.Given()
+	return moves
 }
 
-func commonPrefix(a, b []board.Move) int {
-	n := 0
-	for n < len(a) && n < len(b) && a[n] == b[n] {
-		n++
-	}
-	return n
-}
+// Position is the position reached.
+func (v GameView) Position() *board.Position { return v.g.PlayedPosition() }
 
-// noteAnalyseMode follows the engine option UCI_AnalyseMode, however it is
-// set (setoption, [Engine], -uci): analysis is the engine's, never the
-// book's. Only logged: python-chess switches it for every analyse and play.
-func (c *Core) noteAnalyseMode(name, value string) {
-	if !strings.EqualFold(name, "UCI_AnalyseMode") {
-		return
-	}
-	on, err := config.ParseBool(value)
-	if err != nil || on == c.game.analyse {
-		return
-	}
-	c.game.analyse = on
-	if on {
-		c.log.printf("UCI_AnalyseMode on: book off, the engine analyses")
-	} else {
-		c.log.printf("UCI_AnalyseMode off: book on again")
-	}
+// Searched is the position the latest search is on: the game's, or with
+// the move a ponder search assumes.
+func (v GameView) Searched() *board.Position { return &v.g.Current().Pos }
+
+// Repetitions is how often the position reached occurred in the game.
+func (v GameView) Repetitions() int {
+	played := v.g.Played()
+	return played.Repetitions()
 }

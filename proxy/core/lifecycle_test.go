@@ -11,18 +11,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polyproxy/polyproxy/proxy"
 	"github.com/polyproxy/polyproxy/proxy/core"
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 func TestMissingEngineIsFatal(t *testing.T) {
 	var stderr strings.Builder
-	a := core.New(testConfig(t, ""), core.Options{
+	a := core.New(proxytest.Config(t, ""), core.Options{
 		StartEngine: func() (core.Engine, error) { return nil, errors.New("no such file") },
 		Stderr:      &stderr,
 	})
-	err := a.Run(strings.NewReader("uci\n"), &strings.Builder{}, proxy.NewFront(a))
+	err := a.Run(strings.NewReader("uci\n"), &strings.Builder{}, proxytest.Script(a))
 	if err == nil || !strings.Contains(stderr.String(), "cannot start the engine: no such file") {
 		t.Fatalf("err %v, stderr %q", err, stderr.String())
 	}
@@ -30,7 +30,7 @@ func TestMissingEngineIsFatal(t *testing.T) {
 
 func TestEngineDeathDuringHandshakeIsFatal(t *testing.T) {
 	// It ends at the first line it gets: the proxy's uci.
-	h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) { s.ExitOn = "uci" }, nil)
+	h := start(t, proxytest.Config(t, ""), func(_ int, s *ucitest.Settings) { s.ExitOn = "uci" }, nil)
 	select {
 	case err := <-h.Done:
 		if !errors.Is(err, core.ErrEngineDied) {
@@ -45,7 +45,7 @@ func TestEngineDeathDuringHandshakeIsFatal(t *testing.T) {
 // An engine that never answers uci (not a UCI engine) is reported on
 // stderr, where the operator looks when the GUI says the engine hangs.
 func TestSlowHandshakeReported(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) { s.Mute = true }, nil)
+	h := start(t, proxytest.Config(t, ""), func(_ int, s *ucitest.Settings) { s.Mute = true }, nil)
 	deadline := time.Now().Add(5 * time.Second)
 	for !strings.Contains(h.Stderr.String(), "has not answered uci") {
 		if time.Now().After(deadline) {
@@ -64,7 +64,7 @@ func TestSlowHandshakeReported(t *testing.T) {
 }
 
 func TestQuitStopsEngine(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), nil, nil)
+	h := start(t, proxytest.Config(t, ""), nil, nil)
 	h.Handshake()
 	h.Send("quit")
 	select {
@@ -76,13 +76,13 @@ func TestQuitStopsEngine(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("no exit after quit")
 	}
-	if !contains(h.Engine(0).Received(), "quit") {
+	if !proxytest.Contains(h.Engine(0).Received(), "quit") {
 		t.Fatal("engine did not get quit")
 	}
 }
 
 func TestEOFStopsEngine(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), nil, nil)
+	h := start(t, proxytest.Config(t, ""), nil, nil)
 	h.Handshake()
 	h.GUI.Close()
 	select {
@@ -102,7 +102,7 @@ func TestEOFStopsEngine(t *testing.T) {
 }
 
 // ended waits for the run to end and returns all the GUI got until then.
-func (h *harness) ended(within time.Duration) []string {
+func ended(h *proxytest.Harness, within time.Duration) []string {
 	h.T.Helper()
 	var got []string
 	deadline := time.After(within)
@@ -127,7 +127,7 @@ func (h *harness) ended(within time.Duration) []string {
 func withoutInfo(lines []string) []string {
 	var out []string
 	for _, l := range lines {
-		if !strings.HasPrefix(l, "info") {
+		if !strings.HasPrefix(l, "info") && !strings.HasPrefix(l, "book move ") {
 			out = append(out, l)
 		}
 	}
@@ -160,7 +160,7 @@ func TestQuitAndEOFAnswerEverythingBefore(t *testing.T) {
 		{"lines after quit are not read", "isready\nquit\nisready\n", []string{"readyok"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := startHarness(t, testConfig(t, smallBook(t)), func(_ int, s *ucitest.Settings) {
+			h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), func(_ int, s *ucitest.Settings) {
 				s.SearchTime = time.Hour // only stop (or quit) ends a timed search
 			}, nil)
 			h.Send("uci")
@@ -177,7 +177,7 @@ func TestQuitAndEOFAnswerEverythingBefore(t *testing.T) {
 // An engine that stays after quit (and does not stop its search) has its
 // grace, then is ended; the go it owed still gets a bestmove.
 func TestQuitEngineThatStays(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) {
+	h := start(t, proxytest.Config(t, ""), func(_ int, s *ucitest.Settings) {
 		s.IgnoreQuit, s.IgnoreStop = true, true
 	}, nil, func(o *core.Options) { o.QuitGrace = 50 * time.Millisecond })
 	h.Handshake()
@@ -197,7 +197,7 @@ func TestQuitEngineThatStays(t *testing.T) {
 // when it does not.
 func TestQuitDuringSlowHandshake(t *testing.T) {
 	t.Run("nothing to answer", func(t *testing.T) {
-		h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) { s.StartDelay = time.Hour }, nil)
+		h := start(t, proxytest.Config(t, ""), func(_ int, s *ucitest.Settings) { s.StartDelay = time.Hour }, nil)
 		start := time.Now()
 		h.Send("setoption name Hash value 1", "quit")
 		if got := h.Ended(5 * time.Second); len(got) != 0 {
@@ -208,7 +208,7 @@ func TestQuitDuringSlowHandshake(t *testing.T) {
 		}
 	})
 	t.Run("answered", func(t *testing.T) {
-		h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) { s.StartDelay = 100 * time.Millisecond }, nil)
+		h := start(t, proxytest.Config(t, ""), func(_ int, s *ucitest.Settings) { s.StartDelay = 100 * time.Millisecond }, nil)
 		h.Send("uci", "isready", "quit")
 		got := h.Ended(5 * time.Second)
 		if len(got) < 2 || got[len(got)-2] != "uciok" || got[len(got)-1] != "readyok" {
@@ -216,7 +216,7 @@ func TestQuitDuringSlowHandshake(t *testing.T) {
 		}
 	})
 	t.Run("handshake never comes", func(t *testing.T) {
-		h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) { s.Mute = true }, nil,
+		h := start(t, proxytest.Config(t, ""), func(_ int, s *ucitest.Settings) { s.Mute = true }, nil,
 			func(o *core.Options) { o.QuitWait = 300 * time.Millisecond })
 		start := time.Now()
 		h.Send("uci", "isready", "quit")

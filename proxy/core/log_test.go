@@ -11,13 +11,14 @@ import (
 
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/version"
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 )
 
 func TestLogRecordsTrafficAndDecisions(t *testing.T) {
-	cfg := testConfig(t, smallBook(t))
+	cfg := proxytest.Config(t, proxytest.SmallBook(t))
 	cfg.Log = true
 	cfg.LogFile = filepath.Join(t.TempDir(), "polyproxy.log")
-	h := startHarness(t, cfg, nil, nil)
+	h := start(t, cfg, nil, nil)
 	h.Handshake()
 	h.Send("position startpos", "go")
 	h.Until("bestmove")
@@ -52,12 +53,12 @@ func TestLogRecordsTrafficAndDecisions(t *testing.T) {
 
 // Every reason the book gives no move, or skips an entry, is in the log.
 func TestLogRecordsEveryBookReason(t *testing.T) {
-	cfg := testConfig(t, fixture.Path("oddities.bin"))
+	cfg := proxytest.Config(t, fixture.Path("oddities.bin"))
 	cfg.BookThreshold = 5
 	cfg.BookDepth = 50
 	cfg.Log = true
 	cfg.LogFile = filepath.Join(t.TempDir(), "polyproxy.log")
-	h := startHarness(t, cfg, nil, nil)
+	h := start(t, cfg, nil, nil)
 	h.Handshake()
 	for _, l := range []string{
 		"position fen 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "go",

@@ -15,7 +15,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/polyproxy/polyproxy/proxy"
 	"github.com/polyproxy/polyproxy/proxy/core"
 	"github.com/polyproxy/polyproxy/proxy/proxytest"
 	"github.com/polyproxy/polyproxy/uci"
@@ -62,9 +61,9 @@ func relayRig(b *testing.B, poll bool) (engineOut, guiIn *os.File, stop func()) 
 		guiR, engR = pollable(b, guiR), pollable(b, engR)
 	}
 	eng := &pipeEngine{r: engR, w: engW, fd: poll, exited: make(chan struct{})}
-	a := core.New(testConfig(b, ""), core.Options{StartEngine: func() (core.Engine, error) { return eng, nil }})
+	a := core.New(proxytest.Config(b, ""), core.Options{StartEngine: func() (core.Engine, error) { return eng, nil }})
 	done := make(chan struct{})
-	go func() { a.Run(guiR, outW, proxy.NewFront(a)); close(done) }()
+	go func() { a.Run(guiR, outW, proxytest.Script(a)); close(done) }()
 	io.WriteString(engW, "uciok\n")
 	io.WriteString(guiW, "uci\n")
 	lr := uci.NewLineReader(outR, 64<<10)

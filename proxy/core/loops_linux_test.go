@@ -17,7 +17,7 @@ func TestPollLoopSpinsOnlyWhenAnswerDue(t *testing.T) {
 	if !proxytest.OnPollLoop {
 		t.Skip("runs on the poll loop (TestSuiteOnPollLoop)")
 	}
-	h := startHarness(t, testConfig(t, ""), nil, nil)
+	h := start(t, proxytest.Config(t, ""), nil, nil)
 	h.Handshake()
 	spins := h.Core.Spins
 	time.Sleep(10 * time.Millisecond) // the loop has begun the wait after readyok
@@ -49,7 +49,7 @@ func TestPollLoopSpinsOnlyWhenAnswerDue(t *testing.T) {
 
 // The harness runs the loop its mode asks for.
 func TestHarnessLoop(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), nil, nil)
+	h := start(t, proxytest.Config(t, ""), nil, nil)
 	h.Handshake()
 	if got := h.Core.Polling(); got != proxytest.OnPollLoop {
 		t.Fatalf("poll loop running: %v, want %v", got, proxytest.OnPollLoop)

@@ -12,15 +12,16 @@ import (
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/learn"
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 )
 
 // Learning waits for a book another process holds locked, beside the
 // loop: the GUI's answers meanwhile come as ever, and the game is learned
 // once the lock is released.
 func TestLearningIntoALockedBookDelaysNoAnswer(t *testing.T) {
-	cfg := testConfig(t, smallBook(t))
+	cfg := proxytest.Config(t, proxytest.SmallBook(t))
 	cfg.BookLearn = true
-	h := startHarness(t, cfg, nil, learn.NewSession(learn.Settings{}, nil))
+	h := start(t, cfg, nil, learn.NewSession(learn.Settings{}, nil))
 	f, err := os.Open(cfg.BookFiles[0])
 	if err != nil {
 		t.Fatal(err)

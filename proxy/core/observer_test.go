@@ -16,6 +16,7 @@ import (
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/learn"
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 )
 
 // recorder is a core.GameObserver that writes down the calls; the settings it
@@ -79,7 +80,7 @@ func (r *recorder) gotSettings() []string {
 
 func TestObserverCalls(t *testing.T) {
 	rec := &recorder{}
-	h := startHarness(t, testConfig(t, smallBook(t)), nil, rec)
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), nil, rec)
 	h.Handshake()
 	h.Send("ucinewgame", "position startpos", "go")
 	h.Until("bestmove")
@@ -116,7 +117,7 @@ func TestObserverCalls(t *testing.T) {
 // longer game, starts another.
 func TestObserverTakeBackContinuesGame(t *testing.T) {
 	rec := &recorder{}
-	h := startHarness(t, testConfig(t, ""), nil, rec)
+	h := start(t, proxytest.Config(t, ""), nil, rec)
 	h.Handshake()
 	h.Send("ucinewgame")
 	var want []string
@@ -167,7 +168,7 @@ func TestObserverTakeBackContinuesGame(t *testing.T) {
 // later info lines carry none and arrive in another read.
 func TestObserverGetsLastScore(t *testing.T) {
 	rec := &recorder{}
-	h := startHarness(t, testConfig(t, ""), nil, rec)
+	h := start(t, proxytest.Config(t, ""), nil, rec)
 	h.Handshake()
 	h.Send("position startpos moves e2e4", "go infinite")
 	h.WaitReceived(0, "go infinite")
@@ -191,10 +192,10 @@ func TestObserverGetsLastScore(t *testing.T) {
 // it was.
 func TestObserverGetsLogAndLearningSettings(t *testing.T) {
 	rec := &recorder{}
-	cfg := testConfig(t, smallBook(t))
+	cfg := proxytest.Config(t, proxytest.SmallBook(t))
 	cfg.BookLearn = true
-	other := writeBook(t, []bookEntry{{"", "g1f3", 5}})
-	h := startHarness(t, cfg, nil, rec)
+	other := proxytest.WriteBook(t, []proxytest.BookEntry{{Moves: "", Move: "g1f3", Weight: 5}})
+	h := start(t, cfg, nil, rec)
 	h.Handshake()
 	h.Send("setoption name Polyglot BookLearn value false", "setoption name Polyglot BookFile value "+other+";"+cfg.BookFiles[0],
 		"setoption name Polyglot Book value false", "setoption name Polyglot BookDepth value oops",
@@ -244,7 +245,7 @@ func (o *closingObserver) Close() {
 // said before.
 func TestObserverWordsAtTheEndAreWrittenAsSaid(t *testing.T) {
 	obs := &closingObserver{recorder: &recorder{}, release: make(chan struct{})}
-	h := startHarness(t, testConfig(t, ""), nil, obs)
+	h := start(t, proxytest.Config(t, ""), nil, obs)
 	h.Handshake()
 	h.Send("quit")
 	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(h.Stderr.String(), "the last games are being counted"); {

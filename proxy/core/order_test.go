@@ -9,11 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 func TestReadyOKComesBeforeBookBestmove(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), func(_ int, s *ucitest.Settings) {
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), func(_ int, s *ucitest.Settings) {
 		s.ReadyDelay = 100 * time.Millisecond
 	}, nil)
 	h.Handshake()
@@ -30,7 +31,7 @@ func TestReadyOKComesBeforeBookBestmove(t *testing.T) {
 }
 
 func TestBestmoveWithoutGoDropped(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), nil, nil)
+	h := start(t, proxytest.Config(t, ""), nil, nil)
 	h.Handshake()
 	h.Engine(0).Say("bestmove e2e4", "info string after")
 	if l := h.Next(); l != "info string after" {
@@ -40,7 +41,7 @@ func TestBestmoveWithoutGoDropped(t *testing.T) {
 
 // bestmoves reads the GUI's output until n bestmoves have come, then
 // checks nothing else follows; it returns the bestmove lines in order.
-func (h *harness) bestmoves(n int) []string {
+func bestmoves(h *proxytest.Harness, n int) []string {
 	h.T.Helper()
 	var got []string
 	for len(got) < n {
@@ -58,12 +59,12 @@ func (h *harness) bestmoves(n int) []string {
 // A GUI that sends stop, then the next position and go in one burst, gets
 // two bestmoves: the stopped search's and the new one's.
 func TestStopPositionGoInOneBurst(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), nil, nil)
 	h.Handshake()
 	h.Send("position startpos moves a2a3", "go ponder wtime 1000 btime 1000")
 	h.WaitReceived(0, "go ponder")
 	h.Send("stop", "position startpos moves a2a3 h7h6", "go wtime 1000 btime 1000")
-	if got := h.bestmoves(2); got[0] != "bestmove a7a6" || got[1] != "bestmove a7a6" {
+	if got := bestmoves(h, 2); got[0] != "bestmove a7a6" || got[1] != "bestmove a7a6" {
 		t.Fatalf("got %q", got)
 	}
 	if m := h.Engine(0).Misused(); len(m) > 0 {
@@ -76,12 +77,12 @@ func TestStopPositionGoInOneBurst(t *testing.T) {
 // wait forever behind go infinite), and each go gets one bestmove, in
 // order, whether the new one is answered by the book or the engine.
 func TestGoDuringEngineSearch(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), nil, nil)
 	h.Handshake()
 	h.Send("position startpos moves a2a3", "go infinite")
 	h.WaitReceived(0, "go infinite")
 	h.Send("position startpos", "go wtime 1000 btime 1000") // in book
-	got := h.bestmoves(2)
+	got := bestmoves(h, 2)
 	if got[0] != "bestmove a7a6" || got[1] != "bestmove e2e4 ponder c7c5" {
 		t.Fatalf("engine's then book's bestmove expected, got %q", got)
 	}
@@ -91,11 +92,11 @@ func TestGoDuringEngineSearch(t *testing.T) {
 	h.Send("position startpos moves a2a3", "go infinite")
 	h.WaitReceived(0, "go infinite")
 	h.Send("position startpos moves a2a3 h7h6", "go wtime 1000 btime 1000") // out of book
-	if got := h.bestmoves(2); len(got) != 2 {
+	if got := bestmoves(h, 2); len(got) != 2 {
 		t.Fatalf("got %q", got)
 	}
 	h.Send("position startpos moves a2a3", "go wtime 1000 btime 1000")
-	h.bestmoves(1)
+	bestmoves(h, 1)
 	if m := h.Engine(0).Misused(); len(m) > 0 {
 		t.Fatalf("engine got a go while searching: %q", m)
 	}
@@ -104,12 +105,12 @@ func TestGoDuringEngineSearch(t *testing.T) {
 // A go while a book answer waits for ponderhit: that answer goes out as
 // stopped, then the new go is answered.
 func TestGoDuringBookPonder(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), nil, nil)
 	h.Handshake()
 	h.Send("position startpos", "go ponder")
 	h.Quiet(30 * time.Millisecond)
 	h.Send("position startpos moves a2a3", "go wtime 1000 btime 1000")
-	got := h.bestmoves(2)
+	got := bestmoves(h, 2)
 	if got[0] != "bestmove e2e4 ponder c7c5" || got[1] != "bestmove a7a6" {
 		t.Fatalf("got %q", got)
 	}
@@ -122,7 +123,7 @@ func TestGoDuringBookPonder(t *testing.T) {
 // every go its bestmove, in order (as Stockfish alone, which takes no go
 // until the running search ends).
 func TestGoWaitsForSearchThatEndsByItself(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), func(_ int, s *ucitest.Settings) {
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), func(_ int, s *ucitest.Settings) {
 		s.SearchTime = 50 * time.Millisecond
 		s.BestMove = "" // follows the game
 	}, nil)
@@ -132,7 +133,7 @@ func TestGoWaitsForSearchThatEndsByItself(t *testing.T) {
 		"position startpos", "go movetime 50", // the book's: after the engine's
 		"position startpos moves a2a3", "go wtime 1000 btime 1000",
 		"position startpos moves a2a3 a7a6", "go mate 3", "isready")
-	got := h.bestmoves(5)
+	got := bestmoves(h, 5)
 	want := []string{"bestmove h1g1", "bestmove a1a2", "bestmove e2e4 ponder c7c5", "bestmove a7a5", "bestmove a1a2"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("got %q, want %q", got, want)
@@ -145,7 +146,7 @@ func TestGoWaitsForSearchThatEndsByItself(t *testing.T) {
 	// as well: each go searches the position sent before it.
 	h.Send("position startpos moves a2a3", "go depth 5", "position startpos moves a2a3 a7a5", "go depth 5",
 		"position startpos moves a2a3 a7a5 b2b3", "go depth 5")
-	if got := h.bestmoves(3); !slices.Equal(got, []string{"bestmove a7a5", "bestmove a1a2", "bestmove a5a4"}) {
+	if got := bestmoves(h, 3); !slices.Equal(got, []string{"bestmove a7a5", "bestmove a1a2", "bestmove a5a4"}) {
 		t.Fatalf("got %q", got)
 	}
 	if m := h.Engine(0).Misused(); len(m) > 0 {
@@ -157,13 +158,13 @@ func TestGoWaitsForSearchThatEndsByItself(t *testing.T) {
 // stops that go's search, as with the engine alone (which reads the stop
 // only once the waiting go has started).
 func TestStopAfterWaitingGo(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) {
+	h := start(t, proxytest.Config(t, ""), func(_ int, s *ucitest.Settings) {
 		s.SearchTime = 100 * time.Millisecond
 	}, nil)
 	h.Handshake()
 	h.Send("position startpos moves a2a3", "go movetime 100", "go infinite", "stop")
 	start := time.Now()
-	if got := h.bestmoves(2); len(got) != 2 {
+	if got := bestmoves(h, 2); len(got) != 2 {
 		t.Fatalf("got %q", got)
 	}
 	if d := time.Since(start); d < 90*time.Millisecond {

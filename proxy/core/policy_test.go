@@ -10,16 +10,16 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/config"
-	"github.com/polyproxy/polyproxy/uci"
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 // namedBook is writeBook under a file name of its own, so that the info
 // string and the log tell the books apart.
-func namedBook(t *testing.T, name string, entries []bookEntry) string {
+func namedBook(t *testing.T, name string, entries []proxytest.BookEntry) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
-	if err := os.Rename(writeBook(t, entries), path); err != nil {
+	if err := os.Rename(proxytest.WriteBook(t, entries), path); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -39,23 +39,23 @@ func withLog(t *testing.T, cfg *config.Config) func() string {
 }
 
 func TestBookPerSide(t *testing.T) {
-	white := namedBook(t, "white.bin", []bookEntry{{"", "d2d4", 10}, {"d2d4 d7d5", "c2c4", 10}})
-	black := namedBook(t, "black.bin", []bookEntry{{"e2e4", "e7e5", 10}, {"d2d4", "g8f6", 10}})
-	cfg := testConfig(t, smallBook(t)) // BookFile: 1.e4, and 1...c5 after it
+	white := namedBook(t, "white.bin", []proxytest.BookEntry{{Moves: "", Move: "d2d4", Weight: 10}, {Moves: "d2d4 d7d5", Move: "c2c4", Weight: 10}})
+	black := namedBook(t, "black.bin", []proxytest.BookEntry{{Moves: "e2e4", Move: "e7e5", Weight: 10}, {Moves: "d2d4", Move: "g8f6", Weight: 10}})
+	cfg := proxytest.Config(t, proxytest.SmallBook(t)) // BookFile: 1.e4, and 1...c5 after it
 	cfg.BookFilesWhite = []string{white}
 	cfg.BookFilesBlack = []string{black}
 	log := withLog(t, cfg)
-	h := startHarness(t, cfg, nil, nil)
+	h := start(t, cfg, nil, nil)
 	h.Handshake()
 	// White to move: the white book, its ponder reply from the black book.
 	h.Send("position startpos", "go")
 	got := h.Until("bestmove")
-	if !contains(got, "info string book move d2d4 (weight 10, 100.0%, white.bin)") || got[len(got)-1] != "bestmove d2d4 ponder g8f6" {
+	if !proxytest.Contains(got, "book move d2d4 (weight 10, 100.0%, white.bin)") || got[len(got)-1] != "bestmove d2d4 ponder g8f6" {
 		t.Fatalf("White: %q", got)
 	}
 	// Black to move: the black book, not BookFile's c7c5.
 	h.Send("position startpos moves e2e4", "go")
-	if got := h.Until("bestmove"); !contains(got, "info string book move e7e5 (weight 10, 100.0%, black.bin)") || got[len(got)-1] != "bestmove e7e5" {
+	if got := h.Until("bestmove"); !proxytest.Contains(got, "book move e7e5 (weight 10, 100.0%, black.bin)") || got[len(got)-1] != "bestmove e7e5" {
 		t.Fatalf("Black: %q", got)
 	}
 	// The white book has no move here: the engine, not BookFile.
@@ -92,15 +92,15 @@ func TestBookPerSide(t *testing.T) {
 // missing default book.bin is no error), and a side whose books all fail
 // has no book rather than another side's.
 func TestBookPerSideReplacesBookFile(t *testing.T) {
-	cfg := testConfig(t, filepath.Join(t.TempDir(), "book.bin")) // missing
-	cfg.BookFilesWhite = []string{smallBook(t)}
+	cfg := proxytest.Config(t, filepath.Join(t.TempDir(), "book.bin")) // missing
+	cfg.BookFilesWhite = []string{proxytest.SmallBook(t)}
 	cfg.BookFilesBlack = []string{filepath.Join(t.TempDir(), "missing.bin")}
-	h := startHarness(t, cfg, nil, nil)
+	h := start(t, cfg, nil, nil)
 	lines := h.Handshake()
-	if hasPrefix(lines, "info string book "+cfg.BookFiles[0]) {
+	if proxytest.HasPrefix(lines, "notice: book "+cfg.BookFiles[0]) {
 		t.Errorf("BookFile opened though both sides have their own: %q", lines)
 	}
-	if !hasPrefix(lines, "info string book "+cfg.BookFilesBlack[0]+" not used") {
+	if !proxytest.HasPrefix(lines, "notice: book "+cfg.BookFilesBlack[0]+" not used") {
 		t.Errorf("missing black book not reported: %q", lines)
 	}
 	if l := h.BestmoveAfter("position startpos", "go"); l != "bestmove e2e4" {
@@ -115,11 +115,11 @@ func TestBookPerSideReplacesBookFile(t *testing.T) {
 var longLine = strings.Fields("e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7")
 
 func lineBook(t testing.TB) string {
-	var es []bookEntry
+	var es []proxytest.BookEntry
 	for i, m := range longLine {
-		es = append(es, bookEntry{strings.Join(longLine[:i], " "), m, 10})
+		es = append(es, proxytest.BookEntry{Moves: strings.Join(longLine[:i], " "), Move: m, Weight: 10})
 	}
-	return writeBook(t, es)
+	return proxytest.WriteBook(t, es)
 }
 
 // position is the position command after the first n plies of moves.
@@ -131,10 +131,10 @@ func position(moves []string, n int) string {
 }
 
 func TestBookMaxMoves(t *testing.T) {
-	cfg := testConfig(t, lineBook(t))
+	cfg := proxytest.Config(t, lineBook(t))
 	cfg.BookMaxMoves = 2
 	log := withLog(t, cfg)
-	h := startHarness(t, cfg, nil, nil)
+	h := start(t, cfg, nil, nil)
 	h.Handshake()
 	play := func(ply int) string {
 		h.T.Helper()
@@ -179,9 +179,9 @@ func TestBookMaxMoves(t *testing.T) {
 // continues the game: the book moves of ours still in the line count, and
 // those taken back do not.
 func TestBookMaxMovesAfterTakeBack(t *testing.T) {
-	cfg := testConfig(t, lineBook(t))
+	cfg := proxytest.Config(t, lineBook(t))
 	cfg.BookMaxMoves = 2
-	h := startHarness(t, cfg, func(_ int, s *ucitest.Settings) { s.BestMove = "h7h6" }, nil)
+	h := start(t, cfg, func(_ int, s *ucitest.Settings) { s.BestMove = "h7h6" }, nil)
 	h.Handshake()
 	from := func(ply int) string {
 		h.T.Helper()
@@ -216,9 +216,9 @@ func TestBookMaxMovesAfterTakeBack(t *testing.T) {
 // A line with an illegal move is not followed, but the game goes on: the
 // next good line that continues it keeps its book moves.
 func TestBookMaxMovesAfterABadLine(t *testing.T) {
-	cfg := testConfig(t, lineBook(t))
+	cfg := proxytest.Config(t, lineBook(t))
 	cfg.BookMaxMoves = 1
-	h := startHarness(t, cfg, func(_ int, s *ucitest.Settings) { s.BestMove = "h7h6" }, nil)
+	h := start(t, cfg, func(_ int, s *ucitest.Settings) { s.BestMove = "h7h6" }, nil)
 	h.Handshake()
 	h.Send("ucinewgame")
 	if l := h.BestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder e7e5" {
@@ -226,7 +226,7 @@ func TestBookMaxMovesAfterABadLine(t *testing.T) {
 	}
 	h.Send("position startpos moves e2e4 e7e5 e1e8", "go")
 	got := h.Until("bestmove")
-	if !hasPrefix(got, "info string position not followed") || got[len(got)-1] != "bestmove h7h6" {
+	if !proxytest.HasPrefix(got, "notice: position not followed") || got[len(got)-1] != "bestmove h7h6" {
 		t.Fatalf("the bad line: %q", got)
 	}
 	if l := h.BestmoveAfter(position(longLine, 2), "go"); l != "bestmove h7h6" {
@@ -235,10 +235,10 @@ func TestBookMaxMovesAfterABadLine(t *testing.T) {
 }
 
 func TestBookMinWeight(t *testing.T) {
-	cfg := testConfig(t, smallBook(t)) // the start: 300 + 100; after 1.e4: 50
+	cfg := proxytest.Config(t, proxytest.SmallBook(t)) // the start: 300 + 100; after 1.e4: 50
 	cfg.BookMinWeight = 60
 	log := withLog(t, cfg)
-	h := startHarness(t, cfg, nil, nil)
+	h := start(t, cfg, nil, nil)
 	h.Handshake()
 	// The ponder move is a prediction, not a book move of ours: a thin
 	// position still gives it.
@@ -258,10 +258,10 @@ func TestBookMinWeight(t *testing.T) {
 }
 
 func TestBookWidthInGame(t *testing.T) {
-	cfg := testConfig(t, smallBook(t))
+	cfg := proxytest.Config(t, proxytest.SmallBook(t))
 	cfg.BookMode = 0 // weighted: e2e4 300, d2d4 100
 	cfg.BookWidth = 1
-	h := startHarness(t, cfg, nil, nil)
+	h := start(t, cfg, nil, nil)
 	h.Handshake()
 	for range 20 {
 		if l := h.BestmoveAfter("position startpos", "go"); !strings.HasPrefix(l, "bestmove e2e4") {
@@ -271,10 +271,10 @@ func TestBookWidthInGame(t *testing.T) {
 }
 
 func TestBookMinLine(t *testing.T) {
-	cfg := testConfig(t, lineBook(t))
+	cfg := proxytest.Config(t, lineBook(t))
 	cfg.BookMinLine = 3
 	log := withLog(t, cfg)
-	h := startHarness(t, cfg, nil, nil)
+	h := start(t, cfg, nil, nil)
 	h.Handshake()
 	// 10 plies of book: a move is played while 3 more follow it, so up to
 	// ply 6 (Ba4, then Nf6 O-O Be7).
@@ -296,11 +296,11 @@ func TestBookMinLine(t *testing.T) {
 // A book that goes round in circles (the knights out and home again): the
 // line ends where it would repeat a position of the game.
 func TestBookMinLineCycle(t *testing.T) {
-	cfg := testConfig(t, writeBook(t, []bookEntry{
-		{"", "g1f3", 10}, {"g1f3", "g8f6", 10}, {"g1f3 g8f6", "f3g1", 10}, {"g1f3 g8f6 f3g1", "f6g8", 10},
+	cfg := proxytest.Config(t, proxytest.WriteBook(t, []proxytest.BookEntry{
+		{Moves: "", Move: "g1f3", Weight: 10}, {Moves: "g1f3", Move: "g8f6", Weight: 10}, {Moves: "g1f3 g8f6", Move: "f3g1", Weight: 10}, {Moves: "g1f3 g8f6 f3g1", Move: "f6g8", Weight: 10},
 	}))
 	cfg.BookMinLine = 2
-	h := startHarness(t, cfg, nil, nil)
+	h := start(t, cfg, nil, nil)
 	h.Handshake()
 	// After Nf3: Nf6 Ng1, then Ng8 would be the start again: 2 plies.
 	if l := h.BestmoveAfter("position startpos", "go"); l != "bestmove g1f3 ponder g8f6" {
@@ -314,36 +314,5 @@ func TestBookMinLineCycle(t *testing.T) {
 	// at once (Nf6 is a position of the game).
 	if l := h.BestmoveAfter("position startpos moves g1f3 g8f6 f3g1 f6g8", "go"); l != "bestmove a7a6" {
 		t.Fatalf("round again: %q", l)
-	}
-}
-
-// The policies' options, announced with the configured values as defaults.
-func TestPolicyOptionsAnnounced(t *testing.T) {
-	cfg := testConfig(t, smallBook(t))
-	cfg.BookFilesBlack = []string{"/b/one.bin", "/b/two.bin"}
-	cfg.BookWidth = 3
-	h := startHarness(t, cfg, nil, nil)
-	lines := h.Handshake()
-	for _, want := range []string{
-		"option name Polyglot BookFileWhite type string default <empty>",
-		"option name Polyglot BookFileBlack type string default /b/one.bin;/b/two.bin",
-		"option name Polyglot BookWidth type spin default 3 min 0 max 1000",
-		"option name Polyglot BookMaxMoves type spin default 0 min 0 max 10000",
-		"option name Polyglot BookMinWeight type spin default 0 min 0 max 1073741824",
-		"option name Polyglot BookMinLine type spin default 0 min 0 max 100",
-	} {
-		if !contains(lines, want) {
-			t.Errorf("not announced: %q", want)
-		}
-	}
-	// Each option once: a GUI shows a second one as another setting.
-	seen := map[string]bool{}
-	for _, l := range lines {
-		if o, err := uci.ParseOption(l); err == nil {
-			if seen[o.Name] {
-				t.Errorf("option %q announced twice", o.Name)
-			}
-			seen[o.Name] = true
-		}
 	}
 }

@@ -4,27 +4,28 @@ package core_test
 // read, and long games.
 
 import (
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 	"strings"
 	"testing"
 )
 
 func TestIllegalMoveTurnsBookOffUntilNextGoodPosition(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), nil, nil)
 	h.Handshake()
 	bad := "position startpos moves e2e5"
 	h.Send(bad)
-	if l := h.Next(); !strings.HasPrefix(l, "info string position not followed") || !strings.Contains(l, "e2e5") {
+	if l := h.Next(); !strings.HasPrefix(l, "notice: position not followed") || !strings.Contains(l, "e2e5") {
 		t.Fatalf("got %q", l)
 	}
 	if l := h.BestmoveAfter("go"); l != "bestmove a7a6" {
 		t.Fatalf("got %q", l)
 	}
 	rec := h.Engine(0).Received()
-	if !contains(rec, bad) {
+	if !proxytest.Contains(rec, bad) {
 		t.Fatalf("engine did not get the GUI's line: %q", rec)
 	}
 	h.Send("position startpos moves e2e4 zz")
-	if l := h.Next(); !strings.HasPrefix(l, "info string position not followed") {
+	if l := h.Next(); !strings.HasPrefix(l, "notice: position not followed") {
 		t.Fatalf("got %q", l)
 	}
 	if l := h.BestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder c7c5" {
@@ -37,7 +38,7 @@ func TestIllegalMoveTurnsBookOffUntilNextGoodPosition(t *testing.T) {
 // go on it gets bestmove 0000 at once, and the next good position plays
 // on as usual.
 func TestUnreadablePositionNotSentToEngine(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), nil, nil)
 	h.Handshake()
 	for _, bad := range []string{
 		"position fen bad fen x y",
@@ -46,7 +47,7 @@ func TestUnreadablePositionNotSentToEngine(t *testing.T) {
 		"position",
 	} {
 		h.Send(bad)
-		if l := h.Next(); !strings.HasPrefix(l, "info string position not sent to the engine") {
+		if l := h.Next(); !strings.HasPrefix(l, "notice: position not sent to the engine") {
 			t.Fatalf("%s: got %q", bad, l)
 		}
 		if l := h.BestmoveAfter("go wtime 1000 btime 1000"); l != "bestmove 0000" {
@@ -62,7 +63,7 @@ func TestUnreadablePositionNotSentToEngine(t *testing.T) {
 	if l := h.BestmoveAfter("position startpos moves a2a3", "go wtime 1000 btime 1000"); l != "bestmove a7a6" {
 		t.Fatalf("got %q", l)
 	}
-	if !contains(h.Engine(0).Received(), "position startpos moves a2a3") {
+	if !proxytest.Contains(h.Engine(0).Received(), "position startpos moves a2a3") {
 		t.Fatal("good position not forwarded")
 	}
 }
@@ -70,14 +71,14 @@ func TestUnreadablePositionNotSentToEngine(t *testing.T) {
 // A long game (2,000 plies, 10 KB of moves) is followed and reaches the
 // engine unchanged.
 func TestLongPositionLine(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), nil, nil)
 	h.Handshake()
 	moves := strings.Repeat(" g1f3 g8f6 f3g1 f6g8", 500)
 	line := "position startpos moves" + moves
 	if l := h.BestmoveAfter(line, "go"); l != "bestmove a7a6" { // move 1001: beyond BookDepth
 		t.Fatalf("got %q", l)
 	}
-	if !contains(h.Engine(0).Received(), line) {
+	if !proxytest.Contains(h.Engine(0).Received(), line) {
 		t.Fatal("engine did not get the long line")
 	}
 	// One more ply on top: followed incrementally, still no complaint.
@@ -92,7 +93,7 @@ func TestLongPositionLine(t *testing.T) {
 // an en-passant square no pawn can take (which crash Stockfish) never
 // reaches it.
 func TestLenientFENsReachEngineNormalised(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), nil, nil)
+	h := start(t, proxytest.Config(t, ""), nil, nil)
 	h.Handshake()
 	for _, tc := range []struct{ fen, sent string }{
 		{"4k3/8/8/8/8/8/8/4K2R w K - 0", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"},               // 5 fields
@@ -119,13 +120,13 @@ func TestLenientFENsReachEngineNormalised(t *testing.T) {
 // A position that cannot be played is answered bestmove 0000, and the info
 // string says why.
 func TestRefusedPositionSaysWhy(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), nil, nil)
+	h := start(t, proxytest.Config(t, ""), nil, nil)
 	h.Handshake()
 	h.Send("position fen 4k3/8/8/8/8/8/8/8 w - - 0 1")
 	h.Next() // the notice about the position
 	h.Send("go depth 1")
 	got := h.Until("bestmove")
-	if len(got) != 2 || !strings.HasPrefix(got[0], "info string no move: bad FEN") || !strings.Contains(got[0], "exactly one king") || got[1] != "bestmove 0000" {
+	if len(got) != 2 || !strings.HasPrefix(got[0], "no move: bad FEN") || !strings.Contains(got[0], "exactly one king") || got[1] != "bestmove 0000" {
 		t.Fatalf("got %q", got)
 	}
 }

@@ -8,12 +8,10 @@ package core_test
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/polyproxy/polyproxy/config"
-	"github.com/polyproxy/polyproxy/uci"
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
@@ -121,10 +119,10 @@ func FuzzGameLineRules(f *testing.F) {
 		if len(data) < 1 || len(data) > 81 {
 			t.Skip("a game of at most 40 steps")
 		}
-		cfg := testConfig(t, bookPath)
+		cfg := proxytest.Config(t, bookPath)
 		cfg.BookMaxMoves = 1 + int(data[0])%3
 		rec := &recorder{}
-		h := startHarness(t, cfg, nil, rec)
+		h := start(t, cfg, nil, rec)
 		h.Handshake()
 		m := &gameModel{max: cfg.BookMaxMoves}
 		m.newGame()
@@ -141,7 +139,7 @@ func FuzzGameLineRules(f *testing.F) {
 		// source reads up to the next bestmove: "book" or "engine".
 		source := func() string {
 			lines := h.Until("bestmove")
-			if hasPrefix(lines, "info string book move") {
+			if proxytest.HasPrefix(lines, "book move") {
 				return "book"
 			}
 			return "engine"
@@ -207,7 +205,7 @@ func FuzzGameLineRules(f *testing.F) {
 			case 7:
 				send(pos, "isready")
 				for l := h.Next(); l != "readyok"; l = h.Next() {
-					if !bad || !strings.HasPrefix(l, "info string position not followed") {
+					if !bad || !strings.HasPrefix(l, "notice: position not followed") {
 						fail("step %d: %q before readyok", i/2+1, l)
 					}
 				}
@@ -273,15 +271,15 @@ func FuzzWarmSearchUnderOptionChanges(f *testing.F) {
 		"position startpos moves d2d4 d7d5", // out of book
 	}
 	options := []string{"BookPonder", "BookPonderAlways", "Book"}
-	bookPath := smallBook(f)
+	bookPath := proxytest.SmallBook(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 81 {
 			t.Skip("at most 40 steps")
 		}
-		cfg := testConfig(t, bookPath)
+		cfg := proxytest.Config(t, bookPath)
 		cfg.BookPonder, cfg.BookPonderAlways = true, true
 		on := map[string]bool{"BookPonder": true, "BookPonderAlways": true, "Book": true}
-		h := startHarness(t, cfg, func(_ int, s *ucitest.Settings) { s.CrashIn = "b8c6 f1b5" }, nil)
+		h := start(t, cfg, func(_ int, s *ucitest.Settings) { s.CrashIn = "b8c6 f1b5" }, nil)
 		h.Handshake()
 		engines := h.Started
 		var script []string
@@ -377,71 +375,6 @@ func FuzzWarmSearchUnderOptionChanges(f *testing.F) {
 		for i := range engines() {
 			if m := h.Engine(i).Misused(); len(m) != 0 {
 				fail("engine %d misused: %q", i, m)
-			}
-		}
-	})
-}
-
-// FuzzOurNumericOptions sets one of polyproxy's numeric options through
-// setoption to any value: it is either taken, and announced back as the
-// value (a second uci lists our options with the current settings as
-// defaults), or refused with one info string naming it and left as it
-// was; every announced spin default stays within its announced range.
-func FuzzOurNumericOptions(f *testing.F) {
-	names := []string{"BookDepth", "BookTreshold", "BookWidth", "BookMaxMoves", "BookMinWeight", "BookMinLine",
-		"LearnResignScore", "LearnResignMoves", "BookSeed"}
-	for i, v := range []string{"-3", "99999999999", "1e3", "nan", "+5", " 7 ", "0x10", "", "<empty>", "18446744073709551616", "1000", "0", "-0", "\"12\""} {
-		f.Add(uint8(i), v)
-	}
-	f.Fuzz(func(t *testing.T, which uint8, value string) {
-		if strings.ContainsAny(value, "\r\n\x00") {
-			t.Skip("one line")
-		}
-		name := names[int(which)%len(names)]
-		h := startHarness(t, testConfig(t, ""), nil, nil)
-		announced := func(lines []string) map[string][3]string { // name: default, min, max
-			out := map[string][3]string{}
-			for _, l := range lines {
-				o, err := uci.ParseOption(l)
-				if err != nil || !strings.HasPrefix(o.Name, config.OptionPrefix) {
-					continue
-				}
-				out[strings.TrimPrefix(o.Name, config.OptionPrefix)] = [3]string{o.Default, o.Min, o.Max}
-			}
-			return out
-		}
-		before := announced(h.Handshake())
-		h.Send("setoption name Polyglot "+name+" value "+value, "uci")
-		lines := h.Until("uciok")
-		var said []string
-		for _, l := range lines {
-			if strings.HasPrefix(l, "info string") {
-				said = append(said, l)
-			}
-		}
-		after := announced(lines)
-		switch {
-		case len(said) == 0:
-			// Taken: announced back as the value.
-			if v, err := strconv.ParseInt(strings.TrimSpace(value), 10, 64); err == nil && after[name][0] != strconv.FormatInt(v, 10) {
-				t.Errorf("%s = %q taken, announced as %q", name, value, after[name][0])
-			}
-		case len(said) == 1 && strings.HasPrefix(said[0], "info string setoption Polyglot "+name+": "):
-			if after[name] != before[name] {
-				t.Errorf("%s = %q refused but changed: %q -> %q", name, value, before[name], after[name])
-			}
-		default:
-			t.Errorf("%s = %q: %q", name, value, said)
-		}
-		for n, o := range after {
-			if o[1] == "" {
-				continue // not a spin
-			}
-			d, _ := strconv.ParseInt(o[0], 10, 64)
-			lo, _ := strconv.ParseInt(o[1], 10, 64)
-			hi, _ := strconv.ParseInt(o[2], 10, 64)
-			if d < lo || d > hi {
-				t.Errorf("after %s = %q: %s announced as %s, outside %s..%s", name, value, n, o[0], o[1], o[2])
 			}
 		}
 	})

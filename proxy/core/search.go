@@ -4,6 +4,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/polyproxy/polyproxy/proxy/link"
+	"github.com/polyproxy/polyproxy/proxy/reply"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -66,14 +68,14 @@ func (c *Core) onStop() {
 	case searchBookPonder:
 		c.releaseBookAnswer(false)
 	default:
-		c.log.printf("stop with no search running: swallowed")
+		c.log.Printf("stop with no search running: swallowed")
 	}
 }
 
 // onPonderHit turns a ponder search into a real one: the engine's clock
 // starts now, or the held book answer goes out as played.
 func (c *Core) onPonderHit() {
-	c.game.pondering = false // the move pondered on is played
+	c.game.PonderHit() // the move pondered on is played
 	switch c.search.state {
 	case searchEngine:
 		c.search.ponderHit = true
@@ -82,7 +84,7 @@ func (c *Core) onPonderHit() {
 	case searchBookPonder:
 		c.releaseBookAnswer(true)
 	default:
-		c.log.printf("ponderhit with no search running: swallowed")
+		c.log.Printf("ponderhit with no search running: swallowed")
 	}
 }
 
@@ -96,49 +98,49 @@ func (c *Core) onPonderHit() {
 // a go ponder without ponderhit) is stopped first: the engine would wait
 // for ever.
 func (c *Core) onGo(limits uci.Go, line string) {
-	if c.game.pondering && !limits.Ponder {
+	if c.game.Pondering() && !limits.Ponder {
 		c.settlePonder() // a search of the game as played
 	}
 	switch {
 	case c.search.state == searchBookPonder:
-		c.log.printf("go while a book answer waits for ponderhit: that answer is sent as stopped")
+		c.log.Printf("go while a book answer waits for ponderhit: that answer is sent as stopped")
 		c.releaseBookAnswer(false)
 	case c.search.state == searchEngine && !c.search.stopSent && c.search.ends() && c.end.phase < hurried:
-		c.log.printf("go while the engine's search runs: it waits for that search's bestmove")
-		c.gui.queued = slices.Insert(c.gui.queued, 0, command{kind: cmdGo, limits: limits, text: line})
-		c.gui.heldBySearch = true
+		c.log.Printf("go while the engine's search runs: it waits for that search's bestmove")
+		c.queue = slices.Insert(c.queue, 0, command(goSearch{limits: limits, line: line}))
+		c.heldBySearch = true
 		return
 	case c.search.state == searchEngine && !c.search.stopSent:
-		c.log.printf("go while the engine's search cannot end by itself: stopping it first")
+		c.log.Printf("go while the engine's search cannot end by itself: stopping it first")
 		c.stopEngineSearch()
 	}
 	c.search.state = searchNone
-	if c.game.refused != "" {
-		c.log.printf("book: no (position refused); no search: bestmove 0000")
-		c.replies.emit([]answer{{bm: BestMove{Why: c.game.refused}}}, nil)
+	if c.game.Refused() != "" {
+		c.log.Printf("book: no (position refused); no search: bestmove 0000")
+		c.replies.Emit([]answer{{bm: BestMove{Why: c.game.Refused()}}}, nil)
 		return
 	}
-	if c.game.ok {
-		c.books.policy.asked(c.game.number, len(c.game.cur.Keys)-1)
+	if c.game.OK() {
+		c.books.Asked(c.game.Number(), len(c.game.Current().Keys)-1)
 	}
 	if ans, ok := c.bookMove(&limits); ok {
 		if limits.Ponder {
 			c.search.state = searchBookPonder
 			c.search.bookAnswer = ans
-			c.log.printf("book answer held until ponderhit or stop")
-			c.startWarm(c.game.engineLine(), "the GUI ponders on a book position", false)
+			c.log.Printf("book answer held until ponderhit or stop")
+			c.startWarm(c.game.EngineLine(), "the GUI ponders on a book position", false)
 			return
 		}
 		c.search.bookAnswer = ans
 		c.releaseBookAnswer(true)
 		return
 	}
-	c.search.engineLine = c.game.engineLine()
+	c.search.engineLine = c.game.EngineLine()
 	if line == "" {
 		line = limits.String()
 	}
 	c.toEngineAfterPosition(line)
-	c.replies.expect(replyBestmove)
+	c.replies.Expect(reply.Bestmove)
 	c.search.state = searchEngine
 	c.search.limits = limits
 	c.search.endsByItself = hasLimit(&limits)
@@ -155,15 +157,54 @@ func (c *Core) onGo(limits uci.Go, line string) {
 // toEngineAfterPosition sends the GUI's position (the engine gets it only
 // when it is to search: book answers need none) and then goLine.
 func (c *Core) toEngineAfterPosition(goLine string) {
-	if pos := c.game.engineLine(); pos != "" {
+	if pos := c.game.EngineLine(); pos != "" {
 		c.toEnginePosition(pos)
 	}
 	c.toEngine(goLine)
 }
 
-// toEnginePosition sends the engine a position line, and notes it as the
-// engine's position.
-func (c *Core) toEnginePosition(line string) {
-	c.toEngine(line)
-	c.engine.position = line
+// The warm searches (BookPonder) as the settings allow them: the link runs
+// them (link.StartWarm).
+
+// startWarm lets the engine search position line while nothing else needs
+// it, when BookPonder is on and the engine owes the GUI no bestmove; why
+// says what for, in the log; always tells that it is BookPonderAlways's
+// search.
+func (c *Core) startWarm(line, why string, always bool) {
+	if !c.warmAllowed(always) || c.replies.Owes(reply.Bestmove) > 0 {
+		return
+	}
+	c.sent(c.engine.StartWarm(line, why, always))
+	if running, _ := c.engine.Warm(); running {
+		c.soon = false // the search takes the CPU (answerDue)
+	}
+}
+
+// warmAfterBookMove starts, with BookPonderAlways, the search of the
+// position after a book move just played, in the opponent's time.
+func (c *Core) warmAfterBookMove(ans *bookAnswer) {
+	if !c.warmAllowed(true) || !c.game.OK() || c.game.Seq() != ans.forGame {
+		return
+	}
+	c.startWarm(link.WithMove(c.game.EngineLine(), ans.move), "after the book move "+ans.move+", in the opponent's time", true)
+}
+
+// warmAllowed reports whether the settings allow a warm search, always
+// telling whether it is BookPonderAlways's: the book must be on too (a
+// book answer held from before it was turned off still goes out, but
+// starts no search).
+func (c *Core) warmAllowed(always bool) bool {
+	s := c.settings
+	return s.Book && s.BookPonder && (!always || s.BookPonderAlways)
+}
+
+// stopWarmIfOff ends the running warm search when the settings no longer
+// allow it (the GUI turned Book, BookPonder or BookPonderAlways off): no
+// search the GUI did not ask for goes on once the feature is off.
+func (c *Core) stopWarmIfOff() {
+	if running, always := c.engine.Warm(); !running || c.warmAllowed(always) {
+		return
+	}
+	c.log.Printf("warm engine: stopped, the settings no longer allow it")
+	c.sent(c.engine.StopWarm())
 }

@@ -9,16 +9,17 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 func TestOutOfBookForwardsPositionThenGo(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), nil, nil)
 	h.Handshake()
 	pos := "position  startpos moves e2e4 e7e5 g1f3 b8c6 f1b5\ta7a6"
 	h.Send(pos, "go wtime 900 btime 900")
 	got := h.Until("bestmove")
-	if got[len(got)-1] != "bestmove a7a6" || !contains(got, "info depth 1 score cp 21 nodes 1 time 0 pv a7a6") {
+	if got[len(got)-1] != "bestmove a7a6" || !proxytest.Contains(got, "info depth 1 score cp 21 nodes 1 time 0 pv a7a6") {
 		t.Fatalf("got %q", got)
 	}
 	rec := h.Engine(0).Received()
@@ -29,7 +30,7 @@ func TestOutOfBookForwardsPositionThenGo(t *testing.T) {
 }
 
 func TestStopWithoutSearchIsSwallowed(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), nil, nil)
 	h.Handshake()
 	h.Send("stop", "ponderhit")
 	h.Quiet(50 * time.Millisecond)
@@ -43,7 +44,7 @@ func TestStopWithoutSearchIsSwallowed(t *testing.T) {
 }
 
 func TestStopDuringEngineSearch(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), nil, nil)
 	h.Handshake()
 	// go infinite is analysis: never from the book, even in book.
 	h.Send("position startpos", "go infinite")
@@ -68,7 +69,7 @@ func TestStopDuringEngineSearch(t *testing.T) {
 }
 
 func TestGoMateUsesEngine(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), nil, nil)
 	h.Handshake()
 	if l := h.BestmoveAfter("position startpos", "go mate 3"); l != "bestmove a7a6" {
 		t.Fatalf("got %q", l)
@@ -78,7 +79,7 @@ func TestGoMateUsesEngine(t *testing.T) {
 // "go perft" (Stockfish) counts move paths and sends no bestmove: it goes
 // to the engine even in book, and nothing waits for a bestmove after it.
 func TestGoPerftIsForwarded(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), nil, nil)
 	h.Handshake()
 	h.Send("position startpos", "go perft 1")
 	h.WaitReceived(0, "go perft 1")
@@ -91,8 +92,8 @@ func TestGoPerftIsForwarded(t *testing.T) {
 // answers: the engine analyses, whatever the go. Off again (python-chess
 // clears it for play), the book answers.
 func TestAnalyseModeIsTheEngines(t *testing.T) {
-	cfg := testConfig(t, smallBook(t))
-	h := startHarness(t, cfg, nil, nil)
+	cfg := proxytest.Config(t, proxytest.SmallBook(t))
+	h := start(t, cfg, nil, nil)
 	h.Handshake()
 	if l := h.BestmoveAfter("setoption name UCI_AnalyseMode value true", "ucinewgame", "position startpos", "go depth 8"); l != "bestmove a7a6" {
 		t.Fatalf("got %q", l)
@@ -101,9 +102,9 @@ func TestAnalyseModeIsTheEngines(t *testing.T) {
 		t.Fatalf("got %q", l)
 	}
 	// Set in the configuration ([Engine], -uci), it holds from the start.
-	cfg = testConfig(t, smallBook(t))
+	cfg = proxytest.Config(t, proxytest.SmallBook(t))
 	cfg.EngineOptions = []config.Option{{Name: "UCI_AnalyseMode", Value: "true"}}
-	h = startHarness(t, cfg, func(_ int, s *ucitest.Settings) {
+	h = start(t, cfg, func(_ int, s *ucitest.Settings) {
 		s.Options = append(slices.Clone(ucitest.DefaultOptions), "option name UCI_AnalyseMode type check default false")
 	}, nil)
 	h.Handshake()

@@ -1,13 +1,17 @@
 package core_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
+)
 
 // The poll loop waits actively only when an answer is due at once: after
 // an isready goes to the engine, and after a readyok or bestmove reaches
 // the GUI with nothing else owed; never after a go or the engine's info
 // lines, when the engine's search needs the CPU.
 func TestAnswerDueOnlyForPromptAnswers(t *testing.T) {
-	a, _ := byHand(t, "", nil)
+	a := proxytest.ByHand(t, proxytest.Config(t, ""), proxytest.Script, nil, nil)
 	step := func(what string, want bool, do func()) {
 		t.Helper()
 		a.Soon()

@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/config"
-	"github.com/polyproxy/polyproxy/proxy/core"
+	"github.com/polyproxy/polyproxy/proxy/link"
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 func warmConfig(t *testing.T, always bool) *config.Config {
-	cfg := testConfig(t, smallBook(t))
+	cfg := proxytest.Config(t, proxytest.SmallBook(t))
 	cfg.BookPonder = true
 	cfg.BookPonderAlways = always
 	return cfg
@@ -24,7 +25,7 @@ func warmConfig(t *testing.T, always bool) *config.Config {
 
 // searchesSent are the lines sent to engine i after its handshake that
 // are not isready.
-func searchesSent(h *harness, i int) []string {
+func searchesSent(h *proxytest.Harness, i int) []string {
 	var out []string
 	for _, l := range h.Engine(i).Received() {
 		if l != "uci" && l != "isready" && !strings.HasPrefix(l, "setoption") {
@@ -36,7 +37,7 @@ func searchesSent(h *harness, i int) []string {
 
 // waitSent waits until engine i has been sent want (lines as searchesSent
 // lists them).
-func waitSent(h *harness, i int, want ...string) {
+func waitSent(h *proxytest.Harness, i int, want ...string) {
 	h.T.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -54,9 +55,9 @@ func waitSent(h *harness, i int, want ...string) {
 // Off, nothing changes: a go ponder on a book position leaves the engine
 // alone, as a book answer after it does.
 func TestBookPonderOff(t *testing.T) {
-	cfg := testConfig(t, smallBook(t))
+	cfg := proxytest.Config(t, proxytest.SmallBook(t))
 	cfg.BookPonderAlways = true // without BookPonder: no effect
-	h := startHarness(t, cfg, nil, nil)
+	h := start(t, cfg, nil, nil)
 	h.Handshake()
 	h.Send("position startpos", "go ponder wtime 1000 btime 1000")
 	h.Quiet(30 * time.Millisecond)
@@ -74,7 +75,7 @@ func TestBookPonderOff(t *testing.T) {
 func TestBookPonderWarmsTheEngine(t *testing.T) {
 	cfg := warmConfig(t, false)
 	log := withLog(t, cfg)
-	h := startHarness(t, cfg, nil, nil)
+	h := start(t, cfg, nil, nil)
 	h.Handshake()
 	// The GUI ponders on a book position: the engine searches it too.
 	h.Send("position startpos", "go ponder wtime 1000 btime 1000")
@@ -93,7 +94,7 @@ func TestBookPonderWarmsTheEngine(t *testing.T) {
 	if d := time.Since(start); d > time.Second {
 		t.Errorf("book answer after %v", d)
 	}
-	if got[len(got)-1] != "bestmove e2e4 ponder c7c5" || len(got) != 3 {
+	if got[len(got)-1] != "bestmove e2e4 ponder c7c5" || len(got) != 2 {
 		t.Fatalf("got %q", got)
 	}
 	waitSent(h, 0, "position startpos", "go infinite", "stop")
@@ -124,7 +125,7 @@ func TestBookPonderWarmsTheEngine(t *testing.T) {
 // the stopped search's bestmove, so no warm search starts (the engine
 // stays in the GUI's order).
 func TestBookPonderWaitsForTheEngine(t *testing.T) {
-	h := startHarness(t, warmConfig(t, false), nil, nil)
+	h := start(t, warmConfig(t, false), nil, nil)
 	h.Handshake()
 	h.Send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6", "go ponder wtime 1000 btime 1000")
 	h.WaitReceived(0, "go ponder")
@@ -143,7 +144,7 @@ func TestBookPonderWaitsForTheEngine(t *testing.T) {
 }
 
 func TestBookPonderAlways(t *testing.T) {
-	h := startHarness(t, warmConfig(t, true), nil, nil)
+	h := start(t, warmConfig(t, true), nil, nil)
 	h.Handshake()
 	// Each book move, and the engine searches the position after it in the
 	// opponent's time; stopped when the next go comes.
@@ -180,14 +181,14 @@ func TestBookPonderAlways(t *testing.T) {
 // so the GUI's next search's bestmove is not swallowed.
 func TestBookPonderEngineDiesWarm(t *testing.T) {
 	mark := t.TempDir() + "/crashed"
-	h := startHarness(t, warmConfig(t, true), func(n int, s *ucitest.Settings) {
+	h := start(t, warmConfig(t, true), func(n int, s *ucitest.Settings) {
 		s.CrashOnGo, s.CrashOnce = 1, mark
 	}, nil)
 	h.Handshake()
 	if l := h.BestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder c7c5" {
 		t.Fatalf("got %q", l)
 	}
-	if l := h.Next(); !strings.HasPrefix(l, "info string the engine died") {
+	if l := h.Next(); !strings.HasPrefix(l, "notice: the engine died") {
 		t.Fatalf("got %q", l)
 	}
 	h.WaitReceived(1, "uci")
@@ -203,12 +204,12 @@ func TestBookPonderEngineDiesWarm(t *testing.T) {
 // goes to that position again.
 func TestBookPonderDeathDoesNotCostTheEngine(t *testing.T) {
 	cfg := warmConfig(t, true)
-	h := startHarness(t, cfg, func(_ int, s *ucitest.Settings) { s.CrashIn = "e2e4" }, nil)
+	h := start(t, cfg, func(_ int, s *ucitest.Settings) { s.CrashIn = "e2e4" }, nil)
 	h.Handshake()
 	if l := h.BestmoveAfter("position startpos", "go wtime 10000 btime 10000"); l != "bestmove e2e4 ponder c7c5" {
 		t.Fatalf("got %q", l)
 	}
-	if l := h.Next(); !strings.HasPrefix(l, "info string the engine died (exit status 3) in a search of its own (BookPonder, position startpos moves e2e4): restarting it; this does not count toward giving up") {
+	if l := h.Next(); !strings.HasPrefix(l, "notice: the engine died (exit status 3) in a search of its own (BookPonder, position startpos moves e2e4): restarting it; this does not count toward giving up") {
 		t.Errorf("got %q", l)
 	}
 	h.Send("isready")
@@ -227,7 +228,7 @@ func TestBookPonderDeathDoesNotCostTheEngine(t *testing.T) {
 	// once, then bestmove 0000, and the session goes on.
 	h.Send("position startpos moves e2e4 c7c5 g1f3", "go wtime 10000 btime 10000")
 	got := h.Until("bestmove")
-	if got[len(got)-1] != "bestmove 0000" || !hasPrefix(got, "info string the engine died twice in a search of this position") {
+	if got[len(got)-1] != "bestmove 0000" || !proxytest.HasPrefix(got, "notice: the engine died twice in a search of this position") {
 		t.Fatalf("got %q", got)
 	}
 	if l := h.BestmoveAfter("position startpos moves d2d4 d7d5", "go wtime 10000 btime 10000"); l != "bestmove a7a6" {
@@ -238,8 +239,8 @@ func TestBookPonderDeathDoesNotCostTheEngine(t *testing.T) {
 // Warm searches that keep killing the engine stop for the run after
 // MaxPoisons deaths; none of them ends the run.
 func TestBookPonderDeathsTurnWarmSearchesOff(t *testing.T) {
-	h := startHarness(t, warmConfig(t, true), func(n int, s *ucitest.Settings) {
-		if n < core.MaxPoisons {
+	h := start(t, warmConfig(t, true), func(n int, s *ucitest.Settings) {
+		if n < link.MaxPoisons {
 			s.CrashOnGo = 1
 		}
 	}, nil)
@@ -249,7 +250,7 @@ func TestBookPonderDeathsTurnWarmSearchesOff(t *testing.T) {
 		h.Send("position startpos"+p, "go wtime 10000 btime 10000")
 		h.Until("bestmove")
 		l := h.Next()
-		if !strings.HasPrefix(l, "info string the engine died (exit status 3) in a search of its own") {
+		if !strings.HasPrefix(l, "notice: the engine died (exit status 3) in a search of its own") {
 			t.Fatalf("warm search %d: got %q", i+1, l)
 		}
 		deaths = append(deaths, l)
@@ -264,8 +265,8 @@ func TestBookPonderDeathsTurnWarmSearchesOff(t *testing.T) {
 	if l := h.BestmoveAfter("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6", "go wtime 10000 btime 10000"); l != "bestmove a7a6" {
 		t.Fatalf("got %q", l)
 	}
-	if got := searchesSent(h, core.MaxPoisons); slices.Contains(got, "go infinite") {
-		t.Fatalf("warm search after %d deaths: %q", core.MaxPoisons, got)
+	if got := searchesSent(h, link.MaxPoisons); slices.Contains(got, "go infinite") {
+		t.Fatalf("warm search after %d deaths: %q", link.MaxPoisons, got)
 	}
 }
 
@@ -280,7 +281,7 @@ func TestBookPonderOffStopsWarmSearch(t *testing.T) {
 		{"BookPonder", "ponder "},
 	} {
 		t.Run(tc.option+"/"+tc.ponder, func(t *testing.T) {
-			h := startHarness(t, warmConfig(t, true), nil, nil)
+			h := start(t, warmConfig(t, true), nil, nil)
 			h.Handshake()
 			want := []string{"position startpos moves e2e4", "go infinite"}
 			h.Send("position startpos", "go "+tc.ponder+"wtime 1000 btime 1000")
@@ -324,14 +325,14 @@ func TestBookPonderOffStopsWarmSearch(t *testing.T) {
 // the held book answer still goes out on ponderhit, and the new engine
 // serves the GUI's next search.
 func TestBookPonderDeathWhileTheGUIPonders(t *testing.T) {
-	h := startHarness(t, warmConfig(t, false), func(n int, s *ucitest.Settings) {
+	h := start(t, warmConfig(t, false), func(n int, s *ucitest.Settings) {
 		if n == 0 {
 			s.CrashOnGo = 1
 		}
 	}, nil)
 	h.Handshake()
 	h.Send("position startpos", "go ponder wtime 1000 btime 1000")
-	if l := h.Next(); !strings.HasPrefix(l, "info string the engine died (exit status 3) in a search of its own") {
+	if l := h.Next(); !strings.HasPrefix(l, "notice: the engine died (exit status 3) in a search of its own") {
 		t.Fatalf("got %q", l)
 	}
 	if l := h.BestmoveAfter("ponderhit"); l != "bestmove e2e4 ponder c7c5" {
@@ -351,7 +352,7 @@ func TestBookPonderDeathWhileTheGUIPonders(t *testing.T) {
 // that is its position's first death, restarted as such, not a position
 // that killed the engine twice (bestmove 0000).
 func TestBookPonderDeathWithTheGUISearchSent(t *testing.T) {
-	h := startHarness(t, warmConfig(t, true), func(n int, s *ucitest.Settings) {
+	h := start(t, warmConfig(t, true), func(n int, s *ucitest.Settings) {
 		switch n {
 		case 0:
 			s.CrashIn = "moves e2e4"
@@ -370,8 +371,8 @@ func TestBookPonderDeathWithTheGUISearchSent(t *testing.T) {
 	if got[len(got)-1] != "bestmove a7a6" {
 		t.Fatalf("the GUI's search: %q", got)
 	}
-	if !hasPrefix(got, "info string the engine died (exit status 3) in a search of its own") ||
-		!hasPrefix(got, "info string the engine died (exit status 3): restarting it") {
+	if !proxytest.HasPrefix(got, "notice: the engine died (exit status 3) in a search of its own") ||
+		!proxytest.HasPrefix(got, "notice: the engine died (exit status 3): restarting it") {
 		t.Errorf("deaths not reported: %q", got)
 	}
 }

@@ -1,13 +1,17 @@
-// Package proxytest runs the proxy between a scripted GUI and the fake
-// engine (uci/ucitest), in-process, for the tests of the core and of the
-// fronts; and makes the small books they play from.
+// Package proxytest is the one harness of the proxy's tests: it runs the
+// core between a scripted GUI and the fake engine (uci/ucitest),
+// in-process, with the front a test gives it: a front of the proxy's, or
+// for the core's own tests the Script front, which records what the core
+// tells a front. It makes the small books they play from too.
 package proxytest
 
 import (
 	"bufio"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -16,7 +20,6 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/internal/fixture"
-	"github.com/polyproxy/polyproxy/proxy"
 	"github.com/polyproxy/polyproxy/proxy/core"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
@@ -37,6 +40,47 @@ type Harness struct {
 	Stderr  *SyncBuffer
 	mu      sync.Mutex
 	engines []*ucitest.Engine
+	calls   []func() // for Do, in order
+}
+
+// doLine is the line the GUI sends for Do: the front the harness wraps
+// around the proxy's runs the next call instead of reading it.
+const doLine = "\x00proxytest: do"
+
+// onLoop is the proxy's front, with the harness's calls (Do) taken out of
+// the GUI's lines.
+type onLoop struct {
+	core.Front
+	h *Harness
+}
+
+func (f onLoop) GUILine(line string) {
+	if line != doLine {
+		f.Front.GUILine(line)
+		return
+	}
+	f.h.mu.Lock()
+	call := f.h.calls[0]
+	f.h.calls = f.h.calls[1:]
+	f.h.mu.Unlock()
+	call()
+}
+
+// Do runs f on the proxy's loop, between events, and waits for it: for a
+// test that looks at what the loop owns (the core's state). The GUI's
+// quit must not have been sent.
+func (h *Harness) Do(f func()) {
+	h.T.Helper()
+	done := make(chan struct{})
+	h.mu.Lock()
+	h.calls = append(h.calls, func() { f(); close(done) })
+	h.mu.Unlock()
+	h.Send(doLine)
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		h.T.Fatal("the proxy's loop did not run the call within 5 s")
+	}
 }
 
 // SyncBuffer is a buffer written by one goroutine and read by another.
@@ -70,12 +114,13 @@ func Config(t testing.TB, bookPath string) *config.Config {
 	return cfg
 }
 
-// Start runs the proxy for cfg and obs, its front chosen by the GUI's
-// first line. Its engines are fake ones that play a7a6 whatever the
+// Start runs the core for cfg and obs with the front front makes (the
+// proxy's chooser, a front of its own, or Script). Its engines are fake
+// ones that play a7a6 whatever the
 // position, with a score of 21 before it; setup, when given, changes the
 // settings of the nth engine started (0: the first, 1: its restart);
 // adjust changes the core's options.
-func Start(t testing.TB, cfg *config.Config, setup func(n int, s *ucitest.Settings), obs core.GameObserver, adjust ...func(*core.Options)) *Harness {
+func Start(t testing.TB, cfg *config.Config, front func(*core.Core) core.Front, setup func(n int, s *ucitest.Settings), obs core.GameObserver, adjust ...func(*core.Options)) *Harness {
 	h := &Harness{T: t, Out: make(chan string, 1<<16), Done: make(chan error, 1), Stderr: &SyncBuffer{}}
 	guiR, guiW := guiPipe(t)
 	outR, outW := io.Pipe()
@@ -113,7 +158,7 @@ func Start(t testing.TB, cfg *config.Config, setup func(n int, s *ucitest.Settin
 		close(h.Out)
 	}()
 	go func() {
-		err := h.Core.Run(guiR, outW, proxy.NewFront(h.Core))
+		err := h.Core.Run(guiR, outW, onLoop{front(h.Core), h})
 		outW.Close()
 		h.Done <- err
 	}()
@@ -281,15 +326,6 @@ func LegalEngine(score int) func(int, *ucitest.Settings) {
 	return func(_ int, s *ucitest.Settings) { s.BestMove, s.Score = "", score }
 }
 
-// StartXboard runs the proxy as a CECP engine, its engines playing
-// LegalEngine(-35), and reads its features.
-func StartXboard(t testing.TB, cfg *config.Config, obs core.GameObserver) (*Harness, []string) {
-	t.Helper()
-	h := Start(t, cfg, LegalEngine(-35), obs)
-	h.Send("xboard", "protover 2")
-	return h, h.Until("feature done=1")
-}
-
 // BookEntry is a move and its weight after a line of moves from the start.
 type BookEntry = fixture.BookMove
 
@@ -345,4 +381,38 @@ func engineAsStarted(t testing.TB, e *ucitest.Engine) core.Engine {
 		return withOutputFD(t, e)
 	}
 	return e
+}
+
+// SampleValue is a value setting s may take other than cur, for a test
+// that walks the option table; it fails the test when it has none for it
+// (a new String setting: add one here).
+func SampleValue(t testing.TB, s config.Setting, cur string) string {
+	switch s.Kind {
+	case config.Check:
+		return strconv.FormatBool(cur != "true")
+	case config.Spin:
+		if cur != strconv.Itoa(s.Min) {
+			return strconv.Itoa(s.Min)
+		}
+		return strconv.Itoa(s.Max)
+	case config.Combo:
+		for _, v := range s.Vars {
+			if v != cur {
+				return v
+			}
+		}
+	case config.String:
+		switch s.Name {
+		case "BookFile", "BookFileWhite", "BookFileBlack":
+			return WriteBook(t, []BookEntry{{Moves: "", Move: "d2d4", Weight: 1}})
+		case "BookSeed":
+			return "7"
+		case "LogFile":
+			return filepath.Join(t.TempDir(), "other.log")
+		case "BookLearnPGN":
+			return filepath.Join(t.TempDir(), "games.pgn")
+		}
+	}
+	t.Fatalf("no sample value for %s: add one to tableSample", s.Name)
+	return ""
 }

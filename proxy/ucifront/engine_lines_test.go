@@ -7,13 +7,14 @@ package ucifront_test
 // of game; a change to how the game is followed must not change them.
 
 import (
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 	"slices"
 	"strings"
 	"testing"
 )
 
 func TestEngineLinesUCI(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), legalEngine(20), nil)
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), proxytest.LegalEngine(20), nil)
 	h.Handshake()
 	fen := "position fen r3k2r/pppq1ppp/2n2n2/3pp3/3PP3/2N2N2/PPPQ1PPP/R3K2R w KQkq - moves" // normalised for the engine
 	for _, lines := range [][]string{

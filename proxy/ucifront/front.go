@@ -17,11 +17,6 @@ import (
 type Front struct {
 	c   *core.Core
 	out *core.Out
-	// talked: the GUI's uci is answered; notices go out as info strings
-	// from then on, and wait until then (a line before uciok would confuse
-	// it).
-	talked  bool
-	notices []string
 	// last is the GUI's last position line, when it was read into moves
 	// in full: the next is read at the cost of its new moves.
 	last  lastPosition
@@ -48,7 +43,7 @@ func (f *Front) GUILine(line string) {
 	if err != nil {
 		f.c.Logf("%v", err)
 		if cmd.Kind == uci.CmdSetOption {
-			f.Notice(err.Error())
+			f.c.Tell(err.Error())
 			return
 		}
 	}
@@ -200,16 +195,13 @@ func (f *Front) ReadyOK()        { f.out.Line("readyok") }
 func (f *Front) Info(run []byte) { f.out.Lines(run) }
 func (f *Front) Text(run []byte) { f.out.Lines(run) }
 
-func (f *Front) Notice(msg string) {
-	if !f.talked {
-		f.notices = append(f.notices, msg)
-		return
-	}
-	f.out.Line("info string " + msg)
-}
+// Notice writes a notice as an info string; the core holds them until
+// the GUI's uci is answered (Listening): a line before uciok would
+// confuse it.
+func (f *Front) Notice(msg string) { f.out.Line("info string " + msg) }
 
 // Described answers the GUI's uci: the engine's id (marked as wrapped)
-// and options, ours, uciok; then anything we had to tell it.
+// and options, ours, uciok; then anything we had to tell it (Listening).
 func (f *Front) Described(d core.Description) {
 	name := f.c.Settings().EngineName
 	if name == "" {
@@ -229,11 +221,7 @@ func (f *Front) Described(d core.Description) {
 		f.out.Line(o.UCI().String())
 	}
 	f.out.Line("uciok")
-	f.talked = true
-	for _, n := range f.notices {
-		f.out.Line("info string " + n)
-	}
-	f.notices = nil
+	f.c.Listening()
 }
 
 func (f *Front) Settled() {}

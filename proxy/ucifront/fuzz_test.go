@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 	"github.com/polyproxy/polyproxy/uci"
 )
 
@@ -69,7 +70,7 @@ func FuzzGUILines(f *testing.F) {
 		f.Add(s, uint8(3), false)
 		f.Add(s, uint8(255), true)
 	}
-	bookPath := smallBook(f)
+	bookPath := proxytest.SmallBook(f)
 	f.Fuzz(func(t *testing.T, input string, cut uint8, eof bool) {
 		lower := strings.ToLower(input)
 		if strings.Contains(lower, "log") {
@@ -79,9 +80,9 @@ func FuzzGUILines(f *testing.F) {
 			t.Skip("engine settings that make each search long")
 		}
 		crashes := strings.Contains(lower, "crash")
-		cfg := testConfig(t, bookPath)
+		cfg := proxytest.Config(t, bookPath)
 		cfg.BookMode = book.Weighted
-		h := startHarness(t, cfg, nil, nil)
+		h := start(t, cfg, nil, nil)
 		lines := strings.Split(input, "\n")
 		if cut == 0 {
 			// Without a quit in the way, every go gets its bestmove once

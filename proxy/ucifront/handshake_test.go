@@ -10,11 +10,12 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 func TestUCIReplyWrapsEngine(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), nil, nil)
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), nil, nil)
 	h.Send("uci")
 	lines := h.Until("uciok")
 	if lines[0] != "id name FakeEngine (polyproxy)" {
@@ -30,11 +31,11 @@ func TestUCIReplyWrapsEngine(t *testing.T) {
 		"option name Polyglot BookLearn type check default false",
 		"option name Polyglot BookAvoidRepetition type check default false",
 	} {
-		if !contains(lines, want) {
+		if !proxytest.Contains(lines, want) {
 			t.Errorf("missing %q in %q", want, lines)
 		}
 	}
-	if !hasPrefix(lines, "option name Polyglot BookFile type string default /") {
+	if !proxytest.HasPrefix(lines, "option name Polyglot BookFile type string default /") {
 		t.Errorf("no BookFile option in %q", lines)
 	}
 	if lines[len(lines)-1] != "uciok" {
@@ -58,18 +59,18 @@ func TestUCIReplyWrapsEngine(t *testing.T) {
 }
 
 func TestEngineNameOverride(t *testing.T) {
-	cfg := testConfig(t, "")
+	cfg := proxytest.Config(t, "")
 	cfg.EngineName = "My Engine"
-	h := startHarness(t, cfg, nil, nil)
+	h := start(t, cfg, nil, nil)
 	if l := h.Handshake()[0]; l != "id name My Engine" {
 		t.Fatalf("got %q", l)
 	}
 }
 
 func TestEngineOptionsFromConfig(t *testing.T) {
-	cfg := testConfig(t, "")
+	cfg := proxytest.Config(t, "")
 	cfg.EngineOptions = []config.Option{{Name: "hash", Value: "64"}, {Name: "Nope", Value: "1"}, {Name: "skill level", Value: "3"}}
-	h := startHarness(t, cfg, nil, nil)
+	h := start(t, cfg, nil, nil)
 	lines := h.Handshake()
 	got := h.WaitReceived(0, "isready")
 	want := []string{"uci", "setoption name Hash value 64", "setoption name Skill Level value 3", "isready"}
@@ -82,11 +83,11 @@ func TestEngineOptionsFromConfig(t *testing.T) {
 		"option name Skill Level type spin default 3 min 0 max 20",
 		"option name UCI_Chess960 type check default false",
 	} {
-		if !contains(lines, want) {
+		if !proxytest.Contains(lines, want) {
 			t.Errorf("no %q in %q", want, lines)
 		}
 	}
-	if !hasPrefix(lines, `info string [Engine] option "Nope" is not an option of the engine`) {
+	if !proxytest.HasPrefix(lines, `info string [Engine] option "Nope" is not an option of the engine`) {
 		t.Errorf("no info string about Nope in %q", lines)
 	}
 	if !strings.Contains(h.Stderr.String(), `"Nope"`) {
@@ -97,7 +98,7 @@ func TestEngineOptionsFromConfig(t *testing.T) {
 // Nothing reaches the GUI before it says uci, even when the engine talks
 // at start-up (info strings, a banner).
 func TestEngineStartupTalkNotRelayed(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), func(_ int, s *ucitest.Settings) {
+	h := start(t, proxytest.Config(t, ""), func(_ int, s *ucitest.Settings) {
 		s.Greeting = []string{"info string loading network", "Fake engine by testers", "info string ready"}
 	}, nil)
 	h.WaitReceived(0, "uci")

@@ -17,6 +17,7 @@ import (
 
 	"github.com/notnil/chess"
 
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
@@ -46,7 +47,7 @@ type uciModel struct {
 	bookOn  bool
 }
 
-// bookMoves is the test book (smallBook): its move for a position, heaviest
+// bookMoves is the test book (proxytest.SmallBook): its move for a position, heaviest
 // first, by the position's pieces, side, castling and a capturable
 // en-passant square.
 var bookMoves = map[string][]string{}
@@ -183,7 +184,7 @@ func (m *uciModel) release() {
 // uciRun is one sequence against the model.
 type uciRun struct {
 	t       *testing.T
-	h       *harness
+	h       *proxytest.Harness
 	m       *uciModel
 	pick    func(int) int
 	readies int // isreadys sent
@@ -433,7 +434,7 @@ func (r *uciRun) quit() bool {
 func playUCIRun(t *testing.T, bookPath string, pick func(int) int, steps int) {
 	var mu sync.Mutex
 	var misuse []string
-	h := startHarness(t, testConfig(t, bookPath), func(_ int, s *ucitest.Settings) {
+	h := start(t, proxytest.Config(t, bookPath), func(_ int, s *ucitest.Settings) {
 		s.BestMove, s.Ponder = "", true
 		s.OnMisuse = func(l string) { mu.Lock(); misuse = append(misuse, l); mu.Unlock() }
 	}, nil)
@@ -472,7 +473,7 @@ func TestUCIAgainstModel(t *testing.T) {
 	if v, err := strconv.ParseUint(os.Getenv("POLYPROXY_UCI_SEED"), 10, 64); err == nil {
 		seed = v
 	}
-	bookPath := smallBook(t)
+	bookPath := proxytest.SmallBook(t)
 	for i := range n {
 		s := seed + uint64(i)
 		t.Run(strconv.FormatUint(s, 10), func(t *testing.T) {
@@ -491,7 +492,7 @@ func FuzzUCIAgainstModel(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	bookPath := smallBook(f)
+	bookPath := proxytest.SmallBook(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) > 200 {
 			t.Skip("at most 200 draws")

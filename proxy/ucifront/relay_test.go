@@ -10,17 +10,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/proxy/core"
+	"github.com/polyproxy/polyproxy/proxy/proxytest"
+	"github.com/polyproxy/polyproxy/proxy/ucifront"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
 
 func TestUnknownCommandsForwarded(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), nil, nil)
+	h := start(t, proxytest.Config(t, ""), nil, nil)
 	h.Handshake()
 	h.Send("debug on", "register later", "xyzzy  plugh", "ucinewgame", "", "isready")
 	h.Until("readyok")
 	got := h.Engine(0).Received()
 	for _, want := range []string{"debug on", "register later", "xyzzy  plugh", "ucinewgame"} {
-		if !contains(got, want) {
+		if !proxytest.Contains(got, want) {
 			t.Errorf("engine did not get %q: %q", want, got)
 		}
 	}
@@ -30,7 +34,7 @@ func TestUnknownCommandsForwarded(t *testing.T) {
 // info lines, and the lines that answer the user's own commands (an empty
 // line, "Unknown command: ...").
 func TestEngineLinesRelayedByteForByte(t *testing.T) {
-	h := startHarness(t, testConfig(t, ""), nil, nil)
+	h := start(t, proxytest.Config(t, ""), nil, nil)
 	h.Handshake()
 	odd := "info string 100% sure\t tabs  and %s %d é"
 	h.Engine(0).Say(odd, "info string crlf\r", "", "   ", "Unknown command: xyzzy", "info depth 3 score cp 5 pv e2e4")
@@ -46,7 +50,7 @@ func TestEngineLinesRelayedByteForByte(t *testing.T) {
 // GUI verbatim, and a book answer asked for afterwards comes after it, as
 // from the engine alone. go perft counts, without a bestmove.
 func TestUserCommandsAnsweredInOrder(t *testing.T) {
-	h := startHarness(t, testConfig(t, smallBook(t)), func(_ int, s *ucitest.Settings) {
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), func(_ int, s *ucitest.Settings) {
 		s.BestMove = "" // follows the game: d shows it
 	}, nil)
 	h.Handshake()
@@ -79,3 +83,45 @@ func TestUserCommandsAnsweredInOrder(t *testing.T) {
 	}
 	h.Quiet(20 * time.Millisecond)
 }
+
+// A book's answer as a UCI GUI gets it: the move and its weight, share
+// and book in an info string, a score before it as some hosts (fastchess)
+// want before every bestmove, then the bestmove with the book's reply to
+// ponder on.
+func TestBookAnswerInUCI(t *testing.T) {
+	h := start(t, proxytest.Config(t, proxytest.SmallBook(t)), nil, nil)
+	h.Handshake()
+	h.Send("position startpos", "go wtime 1000 btime 1000 winc 10 binc 10")
+	got := h.Until("bestmove")
+	want := []string{
+		"info string book move e2e4 (weight 300, 75.0%, test.bin)",
+		"info depth 1 score cp 0 time 0 nodes 0 pv e2e4",
+		"bestmove e2e4 ponder c7c5",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %q\nwant %q", got, want)
+	}
+}
+
+// A restarted engine that sends no id name is announced as polyproxy, not
+// under the dead engine's name.
+func TestRestartedEngineWithoutName(t *testing.T) {
+	h := start(t, proxytest.Config(t, ""), func(n int, s *ucitest.Settings) {
+		s.NoName = n > 0
+	}, nil)
+	h.Handshake()
+	h.Engine(0).Kill()
+	h.WaitReceived(1, "ucinewgame")
+	h.Send("uci")
+	if got := h.Until("uciok"); !proxytest.Contains(got, "id name polyproxy") || proxytest.HasPrefix(got, "id name FakeEngine") {
+		t.Fatalf("got %q", got)
+	}
+}
+
+// start runs the proxy for cfg and obs behind the UCI front.
+func start(t testing.TB, cfg *config.Config, setup func(n int, s *ucitest.Settings), obs core.GameObserver, adjust ...func(*core.Options)) *proxytest.Harness {
+	return proxytest.Start(t, cfg, func(c *core.Core) core.Front { return ucifront.New(c) }, setup, obs, adjust...)
+}
+
+// Every test of the package again, on the poll loop.
+func TestSuiteOnPollLoop(t *testing.T) { proxytest.RunOnPollLoop(t) }
