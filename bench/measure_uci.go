@@ -310,6 +310,8 @@ func (r *runner) measureStartup() {
 	}
 }
 
+// measureStartupWith measures the start-up, its added cost and quit with
+// one engine, each round in new processes.
 func (r *runner) measureStartupWith(name string, engine []string, engineErr string) {
 	const perRound = 2
 	ads := r.adapters()
