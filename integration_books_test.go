@@ -299,7 +299,8 @@ func TestCTGBookAnswers(t *testing.T) {
 	}
 	defer b.Close()
 	start := board.StartPosition()
-	want, ok, _ := book.NewChooser(book.Options{Mode: book.Best, ThresholdPerMille: 5}, 1).Choose([]*book.Book{b}, start, nil, nil)
+	d := book.NewChooser(book.Options{Mode: book.Best, ThresholdPerMille: 5}, 1).Choose(book.Both(b), book.At(start))
+	want, ok := d.Move()
 	if !ok {
 		t.Fatal("the CTG book has no move at the start position")
 	}

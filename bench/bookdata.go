@@ -36,9 +36,10 @@ func walkBookLine(path string, plies int) ([]bookPly, error) {
 	var out []bookPly
 	var moves []string
 	for ply := 0; ply < plies; ply++ {
-		choice, ok, why := best.Choose([]*book.Book{b}, &line.Pos, nil, nil)
+		d := best.Choose(book.Both(b), book.Game{Line: line})
+		choice, ok := d.Move()
 		if !ok {
-			return nil, fmt.Errorf("the highest-weight line of %s leaves the book after %d plies (%s): %s; need %d", path, ply, strings.Join(moves, " "), why, plies)
+			return nil, fmt.Errorf("the highest-weight line of %s leaves the book after %d plies (%s): %s; need %d", path, ply, strings.Join(moves, " "), d.Reason, plies)
 		}
 		set := map[string]bool{}
 		for _, c := range best.Candidates(b, &line.Pos, nil) {

@@ -137,7 +137,7 @@ type ctgAnswers struct {
 }
 
 func (a ctgAnswers) answer(b *book.Book, pos *board.Position) error {
-	if _, ok, _ := a.chooser.Choose([]*book.Book{b}, pos, nil, nil); !ok {
+	if d := a.chooser.Choose(book.Both(b), book.At(pos)); d.Chosen < 0 {
 		return fmt.Errorf("%s: no move at %s", b.Path(), pos.FEN())
 	}
 	return nil

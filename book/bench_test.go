@@ -184,9 +184,9 @@ func BenchmarkChooseGnuchessStart(b *testing.B) {
 	bk := gnuchessBook(b)
 	l := fixture.Line(b, board.StartFEN, "")
 	c := book.NewChooser(fixture.PolyGlotOptions, 1)
-	books := []*book.Book{bk}
+	shelf, game := book.Both(bk), book.Game{Line: l}
 	for b.Loop() {
-		if _, ok, _ := c.Choose(books, &l.Pos, l.Seen, nil); !ok {
+		if d := c.Choose(shelf, game); d.Chosen < 0 {
 			b.Fatal("no move")
 		}
 	}

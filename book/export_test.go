@@ -23,3 +23,12 @@ func (b *Book) LowerBound(k board.Key) int { return b.lowerBound(k) }
 
 // IndexOf returns the index and learn field of the first entry (k, m).
 func (b *Book) IndexOf(k board.Key, m board.Move) (int, Learn, error) { return b.indexOf(k, m) }
+
+// LineBudget is how many positions a look-ahead visits at most.
+const LineBudget = lineBudget
+
+// Visited is how many positions the last measure visited.
+func (l *Lookahead) Visited() int { return l.visited }
+
+// Cached is how many positions the look-ahead's cache holds.
+func (l *Lookahead) Cached() int { return len(l.cache) }

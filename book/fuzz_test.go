@@ -49,7 +49,7 @@ func FuzzReader(f *testing.F) {
 				t.Fatalf("Lookup(%s) = %d, %d of %d", k, first, n, b.Len())
 			}
 		}
-		c.Choose([]*book.Book{b}, &start.Pos, start.Seen, nil)
+		chooseAt(c, []*book.Book{b}, &start.Pos)
 		c.BestReply([]*book.Book{b}, &start.Pos)
 		// Positions from the file's own moves, played from the start.
 		for i := 0; i < b.Len() && i < 8; i++ {

@@ -287,7 +287,7 @@ func TestTruncatedWhileOpen(t *testing.T) {
 		t.Errorf("Scan: %v", err)
 	}
 	l := fixture.Line(t, board.StartFEN, "")
-	if _, ok, why := book.NewChooser(fixture.PolyGlotOptions, 1).Choose([]*book.Book{b}, &l.Pos, nil, nil); ok || !strings.Contains(why, "shrank") {
+	if _, ok, why := chooseAt(book.NewChooser(fixture.PolyGlotOptions, 1), []*book.Book{b}, &l.Pos); ok || !strings.Contains(why, "shrank") {
 		t.Errorf("Choose: %v %q", ok, why)
 	}
 }

@@ -161,6 +161,12 @@ func (c *Config) ChooserOptions(learned func(book.Entry) uint64) book.Options {
 		AvoidRepetition:   c.BookAvoidRepetition,
 		Width:             c.BookWidth,
 		MinWeight:         uint64(c.BookMinWeight),
+		MaxMoves:          c.BookMaxMoves,
+		Depth:             c.BookDepth,
+		MinLine:           c.BookMinLine,
+	}
+	if c.BookDepth == 0 {
+		o.Depth = -1 // no full move is within it
 	}
 	if c.BookLearnWeight {
 		o.Weight = learned

@@ -219,18 +219,14 @@ type ABKView struct {
 }
 
 // bookMoves counts the book moves (legal, weight above 0) at pos in the
-// first of books that has any.
-func bookMoves(c *book.Chooser, books []*book.Book, pos *board.Position) int {
-	for _, b := range books {
-		n := 0
-		for _, cd := range c.Candidates(b, pos, nil) {
-			if cd.Legal && cd.Entry.Weight > 0 {
-				n++
-			}
-		}
-		if n > 0 {
-			return n
+// first of its side's books in shelf that has any: the moves eligible in
+// the decision of counter, a chooser without rules.
+func bookMoves(counter *book.Chooser, shelf *book.Shelf, pos *board.Position) int {
+	n := 0
+	for _, cd := range counter.Decide(shelf, book.At(pos)).Candidates {
+		if cd.Eligible {
+			n++
 		}
 	}
-	return 0
+	return n
 }

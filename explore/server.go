@@ -370,10 +370,15 @@ func (s *Server) position(p *place) Position {
 	return out
 }
 
+// shelf is the open books of a column's settings, refreshed.
+func (s *Server) shelf(st *config.Config) *book.Shelf {
+	return &book.Shelf{White: s.list(st.BooksFor(true)), Black: s.list(st.BooksFor(false))}
+}
+
 // column is one column at the position shown, pos, of the place p.
 func (s *Server) column(c Column, p *place, pos *board.Position) ColumnView {
-	books := s.list(c.Settings.BooksFor(pos.WhiteToMove()))
-	cv := ColumnView{Name: c.Name, Report: probe.Report(books, pos, c.Settings), Missing: []LineMove{}, Extra: []EntryExtra{}, End: -1}
+	shelf := s.shelf(c.Settings)
+	cv := ColumnView{Name: c.Name, Report: probe.Report(shelf, p.start, p.moves[:p.ply], c.Settings), Missing: []LineMove{}, Extra: []EntryExtra{}, End: -1}
 	shown := s.books[cv.Report.Book]
 	cv.Format = format(shown.b)
 	cv.Editable = s.opts.Edit && !(cv.Format == "abk" && pos.Chess960())
@@ -383,8 +388,7 @@ func (s *Server) column(c Column, p *place, pos *board.Position) ColumnView {
 		m, _ := board.ParseMove(e.Move)
 		if e.Legal {
 			x.SAN = pos.SAN(m)
-			next := pos.Next(m)
-			x.Next = bookMoves(counter, s.list(c.Settings.BooksFor(next.WhiteToMove())), next)
+			x.Next = bookMoves(counter, shelf, pos.Next(m))
 		}
 		if shown.abk != nil {
 			raw, _ := board.ParseMove(e.Raw)
@@ -400,7 +404,7 @@ func (s *Server) column(c Column, p *place, pos *board.Position) ColumnView {
 	}
 	l := *p.start
 	for ply := 0; ; ply++ {
-		n := bookMoves(counter, s.list(c.Settings.BooksFor(l.Pos.WhiteToMove())), &l.Pos)
+		n := bookMoves(counter, shelf, &l.Pos)
 		cv.Along = append(cv.Along, n)
 		if n == 0 && cv.End < 0 {
 			cv.End = ply
@@ -550,8 +554,7 @@ func (s *Server) handleEdit(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.opts.Columns[req.Column]
-	books := s.list(c.Settings.BooksFor(white))
-	path := probe.Report(books, &pos, c.Settings).Book
+	path := probe.Report(s.shelf(c.Settings), p.start, p.moves[:p.ply], c.Settings).Book
 	undo, err := s.books[path].edit.Edit(e)
 	if err != nil {
 		code := http.StatusInternalServerError

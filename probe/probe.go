@@ -1,9 +1,10 @@
 // Package probe is what polyproxy says about a position in a set of books
-// under the book settings: every entry with its played move, share,
+// under the book settings: the book decision there (book.Chooser.Decide,
+// which the proxy plays by too), every entry with its played move, share,
 // chance, learn data, legality and the rule of choosing that leaves it
-// out, and which moves each rule leaves eligible. probe -json prints it
-// and explore's /api/position serves it, both from Report, so the two
-// cannot tell different stories.
+// out, the likeliest first, and which moves each rule leaves eligible.
+// probe -json prints it and explore's /api/position serves it, both from
+// Report: the proxy, probe and explore tell one story.
 package probe
 
 import (
@@ -33,8 +34,8 @@ type Entry struct {
 	Games     uint16  `json:"games"`
 	Points    uint16  `json:"points"` // half points: win 2, draw 1
 	Legal     bool    `json:"legal"`
-	Eligible  bool    `json:"eligible"`      // could be chosen (weight, threshold, width, min weight)
-	Out       string  `json:"out,omitempty"` // the rule that leaves it out: legal, weight, threshold, width, min_weight
+	Eligible  bool    `json:"eligible"`      // could be chosen (every rule of choosing leaves it in)
+	Out       string  `json:"out,omitempty"` // the rule that leaves it out: legal, weight, threshold, width, min_weight, depth, max_moves, min_line
 	Note      string  `json:"note,omitempty"`
 	// CTG is what a CTG book holds of the move.
 	CTG *CTGMove `json:"ctg,omitempty"`
@@ -77,7 +78,7 @@ type CTGPosition struct {
 // Rule is one rule of choosing and the moves it leaves eligible, applied
 // after the rules before it.
 type Rule struct {
-	Rule     string   `json:"rule"`  // threshold, width, min_weight
+	Rule     string   `json:"rule"`  // threshold, width, min_weight, depth, max_moves, min_line
 	Value    int      `json:"value"` // the setting; 0: off
 	Eligible []string `json:"eligible"`
 }
@@ -97,51 +98,54 @@ type Result struct {
 	Books       []string `json:"books"`
 	Book        string   `json:"book"`
 	TotalWeight uint64   `json:"total_weight"` // of the legal entries
+	// Why says why the book plays no move here ("" when it plays one).
+	Why string `json:"why,omitempty"`
+	// Played is how many book moves of ours the line holds, as
+	// max_moves counts them: the moves of the side to move that the book
+	// would have played where they were played.
+	Played int `json:"played"`
 	// PositionWeight is the stored weight of the entries above the
 	// threshold: what min_weight compares.
-	PositionWeight uint64  `json:"position_weight"`
-	Rules          []Rule  `json:"rules"`
-	Entries        []Entry `json:"entries"`
+	PositionWeight uint64 `json:"position_weight"`
+	Rules          []Rule `json:"rules"`
+	// Entries are the entries of Book, the likeliest first: by chance,
+	// then weight, then the book's order.
+	Entries []Entry `json:"entries"`
 	// CTG is a CTG book's statistics of the position, when Book is one.
 	CTG *CTGPosition `json:"ctg,omitempty"`
 }
 
-// Report describes pos in books, the books for its side to move in
-// priority order (settings.BooksFor), under the settings' rules of
-// choosing and mode.
-func Report(books []*book.Book, pos *board.Position, settings *config.Config) Result {
+// Report describes the position reached by moves (played form, legal)
+// from start in the books of shelf, under the settings' rules of choosing
+// and mode: the book decision there, as a game that followed the line
+// would meet it.
+func Report(shelf *book.Shelf, start *board.Line, moves []board.Move, settings *config.Config) Result {
 	chooser := book.NewChooser(settings.ChooserOptions(learn.Weight), 1)
-	// The book a game would use: the first with an eligible move; else the
-	// first that has the position at all, to show why it is out.
-	shown, cands := 0, []book.Candidate(nil)
-	for i, b := range books {
-		cs := chooser.Candidates(b, pos, nil)
-		if anyEligible(cs) {
-			shown, cands = i, cs
-			break
-		}
-		if cands == nil && len(cs) > 0 {
-			shown, cands = i, cs
-		}
-	}
+	game := chooser.Replay(shelf, start, moves)
+	d := chooser.Decide(shelf, game)
+	pos := &game.Line.Pos
+	books := shelf.For(pos.WhiteToMove())
 	side := "black"
 	if pos.WhiteToMove() {
 		side = "white"
 	}
 	res := Result{Key: pos.Key().String(), FEN: pos.FEN(), Chess960: pos.Chess960(), NoKey: pos.NoKeyReason(),
-		Side: side, Books: []string{}, Entries: []Entry{}}
+		Side: side, Books: []string{}, Entries: []Entry{}, Why: d.Why, Played: game.Played}
 	for _, b := range books {
 		res.Books = append(res.Books, b.Path())
 	}
-	if len(books) > 0 {
-		res.Book = books[shown].Path()
+	shown := d.Book
+	if shown == nil && len(books) > 0 {
+		shown = books[0]
 	}
-	chances := chooser.Chances(cands)
-	for i, cd := range cands {
+	if shown != nil {
+		res.Book = shown.Path()
+	}
+	for _, cd := range d.Candidates {
 		res.TotalWeight += cd.Weight
 		e := Entry{
 			Index: cd.Index, Move: cd.Move.String(), Raw: cd.Entry.Move.String(), Weight: cd.Entry.Weight,
-			Share: cd.Share, Chance: chances[i], Learn: uint32(cd.Entry.Learn), Games: cd.Entry.Learn.Games(), Points: cd.Entry.Learn.Points(),
+			Share: cd.Share, Chance: cd.Chance, Learn: uint32(cd.Entry.Learn), Games: cd.Entry.Learn.Games(), Points: cd.Entry.Learn.Points(),
 			Legal: cd.Legal, Eligible: cd.Eligible, Out: cd.Out.String(), Note: cd.Why,
 		}
 		if settings.BookLearnWeight {
@@ -153,9 +157,9 @@ func Report(books []*book.Book, pos *board.Position, settings *config.Config) Re
 		}
 		res.Entries = append(res.Entries, e)
 	}
-	res.Rules = rules(settings, cands)
-	if len(books) > 0 {
-		addCTG(&res, books[shown], pos)
+	res.Rules = rules(settings, d.Candidates)
+	if shown != nil {
+		addCTG(&res, shown, pos)
 	}
 	return res
 }
@@ -225,13 +229,4 @@ func rules(settings *config.Config, cands []book.Candidate) []Rule {
 		out = append(out, pr)
 	}
 	return out
-}
-
-func anyEligible(cands []book.Candidate) bool {
-	for _, cd := range cands {
-		if cd.Eligible {
-			return true
-		}
-	}
-	return false
 }

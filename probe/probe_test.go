@@ -19,7 +19,7 @@ func TestReportChances(t *testing.T) {
 	for _, mode := range book.Modes() {
 		settings := config.Default("")
 		settings.BookMode = mode
-		res := probe.Report([]*book.Book{b}, &start.Pos, settings)
+		res := probe.Report(book.Both(b), start, nil, settings)
 		sum := 0.0
 		for _, e := range res.Entries {
 			if !e.Eligible && e.Chance != 0 {
@@ -30,7 +30,7 @@ func TestReportChances(t *testing.T) {
 		if math.Abs(sum-1) > 1e-9 {
 			t.Errorf("%s: chances add up to %g: %+v", mode, sum, res.Entries)
 		}
-		if res.Book != b.Path() || len(res.Entries) != 4 || res.Side != "white" || len(res.Rules) != 3 || res.Rules[0].Value != config.DefaultBookThreshold {
+		if res.Book != b.Path() || len(res.Entries) != 4 || res.Side != "white" || len(res.Rules) != 6 || res.Rules[0].Value != config.DefaultBookThreshold {
 			t.Errorf("%s: %+v", mode, res)
 		}
 	}

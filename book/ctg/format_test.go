@@ -91,8 +91,8 @@ func TestFormatByPosition(t *testing.T) {
 	if cands := c.Candidates(b, chess960, nil); len(cands) != 0 {
 		t.Errorf("a Chess960 game probed the CTG book: %v", cands)
 	}
-	if _, ok, why := c.Choose([]*book.Book{b}, chess960, nil, nil); ok || !strings.Contains(why, "the CTG format has no Chess960") {
-		t.Errorf("Chess960: chosen %v, %q", ok, why)
+	if d := c.Choose(book.Both(b), book.At(chess960)); d.Chosen >= 0 || !strings.Contains(d.Reason, "the CTG format has no Chess960") {
+		t.Errorf("Chess960: chosen %v, %q", d.Chosen, d.Reason)
 	}
 }
 

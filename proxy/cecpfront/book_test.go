@@ -41,13 +41,13 @@ func (h *harness) bookWindow() []string {
 func TestXboardBookWindow(t *testing.T) {
 	h, _ := startXboard(t, testConfig(t, smallBook(t)), nil)
 	h.Send("new", "force")
-	want := []string{" test.bin:", " e4 75.0% (weight 300)", " d4 25.0% (weight 100)"}
+	want := []string{" test.bin:", " e4 chance 100.0% (weight 300, share 75.0%)", " d4 chance 0.0% (weight 100, share 25.0%)"}
 	if got := h.bookWindow(); !slices.Equal(got, want) {
 		t.Errorf("bk at the start: %q, want %q", got, want)
 	}
 	// In force mode the board follows the GUI's moves.
 	h.Send("usermove e2e4")
-	want = []string{" test.bin:", " c5 100.0% (weight 50)"}
+	want = []string{" test.bin:", " c5 chance 100.0% (weight 50, share 100.0%)"}
 	if got := h.bookWindow(); !slices.Equal(got, want) {
 		t.Errorf("bk after 1.e4: %q, want %q", got, want)
 	}
@@ -58,19 +58,21 @@ func TestXboardBookWindow(t *testing.T) {
 	}
 }
 
-// bk shows what the book decision would play: BookWidth's cut, the side's
-// own books, BookDepth; and learned results.
+// bk shows what the book decision would play, the likeliest first, each
+// move's chance and share: BookWidth's cut, the side's own books,
+// BookDepth; and learned results.
 func TestXboardBookWindowFollowsTheBookPolicies(t *testing.T) {
 	cfg := testConfig(t, smallBook(t))
 	cfg.BookWidth = 1
 	h, _ := startXboard(t, cfg, nil)
 	h.Send("new", "force")
-	want := []string{" test.bin:", " e4 75.0% (weight 300)", " d4 25.0% (weight 100) not played: outside BookWidth 1"}
+	want := []string{" test.bin:", " e4 chance 100.0% (weight 300, share 75.0%)", " d4 chance 0.0% (weight 100, share 25.0%) not played: outside BookWidth 1"}
 	if got := h.bookWindow(); !slices.Equal(got, want) {
 		t.Errorf("bk with BookWidth 1: %q, want %q", got, want)
 	}
 	h.Send("option Polyglot BookDepth=0")
-	want = []string{" no book move here: beyond BookDepth (move 1 > 0)"}
+	want = []string{" test.bin:", " e4 chance 0.0% (weight 300, share 75.0%) not played: beyond BookDepth (move 1 > 0)",
+		" d4 chance 0.0% (weight 100, share 25.0%) not played: outside BookWidth 1", " no book move here: beyond BookDepth (move 1 > 0)"}
 	if got := h.bookWindow(); !slices.Equal(got, want) {
 		t.Errorf("bk with BookDepth 0: %q, want %q", got, want)
 	}
@@ -89,7 +91,7 @@ func TestXboardBookWindowFollowsTheBookPolicies(t *testing.T) {
 	cfg.BookFilesBlack = []string{blackBook}
 	h, _ = startXboard(t, cfg, nil)
 	h.Send("new", "force", "usermove e2e4")
-	want = []string{" black.bin:", " e5 75.0% (weight 30, 4 games, 75.0% scored)", " c6 25.0% (weight 10)"}
+	want = []string{" black.bin:", " e5 chance 100.0% (weight 30, share 75.0%, 4 games, 75.0% scored)", " c6 chance 0.0% (weight 10, share 25.0%)"}
 	if got := h.bookWindow(); !slices.Equal(got, want) {
 		t.Errorf("bk with BookFileBlack: %q, want %q", got, want)
 	}

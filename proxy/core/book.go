@@ -2,7 +2,6 @@ package core
 
 import (
 	"errors"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"time"
@@ -22,10 +21,11 @@ type bookAnswer struct {
 	forGame int    // the game given it answers (game.seq)
 	bm      BestMove
 	book    BookChoice // what bm.Book points to
-	choice  book.Choice
-	key     board.Key // the position the move was chosen for
-	white   bool      // White made the book move
-	ply     int       // of the position it was chosen for, counted from the game's start
+	from    *book.Book // the book that answered
+	entry   book.Entry // its entry for the move, as stored
+	key     board.Key  // the position the move was chosen for
+	white   bool       // White made the book move
+	ply     int        // of the position it was chosen for, counted from the game's start
 	after   *board.Line
 }
 
@@ -41,10 +41,11 @@ type bookSet struct {
 	open []*book.Book // every open book, once
 	// unverified are books opened and not yet given to verifyBooks.
 	unverified []*book.Book
-	// side are the books for the positions with Black ([0]) or White
-	// ([1]) to move, in priority order (config.BooksFor); ownList tells
-	// that the side has a list of its own (BookFileWhite, BookFileBlack).
-	side    [2][]*book.Book
+	// shelf are the books for the positions with White or Black to
+	// move, in priority order (config.BooksFor); ownList tells that the
+	// side ([1] White, [0] Black) has a list of its own (BookFileWhite,
+	// BookFileBlack).
+	shelf   book.Shelf
 	ownList [2]bool
 	disk    []bookOnDisk // each book file in use as it was on disk when opened
 	chooser *book.Chooser
@@ -56,23 +57,11 @@ type bookSet struct {
 	warm           warmSearch // the engine searching while the book answers
 }
 
-// forSide is the books for the positions where White (or Black) is to
-// move: the side polyproxy plays there. A position's books answer for it,
-// give the ponder reply after it and carry the look-ahead through it.
-func (s *bookSet) forSide(white bool) []*book.Book { return s.side[sideIndex(white)] }
-
-func sideIndex(white bool) int {
-	if white {
-		return 1
-	}
-	return 0
-}
-
 // probed is the books probed for the side to move in this game: those for
 // the side, less the ABK books in a Chess960 game (Arena's format has no
 // Chess960), which the log says once.
 func (c *Core) probed(white bool) []*book.Book {
-	books := c.books.forSide(white)
+	books := c.books.shelf.For(white)
 	if !c.game.chess960 || !slices.ContainsFunc(books, (*book.Book).NoChess960) {
 		return books
 	}
@@ -124,10 +113,14 @@ func (c *Core) openBooks(changed config.Invalidates) {
 			byPath[path] = b
 		}
 	}
-	for i, white := range []bool{false, true} {
+	for _, white := range []bool{false, true} {
+		side := &c.books.shelf.Black
+		if white {
+			side = &c.books.shelf.White
+		}
 		for _, p := range c.settings.BooksFor(white) {
 			if b := byPath[p]; b != nil {
-				c.books.side[i] = append(c.books.side[i], b)
+				*side = append(*side, b)
 			}
 		}
 	}
@@ -193,7 +186,7 @@ func (s *bookSet) close() {
 	for _, b := range s.open {
 		b.Close()
 	}
-	s.open, s.disk, s.side, s.unverified = nil, nil, [2][]*book.Book{}, nil
+	s.open, s.disk, s.shelf, s.unverified = nil, nil, book.Shelf{}, nil
 	s.ownList = [2]bool{}
 	s.saidNoChess960 = false
 }
@@ -217,24 +210,19 @@ func (c *Core) bookMove(g *uci.Go) (*bookAnswer, bool) {
 		list = " (" + c.books.listName(white) + ")"
 	}
 	c.books.chooser.Explain(c.log.on) // the reasons are for the log alone
-	choice, ok, reason := c.books.chooser.Choose(c.probed(white), &cur.Pos, cur.Seen, only)
-	if !ok && c.checkBooksOnDisk(false) {
-		choice, ok, reason = c.books.chooser.Choose(c.probed(white), &cur.Pos, cur.Seen, only)
+	d := c.decide(cur, only, true)
+	if d.Chosen < 0 && c.checkBooksOnDisk(false) {
+		d = c.decide(cur, only, true)
 	}
+	choice, ok := d.Move()
 	if !ok {
 		if c.log.on {
-			c.log.printf("book%s: no (%s)", list, reason)
-		}
-		return nil, false
-	}
-	if why := c.shortLine(cur, choice.Move); why != "" {
-		if c.log.on {
-			c.log.printf("book%s: no (%s; %s)", list, why, reason)
+			c.log.printf("book%s: no (%s)", list, d.Reason)
 		}
 		return nil, false
 	}
 	if c.log.on {
-		c.log.printf("book%s: %s", list, reason)
+		c.log.printf("book%s: %s", list, d.Reason)
 	}
 	move := choice.Move.String()
 	gm := &c.game
@@ -243,7 +231,7 @@ func (c *Core) bookMove(g *uci.Go) (*bookAnswer, bool) {
 		// Not the answer given to this very position before: work it out.
 		var ok bool
 		if after, ok = gm.after(move); !ok {
-			// Choose only returns legal moves; this would be a bug.
+			// A decision only plays legal moves; this would be a bug.
 			c.log.printf("book: chosen move %s does not play here: engine decides", move)
 			return nil, false
 		}
@@ -259,13 +247,14 @@ func (c *Core) bookMove(g *uci.Go) (*bookAnswer, bool) {
 		move:    move,
 		ponder:  ponder,
 		forGame: c.game.seq,
-		choice:  choice,
 		key:     cur.Pos.Key(),
 		white:   white,
 		ply:     len(cur.Keys) - 1,
 		after:   after,
 		bm:      BestMove{Move: choice.Move, Ponder: ponderMove},
-		book:    BookChoice{Weight: choice.Weight, Share: choice.Share, File: filepath.Base(choice.Book.Path())},
+		book:    BookChoice{Weight: choice.Weight, Chance: choice.Chance, Share: choice.Share, File: filepath.Base(d.Book.Path())},
+		from:    d.Book,
+		entry:   choice.Entry,
 	}
 	ans.bm.Book = &ans.book
 	return ans, true
@@ -294,7 +283,8 @@ func (c *Core) noBookReason(g *uci.Go) string {
 }
 
 // noBookAt is why the book may not answer in the game cur whatever the
-// search asked, or "": the book settings, BookDepth, BookMaxMoves.
+// search asked, before it is asked, or "": the books in use. The rest is
+// the decision's (decide).
 func (c *Core) noBookAt(cur *board.Line) string {
 	white := cur.Pos.WhiteToMove()
 	switch {
@@ -302,25 +292,31 @@ func (c *Core) noBookAt(cur *board.Line) string {
 		return "book off"
 	case len(c.books.open) == 0:
 		return "no usable book"
-	case len(c.books.forSide(white)) == 0:
+	case len(c.books.shelf.For(white)) == 0:
 		return "no usable book in " + c.books.listName(white)
 	case len(c.probed(white)) == 0:
 		return "no book for Chess960 in " + c.books.listName(white) + " (ABK books have none)"
-	case cur.Pos.FullMove() > c.settings.BookDepth:
-		return fmt.Sprintf("beyond BookDepth (move %d > %d)", cur.Pos.FullMove(), c.settings.BookDepth)
 	}
-	return c.maxMovesReason(cur)
+	return ""
+}
+
+// decide is the book's decision in the game cur (at its last position),
+// the move drawn with draw: book.Chooser.Decide with what the game holds
+// (our book moves, the look-ahead's cache).
+func (c *Core) decide(cur *board.Line, only []board.Move, draw bool) book.Decision {
+	g := book.Game{Line: cur, Played: c.books.policy.count(c.game.number, cur), Only: only,
+		Lookahead: c.books.policy.look.For(c.game.number, c.books.gen)}
+	if draw {
+		return c.books.chooser.Choose(&c.books.shelf, g)
+	}
+	return c.books.chooser.Decide(&c.books.shelf, g)
 }
 
 // BookView is the book decision's view of a position, for a GUI that
 // asks what the book holds (CECP's bk and hint): the book that would
-// answer there and its entries as the chooser judges them (policies,
+// answer there and its entries judged, each with its chance (policies,
 // per-side books and Width included), or why the book has no move.
-type BookView struct {
-	Book       *book.Book       // nil: no book has an entry here
-	Candidates []book.Candidate // the book's entries for the position
-	Why        string           // why the book would not answer ("": it would)
-}
+type BookView = book.Decision
 
 // BookView is the book decision's view of the game as played (Game). It
 // draws no random number and touches no search: asking never changes
@@ -337,62 +333,10 @@ func (c *Core) BookView() BookView {
 // viewBook is the book decision's view of the game cur (its last
 // position).
 func (c *Core) viewBook(cur *board.Line) BookView {
-	var v BookView
-	if v.Why = c.noBookAt(cur); v.Why != "" {
-		return v
+	if why := c.noBookAt(cur); why != "" {
+		return BookView{Chosen: -1, Why: why}
 	}
-	for _, b := range c.probed(cur.Pos.WhiteToMove()) {
-		cands := c.books.chooser.Candidates(b, &cur.Pos, cur.Seen)
-		if len(cands) > 0 && v.Book == nil {
-			v.Book, v.Candidates = b, cands
-		}
-		for _, cd := range cands {
-			if cd.Eligible {
-				v.Book, v.Candidates = b, cands
-				c.markShortLines(cur, &v)
-				return v
-			}
-		}
-	}
-	v.Why = "no book has a move it would play here"
-	if v.Book == nil {
-		v.Why = "not in book"
-	}
-	return v
-}
-
-// markShortLines leaves out the eligible moves BookMinLine refuses.
-func (c *Core) markShortLines(cur *board.Line, v *BookView) {
-	eligible := 0
-	for i := range v.Candidates {
-		cd := &v.Candidates[i]
-		if !cd.Eligible {
-			continue
-		}
-		if why := c.shortLine(cur, cd.Move); why != "" {
-			cd.Eligible, cd.Why = false, why
-			continue
-		}
-		eligible++
-	}
-	if eligible == 0 {
-		v.Why = "every move it would play ends its line too soon (BookMinLine)"
-	}
-}
-
-// Likeliest is the eligible move of the highest weight (the first of
-// equals), the one the book plays most often.
-func (v *BookView) Likeliest() (board.Move, bool) {
-	best := -1
-	for i, cd := range v.Candidates {
-		if cd.Eligible && (best < 0 || cd.Weight > v.Candidates[best].Weight) {
-			best = i
-		}
-	}
-	if best < 0 {
-		return 0, false
-	}
-	return v.Candidates[best].Move, true
+	return c.decide(cur, nil, false)
 }
 
 // searchMoves reads the moves the GUI allows with searchmoves. An unreadable
@@ -430,7 +374,7 @@ func (c *Core) releaseBookAnswer(played bool) {
 		line := slices.Clone(ans.after.Keys[:ans.ply+1])
 		out.observe = func() {
 			c.observer.later(func(o GameObserver) {
-				o.BookMove(ans.choice.Book, line, ans.choice.Entry.Move, ans.white)
+				o.BookMove(ans.from, line, ans.entry.Move, ans.white)
 				o.AfterBestmove(after)
 			})
 		}
