@@ -322,6 +322,9 @@ func noMoveReason(cands []Candidate) string {
 	case RuleMinWeight, RuleMaxMoves, RuleDepth: // the position's: one reason
 		return whys[0]
 	case RuleMinLine:
+		if n := len(whys); n > 3 {
+			whys = append(whys[:3], fmt.Sprintf("and %d more", n-3))
+		}
 		return "every move it would play ends its line too soon (" + strings.Join(whys, "; ") + ")"
 	case RuleRepetition:
 		return fmt.Sprintf("every eligible move repeats a position of the game (%d)", len(whys))
