@@ -12,6 +12,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/randgames"
 	"github.com/polyproxy/polyproxy/internal/testenv"
@@ -504,7 +505,7 @@ func TestChess960GamesThroughProxy(t *testing.T) {
 		t.Fatalf("only %d book moves in %d games\n%s", total.bookMoves, len(randgames.TestStarts), log)
 	}
 	learned := map[int]bool{}
-	for i := range min(len(before), len(after)) / book.EntrySize {
+	for i := range min(len(before), len(after)) / polyglot.EntrySize {
 		if fixture.LearnAt(before, i) != fixture.LearnAt(after, i) {
 			learned[i] = true
 		}

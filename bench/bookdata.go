@@ -11,6 +11,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 )
 
 // bookPly is one position of a book line: the moves that lead to it, and
@@ -129,9 +130,9 @@ func makeBigBook(path string, n int, seed uint64) ([]probePosition, error) {
 		return nil, err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	var buf [book.EntrySize]byte
+	var buf [polyglot.EntrySize]byte
 	for _, e := range entries {
-		e.Encode(buf[:])
+		polyglot.PutEntry(buf[:], e)
 		w.Write(buf[:])
 	}
 	if err := w.Flush(); err != nil {

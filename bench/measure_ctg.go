@@ -13,6 +13,7 @@ import (
 	"github.com/polyproxy/polyproxy/book/ctg"
 	"github.com/polyproxy/polyproxy/book/ctg/testdata/ctgwrite"
 	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 )
 
 // ctgMaxPly is the depth of the CTG book the bench makes of -pgn.
@@ -100,7 +101,7 @@ func (r *runner) makeCTGBooks() (ctgBooks, error) {
 	}
 	books.walk, books.entries = ctg.InfoOf(whole).Walk, len(entries)
 	whole.Close()
-	if err := book.WriteFile(books.bin, entries); err != nil {
+	if err := polyglot.WriteFile(books.bin, entries); err != nil {
 		books.removeCTG()
 		return books, err
 	}

@@ -93,8 +93,9 @@ type Chooser struct {
 	// Reused by every decision: no allocation per answer. buf holds the
 	// candidates of the book being judged, shown those of the first book
 	// with the position (what a decision without a move shows), ahead
-	// those of the look-ahead's positions.
+	// those of the look-ahead's positions; found a position's entries.
 	buf, shown, ahead []Candidate
+	found             []Found
 	// quiet: Choose gives no reasons. Formatting them was three quarters
 	// of a book answer (measured: 6 µs and 50 allocations a choice on the
 	// gnuchess book's start position, 1.6 µs and none without).
@@ -186,29 +187,15 @@ func (c *Chooser) candidates(buf []Candidate, b *Book, pos *board.Position, seen
 		return cands
 	}
 	var total uint64
-	b.At(pos, func(i int, e Entry) {
-		cd := Candidate{Index: i, Entry: e, Move: pos.ToPlayed(e.Move)}
-		// Legality per entry (a handful of entries) instead of generating
-		// every legal move: a full move list was ~45% of a book answer.
-		switch {
-		case e.Move.IsNull():
-			cd.Why = "null move"
-		case e.Move.Promo() > board.PromoQueen:
-			cd.Why = fmt.Sprintf("invalid promotion code %d", e.Move.Promo())
-		case !legal(pos, cd.Move):
-			cd.Why = "illegal here"
-		case only != nil && !slices.Contains(only, cd.Move):
-			cd.Why = "not in searchmoves"
-		default:
-			cd.Legal = true
-			cd.Weight = c.weight(e)
+	c.found = b.At(pos, c.found[:0])
+	for _, f := range c.found {
+		cd := judged(pos, f, only)
+		if cd.Legal {
+			cd.Weight = c.weight(f.Entry)
 			total += cd.Weight
 		}
-		if !cd.Legal {
-			cd.Out = RuleIllegal
-		}
 		cands = append(cands, cd)
-	})
+	}
 	threshold := uint64(max(c.opts.ThresholdPerMille, 0))
 	var stored uint64 // of the moves above the threshold: what MinWeight measures
 	for i := range cands {
@@ -248,6 +235,29 @@ func (c *Chooser) candidates(buf []Candidate, b *Book, pos *board.Position, seen
 		}
 	}
 	return cands
+}
+
+// judged is the entry f of pos as a candidate, its legality judged (an
+// entry whose move is not in only, when only is not nil, counts as not
+// legal); the rules of choosing judge it after.
+func judged(pos *board.Position, f Found, only []board.Move) Candidate {
+	e := f.Entry
+	cd := Candidate{Index: f.Index, Entry: e, Move: pos.ToPlayed(e.Move), Out: RuleIllegal}
+	// Legality per entry (a handful of entries) instead of generating
+	// every legal move: a full move list was ~45% of a book answer.
+	switch {
+	case e.Move.IsNull():
+		cd.Why = "null move"
+	case e.Move.Promo() > board.PromoQueen:
+		cd.Why = fmt.Sprintf("invalid promotion code %d", e.Move.Promo())
+	case !legal(pos, cd.Move):
+		cd.Why = "illegal here"
+	case only != nil && !slices.Contains(only, cd.Move):
+		cd.Why = "not in searchmoves"
+	default:
+		cd.Legal, cd.Out = true, RuleNone
+	}
+	return cd
 }
 
 // applyWidth leaves out the eligible moves with Width or more eligible

@@ -9,6 +9,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
@@ -17,7 +18,7 @@ import (
 // Polyglot book of 180,358 entries, read-only.
 func gnuchessBook(t testing.TB) *book.Book {
 	t.Helper()
-	b, err := book.Open(testenv.GnuchessBook(t))
+	b, err := polyglot.Open(testenv.GnuchessBook(t))
 	if err != nil {
 		t.Fatal(err)
 	}

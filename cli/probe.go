@@ -159,10 +159,8 @@ func printProbe(stdout io.Writer, res probe.Result) error {
 	if res.Why != "" {
 		fmt.Fprintf(stdout, "no book move: %s\n\n", res.Why)
 	}
-	if res.CTG != nil {
-		if err := printProbeCTG(stdout, res); err != nil {
-			return err
-		}
+	if err := printProbeFacts(stdout, res); err != nil {
+		return err
 	}
 	before := -1 // how many moves the rules before left eligible
 	for _, r := range res.Rules {
@@ -196,34 +194,26 @@ func printProbe(stdout io.Writer, res probe.Result) error {
 	return nil
 }
 
-// printProbeCTG writes what a CTG book holds of the position and its
-// moves.
-func printProbeCTG(stdout io.Writer, res probe.Result) error {
-	c := res.CTG
-	fmt.Fprintf(stdout, "CTG position: %d games, +%d =%d -%d for the side to move, rating %d, performance %d, recommendation %d %s\n",
-		c.Games, c.Won, c.Drawn, c.Lost, c.Rating, c.Performance, c.Recommendation, c.Mark)
-	var opts []string
-	if c.TournamentMode {
-		opts = append(opts, "tournament mode")
+// printProbeFacts writes what the book's format holds of the position
+// and its moves beyond their entries (a CTG book's statistics and
+// annotations, an ABK book's priorities and totals): the position's in
+// words, the moves' as a table.
+func printProbeFacts(stdout io.Writer, res probe.Result) error {
+	if res.Said != "" {
+		fmt.Fprintf(stdout, "%s position: %s\n", res.Format, res.Said)
 	}
-	if c.PreferMainLines {
-		opts = append(opts, "main lines preferred")
-	}
-	if len(opts) > 0 {
-		fmt.Fprintf(stdout, "CTG weights with %s\n", strings.Join(opts, " and "))
+	if !slices.ContainsFunc(res.Entries, func(e probe.Entry) bool { return e.Row != nil }) {
+		if res.Said != "" {
+			fmt.Fprintln(stdout)
+		}
+		return nil
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "move\tannotation\tgames after\twon\tdrawn\tlost\trecommendation\tdroidfish weight\t\t")
+	fmt.Fprintln(tw, "move\t"+strings.Join(res.Columns, "\t")+"\t")
 	for _, e := range res.Entries {
-		m := e.CTG
-		if m == nil {
-			continue
+		if e.Row != nil {
+			fmt.Fprintln(tw, e.Move+"\t"+strings.Join(e.Row, "\t")+"\t")
 		}
-		if !m.InBook {
-			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t-\t%.6g\t\tleads out of the book\n", e.Move, m.Annotation, m.Weight)
-			continue
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%.6g\t\t%s\n", e.Move, m.Annotation, m.Games, m.Won, m.Drawn, m.Lost, m.Recommendation, m.Weight, m.Mark)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

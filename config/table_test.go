@@ -512,7 +512,7 @@ func TestReadFlags(t *testing.T) {
 	if err := fs.Parse([]string{"-ctg-tournament-mode", "-ctg-prefer-main-lines"}); err != nil {
 		t.Fatal(err)
 	}
-	if o := c.ReadOptions().CTG; !o.TournamentMode || !o.PreferMainLines {
+	if o := c.ReadOptions(); !o.CTGTournamentMode || !o.CTGPreferMainLines {
 		t.Errorf("read options %+v", o)
 	}
 }

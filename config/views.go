@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/polyproxy/polyproxy/book"
-	"github.com/polyproxy/polyproxy/book/ctg"
 	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/uci"
 )
@@ -209,7 +208,7 @@ func (c *Config) BooksInUse() []string {
 // (those that Read), what the books are opened with; ReopenBooks says
 // when they changed.
 func (c *Config) ReadOptions() formats.Options {
-	return formats.Options{CTG: ctg.Options{TournamentMode: c.BookCTGTournamentMode, PreferMainLines: c.BookCTGPreferMainLines}}
+	return formats.Options{CTGTournamentMode: c.BookCTGTournamentMode, CTGPreferMainLines: c.BookCTGPreferMainLines}
 }
 
 // ToolFlags defines on fs a flag for every setting a book tool takes

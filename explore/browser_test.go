@@ -430,7 +430,7 @@ func TestBrowserTwoBooks(t *testing.T) {
 	// and its score, as the server reads them.
 	pos := abk.position(url.Values{"moves": {"e2e4"}})
 	for i, e := range pos.Columns[0].Report.Entries {
-		x := pos.Columns[0].Extra[i].ABK
+		x := abkExtra(pos.Columns[0].Extra[i])
 		drawn := x.Games - x.Won - x.Lost
 		half := 2*x.Won + drawn
 		want := fmt.Sprintf("%.0f%%|+%d =%d −%d|%s/%d|%d|%g", 100*float64(half)/float64(2*x.Games), x.Won, drawn, x.Lost, halfPoints(half), x.Games, x.Games, float64(half)/2)

@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/probe"
 )
 
@@ -203,19 +205,29 @@ type EntryExtra struct {
 	// first: "new" (the first has no such move here), "weight", "learn"
 	// (what differs), "" (the same).
 	Change string `json:"change,omitempty"`
-	// ABK are an ABK move's fields, its wins and losses those of the side
-	// that plays it.
-	ABK *ABKView `json:"abk,omitempty"`
+	// Facts are what the book's format holds of the move beyond its entry,
+	// as the report's entry has them, under the format's name: "abk" (an
+	// ABK move's priority, games, won and lost, those of the side that
+	// plays it, and the records that play it), "ctg".
+	Facts formats.Named `json:"-"`
 }
 
-// ABKView is an ABK move's priority and statistics, as the side that plays
-// it sees them (the file keeps White's).
-type ABKView struct {
-	Priority int8  `json:"priority"`
-	Games    int64 `json:"games"`
-	Won      int64 `json:"won"`
-	Lost     int64 `json:"lost"`
-	Records  int   `json:"records"` // the records that play it (transpositions)
+// MarshalJSON writes the extra with its facts among its fields.
+func (x EntryExtra) MarshalJSON() ([]byte, error) {
+	type plain EntryExtra
+	b, err := json.Marshal(plain(x))
+	return x.Facts.AddTo(b), err
+}
+
+// UnmarshalJSON reads an extra with its facts.
+func (x *EntryExtra) UnmarshalJSON(b []byte) error {
+	type plain EntryExtra
+	if err := json.Unmarshal(b, (*plain)(x)); err != nil {
+		return err
+	}
+	var err error
+	x.Facts, err = formats.NamedIn(b)
+	return err
 }
 
 // bookMoves counts the book moves (legal, weight above 0) at pos in the

@@ -23,7 +23,6 @@ import (
 	"sync"
 
 	"github.com/polyproxy/polyproxy/book"
-	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/config"
@@ -390,16 +389,7 @@ func (s *Server) column(c Column, p *place, pos *board.Position) ColumnView {
 			x.SAN = pos.SAN(m)
 			x.Next = bookMoves(counter, shelf, pos.Next(m))
 		}
-		if shown.abk != nil {
-			raw, _ := board.ParseMove(e.Raw)
-			if t, ok := shown.abk[abk.MoveID{Key: pos.Key(), Move: raw}]; ok {
-				v := &ABKView{Priority: t.Priority, Games: t.Games, Won: t.Wins, Lost: t.Losses, Records: t.Records}
-				if !pos.WhiteToMove() {
-					v.Won, v.Lost = v.Lost, v.Won
-				}
-				x.ABK = v
-			}
-		}
+		x.Facts = e.Facts
 		cv.Extra = append(cv.Extra, x)
 	}
 	l := *p.start
@@ -507,22 +497,6 @@ func (s *Server) handleEdit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	e := book.Edit{Pos: pos, Move: m}
-	white := pos.WhiteToMove()
-	abk := func() error {
-		if req.Priority < 0 || req.Priority > 9 {
-			return fmt.Errorf("priority %d: want 0 to 9", req.Priority)
-		}
-		const most = 1<<31 - 1
-		if req.Games < 0 || req.Games > most || req.Won < 0 || req.Won > most || req.Lost < 0 || req.Lost > most {
-			return fmt.Errorf("games, won and lost: want 0 to %d", most)
-		}
-		wins, losses := req.Won, req.Lost
-		if !white {
-			wins, losses = losses, wins
-		}
-		e.ABK = book.ABKFields{Priority: int8(req.Priority), Games: int32(req.Games), Wins: int32(wins), Losses: int32(losses)}
-		return nil
-	}
 	var what string
 	san := pos.SAN(m)
 	switch req.Op {
@@ -533,7 +507,7 @@ func (s *Server) handleEdit(w http.ResponseWriter, r *http.Request) {
 	case "add":
 		e.Kind, what = book.EditAdd, "addition of "+san
 	case "abk":
-		e.Kind, what = book.EditABK, "statistics of "+san
+		e.Kind, what = book.EditFields, "statistics of "+san
 	default:
 		fail(w, http.StatusBadRequest, fmt.Errorf("op %q: want weight, delete, add or abk", req.Op))
 		return
@@ -546,10 +520,9 @@ func (s *Server) handleEdit(w http.ResponseWriter, r *http.Request) {
 		e.Weight = uint16(req.Weight)
 	}
 	if req.Op == "abk" || req.Op == "add" {
-		if err := abk(); err != nil {
-			fail(w, http.StatusBadRequest, err)
-			return
-		}
+		// A format with fields of its own reads them (an ABK move's, from
+		// the view of the side that plays it); the others have none.
+		e.Fields = map[string]int64{"priority": int64(req.Priority), "games": req.Games, "won": req.Won, "lost": req.Lost}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -8,12 +8,13 @@
 package probe
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
-	"github.com/polyproxy/polyproxy/book/ctg"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/learn"
 )
@@ -37,42 +38,14 @@ type Entry struct {
 	Eligible  bool    `json:"eligible"`      // could be chosen (every rule of choosing leaves it in)
 	Out       string  `json:"out,omitempty"` // the rule that leaves it out: legal, weight, threshold, width, min_weight, depth, max_moves, min_line
 	Note      string  `json:"note,omitempty"`
-	// CTG is what a CTG book holds of the move.
-	CTG *CTGMove `json:"ctg,omitempty"`
-}
-
-// CTGMove is what a CTG book holds of a move: its annotation, and the
-// statistics of the position it leads to, from the view of the side that
-// plays the move (all 0 when the book has not got that position).
-type CTGMove struct {
-	Annotation string `json:"annotation"` // "!", "?!", "only move", ...; "" for none
-	// Recommendation is the byte of the position after the move: 64-127
-	// marks it to avoid in tournaments, 128 and up a main line (Mark).
-	Recommendation int     `json:"recommendation"`
-	Mark           string  `json:"mark,omitempty"` // "avoid", "main line"
-	InBook         bool    `json:"in_book"`        // the book has the position after the move
-	Games          int     `json:"games"`
-	Won            int     `json:"won"`
-	Drawn          int     `json:"drawn"`
-	Lost           int     `json:"lost"`
-	Weight         float64 `json:"droidfish_weight"` // DroidFish's weight, under the read options
-}
-
-// CTGPosition is a CTG book's statistics of the position itself, from
-// the view of its side to move.
-type CTGPosition struct {
-	Games          int    `json:"games"`
-	Won            int    `json:"won"`
-	Drawn          int    `json:"drawn"`
-	Lost           int    `json:"lost"`
-	Rating         int    `json:"rating"`      // the players' average (0: none rated)
-	Performance    int    `json:"performance"` // their average performance
-	Recommendation int    `json:"recommendation"`
-	Mark           string `json:"mark,omitempty"`
-	// TournamentMode and PreferMainLines are the read options the weights
-	// follow.
-	TournamentMode  bool `json:"tournament_mode"`
-	PreferMainLines bool `json:"prefer_main_lines"`
+	// Facts are what the book's format holds of the move beyond its
+	// entry, under the format's name: "ctg" (ctg.MoveFacts: annotation,
+	// the statistics and recommendation of the position after it), "abk"
+	// (abk.MoveFacts: priority, games, won, lost); Said says them in
+	// words, and Row as a table's row (Result.Columns), for probe's text.
+	Facts formats.Named `json:"-"`
+	Said  string        `json:"-"`
+	Row   []string      `json:"-"`
 }
 
 // Rule is one rule of choosing and the moves it leaves eligible, applied
@@ -111,8 +84,51 @@ type Result struct {
 	// Entries are the entries of Book, the likeliest first: by chance,
 	// then weight, then the book's order.
 	Entries []Entry `json:"entries"`
-	// CTG is a CTG book's statistics of the position, when Book is one.
-	CTG *CTGPosition `json:"ctg,omitempty"`
+	// Facts are what Book's format holds of the position beyond its
+	// entries, under the format's name: "ctg" (ctg.PositionFacts: the
+	// position's statistics and the read options); Said says them in
+	// words, for probe's text; Columns name the values of an entry's Row.
+	Facts   formats.Named `json:"-"`
+	Said    string        `json:"-"`
+	Columns []string      `json:"-"`
+	// Format is the format of Book ("Polyglot", "ABK", "CTG").
+	Format string `json:"format,omitempty"`
+}
+
+// MarshalJSON writes the result with its facts among its fields.
+func (r Result) MarshalJSON() ([]byte, error) {
+	type plain Result
+	b, err := json.Marshal(plain(r))
+	return r.Facts.AddTo(b), err
+}
+
+// UnmarshalJSON reads a result with its facts.
+func (r *Result) UnmarshalJSON(b []byte) error {
+	type plain Result
+	if err := json.Unmarshal(b, (*plain)(r)); err != nil {
+		return err
+	}
+	var err error
+	r.Facts, err = formats.NamedIn(b)
+	return err
+}
+
+// MarshalJSON writes the entry with its facts among its fields.
+func (e Entry) MarshalJSON() ([]byte, error) {
+	type plain Entry
+	b, err := json.Marshal(plain(e))
+	return e.Facts.AddTo(b), err
+}
+
+// UnmarshalJSON reads an entry with its facts.
+func (e *Entry) UnmarshalJSON(b []byte) error {
+	type plain Entry
+	if err := json.Unmarshal(b, (*plain)(e)); err != nil {
+		return err
+	}
+	var err error
+	e.Facts, err = formats.NamedIn(b)
+	return err
 }
 
 // Report describes the position reached by moves (played form, legal)
@@ -139,7 +155,7 @@ func Report(shelf *book.Shelf, start *board.Line, moves []board.Move, settings *
 		shown = books[0]
 	}
 	if shown != nil {
-		res.Book = shown.Path()
+		res.Book, res.Format = shown.Path(), shown.Format().Name()
 	}
 	for _, cd := range d.Candidates {
 		res.TotalWeight += cd.Weight
@@ -159,51 +175,36 @@ func Report(shelf *book.Shelf, start *board.Line, moves []board.Move, settings *
 	}
 	res.Rules = rules(settings, d.Candidates)
 	if shown != nil {
-		addCTG(&res, shown, pos)
+		addFacts(&res, shown, pos, d.Candidates)
 	}
 	return res
 }
 
-// addCTG adds what a CTG book holds of the position and its moves, when
-// the book shown is one.
-func addCTG(res *Result, b *book.Book, pos *board.Position) {
-	r, opt := ctg.ReaderOf(b)
-	if r == nil {
+// addFacts adds what the format of b, the book shown, holds of the
+// position and its moves cands beyond their entries. A failure to read
+// them is the book's own to tell (its warnings): the report stands
+// without them.
+func addFacts(res *Result, b *book.Book, pos *board.Position, cands []book.Candidate) {
+	moves := make([]board.Move, len(cands))
+	for i, cd := range cands {
+		moves[i] = cd.Move
+	}
+	facts, err := b.Describe(pos, moves)
+	if err != nil {
 		return
 	}
-	p, err := r.Probe(pos, opt)
-	if p == nil || err != nil {
-		return
+	if facts.Position != nil {
+		res.Facts.Add(b.Format(), facts.Position)
+		res.Said = facts.Position.String()
 	}
-	s := &p.Stats
-	res.CTG = &CTGPosition{Games: s.Games, Won: s.Wins, Drawn: s.Draws, Lost: s.Losses, Rating: s.Rating(),
-		Performance: s.Performance(), Recommendation: int(s.Recommendation), Mark: ctgMark(s),
-		TournamentMode: opt.TournamentMode, PreferMainLines: opt.PreferMainLines}
-	for i := range res.Entries {
-		e := &res.Entries[i]
-		for _, m := range p.Moves {
-			if m.Move.String() != e.Move {
-				continue
-			}
-			c := &CTGMove{Annotation: m.Annotation.String(), Weight: m.Weight}
-			if n := m.Next; n != nil {
-				// The next position's figures are its side to move's.
-				c.InBook, c.Recommendation, c.Mark = true, int(n.Recommendation), ctgMark(n)
-				c.Games, c.Won, c.Drawn, c.Lost = n.Games, n.Losses, n.Draws, n.Wins
-			}
-			e.CTG = c
+	res.Columns = facts.Columns
+	for i, f := range facts.Moves {
+		if f != nil {
+			e := &res.Entries[i]
+			e.Facts.Add(b.Format(), f)
+			e.Said, e.Row = f.String(), f.Row()
 		}
 	}
-}
-
-func ctgMark(s *ctg.Stats) string {
-	switch {
-	case s.Avoid():
-		return "avoid"
-	case s.MainLine():
-		return "main line"
-	}
-	return ""
 }
 
 // rules are the rules of choosing the book tools take flags for, in the

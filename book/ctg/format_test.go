@@ -16,7 +16,9 @@ import (
 // in a fixed order.
 func entriesAt(b *book.Book, pos *board.Position) []book.Entry {
 	var es []book.Entry
-	b.At(pos, func(_ int, e book.Entry) { es = append(es, e) })
+	for _, f := range b.At(pos, nil) {
+		es = append(es, f.Entry)
+	}
 	slices.SortFunc(es, func(x, y book.Entry) int { return int(x.Move) - int(y.Move) })
 	return es
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
 )
@@ -81,7 +82,7 @@ func TestXboardBookWindowFollowsTheBookPolicies(t *testing.T) {
 	afterE4 := fixture.Line(t, "", "e2e4")
 	mv := func(s string) board.Move { m, _ := board.ParseMove(s); return m }
 	blackBook := filepath.Join(t.TempDir(), "black.bin")
-	if err := book.WriteFile(blackBook, []book.Entry{
+	if err := polyglot.WriteFile(blackBook, []book.Entry{
 		{Key: afterE4.Pos.Key(), Move: mv("e7e5"), Weight: 30, Learn: book.MakeLearn(4, 6)},
 		{Key: afterE4.Pos.Key(), Move: mv("c7c6"), Weight: 10},
 	}); err != nil {

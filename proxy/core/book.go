@@ -174,8 +174,7 @@ func (c *Core) onBookVerdict(v bookVerdict) {
 	if v.err == nil || errors.Is(v.err, book.ErrClosed) {
 		return
 	}
-	var oe *book.OrderError
-	if errors.As(v.err, &oe) {
+	if errors.Is(v.err, book.ErrUnsorted) {
 		c.notify("book %s is not sorted (%v): its moves are still found, but every lookup reads the whole file (a Polyglot book must be sorted by key)", v.b.Path(), v.err)
 		return
 	}

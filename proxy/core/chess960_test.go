@@ -8,6 +8,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 )
 
 // chess960Position has both castlings legal at once: king b1, rooks a1
@@ -42,7 +43,7 @@ func chess960Book(t *testing.T) string {
 	es = append(es, book.Entry{Key: p.Key(), Move: long, Weight: 20}, book.Entry{Key: p.Key(), Move: short, Weight: 5})
 	slices.SortStableFunc(es, book.CompareEntries)
 	path = filepath.Join(t.TempDir(), "960.bin")
-	if err := book.WriteFile(path, es); err != nil {
+	if err := polyglot.WriteFile(path, es); err != nil {
 		t.Fatal(err)
 	}
 	return path
