@@ -121,6 +121,9 @@ func (b *Book) Warnings() []string {
 // what a choice's reason tells the log.
 func (b *Book) newWarnings() []string {
 	w := b.src.Warnings()
+	if len(w) == 0 {
+		return nil
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if len(w) <= b.told {

@@ -190,7 +190,8 @@ type ColumnView struct {
 	// first ply at which they have none (-1: the whole line is in book).
 	Along []int `json:"along"`
 	End   int   `json:"end"`
-	// Format is "polyglot" or "abk", of the book listed.
+	// Format is the format of the book listed, as its facts are named
+	// ("polyglot", "abk", "ctg").
 	Format   string `json:"format"`
 	Editable bool   `json:"editable"`
 }

@@ -313,7 +313,7 @@ func (s *Server) booksInfo() Books {
 }
 
 // format is the book's format as the page names it ("polyglot", "abk").
-func format(b *book.Book) string { return strings.ToLower(b.Format().Name()) }
+func format(b *book.Book) string { return formats.NameOf(b.Format()) }
 
 // books are the open books of a list, refreshed.
 func (s *Server) list(paths []string) []*book.Book {
@@ -380,7 +380,7 @@ func (s *Server) column(c Column, p *place, pos *board.Position) ColumnView {
 	cv := ColumnView{Name: c.Name, Report: probe.Report(shelf, p.start, p.moves[:p.ply], c.Settings), Missing: []LineMove{}, Extra: []EntryExtra{}, End: -1}
 	shown := s.books[cv.Report.Book]
 	cv.Format = format(shown.b)
-	cv.Editable = s.opts.Edit && !(cv.Format == "abk" && pos.Chess960())
+	cv.Editable = s.opts.Edit && !(shown.b.NoChess960() && pos.Chess960())
 	counter := book.NewChooser(book.Options{}, 1)
 	for _, e := range cv.Report.Entries {
 		var x EntryExtra
