@@ -169,8 +169,8 @@ func (b *Book) Close() error {
 func (b *Book) At(pos *board.Position, buf []Found) []Found {
 	found, err := b.src.Probe(pos, buf)
 	if err != nil {
-		err = fmt.Errorf("%s: %w", b.path, err)
-		b.probeErr.Store(&err)
+		failed := fmt.Errorf("%s: %w", b.path, err) // its own variable: err is on the stack of every probe
+		b.probeErr.Store(&failed)
 		return buf
 	}
 	return found
