@@ -29,8 +29,10 @@ type Found struct {
 type Source interface {
 	// Probe appends to buf pos's entries, null moves included, each with
 	// its place. An error is a failure to read the book; a fault passed
-	// over is one of Warnings.
-	Probe(pos *board.Position, buf []Found) ([]Found, error)
+	// over is one of Warnings. pos is a copy: a pointer given to an
+	// interface would put every position probed on the heap, the
+	// look-ahead's thousands among them.
+	Probe(pos board.Position, buf []Found) ([]Found, error)
 	// Warnings are the problems met so far that do not stop the book
 	// from being used, each once, in the order met.
 	Warnings() []string
@@ -167,7 +169,7 @@ func (b *Book) Close() error {
 // otherwise. It is how the Chooser finds a position's moves. A failure to
 // read leaves the position without entries and is the book's Err.
 func (b *Book) At(pos *board.Position, buf []Found) []Found {
-	found, err := b.src.Probe(pos, buf)
+	found, err := b.src.Probe(*pos, buf)
 	if err != nil {
 		failed := fmt.Errorf("%s: %w", b.path, err) // its own variable: err is on the stack of every probe
 		b.probeErr.Store(&failed)

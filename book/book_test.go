@@ -18,9 +18,9 @@ type byPosition struct{ probes int }
 
 var errRead = errors.New("read failed")
 
-func (s *byPosition) Probe(pos *board.Position, buf []book.Found) ([]book.Found, error) {
+func (s *byPosition) Probe(pos board.Position, buf []book.Found) ([]book.Found, error) {
 	s.probes++
-	if *pos != *board.StartPosition() {
+	if pos != *board.StartPosition() {
 		return buf, errRead
 	}
 	m, _ := board.ParseMove("e2e4")

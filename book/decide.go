@@ -272,9 +272,7 @@ func (c *Chooser) markShortLines(shelf *Shelf, g *Game, cands []Candidate) (note
 		if !cd.Eligible {
 			continue
 		}
-		after := g.Line.Pos
-		after.Play(cd.Move)
-		plies, complete := look.Longest(c, shelf, g.Line.Keys, &after, need)
+		plies, complete := look.Longest(c, shelf, g.Line.Keys, &g.Line.Pos, cd.Move, need)
 		switch {
 		case !complete:
 			notes = append(notes, fmt.Sprintf("the line after %s was not measured to the end within %d positions: taken as long enough", cd.Move, lineBudget))

@@ -37,8 +37,9 @@ type Lookahead struct {
 	// One measure's state.
 	chooser  *Chooser
 	shelf    *Shelf
-	path     []board.Key  // the positions of the game and of the line being followed
-	moves    []board.Move // the moves of every position on the path, a stack
+	path     []board.Key      // the positions of the game and of the line being followed
+	moves    []board.Move     // the moves of every position on the path, a stack
+	line     []board.Position // the positions of the line being followed, by ply
 	visited  int
 	exceeded bool
 }
@@ -54,13 +55,14 @@ func (l *Lookahead) For(game, books int) *Lookahead {
 	return l
 }
 
-// Longest is min(the longest book line from pos, need) in plies, pos
-// being reached from the game whose positions are keyed by game (a line
-// also ends where it would repeat one of them), the books of each side
-// shelf's, their moves c's. complete is false when the measure ran out of
-// its budget before it knew: the line is then taken as long enough
-// (need), since a book too bushy to measure is not ending.
-func (l *Lookahead) Longest(c *Chooser, shelf *Shelf, game []board.Key, pos *board.Position, need int) (plies int, complete bool) {
+// Longest is min(the longest book line after move at pos, need) in
+// plies, pos being the last position of the game whose positions are
+// keyed by game (a line also ends where it would repeat one of them), the
+// books of each side shelf's, their moves c's. complete is false when
+// the measure ran out of its budget before it knew: the line is then
+// taken as long enough (need), since a book too bushy to measure is not
+// ending.
+func (l *Lookahead) Longest(c *Chooser, shelf *Shelf, game []board.Key, pos *board.Position, move board.Move, need int) (plies int, complete bool) {
 	if l.cache == nil {
 		l.For(0, 0)
 	}
@@ -68,18 +70,25 @@ func (l *Lookahead) Longest(c *Chooser, shelf *Shelf, game []board.Key, pos *boa
 	l.path = append(l.path[:0], game...)
 	l.moves = l.moves[:0]
 	l.visited, l.exceeded = 0, false
-	plies, _ = l.walk(pos, need)
+	// The line's positions live here, not on the walk's stack: a position
+	// whose address a recursion takes would be put on the heap, one for
+	// every position visited.
+	l.line = slices.Grow(l.line[:0], need+2)[:need+2]
+	l.line[0] = *pos
+	l.line[0].Play(move)
+	plies, _ = l.walk(0, need)
 	return plies, !l.exceeded
 }
 
-// walk returns min(longest line from pos, need), and whether that is the
-// exact length, the same wherever pos is reached from: every line was
-// followed to its end (none reached need, none was cut by a cycle or the
-// budget).
-func (l *Lookahead) walk(pos *board.Position, need int) (int, bool) {
+// walk returns min(longest line from the line's position at ply, need),
+// and whether that is the exact length, the same wherever the position is
+// reached from: every line was followed to its end (none reached need,
+// none was cut by a cycle or the budget).
+func (l *Lookahead) walk(ply, need int) (int, bool) {
 	if need <= 0 {
 		return 0, false
 	}
+	pos := &l.line[ply]
 	key := pos.Key()
 	if n, ok := l.cache[key]; ok {
 		return min(int(n), need), int(n) < need
@@ -95,13 +104,14 @@ func (l *Lookahead) walk(pos *board.Position, need int) (int, bool) {
 	end := len(l.moves)
 	best, exact := 0, true
 	for i := start; i < end && best < need; i++ {
-		next := *pos
+		next := &l.line[ply+1]
+		*next = *pos
 		next.Play(l.moves[i])
 		if slices.Contains(l.path, next.Key()) {
 			exact = false // the line would go round: it ends before the repetition
 			continue
 		}
-		sub, subExact := l.walk(&next, need-1)
+		sub, subExact := l.walk(ply+1, need-1)
 		exact = exact && subExact
 		best = max(best, sub+1)
 	}

@@ -4,6 +4,7 @@ package book_test
 // plain lines, transpositions measured once, cycles cut, bounded always.
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
@@ -29,8 +30,16 @@ func lookOn(books ...*book.Book) *lookingAhead {
 // after measures the line after moves (the last one the move judged).
 func (la *lookingAhead) after(t *testing.T, moves string, need int) (int, bool) {
 	t.Helper()
-	l := fixture.Line(t, "", moves)
-	return la.l.Longest(la.c, la.shelf, l.Keys[:len(l.Keys)-1], &l.Pos, need)
+	fields := strings.Fields(moves)
+	l := fixture.Line(t, "", strings.Join(fields[:len(fields)-1], " "))
+	m, err := board.ParseMove(fields[len(fields)-1])
+	if err == nil {
+		m, err = l.Pos.LegalMove(m)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return la.l.Longest(la.c, la.shelf, l.Keys, &l.Pos, m, need)
 }
 
 func TestLookaheadTranspositionsAndCycles(t *testing.T) {

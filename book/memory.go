@@ -59,7 +59,7 @@ func (m memory) Each(k board.Key, fn func(i int, e Entry)) {
 	}
 }
 
-func (m memory) Probe(pos *board.Position, buf []Found) ([]Found, error) {
+func (m memory) Probe(pos board.Position, buf []Found) ([]Found, error) {
 	k := pos.Key()
 	for i := m.first(k); i < len(m) && m[i].Key == k; i++ {
 		buf = append(buf, Found{i, m[i]})

@@ -170,13 +170,13 @@ func ReaderOf(b *book.Book) (*Book, Options) {
 // and learn fields from the statistics of the position each move leads
 // to: its games, and the points (2 a win, 1 a draw) of the side that
 // played the move.
-func (p *prober) Probe(pos *board.Position, buf []book.Found) ([]book.Found, error) {
-	e, err := p.r.Probe(pos, p.opt)
+func (p *prober) Probe(pos board.Position, buf []book.Found) ([]book.Found, error) {
+	e, err := p.r.Probe(&pos, p.opt)
 	if e == nil || err != nil {
 		return buf, err
 	}
 	var ebuf [32]book.Entry
-	for i, en := range p.entries(ebuf[:0], pos, e) {
+	for i, en := range p.entries(ebuf[:0], &pos, e) {
 		buf = append(buf, book.Found{Index: i, Entry: en})
 	}
 	return buf, nil

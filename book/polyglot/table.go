@@ -250,7 +250,7 @@ func (t *table) found(k board.Key, buf []book.Found) ([]book.Found, error) {
 }
 
 // Probe appends pos's entries: those of its Polyglot key.
-func (t *table) Probe(pos *board.Position, buf []book.Found) ([]book.Found, error) {
+func (t *table) Probe(pos board.Position, buf []book.Found) ([]book.Found, error) {
 	found, err := t.found(pos.Key(), buf)
 	if err != nil {
 		return buf, nil // the fault is the book's Err
