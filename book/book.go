@@ -49,9 +49,9 @@ type Table interface {
 	Len() int
 	// Entry is the i-th entry.
 	Entry(i int) Entry
-	// Each calls fn with the index and entry of every entry of key k, in
-	// the table's order, null moves included.
-	Each(k board.Key, fn func(i int, e Entry))
+	// Find appends to buf every entry of key k with its index, in the
+	// table's order, null moves included.
+	Find(k board.Key, buf []Found) []Found
 }
 
 // Book is a book file opened by its format: its moves, from the source
@@ -198,20 +198,34 @@ func (b *Book) Entry(i int) Entry { return b.table.Entry(i) }
 // book's order, null moves included; none for key 0 (header entries), nor
 // in a book found by position.
 func (b *Book) Each(k board.Key, fn func(i int, e Entry)) {
-	if k != 0 && b.table != nil {
-		b.table.Each(k, fn)
+	for _, f := range b.find(k) {
+		fn(f.Index, f.Entry)
 	}
+}
+
+// find is every entry of key k with its index, none for key 0 nor in a
+// book found by position. The table is given no buffer: one of ours would
+// go to the heap at every call, through the interface.
+func (b *Book) find(k board.Key) []Found {
+	if k == 0 || b.table == nil {
+		return nil
+	}
+	return b.table.Find(k, nil)
 }
 
 // Entries returns the entries of key k in the book's order, without null
 // moves.
 func (b *Book) Entries(k board.Key) []Entry {
-	var out []Entry
-	b.Each(k, func(_ int, e Entry) {
-		if !e.Move.IsNull() {
-			out = append(out, e)
+	found := b.find(k)
+	if len(found) == 0 {
+		return nil
+	}
+	out := make([]Entry, 0, len(found))
+	for _, f := range found {
+		if !f.Entry.Move.IsNull() {
+			out = append(out, f.Entry)
 		}
-	})
+	}
 	return out
 }
 

@@ -53,16 +53,19 @@ func (m memory) first(k board.Key) int {
 	return sort.Search(len(m), func(i int) bool { return m[i].Key >= k })
 }
 
-func (m memory) Each(k board.Key, fn func(i int, e Entry)) {
-	for i := m.first(k); i < len(m) && m[i].Key == k; i++ {
-		fn(i, m[i])
+func (m memory) Find(k board.Key, buf []Found) []Found {
+	first := m.first(k)
+	end := first
+	for end < len(m) && m[end].Key == k {
+		end++
 	}
+	buf = slices.Grow(buf, end-first)
+	for i := first; i < end; i++ {
+		buf = append(buf, Found{i, m[i]})
+	}
+	return buf
 }
 
 func (m memory) Probe(pos board.Position, buf []Found) ([]Found, error) {
-	k := pos.Key()
-	for i := m.first(k); i < len(m) && m[i].Key == k; i++ {
-		buf = append(buf, Found{i, m[i]})
-	}
-	return buf, nil
+	return m.Find(pos.Key(), buf), nil
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -242,6 +243,7 @@ func (t *table) found(k board.Key, buf []book.Found) ([]book.Found, error) {
 			return
 		}
 		first, count := t.lookup(k)
+		buf = slices.Grow(buf, count)
 		for i := first; i < first+count; i++ {
 			buf = append(buf, book.Found{Index: i, Entry: t.Entry(i)})
 		}
@@ -258,14 +260,12 @@ func (t *table) Probe(pos board.Position, buf []book.Found) ([]book.Found, error
 	return found, nil
 }
 
-// Each calls fn with the index and entry of every entry of key k in file
-// order, null moves included.
-func (t *table) Each(k board.Key, fn func(i int, e book.Entry)) {
-	// Read under guard first, call fn after, so that a panic of fn is
-	// never mistaken for a fault of the mapping.
-	var buf [16]book.Found
-	found, _ := t.found(k, buf[:0])
-	for _, f := range found {
-		fn(f.Index, f.Entry)
+// Find appends to buf every entry of key k in file order, null moves
+// included; none once the mapping faulted (see Err).
+func (t *table) Find(k board.Key, buf []book.Found) []book.Found {
+	found, err := t.found(k, buf)
+	if err != nil {
+		return buf
 	}
+	return found
 }
