@@ -1,7 +1,6 @@
 package book
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -142,7 +141,7 @@ func (c *Chooser) decide(shelf *Shelf, g Game, draw bool) Decision {
 		if c.opts.MinLine > 0 {
 			notes = append(notes, c.markShortLines(shelf, &g, cands)...)
 		}
-		answered = slices.ContainsFunc(cands, func(cd Candidate) bool { return cd.Eligible })
+		answered = anyEligible(cands)
 		if !answered && !explain {
 			continue
 		}
@@ -176,7 +175,7 @@ func (c *Chooser) decide(shelf *Shelf, g Game, draw bool) Decision {
 		case explain:
 			d.Why = whyNone(whys, d.Book != nil, len(shelf.For(pos.WhiteToMove())))
 		}
-		slices.SortStableFunc(d.Candidates, likelier)
+		sortLikeliest(d.Candidates)
 	}
 	if draw && explain {
 		d.Reason = withFaults(c.reason(&d, whys), faults)
@@ -218,17 +217,42 @@ func (c *Chooser) answer(d *Decision, draw bool) {
 	if draw {
 		chosen = cands[c.policy.Pick(cands, c.rng)].Index
 	}
-	slices.SortStableFunc(cands, likelier)
-	if chosen >= 0 {
-		d.Chosen = slices.IndexFunc(cands, func(cd Candidate) bool { return cd.Index == chosen })
+	sortLikeliest(cands)
+	for i := range cands {
+		if chosen >= 0 && cands[i].Index == chosen {
+			d.Chosen = i
+		}
 	}
 }
 
-// likelier orders candidates the likeliest first: by chance, then
-// effective weight, both descending; a stable sort keeps the book's order
-// among equals.
-func likelier(a, b Candidate) int {
-	return cmp.Or(cmp.Compare(b.Chance, a.Chance), cmp.Compare(b.Weight, a.Weight))
+// anyEligible reports whether a rule leaves a move of cands eligible.
+func anyEligible(cands []Candidate) bool {
+	for i := range cands {
+		if cands[i].Eligible {
+			return true
+		}
+	}
+	return false
+}
+
+// sortLikeliest orders candidates the likeliest first: by chance, then
+// effective weight, both descending, the book's order kept among equals.
+// An insertion sort through pointers: a position has a few dozen entries
+// at most, nearly in order already (a book orders them by weight), and
+// the library's sort, comparing copies of a candidate, was a tenth of a
+// decision.
+func sortLikeliest(cands []Candidate) {
+	for i := 1; i < len(cands); i++ {
+		for j := i; j > 0 && likelier(&cands[j], &cands[j-1]); j-- {
+			cands[j], cands[j-1] = cands[j-1], cands[j]
+		}
+	}
+}
+
+// likelier reports a more likely than b: a higher chance, or an equal one
+// and a higher effective weight.
+func likelier(a, b *Candidate) bool {
+	return a.Chance > b.Chance || a.Chance == b.Chance && a.Weight > b.Weight
 }
 
 // gameRule is the rule of the game that puts its position out of book

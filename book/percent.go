@@ -19,8 +19,11 @@ func AppendPercent(dst []byte, p float64) []byte {
 	return append(strconv.AppendFloat(dst, pct, 'f', prec, 64), '%')
 }
 
+// halfUnit is half the last digit of a number written with i decimals.
+var halfUnit = [...]float64{0.5, 0.05, 0.005, 0.0005, 0.00005, 0.000005, 0.0000005}
+
 // roundsTo reports whether x written with prec decimals reads as v.
-func roundsTo(x, v float64, prec int) bool { return math.Abs(x-v) < 0.5*math.Pow10(-prec) }
+func roundsTo(x, v float64, prec int) bool { return math.Abs(x-v) < halfUnit[prec] }
 
 // percent is AppendPercent as a string.
 func percent(p float64) string { return string(AppendPercent(nil, p)) }

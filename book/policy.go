@@ -92,16 +92,26 @@ func (p oddsPolicy) odds(cands []Candidate, best, i int) uint64 {
 }
 
 // total is the index of the heaviest eligible candidate (-1: none) and
-// the sum of the candidates' odds.
+// the sum of the candidates' odds, in one pass (odds, summed).
 func (p oddsPolicy) total(cands []Candidate) (best int, sum uint64) {
 	best = -1
-	for i, cd := range cands {
-		if cd.Eligible && (best < 0 || cd.Weight > cands[best].Weight) {
+	for i := range cands {
+		cd := &cands[i]
+		if !cd.Eligible {
+			continue
+		}
+		if best < 0 || cd.Weight > cands[best].Weight {
 			best = i
 		}
+		switch p.mode {
+		case Uniform:
+			sum++
+		case Weighted:
+			sum += cd.Weight
+		}
 	}
-	for i := range cands {
-		sum += p.odds(cands, best, i)
+	if p.mode == Best && best >= 0 {
+		sum = 1
 	}
 	return best, sum
 }
