@@ -189,12 +189,15 @@ func (c *Chooser) candidates(buf []Candidate, b *Book, pos *board.Position, seen
 	var total uint64
 	c.found = b.At(pos, c.found[:0])
 	for _, f := range c.found {
-		cd := judged(pos, f, only)
+		// Judged in place: a candidate is a hundred bytes, copied again
+		// when returned.
+		cands = append(cands, Candidate{Index: f.Index, Entry: f.Entry, Move: pos.ToPlayed(f.Entry.Move), Out: RuleIllegal})
+		cd := &cands[len(cands)-1]
+		judge(cd, pos, only)
 		if cd.Legal {
 			cd.Weight = c.weight(f.Entry)
 			total += cd.Weight
 		}
-		cands = append(cands, cd)
 	}
 	threshold := uint64(max(c.opts.ThresholdPerMille, 0))
 	var stored uint64 // of the moves above the threshold: what MinWeight measures
@@ -237,12 +240,11 @@ func (c *Chooser) candidates(buf []Candidate, b *Book, pos *board.Position, seen
 	return cands
 }
 
-// judged is the entry f of pos as a candidate, its legality judged (an
-// entry whose move is not in only, when only is not nil, counts as not
-// legal); the rules of choosing judge it after.
-func judged(pos *board.Position, f Found, only []board.Move) Candidate {
-	e := f.Entry
-	cd := Candidate{Index: f.Index, Entry: e, Move: pos.ToPlayed(e.Move), Out: RuleIllegal}
+// judge judges the legality of cd, an entry of pos (an entry whose move
+// is not in only, when only is not nil, counts as not legal); the rules of
+// choosing judge it after.
+func judge(cd *Candidate, pos *board.Position, only []board.Move) {
+	e := cd.Entry
 	// Legality per entry (a handful of entries) instead of generating
 	// every legal move: a full move list was ~45% of a book answer.
 	switch {
@@ -257,7 +259,6 @@ func judged(pos *board.Position, f Found, only []board.Move) Candidate {
 	default:
 		cd.Legal, cd.Out = true, RuleNone
 	}
-	return cd
 }
 
 // applyWidth leaves out the eligible moves with Width or more eligible
