@@ -34,6 +34,7 @@ type Books struct {
 	// ([1]) to move, in priority order (config.BooksFor); ownList tells
 	// that the side has a list of its own (BookFileWhite, BookFileBlack).
 	side    [2][]*book.Book
+	asked   book.Shelf // the books of the decision being made (decide)
 	ownList [2]bool
 	disk    []bookOnDisk // each book file in use as it was on disk when opened
 	chooser *book.Chooser

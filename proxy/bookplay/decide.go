@@ -135,14 +135,16 @@ func (s *Books) decide(q question, game Game, only []board.Move) book.Decision {
 	if why := s.noBookAt(cur, game.Chess960); why != "" {
 		return book.Decision{Chosen: -1, Why: why, Reason: why}
 	}
-	shelf := book.Shelf{White: s.probed(true, game.Chess960), Black: s.probed(false, game.Chess960)}
+	// The shelf is kept in s: a local one would go to the heap with
+	// every decision, as the chooser keeps what it is given.
+	s.asked = book.Shelf{White: s.probed(true, game.Chess960), Black: s.probed(false, game.Chess960)}
 	g := book.Game{Line: cur, Played: s.policy.count(game.Number, cur), Only: only,
 		Lookahead: s.policy.look.For(game.Number, s.gen)}
 	if q == look {
-		return s.chooser.Decide(&shelf, g)
+		return s.chooser.Decide(&s.asked, g)
 	}
 	s.chooser.Explain(s.log.On()) // the reasons are for the log alone
-	return s.chooser.Choose(&shelf, g)
+	return s.chooser.Choose(&s.asked, g)
 }
 
 // Reply is the book's reply in the last position of after (its likeliest
