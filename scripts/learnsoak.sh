@@ -234,7 +234,7 @@ nthEdit() {
 	esac
 	if [ "$format" = abk ]; then
 		printf '{"moves":"%s","column":0,"op":"abk","move":"%s","priority":%d,"games":%d,"won":%d,"lost":%d}' \
-			"$moves" "$move" $((i % 3 * 10 + 5)) $((i % 97 + 3)) $((i % 3)) $((i % 2))
+			"$moves" "$move" $((i % 3 * 3 + 2)) $((i % 97 + 3)) $((i % 3)) $((i % 2))
 	else
 		# Every other time above the first move: the book is rewritten.
 		printf '{"moves":"%s","column":0,"op":"weight","move":"%s","weight":%d}' "$moves" "$move" $(((i / 2) % 2 == 0 ? a + i % 50 : b + i % 50))
@@ -337,5 +337,5 @@ table=$(printf '%-12s %7s %9s %9s %9s %12s\n' games answers p50_ms p99_ms max_ms
 		"peak RSS of a proxy ${rss:-?} KB${editor:+, of the explorer ${xrss:-?} KB; explorer edits made $edits, refused $editsfailed, all replayed}; files in $out"
 	echo "$table"
 } | tee "$out/report.txt"
-[ "$played" = "$games" ] && [ "$counted" = "$games" ] && [ "$differ" = 0 ] || exit 1
+[ "$played" = "$games" ] && [ "$counted" = "$games" ] && [ "$differ" = 0 ] && [ "$editsfailed" = 0 ] || exit 1
 [ "${KEEP:-0}" = 1 ] || rm -rf "$out"
