@@ -236,8 +236,10 @@ nthEdit() {
 		printf '{"moves":"%s","column":0,"op":"abk","move":"%s","priority":%d,"games":%d,"won":%d,"lost":%d}' \
 			"$moves" "$move" $((i % 3 * 3 + 2)) $((i % 97 + 3)) $((i % 3)) $((i % 2))
 	else
-		# Every other time above the first move: the book is rewritten.
-		printf '{"moves":"%s","column":0,"op":"weight","move":"%s","weight":%d}' "$moves" "$move" $(((i / 2) % 2 == 0 ? a + i % 50 : b + i % 50))
+		# A position's edits go below the first move twice, then above it
+		# twice: the second of each pair keeps the order (written in
+		# place), the first reorders the moves (the book is rewritten).
+		printf '{"moves":"%s","column":0,"op":"weight","move":"%s","weight":%d}' "$moves" "$move" $(((i / 2) % 4 < 2 ? a + i % 50 : b + i % 50))
 	fi
 }
 editor=
