@@ -453,12 +453,16 @@ func TestWineBookRebuiltWhileInUse(t *testing.T) {
 		}
 		n := b.Len()
 		b.Close()
+		// The new book is read beside the proxy's loop from ucinewgame on:
+		// the next game's answers come from it once it is told.
+		p.sendCRLF("ucinewgame")
+		opened := strings.Join(p.until("info string book", wineTimeout), "\n")
 		got := answer()
 		// (Replaced, or "rewritten" when the new file got the old one's
 		// inode number: Wine's file ids are the inode numbers.)
-		if !strings.Contains(got, fmt.Sprintf("opened (%d entries): the file was re", n)) ||
+		if !strings.Contains(opened, fmt.Sprintf("opened (%d entries): the file was re", n)) ||
 			!strings.Contains(got, "bestmove "+step.want) {
-			t.Fatalf("after %s: %q, want the new book (%d entries) opened and %s", step.tool[0], got, n, step.want)
+			t.Fatalf("after %s: %q then %q, want the new book (%d entries) opened and %s", step.tool[0], opened, got, n, step.want)
 		}
 	}
 	w.quitAndCheck(t, p, "rebuilt-engine.exe")

@@ -220,7 +220,7 @@ func (g *hosted) seatTurns(s *Session, pgnPath string, sp seatPlay) []func() (ca
 			side = !side
 		}
 		out = append(out, func() func() {
-			at, pgn := s.fromPGN.now(), StatPGN(pgnPath)
+			at, pgn := s.fromPGN.now(), statNow(pgnPath)
 			return func() {
 				s.Position(pos, !starts)
 				if starts {
@@ -938,7 +938,7 @@ func TestHostPGNCallsComeLate(t *testing.T) {
 	pt.write(before, 1, false)
 	s, l := pt.session(path) // looks at the file: the game before is there
 	pt.clk.pass(time.Second)
-	started, stat := pt.clk.now(), StatPGN(pt.pgn)
+	started, stat := pt.clk.now(), statNow(pt.pgn)
 	pt.clk.pass(time.Second)
 	pt.write(ours, 2, true)
 	pt.write(newHosted(t, "", false, movesFrom(t, "", "e2e4"), "a", "b", "1-0"), 3, false)
@@ -1288,7 +1288,7 @@ func TestHostPGNOurMoveReportedAgainThroughCECP(t *testing.T) {
 			} else {
 				next.Play(tc.g.extra)
 			}
-			at, pgn := pt.clk.now(), StatPGN(pt.pgn)
+			at, pgn := pt.clk.now(), statNow(pt.pgn)
 			s.Position(pos, i > 1)
 			if i <= 1 {
 				s.GameStart(at, slices.Clone(tc.g.keys[:i+1]), pgn)

@@ -152,32 +152,44 @@ type PGNStat struct {
 	file  os.FileInfo // nil: no file there
 	// tail is the file's last bytes then (at most tailLen): a file the
 	// host wrote anew since, holding them at the same place, holds before
-	// them what the file held (nil: none).
+	// them what the file held (nil: none). ReadTail reads them.
 	tail []byte
 }
 
-// StatPGN is the file at path (BookLearnPGN) now, with its last bytes; ""
-// stats nothing. It costs a stat and, for a regular file, an open and a
-// read (a FIFO is never opened: it would block).
-func StatPGN(path string) PGNStat {
+// StatPGN is the file at path (BookLearnPGN) now; "" stats nothing. It
+// costs a stat: where the file ends as the game starts, which no game of
+// ours can lie before, so it is taken before the proxy answers. The file
+// is opened and read by ReadTail, once the answer is out.
+func StatPGN(path string) *PGNStat {
 	if path == "" {
-		return PGNStat{}
+		return &PGNStat{}
 	}
 	fi, err := os.Stat(path)
-	st := PGNStat{path: path}
+	st := &PGNStat{path: path}
 	switch {
 	case err == nil:
 		// Windows reads a file's identity when it is first compared, by
 		// its name: now, while the name is this file's.
 		os.SameFile(fi, fi)
 		st.known, st.file = true, fi
-		if fi.Mode().IsRegular() && fi.Size() > 0 {
-			st.tail = lastBytes(path, fi)
-		}
 	case errors.Is(err, fs.ErrNotExist):
 		st.known = true
 	}
 	return st
+}
+
+// ReadTail reads the last bytes of the file stat'ed, up to its size then
+// (a FIFO is never opened: it would block): the proxy's loop reads them
+// just after its answer is flushed, so that they are the bytes the file
+// held at the stat (hosts append, or write the file anew with what it
+// held) and reading them never delays an answer. None when the name holds
+// another file by now, or a shorter one: the mark then errs towards
+// taking in the games written near the rewrite (markOf), never towards
+// leaving one of ours out.
+func (st *PGNStat) ReadTail() {
+	if st.file != nil && st.file.Mode().IsRegular() && st.file.Size() > 0 {
+		st.tail = lastBytes(st.path, st.file)
+	}
 }
 
 // lastBytes reads the last bytes (at most tailLen) of the file fi, at

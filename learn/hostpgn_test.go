@@ -203,7 +203,7 @@ func TestHostPGNMarkOfAStat(t *testing.T) {
 				clk.pass(time.Second)
 				switch step {
 				case "start":
-					at, st = clk.now(), StatPGN(path)
+					at, st = clk.now(), statNow(path)
 				case "read":
 					if err := h.refresh(); err != nil {
 						t.Fatal(err)
@@ -378,8 +378,34 @@ func BenchmarkHostPGNHostile(b *testing.B) {
 	}
 }
 
+// statNow is the host's PGN file now as the proxy's loop takes it as a
+// game starts: the stat before its answer, the last bytes just after.
+func statNow(path string) PGNStat {
+	st := StatPGN(path)
+	st.ReadTail()
+	return *st
+}
+
+// The loop's stat as a game starts does not open the file: the host may
+// hold it, or the disk be slow, and the answer must not wait. Its last
+// bytes are read once the answer is out (ReadTail).
+func TestStatPGNOnlyStats(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "games.pgn")
+	appendFile(t, path, hostRound(1, "1. e4 e5"))
+	st := StatPGN(path)
+	if !st.known || st.file == nil || st.tail != nil {
+		t.Fatalf("the stat: known %v, file %v, %d bytes read", st.known, st.file != nil, len(st.tail))
+	}
+	appendFile(t, path, hostRound(2, "1. d4 d5")) // a game written since: not in the tail
+	st.ReadTail()
+	if want := hostRound(1, "1. e4 e5"); string(st.tail) != want[max(0, len(want)-tailLen):] {
+		t.Fatalf("tail %q", st.tail)
+	}
+}
+
 // BenchmarkStatPGN is what the proxy's loop spends on the host's PGN as
-// the GUI starts a game: a stat, and the file's last bytes read.
+// the GUI starts a game: a stat before its answer, and the file's last
+// bytes read after it.
 func BenchmarkStatPGN(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "games.pgn")
 	appendFile(b, path, strings.Repeat(hostRound(1, "1. e4 e5"), 100))
@@ -392,8 +418,17 @@ func BenchmarkStatPGN(b *testing.B) {
 	})
 	b.Run("StatPGN", func(b *testing.B) {
 		for range b.N {
-			if got := len(StatPGN(path).tail); got != tailLen {
-				b.Fatalf("%d bytes read", got)
+			if st := StatPGN(path); st.file == nil {
+				b.Fatal("no file")
+			}
+		}
+	})
+	b.Run("ReadTail", func(b *testing.B) {
+		st := StatPGN(path)
+		for range b.N {
+			st.ReadTail()
+			if len(st.tail) != tailLen {
+				b.Fatalf("%d bytes read", len(st.tail))
 			}
 		}
 	})

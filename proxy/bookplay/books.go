@@ -37,7 +37,10 @@ type Books struct {
 	asked   book.Shelf // the books of the decision being made (decide)
 	ownList [2]bool
 	disk    []bookOnDisk // each book file in use as it was on disk when opened
-	chooser *book.Chooser
+	// reading is the books being read again beside the loop (CheckOnDisk),
+	// until TakeIn; toStart is it until ToRead hands it out.
+	reading, toStart *Reading
+	chooser          *book.Chooser
 	// gen changes whenever the books or the chooser are made anew: what
 	// was measured with them (the look-ahead's cache) is stale.
 	gen            int
@@ -119,40 +122,47 @@ func (s *Books) Open(changed config.Invalidates) []Notice {
 		s.log.Printf("book off")
 		return nil
 	}
-	var notices []Notice
-	byPath := map[string]*book.Book{}
-	for _, path := range s.settings.BooksInUse() {
-		s.disk = append(s.disk, bookOnDisk{path, statBook(path)}) // before: a change after it is seen
-		if b := s.openBook(path, &notices); b != nil {
-			byPath[path] = b
+	return s.install(readBooks(s.settings.BooksInUse(), s.settings.ReadOptions()))
+}
+
+// booksRead is the books in use read from their files (readBooks), to be
+// installed on the loop: what the reading found and would log comes
+// with them.
+type booksRead struct {
+	disk    []bookOnDisk // each file as it was on disk before it was read
+	open    []*book.Book // those that could be opened, in the order of paths
+	notices []Notice
+	logs    []string
+}
+
+// readBooks opens the book files at paths with options. It touches no
+// state of the proxy: it may run beside the loop.
+func readBooks(paths []string, options formats.Options) booksRead {
+	var r booksRead
+	for _, path := range paths {
+		r.disk = append(r.disk, bookOnDisk{path, statBook(path)}) // before: a change after it is seen
+		if b := r.openBook(path, options); b != nil {
+			r.open = append(r.open, b)
 		}
 	}
-	for i, white := range []bool{false, true} {
-		for _, p := range s.settings.BooksFor(white) {
-			if b := byPath[p]; b != nil {
-				s.side[i] = append(s.side[i], b)
-			}
-		}
-	}
-	s.ownList = [2]bool{len(s.settings.BookFilesBlack) > 0, len(s.settings.BookFilesWhite) > 0}
-	return notices
+	return r
 }
 
 // openBook opens one book file and says what is wrong with it; nil: it
 // cannot be used.
-func (s *Books) openBook(path string, notices *[]Notice) *book.Book {
+func (r *booksRead) openBook(path string, options formats.Options) *book.Book {
 	warn := func(format string, args ...any) {
-		*notices = append(*notices, Notice{Msg: fmt.Sprintf(format, args...), Warn: true})
+		r.notices = append(r.notices, Notice{Msg: fmt.Sprintf(format, args...), Warn: true})
 	}
 	opening := time.Now()
-	b, err := formats.OpenWith(path, s.settings.ReadOptions())
+	b, err := formats.OpenWith(path, options)
 	if err != nil {
 		warn("book %s not used: %v; playing on without it", path, err)
 		return nil
 	}
 	if f := b.Format(); f.ReadWhole() {
 		// Read whole, unlike a mapped book: the log shows what it cost.
-		s.log.Printf("book %s: %s book read in %v (%v)", path, f.Name(), time.Since(opening).Round(time.Millisecond), b.Report())
+		r.logs = append(r.logs, fmt.Sprintf("book %s: %s book read in %v (%v)", path, f.Name(), time.Since(opening).Round(time.Millisecond), b.Report()))
 	}
 	for _, w := range b.Warnings() {
 		warn("book %s: %s", path, w)
@@ -161,10 +171,27 @@ func (s *Books) openBook(path string, notices *[]Notice) *book.Book {
 		// Kept open: a rewrite is noticed and reopened as for any book.
 		warn("book %s has no entries: no move comes from it until it is written", path)
 	}
-	s.open = append(s.open, b)
-	s.log.Printf("book %s opened (%s)", path, b.Size())
-	s.unverified = append(s.unverified, b)
+	r.logs = append(r.logs, fmt.Sprintf("book %s opened (%s)", path, b.Size()))
 	return b
+}
+
+// install makes the books read the open ones (none is open), each side's
+// by the settings, and says what the user is to be told.
+func (s *Books) install(r booksRead) []Notice {
+	for _, l := range r.logs {
+		s.log.Printf("%s", l)
+	}
+	s.open, s.disk = r.open, r.disk
+	s.unverified = slices.Clone(r.open)
+	for i, white := range []bool{false, true} {
+		for _, p := range s.settings.BooksFor(white) {
+			if j := slices.IndexFunc(r.open, func(b *book.Book) bool { return b.Path() == p }); j >= 0 {
+				s.side[i] = append(s.side[i], r.open[j])
+			}
+		}
+	}
+	s.ownList = [2]bool{len(s.settings.BookFilesBlack) > 0, len(s.settings.BookFilesWhite) > 0}
+	return r.notices
 }
 
 // Unverified takes the books opened since it was last asked, for a check
@@ -195,6 +222,7 @@ func (s *Books) Close() {
 		b.Close()
 	}
 	s.open, s.disk, s.side, s.unverified = nil, nil, [2][]*book.Book{}, nil
+	s.reading, s.toStart = nil, nil // a reading under way is discarded when it is done
 	s.ownList = [2]bool{}
 	s.saidNoChess960 = false
 }

@@ -22,13 +22,13 @@ type Game struct {
 // Move decides whether the book answers search g in game, and with what
 // (analyse: the engine was set to UCI_AnalyseMode): the decision, whose
 // Move is the one drawn. Every decision is logged with its reason. When
-// the books have no move it looks whether a book file changed on disk,
-// and asks them again after opening it again: what the user is to be told
-// of that comes back too.
-func (s *Books) Move(g *uci.Go, game Game, analyse bool) (d book.Decision, notices []Notice, ok bool) {
+// the books have no move it looks whether a book file changed on disk
+// (CheckOnDisk): the books read again answer the searches after they are
+// taken in, never this one, which must not wait for a read.
+func (s *Books) Move(g *uci.Go, game Game, analyse bool) (d book.Decision, ok bool) {
 	if why := s.noMove(g, game, analyse); why != "" {
 		s.log.Printf("book: no (%s)", why)
-		return book.Decision{Chosen: -1, Why: why}, nil, false
+		return book.Decision{Chosen: -1, Why: why}, false
 	}
 	var only []board.Move
 	if len(g.SearchMoves) > 0 {
@@ -37,10 +37,7 @@ func (s *Books) Move(g *uci.Go, game Game, analyse bool) (d book.Decision, notic
 	d = s.decide(choose, game, only)
 	if d.Chosen < 0 && s.noBookAt(game.Line, game.Chess960) == "" {
 		// No move in the books as they were opened.
-		var reopened bool
-		if reopened, notices = s.CheckOnDisk(false); reopened {
-			d = s.decide(choose, game, only)
-		}
+		s.CheckOnDisk(false)
 	}
 	list := ""
 	if s.ownList != [2]bool{} {
@@ -55,7 +52,7 @@ func (s *Books) Move(g *uci.Go, game Game, analyse bool) (d book.Decision, notic
 	default:
 		s.log.Printf("book%s: no (%s)", list, d.Why)
 	}
-	return d, notices, ok
+	return d, ok
 }
 
 // noMove is why the book may not answer search g in game whatever the

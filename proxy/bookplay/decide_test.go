@@ -51,7 +51,7 @@ func smallBooks(t *testing.T, set func(*config.Config)) *Books {
 func TestMove(t *testing.T) {
 	start := Game{Line: fixture.Line(t, "", ""), Number: 1}
 	s := smallBooks(t, nil)
-	if d, _, ok := s.Move(&uci.Go{}, start, false); !ok || d.Candidates[d.Chosen].Move.String() != "e2e4" {
+	if d, ok := s.Move(&uci.Go{}, start, false); !ok || d.Candidates[d.Chosen].Move.String() != "e2e4" {
 		t.Fatalf("the book's move: %+v, %v", d, ok)
 	}
 	for _, tc := range []struct {
@@ -69,7 +69,7 @@ func TestMove(t *testing.T) {
 		{"not in book", uci.Go{}, Game{Line: fixture.Line(t, "", "a2a3"), Number: 1}, false, ""},
 		{"searchmoves", uci.Go{SearchMoves: []string{"g1f3"}}, start, false, ""},
 	} {
-		if _, _, ok := s.Move(&tc.g, tc.game, tc.analyse); ok {
+		if _, ok := s.Move(&tc.g, tc.game, tc.analyse); ok {
 			t.Errorf("%s: the book answered", tc.name)
 		}
 		if tc.why != "" && s.noMove(&tc.g, tc.game, tc.analyse) != tc.why {
@@ -110,8 +110,8 @@ func TestViewAndReply(t *testing.T) {
 	var movesA, movesB []string
 	for range 20 {
 		a.View(start)
-		da, _, _ := a.Move(&uci.Go{}, start, false)
-		db, _, _ := b.Move(&uci.Go{}, start, false)
+		da, _ := a.Move(&uci.Go{}, start, false)
+		db, _ := b.Move(&uci.Go{}, start, false)
 		ca, _ := da.Move()
 		cb, _ := db.Move()
 		movesA, movesB = append(movesA, ca.Move.String()), append(movesB, cb.Move.String())

@@ -6,14 +6,16 @@ import (
 	"slices"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/config"
 )
 
 // Books that change on disk while polyproxy runs (a new version copied
 // over the old one, or renamed onto its path) are noticed cheaply, with a
 // stat of each configured book file at ucinewgame and when a probe finds
-// no move, and reopened; the GUI is told whenever a book is reopened or
-// dropped, and why.
+// no move, and read again beside the loop (Reading): the books open play
+// on until the new ones are read, so no answer waits for a book read. The
+// GUI is told whenever a book is reopened or dropped, and why.
 
 // bookOnDisk is what a configured book file was on disk when the books
 // were last opened.
@@ -50,15 +52,16 @@ func bookChange(was, now os.FileInfo) string {
 	return ""
 }
 
-// CheckOnDisk reopens the books when a book file changed on disk, or
-// an open book found its file shrunk under it; it reports whether it did.
-// Between games it also reopens an ABK book written since it was read
-// (learning, or Arena editing it): it is held in memory, so nothing written
-// in place reaches it, and reading it again takes a while (a second for a
-// big book), which is for between games, not for a move's time.
-func (s *Books) CheckOnDisk(betweenGames bool) (reopened bool, notices []Notice) {
-	if !s.settings.Book {
-		return false, nil
+// CheckOnDisk looks whether a book file changed on disk, or an open book
+// found its file shrunk under it, and if so has the books read again
+// (ToRead gives the reading to start); it reports whether it did. Between
+// games it also reads again an ABK book written since it was read
+// (learning, or Arena editing it): it is held in memory, so nothing
+// written in place reaches it. One reading at a time: a change seen
+// while one is under way is seen again once its books are taken in.
+func (s *Books) CheckOnDisk(betweenGames bool) bool {
+	if !s.settings.Book || s.reading != nil {
+		return false
 	}
 	why := map[string]string{}
 	for _, d := range s.disk {
@@ -75,9 +78,11 @@ func (s *Books) CheckOnDisk(betweenGames bool) (reopened bool, notices []Notice)
 		}
 	}
 	if len(why) == 0 {
-		return false, nil
+		return false
 	}
-	return true, s.Reopen(func(path string) string { return why[path] })
+	s.reading = &Reading{paths: slices.Clone(s.settings.BooksInUse()), options: s.settings.ReadOptions(), why: why}
+	s.toStart = s.reading
+	return true
 }
 
 // heldInMemory reports a book read whole when opened (an ABK book).
@@ -85,12 +90,65 @@ func (s *Books) heldInMemory(path string) bool {
 	return slices.ContainsFunc(s.open, func(b *book.Book) bool { return b.Path() == path && b.Format().ReadWhole() })
 }
 
-// Reopen closes and opens the configured books again. why says, for each
-// path, why it is opened again ("": it is not worth a word); the GUI is
-// told of each such book opened, and Open reports each one that cannot
-// be.
+// Reading is the books in use read again from their files, beside the
+// loop: an ABK book is read whole, which took seconds on a loaded machine
+// (a 4 MB book, 8 proxies learning into it), and the GUI's host kills an
+// engine that long silent. Read runs on a goroutine of its own; the loop
+// then hands the reading to TakeIn, which puts the books read in place of
+// the open ones.
+type Reading struct {
+	paths   []string
+	options formats.Options
+	why     map[string]string // what changed, by path
+	read    booksRead         // what Read read
+}
+
+// ToRead takes the reading CheckOnDisk found due, if any, for the caller
+// to Read beside the loop and hand back to TakeIn on the loop.
+func (s *Books) ToRead() *Reading {
+	r := s.toStart
+	s.toStart = nil
+	return r
+}
+
+// Read opens the books of the reading. It touches nothing of the Books it
+// came from: it may run on any goroutine.
+func (r *Reading) Read() { r.read = readBooks(r.paths, r.options) }
+
+// Discard closes the books read, when they are not taken in.
+func (r *Reading) Discard() {
+	for _, b := range r.read.open {
+		b.Close()
+	}
+}
+
+// TakeIn puts the books that r read in place of the open ones, and says
+// what the user is to be told. A reading overtaken by the books being
+// opened anew (a setoption) is discarded.
+func (s *Books) TakeIn(r *Reading) []Notice {
+	if r != s.reading {
+		r.Discard()
+		return nil
+	}
+	s.Close()
+	s.gen++
+	notices := s.install(r.read)
+	return append(notices, s.opened(func(path string) string { return r.why[path] })...)
+}
+
+// Reopen closes and opens the configured books again, at once. why says,
+// for each path, why it is opened again ("": it is not worth a word); the
+// GUI is told of each such book opened, and Open reports each one that
+// cannot be.
 func (s *Books) Reopen(why func(path string) string) []Notice {
 	notices := s.Open(config.ReopenBooks)
+	return append(notices, s.opened(why)...)
+}
+
+// opened tells of each book in use opened again, and why ("": not worth
+// a word).
+func (s *Books) opened(why func(path string) string) []Notice {
+	var notices []Notice
 	for _, path := range s.settings.BooksInUse() {
 		w := why(path)
 		if w == "" {

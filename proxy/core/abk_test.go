@@ -71,7 +71,7 @@ func TestABKBookAnswers(t *testing.T) {
 
 // TestABKBookWrittenInPlace: an ABK book is held in memory, so one written
 // in place (learning, Arena's editor) is read again at the next
-// ucinewgame, not in the middle of a game.
+// ucinewgame (beside the loop), not in the middle of a game.
 func TestABKBookWrittenInPlace(t *testing.T) {
 	path := abkBook(t)
 	h := start(t, proxytest.Config(t, path), nil, nil)
@@ -100,6 +100,9 @@ func TestABKBookWrittenInPlace(t *testing.T) {
 		t.Fatalf("in the same game: %q", l)
 	}
 	h.Send("ucinewgame")
+	if got := h.Next(); got != "notice: book "+path+" opened (3 entries): the ABK book was written since it was read" {
+		t.Fatalf("after ucinewgame: %q", got)
+	}
 	if l := h.BestmoveAfter("position startpos", "go"); !strings.HasPrefix(l, "bestmove d2d4") {
 		t.Fatalf("after ucinewgame: %q", l)
 	}

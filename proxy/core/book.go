@@ -41,8 +41,7 @@ func (c *Core) bookMove(g *uci.Go) (*bookAnswer, bool) {
 	if c.game.OK() {
 		cur = c.game.Current()
 	}
-	d, notices, ok := c.books.Move(g, c.bookGame(cur), c.engine.Modes().Analyse)
-	c.tell(notices)
+	d, ok := c.books.Move(g, c.bookGame(cur), c.engine.Modes().Analyse)
 	if !ok {
 		return nil, false
 	}
@@ -152,6 +151,28 @@ func (c *Core) verifyBooks() {
 			})
 		}()
 	}
+}
+
+// readBooks reads again, beside the loop, the books that changed on disk
+// (bookplay's CheckOnDisk found them): an ABK book is read whole, which
+// takes seconds on a loaded machine, and no answer may wait for it. The
+// books open play on until the loop takes the new ones in. Started after
+// the flush, as the answer that found the change is out.
+func (c *Core) readBooks() {
+	r := c.books.ToRead()
+	if r == nil {
+		return
+	}
+	hold := c.holdBookReads
+	go func() {
+		if hold != nil {
+			<-hold
+		}
+		r.Read()
+		if !c.loop.Post(func() { c.tell(c.books.TakeIn(r)) }) {
+			r.Discard() // the run is over
+		}
+	}()
 }
 
 // tell tells the user what the book play says: the log and the GUI, and

@@ -108,7 +108,7 @@ func TestBadBookIsReportedNotFatal(t *testing.T) {
 }
 
 // An empty book is said to be one, as a missing or garbled one is; once
-// written it is reopened at the next game.
+// written it is read again at the next game.
 func TestEmptyBookIsReported(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "empty.bin")
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
@@ -129,7 +129,11 @@ func TestEmptyBookIsReported(t *testing.T) {
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if l := h.BestmoveAfter("ucinewgame", "position startpos", "go"); l != "bestmove e2e4 ponder c7c5" {
+	h.Send("ucinewgame") // the book is read again beside the loop
+	if l := h.Next(); !strings.HasPrefix(l, "notice: book "+path+" opened (5 entries): the file was rewritten on disk") {
+		t.Fatalf("after the book was written: %q", l)
+	}
+	if l := h.BestmoveAfter("position startpos", "go"); l != "bestmove e2e4 ponder c7c5" {
 		t.Fatalf("after the book was written: %q", l)
 	}
 }

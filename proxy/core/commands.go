@@ -89,15 +89,14 @@ func (describe) run(c *Core) { c.front.Described(c.Description()) }
 
 // NewGame starts a new game: the next game given does not continue the
 // last one. The engine gets ucinewgame, and a book changed on disk is
-// opened again.
+// read again, beside the loop (readBooks).
 func (c *Core) NewGame() { inOrder(c, newGame{}) }
 
 type newGame struct{ owesNothing }
 
 func (newGame) run(c *Core) {
 	c.sent(c.engine.NewGame())
-	_, notices := c.books.CheckOnDisk(true)
-	c.tell(notices)
+	c.books.CheckOnDisk(true)
 	c.game.NewGame()
 	c.observer.Now(GameObserver.NewGame)
 }

@@ -116,7 +116,10 @@ type Core struct {
 	search       search              // the GUI's latest go, while someone owes its bestmove
 	game         *track.Tracker      // the game the GUI gave, as far as we follow it
 	books        *bookplay.Books     // the open books, the chooser and the policies
-	observer     *observe.Queue      // live learning, called after each flush
+	// holdBookReads, when set (by tests), holds each reading of the books
+	// beside the loop (readBooks) until it is closed.
+	holdBookReads chan struct{}
+	observer      *observe.Queue // live learning, called after each flush
 
 	runs []lineRun // the info runs of the engine batch being handled
 

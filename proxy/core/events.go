@@ -81,6 +81,7 @@ func (c *Core) settle(failed error) (ended bool, err error) {
 		c.finish()
 		return true, nil
 	}
+	c.readBooks()
 	if c.engine.EverReady() {
 		c.verifyBooks() // once the first handshake is answered
 	}

@@ -20,3 +20,11 @@ func (c *Core) Made() (chooser any, books []uintptr, log any) {
 	}
 	return bp.FieldByName("chooser").Pointer(), books, c.log.File()
 }
+
+// HoldBookReads holds every reading of the books changed on disk, which
+// runs beside the loop, until release is called; called on the loop.
+func (c *Core) HoldBookReads() (release func()) {
+	hold := make(chan struct{})
+	c.holdBookReads = hold
+	return func() { close(hold) }
+}

@@ -51,10 +51,13 @@ func (c *Core) observePosition(continues bool) {
 	}
 	// The last game ends: its learning lands now.
 	at, line := time.Now(), slices.Clone(cur.Keys)
+	// Where the host's PGN ends now, before our answer: our game lies
+	// after. Its last bytes are read once the answer is out.
 	pgn := learn.StatPGN(c.settings.BookLearnPGN)
+	c.observer.AfterOutput(pgn.ReadTail)
 	c.observer.Now(func(o GameObserver) {
 		o.Position(pos, false)
-		o.GameStart(at, line, pgn)
+		o.GameStart(at, line, *pgn)
 	})
 }
 

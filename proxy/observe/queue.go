@@ -34,8 +34,9 @@ type Observer interface {
 	// any length of game.
 	Position(p board.Position, continues bool)
 	// GameStart follows the Position that starts a game: when the GUI sent
-	// it (the calls come later), the host's PGN file just after (one stat
-	// of BookLearnPGN, taken on the loop), and the key of every position
+	// it (the calls come later), the host's PGN file just after (a stat of
+	// BookLearnPGN taken on the loop before its answer, the file's last
+	// bytes read just after the answer), and the key of every position
 	// from the GUI's base (its startpos or FEN) to it, the moves played
 	// before we were asked anything (an opening suite's), so that learning
 	// finds the game in the host's PGN from its start, among the games
@@ -71,6 +72,9 @@ type Queue struct {
 	// the engine on a small machine (about 20 µs per move through the
 	// xboard front on 2 loaded cores, bench X2 and X3).
 	urgent bool
+	// afterOutput is work for the loop once the GUI's output is flushed,
+	// before the calls are handed over (AfterOutput).
+	afterOutput []func()
 
 	// The worker's.
 	mu       sync.Mutex
@@ -124,6 +128,16 @@ func (q *Queue) Now(f func(Observer)) {
 	}
 }
 
+// AfterOutput has f made on the loop at the next Flush, which follows the
+// flush of the GUI's output, before the calls queued are handed over: work
+// that the calls need done on the loop, soon, but after the answer (the
+// host's PGN read as a game starts).
+func (q *Queue) AfterOutput(f func()) {
+	if q.obs != nil {
+		q.afterOutput = append(q.afterOutput, f)
+	}
+}
+
 // Start gives the observer its log (UseLog) and runs the worker that
 // makes the calls from now on; tell hands the loop an event when the
 // observer said something (Said). Without an observer it does nothing.
@@ -139,8 +153,14 @@ func (q *Queue) Start(tell func()) {
 	go q.work()
 }
 
-// Flush hands the calls queued to the worker (once Start has run).
+// Flush makes the loop's work after the output (AfterOutput), then hands
+// the calls queued to the worker (once Start has run).
 func (q *Queue) Flush() {
+	for _, f := range q.afterOutput {
+		f()
+	}
+	clear(q.afterOutput)
+	q.afterOutput = q.afterOutput[:0]
 	if len(q.queued) == 0 {
 		return
 	}

@@ -158,3 +158,32 @@ func TestStopPassesWordsAsSaid(t *testing.T) {
 	close(c.release)
 	<-stopped
 }
+
+// Work after the output is made by Flush, on the caller's goroutine, once,
+// before the calls queued with it are made: they may read what it did.
+func TestAfterOutput(t *testing.T) {
+	c := &calls{}
+	q := observe.New(c)
+	q.Start(func() {})
+	var done []string // the caller's: the work writes, the worker's call reads
+	q.AfterOutput(func() { done = append(done, "tail read") })
+	q.Now(func(o observe.Observer) {
+		if len(done) != 1 {
+			t.Errorf("the call ran with the work after the output done %d times", len(done))
+		}
+		o.GameStart(time.Time{}, nil, learn.PGNStat{})
+	})
+	if len(done) != 0 {
+		t.Fatal("the work ran before Flush")
+	}
+	q.Flush()
+	if len(done) != 1 {
+		t.Fatalf("the work after the output ran %d times at Flush", len(done))
+	}
+	waitFor(t, c, 1)
+	q.Flush()
+	q.Stop(func() {})
+	if len(done) != 1 {
+		t.Fatalf("the work after the output ran %d times", len(done))
+	}
+}
