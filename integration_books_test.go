@@ -12,6 +12,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/randgames"
 	"github.com/polyproxy/polyproxy/internal/testenv"
@@ -299,7 +300,8 @@ func TestCTGBookAnswers(t *testing.T) {
 	}
 	defer b.Close()
 	start := board.StartPosition()
-	want, ok, _ := book.NewChooser(book.Options{Mode: book.Best, ThresholdPerMille: 5}, 1).Choose([]*book.Book{b}, start, nil, nil)
+	d := book.NewChooser(book.Options{Mode: book.Best, ThresholdPerMille: 5}, 1).Choose(book.Both(b), book.At(start))
+	want, ok := d.Move()
 	if !ok {
 		t.Fatal("the CTG book has no move at the start position")
 	}
@@ -503,7 +505,7 @@ func TestChess960GamesThroughProxy(t *testing.T) {
 		t.Fatalf("only %d book moves in %d games\n%s", total.bookMoves, len(randgames.TestStarts), log)
 	}
 	learned := map[int]bool{}
-	for i := range min(len(before), len(after)) / book.EntrySize {
+	for i := range min(len(before), len(after)) / polyglot.EntrySize {
 		if fixture.LearnAt(before, i) != fixture.LearnAt(after, i) {
 			learned[i] = true
 		}

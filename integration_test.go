@@ -502,7 +502,7 @@ func TestBookAnswerFormat(t *testing.T) {
 	got := p.until("bestmove", 10*time.Second)
 	want := []string{
 		"readyok",
-		"info string book move e2e4 (weight 12135, 39.4%, book.bin)",
+		"info string book move e2e4 (weight 12135, chance 100.0%, share 39.4%, book.bin)",
 		"info depth 1 score cp 0 time 0 nodes 0 pv e2e4",
 	}
 	var rest []string

@@ -185,8 +185,8 @@ func TestXboardBookWindowWithStockfish(t *testing.T) {
 	if len(lines) != legal+1 || lines[0] != " book.bin:" {
 		t.Fatalf("bk after 1.e4: %q, want the book's name and its %d legal entries", lines, legal)
 	}
-	played, total := 0, 0.0
-	entry := regexp.MustCompile(`^ (\S+) (\d+\.\d)% \(weight \d+\)( not played: .*)?$`)
+	played, shares, chances := 0, 0.0, 0.0
+	entry := regexp.MustCompile(`^ (\S+) chance (\d+\.\d+)% \(weight \d+, share (\d+\.\d+)%\)( not played: .*)?$`)
 	for _, line := range lines[1:] {
 		m := entry.FindStringSubmatch(line)
 		if m == nil {
@@ -195,14 +195,18 @@ func TestXboardBookWindowWithStockfish(t *testing.T) {
 		if _, err := board.ParseSAN(&l.Pos, m[1]); err != nil {
 			t.Errorf("bk line %q: %v", line, err)
 		}
-		share, _ := strconv.ParseFloat(m[2], 64)
-		total += share
-		if m[3] == "" {
+		chance, _ := strconv.ParseFloat(m[2], 64)
+		share, _ := strconv.ParseFloat(m[3], 64)
+		chances += chance
+		shares += share
+		if m[4] == "" {
 			played++
+		} else if chance != 0 {
+			t.Errorf("bk line %q: a move not played has a chance", line)
 		}
 	}
-	if played != 3 || total < 99 || total > 101 {
-		t.Errorf("bk after 1.e4: %d moves played (want BookWidth's 3), shares summing to %.1f%%: %q", played, total, lines)
+	if played != 3 || shares < 99 || shares > 101 || chances < 99.9 || chances > 100.1 {
+		t.Errorf("bk after 1.e4: %d moves played (want BookWidth's 3), shares summing to %.1f%%, chances to %.1f%%: %q", played, shares, chances, lines)
 	}
 	p.send("hint", "ping 1")
 	if got := p.until("pong 1", 10*time.Second); !slices.Contains(got, "Hint: c7c5") {

@@ -11,6 +11,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 )
 
 // bookPly is one position of a book line: the moves that lead to it, and
@@ -36,9 +37,10 @@ func walkBookLine(path string, plies int) ([]bookPly, error) {
 	var out []bookPly
 	var moves []string
 	for ply := 0; ply < plies; ply++ {
-		choice, ok, why := best.Choose([]*book.Book{b}, &line.Pos, nil, nil)
+		d := best.Choose(book.Both(b), book.Game{Line: line})
+		choice, ok := d.Move()
 		if !ok {
-			return nil, fmt.Errorf("the highest-weight line of %s leaves the book after %d plies (%s): %s; need %d", path, ply, strings.Join(moves, " "), why, plies)
+			return nil, fmt.Errorf("the highest-weight line of %s leaves the book after %d plies (%s): %s; need %d", path, ply, strings.Join(moves, " "), d.Reason, plies)
 		}
 		set := map[string]bool{}
 		for _, c := range best.Candidates(b, &line.Pos, nil) {
@@ -128,9 +130,9 @@ func makeBigBook(path string, n int, seed uint64) ([]probePosition, error) {
 		return nil, err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	var buf [book.EntrySize]byte
+	var buf [polyglot.EntrySize]byte
 	for _, e := range entries {
-		e.Encode(buf[:])
+		polyglot.PutEntry(buf[:], e)
 		w.Write(buf[:])
 	}
 	if err := w.Flush(); err != nil {

@@ -47,8 +47,12 @@ func describeMachine(r *runner) machine {
 	} else if out, err := exec.Command("uname", "-r").Output(); err == nil {
 		m.Kernel = strings.TrimSpace(string(out))
 	}
-	if r.ppErr == "" {
-		m.Polyproxy = "commit " + gitDescribe()
+	switch {
+	case r.ppErr != "":
+	case r.cfg.polyproxy != "":
+		m.Polyproxy = r.ppBin + " (given with -polyproxy)"
+	default:
+		m.Polyproxy = "commit " + gitDescribe() + ", " + releaseBuild.summary
 	}
 	if r.pgErr == "" {
 		m.PolyGlot = firstLineOf(r.pgBin, nil) + " (" + r.pgBin + ")"

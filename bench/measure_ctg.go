@@ -13,6 +13,7 @@ import (
 	"github.com/polyproxy/polyproxy/book/ctg"
 	"github.com/polyproxy/polyproxy/book/ctg/testdata/ctgwrite"
 	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 )
 
 // ctgMaxPly is the depth of the CTG book the bench makes of -pgn.
@@ -100,7 +101,7 @@ func (r *runner) makeCTGBooks() (ctgBooks, error) {
 	}
 	books.walk, books.entries = ctg.InfoOf(whole).Walk, len(entries)
 	whole.Close()
-	if err := book.WriteFile(books.bin, entries); err != nil {
+	if err := polyglot.WriteFile(books.bin, entries); err != nil {
 		books.removeCTG()
 		return books, err
 	}
@@ -137,7 +138,7 @@ type ctgAnswers struct {
 }
 
 func (a ctgAnswers) answer(b *book.Book, pos *board.Position) error {
-	if _, ok, _ := a.chooser.Choose([]*book.Book{b}, pos, nil, nil); !ok {
+	if d := a.chooser.Choose(book.Both(b), book.At(pos)); d.Chosen < 0 {
 		return fmt.Errorf("%s: no move at %s", b.Path(), pos.FEN())
 	}
 	return nil

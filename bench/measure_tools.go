@@ -19,6 +19,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/randgames"
 )
 
@@ -371,7 +372,7 @@ func (r *runner) measureProbe() {
 	}
 	defer os.Remove(path)
 	r.logf("   generated %s (%s entries, %d real positions) in %v", path, size, len(positions), time.Since(t0).Round(time.Millisecond))
-	inProbe.Notes = []string{fmt.Sprintf("Generated book: %d real positions from random games among random keys, sorted, %d MB, in the page cache (just written); polyproxy's book package compiled into the runner; batches of 1,000 probes.", len(positions), int64(n)*book.EntrySize>>20)}
+	inProbe.Notes = []string{fmt.Sprintf("Generated book: %d real positions from random games among random keys, sorted, %d MB, in the page cache (just written); polyproxy's book package compiled into the runner; batches of 1,000 probes.", len(positions), int64(n)*polyglot.EntrySize>>20)}
 	r.probeInProcess(path, inProbe.Polyproxy, inOpen.Polyproxy)
 
 	ini, err := r.writeIni(r.engine, path)
@@ -542,18 +543,18 @@ func sampleKeys(path string, count int) ([]board.Key, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := fi.Size() / book.EntrySize
+	n := fi.Size() / polyglot.EntrySize
 	if n == 0 {
 		return nil, fmt.Errorf("%s is empty", path)
 	}
 	rng := rand.New(rand.NewPCG(2, 2))
 	keys := make([]board.Key, count)
-	var buf [book.EntrySize]byte
+	var buf [polyglot.EntrySize]byte
 	for i := range keys {
-		if _, err := f.ReadAt(buf[:], rng.Int64N(n)*book.EntrySize); err != nil {
+		if _, err := f.ReadAt(buf[:], rng.Int64N(n)*polyglot.EntrySize); err != nil {
 			return nil, err
 		}
-		keys[i] = book.DecodeEntry(buf[:]).Key
+		keys[i] = polyglot.DecodeEntry(buf[:]).Key
 	}
 	return keys, nil
 }

@@ -208,7 +208,12 @@ func (r *runner) measureRelayWith(name string, engine []string, engineErr string
 			Polyproxy: newSide("polyproxy", r.ppErr), PolyGlot: newSide("PolyGlot", r.pgErr),
 			Reference: newSide("engine alone", engineErr)}
 	}
-	defer r.addRelayResults(res, added, mem)
+	// Each side's median in each round, for the added cost.
+	roundMedians := make([][]float64, r.cfg.rounds*3)
+	defer func() {
+		addedCosts(roundMedians, res, added, 2) // a round trip relays two lines
+		r.addRelayResults(res, added, mem)
+	}()
 	memSides := func(i int) *side {
 		if mem == nil {
 			return nil
@@ -229,8 +234,6 @@ func (r *runner) measureRelayWith(name string, engine []string, engineErr string
 		{r: r, name: "PolyGlot", argv: []string{ads[1].bin, ini}},
 		{r: r, name: "engine", argv: engine},
 	}
-	// Each side's median in each round, for the added cost.
-	roundMedians := make([][]float64, r.cfg.rounds*3)
 	var runs []sideRun
 	for i, s := range []*side{res.Polyproxy, res.PolyGlot, res.Reference} {
 		runs = append(runs, sideRun{s, relayRoundTrips(sessions[i], memSides(i), perRound, func(round int, median float64) {
@@ -238,17 +241,6 @@ func (r *runner) measureRelayWith(name string, engine []string, engineErr string
 		})})
 	}
 	alternate(r.cfg.rounds, runs)
-	for round := range r.cfg.rounds {
-		engine := roundMedians[round*3+2]
-		if engine == nil {
-			continue
-		}
-		for i, s := range []*side{added.Polyproxy, added.PolyGlot} {
-			if ad := roundMedians[round*3+i]; ad != nil {
-				s.Samples = append(s.Samples, (ad[0]-engine[0])/2)
-			}
-		}
-	}
 }
 
 // relayRoundTrips times perRound isready → readyok round trips through
@@ -284,20 +276,10 @@ func relayRoundTrips(sess *session, mem *side, perRound int, median func(round i
 }
 
 // addRelayResults adds the relay's results: its round trips, the cost
-// added per line (n/a for an adapter whose round trips are, and for both
-// without the engine alone's), and its memory when measured (mem not nil).
+// added per line, and its memory when measured (mem not nil).
 func (r *runner) addRelayResults(res, added, mem *result) {
 	res.finish()
 	r.add(res)
-	if res.Reference.ok() {
-		for i, s := range []*side{added.Polyproxy, added.PolyGlot} {
-			if ad := []*side{res.Polyproxy, res.PolyGlot}[i]; !ad.ok() {
-				s.fail(errors.New(ad.Error))
-			}
-		}
-	} else {
-		failAll(errors.New("no figure for the engine alone"), added.Polyproxy, added.PolyGlot)
-	}
 	added.finish()
 	r.add(added)
 	if mem != nil {
@@ -308,10 +290,10 @@ func (r *runner) addRelayResults(res, added, mem *result) {
 }
 
 // measureStartup times process start to uciok, and quit to process exit,
-// with Stockfish and with the built-in fake engine (which starts in about
-// a millisecond, so what remains is the adapter's own cost).
+// with Stockfish and with the built-in fake engine (a Go program that
+// answers at once: what an adapter adds to it is the adapter's own cost),
+// and what each adapter adds to the engine alone's start-up.
 func (r *runner) measureStartup() {
-	const perRound = 2
 	engines := []struct {
 		name string
 		argv []string
@@ -324,68 +306,123 @@ func (r *runner) measureStartup() {
 		if e.err != "" {
 			e.name = "engine"
 		}
-		ads := r.adapters()
-		start := &result{ID: "startup-" + slug(e.name), Kind: kindTime,
-			Title:     "3. start-up: process start → uciok, " + e.name,
-			Polyproxy: ads[0].side, PolyGlot: ads[1].side, Reference: newSide("engine alone", e.err)}
-		quit := &result{ID: "quit-" + slug(e.name), Kind: kindTime,
-			Title:     "3. quit → process exit, " + e.name,
-			Polyproxy: newSide("polyproxy", r.ppErr), PolyGlot: newSide("PolyGlot", r.pgErr), Reference: newSide("engine alone", e.err)}
-		if e.err != "" {
-			failAll(errors.New(e.err), start.Polyproxy, start.PolyGlot)
+		r.measureStartupWith(e.name, e.argv, e.err)
+	}
+}
+
+// measureStartupWith measures the start-up, its added cost and quit with
+// one engine, each round in new processes.
+func (r *runner) measureStartupWith(name string, engine []string, engineErr string) {
+	const perRound = 2
+	ads := r.adapters()
+	start := &result{ID: "startup-" + slug(name), Kind: kindTime,
+		Title:     "3. start-up: process start → uciok, " + name,
+		Polyproxy: ads[0].side, PolyGlot: ads[1].side, Reference: newSide("engine alone", engineErr)}
+	added := &result{ID: "startup-added-" + slug(name), Kind: kindTime,
+		Title:     "3. start-up: added to the engine alone's, " + name,
+		Polyproxy: newSide("polyproxy", r.ppErr), PolyGlot: newSide("PolyGlot", r.pgErr),
+		Notes: []string{fmt.Sprintf("Per round: the adapter's median start → uciok (%d starts) - the engine alone's median in the same round; median and p99 over the rounds.", perRound)}}
+	quit := &result{ID: "quit-" + slug(name), Kind: kindTime,
+		Title:     "3. quit → process exit, " + name,
+		Polyproxy: newSide("polyproxy", r.ppErr), PolyGlot: newSide("PolyGlot", r.pgErr), Reference: newSide("engine alone", engineErr)}
+	roundMedians := make([][]float64, r.cfg.rounds*3) // for the added cost
+	defer func() {
+		addedCosts(roundMedians, start, added, 1)
+		start.finish()
+		added.finish()
+		quit.finish()
+		r.add(start, added, quit)
+	}()
+	startSides := []*side{start.Polyproxy, start.PolyGlot, start.Reference}
+	quitSides := []*side{quit.Polyproxy, quit.PolyGlot, quit.Reference}
+	if engineErr != "" {
+		failAll(errors.New(engineErr), start.Polyproxy, start.PolyGlot, added.Polyproxy, added.PolyGlot)
+	}
+	ini, err := r.writeIni(engine, r.cfg.book)
+	if err != nil {
+		failAll(err, start.Polyproxy, start.PolyGlot, start.Reference)
+	}
+	argvs := [][]string{{ads[0].bin, ini}, {ads[1].bin, ini}, engine}
+	var runs []sideRun
+	for i := range startSides {
+		runs = append(runs, sideRun{startSides[i], func(round int) ([]float64, error) {
+			samples, err := r.startAndQuit(startSides[i].Label, argvs[i], perRound, quitSides[i])
+			if err == nil {
+				roundMedians[round*3+i] = []float64{summarize(samples).Median}
+			}
+			return samples, err
+		}})
+	}
+	alternate(r.cfg.rounds, runs)
+	for i := range startSides {
+		if !startSides[i].ok() {
+			quitSides[i].fail(errors.New(startSides[i].Error))
 		}
-		ini, err := r.writeIni(e.argv, r.cfg.book)
+	}
+}
+
+// startAndQuit starts argv n times; each sample is the time from starting
+// the process to reading uciok, and quit gets the time from writing quit
+// to the process's exit.
+func (r *runner) startAndQuit(label string, argv []string, n int, quit *side) ([]float64, error) {
+	var samples []float64
+	for range n {
+		t0 := time.Now()
+		p, err := startProc(label, argv, r.workdir)
 		if err != nil {
-			failAll(err, start.Polyproxy, start.PolyGlot, start.Reference)
+			return nil, err
 		}
-		argvs := [][]string{{ads[0].bin, ini}, {ads[1].bin, ini}, e.argv}
-		startSides := []*side{start.Polyproxy, start.PolyGlot, start.Reference}
-		quitSides := []*side{quit.Polyproxy, quit.PolyGlot, quit.Reference}
-		var runs []sideRun
-		for i := range startSides {
-			argv, qs := argvs[i], quitSides[i]
-			runs = append(runs, sideRun{startSides[i], func(int) ([]float64, error) {
-				var samples []float64
-				for range perRound {
-					t0 := time.Now()
-					p, err := startProc(startSides[i].Label, argv, r.workdir)
-					if err != nil {
-						return nil, err
-					}
-					if err := p.send("uci"); err != nil {
-						p.kill()
-						return nil, err
-					}
-					if _, _, err := p.readUntil("uciok", handshakeTimeout); err != nil {
-						p.kill()
-						return nil, err
-					}
-					samples = append(samples, seconds(time.Since(t0)))
-					// Let it finish starting (an engine may load its
-					// network on isready) before timing quit.
-					if err := roundTrip(p, "isready", "readyok", handshakeTimeout); err != nil {
-						p.kill()
-						return nil, err
-					}
-					d, err := p.quit(10 * time.Second)
-					if err != nil {
-						qs.fail(err)
-					} else if qs.ok() {
-						qs.Samples = append(qs.Samples, seconds(d))
-					}
-				}
-				return samples, nil
-			}})
+		if err := p.send("uci"); err != nil {
+			p.kill()
+			return nil, err
 		}
-		alternate(r.cfg.rounds, runs)
-		for i := range startSides {
-			if !startSides[i].ok() {
-				quitSides[i].fail(errors.New(startSides[i].Error))
+		if _, _, err := p.readUntil("uciok", handshakeTimeout); err != nil {
+			p.kill()
+			return nil, err
+		}
+		samples = append(samples, seconds(time.Since(t0)))
+		// Let it finish starting (an engine may load its network on
+		// isready) before timing quit.
+		if err := roundTrip(p, "isready", "readyok", handshakeTimeout); err != nil {
+			p.kill()
+			return nil, err
+		}
+		d, err := p.quit(10 * time.Second)
+		if err != nil {
+			quit.fail(err)
+		} else if quit.ok() {
+			quit.Samples = append(quit.Samples, seconds(d))
+		}
+	}
+	return samples, nil
+}
+
+// addedCosts fills added with what each adapter adds to the reference (the
+// engine alone), round by round, divided by per (the lines a sample
+// relays, or 1): roundMedians holds each round's median of polyproxy,
+// PolyGlot and the reference, in that order (nil where a side had none).
+// An adapter or reference without figures in res leaves the added row n/a
+// with the reason.
+func addedCosts(roundMedians [][]float64, res, added *result, per float64) {
+	for round := range len(roundMedians) / 3 {
+		ref := roundMedians[round*3+2]
+		if ref == nil {
+			continue
+		}
+		for i, s := range []*side{added.Polyproxy, added.PolyGlot} {
+			if ad := roundMedians[round*3+i]; ad != nil {
+				s.Samples = append(s.Samples, (ad[0]-ref[0])/per)
 			}
 		}
-		start.finish()
-		quit.finish()
-		r.add(start, quit)
+	}
+	if !res.Reference.ok() {
+		failAll(errors.New("no figure for the engine alone"), added.Polyproxy, added.PolyGlot)
+		return
+	}
+	for i, s := range []*side{added.Polyproxy, added.PolyGlot} {
+		if ad := []*side{res.Polyproxy, res.PolyGlot}[i]; !ad.ok() {
+			s.fail(errors.New(ad.Error))
+		}
 	}
 }
 

@@ -135,6 +135,9 @@ func formatRatio(r float64) string {
 }
 
 func formatDuration(s float64) string {
+	if s < 0 { // an added cost below the reference's (see addedCosts)
+		return "-" + formatDuration(-s)
+	}
 	switch {
 	case s < 1e-3:
 		return fmt.Sprintf("%.1f µs", s*1e6)

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -61,6 +63,45 @@ func TestResultRatioAndFormat(t *testing.T) {
 	if got := timed.format(30e-6); got != "30.0 µs" {
 		t.Errorf("format = %q", got)
 	}
+}
+
+func TestAddedCostsRoundByRound(t *testing.T) {
+	res := &result{Polyproxy: newSide("polyproxy", ""), PolyGlot: newSide("PolyGlot", ""), Reference: newSide("engine alone", "")}
+	added := &result{Kind: kindTime, Polyproxy: newSide("polyproxy", ""), PolyGlot: newSide("PolyGlot", "")}
+	// Two rounds (polyproxy, PolyGlot, engine alone each); in the second
+	// the engine alone is slower than PolyGlot, whose added cost is then
+	// below zero; a third round without the engine alone adds nothing.
+	roundMedians := [][]float64{{10e-3}, {6e-3}, {4e-3}, {15e-3}, {5e-3}, {9e-3}, {9e-3}, {5e-3}, nil}
+	addedCosts(roundMedians, res, added, 2)
+	added.finish()
+	if got, want := added.Polyproxy.Samples, []float64{3e-3, 3e-3}; !near(got, want) {
+		t.Errorf("polyproxy added %v, want %v", got, want)
+	}
+	if got, want := added.PolyGlot.Samples, []float64{1e-3, -2e-3}; !near(got, want) {
+		t.Errorf("PolyGlot added %v, want %v", got, want)
+	}
+	if got := added.format(added.PolyGlot.Summary.Min); got != "-2.00 ms" {
+		t.Errorf("a negative added cost shows as %q", got)
+	}
+
+	res.PolyGlot.fail(errTest("hung"))
+	res.Reference.fail(errTest("not installed"))
+	added = &result{Kind: kindTime, Polyproxy: newSide("polyproxy", ""), PolyGlot: newSide("PolyGlot", "")}
+	addedCosts(roundMedians, res, added, 1)
+	if added.Polyproxy.ok() || added.PolyGlot.ok() {
+		t.Errorf("without the engine alone's figure the added row must be n/a: %+v %+v", added.Polyproxy, added.PolyGlot)
+	}
+	res.Reference.Error = ""
+	added = &result{Kind: kindTime, Polyproxy: newSide("polyproxy", ""), PolyGlot: newSide("PolyGlot", "")}
+	addedCosts(roundMedians, res, added, 1)
+	if !added.Polyproxy.ok() || added.PolyGlot.Error != "hung" {
+		t.Errorf("an adapter without figures must leave its added cost n/a, the other's stays: %+v %+v", added.Polyproxy, added.PolyGlot)
+	}
+}
+
+// near compares costs computed in floating point.
+func near(got, want []float64) bool {
+	return slices.EqualFunc(got, want, func(a, b float64) bool { return math.Abs(a-b) < 1e-12 })
 }
 
 func TestFailedSideDropsPartialSamples(t *testing.T) {

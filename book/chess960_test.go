@@ -32,14 +32,14 @@ func TestChooseChess960(t *testing.T) {
 	entries := []book.Entry{{Key: outer.Key(), Move: castle, Weight: 3}, {Key: outer.Key(), Move: long, Weight: 1}, {Key: inner.Key(), Move: castle, Weight: 5}, {Key: inner.Key(), Move: pawn, Weight: 5}}
 	b := fixture.OpenPath(t, fixture.WriteEntries(t, entries))
 	c := book.NewChooser(book.Options{Mode: book.Best}, 1)
-	ch, ok, why := c.Choose([]*book.Book{b}, outer, nil, nil)
+	ch, ok, why := chooseAt(c, []*book.Book{b}, outer)
 	if !ok || ch.Move != castle {
 		t.Fatalf("outer rooks: %v %v %s", ch.Move, ok, why)
 	}
 	if ms := c.BookMoves([]*book.Book{b}, outer, nil); len(ms) != 2 {
 		t.Fatalf("outer rooks: book moves %v", ms)
 	}
-	if _, ok, why := c.Choose([]*book.Book{b}, inner, nil, nil); ok || !strings.Contains(why, "inner rook") {
+	if _, ok, why := chooseAt(c, []*book.Book{b}, inner); ok || !strings.Contains(why, "inner rook") {
 		t.Fatalf("inner rook: answered (%v) or no reason (%q)", ok, why)
 	}
 	if cs := c.Candidates(b, inner, nil); len(cs) != 0 {

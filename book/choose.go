@@ -13,41 +13,6 @@ import (
 	"github.com/polyproxy/polyproxy/book/board"
 )
 
-// Mode is how a move is picked among the eligible entries of a position.
-type Mode int
-
-const (
-	// Weighted picks a move with probability weight / sum of the eligible
-	// weights (PolyGlot's BookRandom=true; the default).
-	Weighted Mode = iota
-	// Best picks the highest weight; ties go to the entry first in the file.
-	Best
-	// Uniform picks each eligible move with the same probability.
-	Uniform
-)
-
-var modeNames = [...]string{Weighted: "weighted", Best: "best", Uniform: "uniform"}
-
-func (m Mode) String() string {
-	if m >= 0 && int(m) < len(modeNames) {
-		return modeNames[m]
-	}
-	return fmt.Sprintf("Mode(%d)", int(m))
-}
-
-// Modes lists every mode, the default first.
-func Modes() []Mode { return []Mode{Weighted, Best, Uniform} }
-
-// ParseMode reads "weighted", "best" or "uniform" (any case).
-func ParseMode(s string) (Mode, error) {
-	for m, name := range modeNames {
-		if strings.EqualFold(s, name) {
-			return Mode(m), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown book mode %q (want weighted, best or uniform)", s)
-}
-
 // Options control choosing.
 type Options struct {
 	Mode Mode
@@ -75,6 +40,17 @@ type Options struct {
 	// weights, not learned ones: learning rescales weights relative to
 	// each other, while this measures how much the book knows.
 	MinWeight uint64
+	// MaxMoves, when above 0, puts the book out of a game that holds
+	// this many book moves of ours (BookMaxMoves; Game.Played).
+	MaxMoves int
+	// Depth, when not 0, is the last full move the book plays
+	// (BookDepth): a position after it is out of book; below 0, every
+	// position is (BookDepth 0).
+	Depth int
+	// MinLine, when above 0, leaves out a move after which the book's
+	// longest line goes on fewer plies (BookMinLine): the last moves of a
+	// line are its least tested. See Lookahead.
+	MinLine int
 }
 
 // Rule is the rule that leaves a book entry out of the choice.
@@ -90,10 +66,14 @@ const (
 	RuleRepetition             // would repeat a position of the game (BookAvoidRepetition)
 	RuleWidth                  // not among the BookWidth highest
 	RuleMinWeight              // the position is thinner than BookMinWeight
+	RuleDepth                  // the game is past BookDepth
+	RuleMaxMoves               // the game holds BookMaxMoves book moves of ours
+	RuleMinLine                // the book's line ends too soon after it (BookMinLine)
 )
 
 var ruleNames = [...]string{RuleNone: "", RuleIllegal: "legal", RuleWeight0: "weight", RuleThreshold: "threshold",
-	RuleRepetition: "repetition", RuleWidth: "width", RuleMinWeight: "min_weight"}
+	RuleRepetition: "repetition", RuleWidth: "width", RuleMinWeight: "min_weight",
+	RuleDepth: "depth", RuleMaxMoves: "max_moves", RuleMinLine: "min_line"}
 
 // String is the rule's short name ("threshold", "width", ...; "" for
 // RuleNone), as probe -json writes it.
@@ -107,9 +87,15 @@ func (r Rule) String() string {
 // Chooser picks book moves. It keeps its own random source and is meant
 // for one goroutine (the proxy loop).
 type Chooser struct {
-	opts Options
-	rng  *rand.Rand
-	buf  []Candidate // reused by Choose and BestReply: no allocation per answer
+	opts   Options
+	policy Policy
+	rng    *rand.Rand
+	// Reused by every decision: no allocation per answer. buf holds the
+	// candidates of the book being judged, shown those of the first book
+	// with the position (what a decision without a move shows), ahead
+	// those of the look-ahead's positions; found a position's entries.
+	buf, shown, ahead []Candidate
+	found             []Found
 	// quiet: Choose gives no reasons. Formatting them was three quarters
 	// of a book answer (measured: 6 µs and 50 allocations a choice on the
 	// gnuchess book's start position, 1.6 µs and none without).
@@ -127,7 +113,7 @@ func NewChooser(o Options, seed uint64) *Chooser {
 		_, _ = crand.Read(b[:]) // never fails on supported platforms (Go 1.24+)
 		s1, s2 = binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])
 	}
-	return &Chooser{opts: o, rng: rand.New(rand.NewPCG(s1, s2))}
+	return &Chooser{opts: o, policy: o.Mode.policy(), rng: rand.New(rand.NewPCG(s1, s2))}
 }
 
 // Explain says whether Choose writes its reasons (on for a new chooser):
@@ -170,10 +156,16 @@ type Candidate struct {
 	Eligible bool
 	Out      Rule   // the first rule that leaves it out (RuleNone when eligible)
 	Why      string // why it is not eligible
+	// Chance is how likely a game is to play it, from the policy (set by
+	// a Decision; 0 for a move no rule leaves eligible).
+	Chance float64
 }
 
 // Candidates lists every entry of pos in b (At) in file order, with its
-// played move, legality (pos.LegalMove), share and eligibility. The total
+// played move, legality (pos.LegalMove), share and eligibility by the
+// rules of the position alone: the book's part of a decision, before the
+// game's rules (BookDepth, BookMaxMoves, BookMinLine) and the chances
+// (Decide). The total
 // behind the shares and the threshold counts legal entries only: an
 // illegal or corrupt entry is not a move of this position, so it must not
 // dilute the real ones (PolyGlot sums every entry of the key). seen may be
@@ -195,29 +187,18 @@ func (c *Chooser) candidates(buf []Candidate, b *Book, pos *board.Position, seen
 		return cands
 	}
 	var total uint64
-	b.At(pos, func(i int, e Entry) {
-		cd := Candidate{Index: i, Entry: e, Move: pos.ToPlayed(e.Move)}
-		// Legality per entry (a handful of entries) instead of generating
-		// every legal move: a full move list was ~45% of a book answer.
-		switch {
-		case e.Move.IsNull():
-			cd.Why = "null move"
-		case e.Move.Promo() > board.PromoQueen:
-			cd.Why = fmt.Sprintf("invalid promotion code %d", e.Move.Promo())
-		case !legal(pos, cd.Move):
-			cd.Why = "illegal here"
-		case only != nil && !slices.Contains(only, cd.Move):
-			cd.Why = "not in searchmoves"
-		default:
-			cd.Legal = true
-			cd.Weight = c.weight(e)
+	c.found = b.At(pos, c.found[:0])
+	for _, f := range c.found {
+		// Judged in place: a candidate is a hundred bytes, copied again
+		// when returned.
+		cands = append(cands, Candidate{Index: f.Index, Entry: f.Entry, Move: pos.ToPlayed(f.Entry.Move), Out: RuleIllegal})
+		cd := &cands[len(cands)-1]
+		judge(cd, pos, only)
+		if cd.Legal {
+			cd.Weight = c.weight(f.Entry)
 			total += cd.Weight
 		}
-		if !cd.Legal {
-			cd.Out = RuleIllegal
-		}
-		cands = append(cands, cd)
-	})
+	}
 	threshold := uint64(max(c.opts.ThresholdPerMille, 0))
 	var stored uint64 // of the moves above the threshold: what MinWeight measures
 	for i := range cands {
@@ -232,7 +213,7 @@ func (c *Chooser) candidates(buf []Candidate, b *Book, pos *board.Position, seen
 		case !aboveThreshold(cd.Weight, total, threshold) && !explain:
 			cd.Out, cd.Why = RuleThreshold, "below threshold"
 		case !aboveThreshold(cd.Weight, total, threshold):
-			cd.Out, cd.Why = RuleThreshold, fmt.Sprintf("below threshold (%.1f%% <= %.1f%%)", 100*cd.Share, float64(threshold)/10)
+			cd.Out, cd.Why = RuleThreshold, "below threshold ("+percent(cd.Share)+" <= "+percent(float64(threshold)/1000)+")"
 		case c.opts.AvoidRepetition && seen != nil && seen(pos.KeyAfter(cd.Move)):
 			stored += uint64(cd.Entry.Weight)
 			cd.Out, cd.Why = RuleRepetition, "repeats a position of the game"
@@ -257,6 +238,27 @@ func (c *Chooser) candidates(buf []Candidate, b *Book, pos *board.Position, seen
 		}
 	}
 	return cands
+}
+
+// judge judges the legality of cd, an entry of pos (an entry whose move
+// is not in only, when only is not nil, counts as not legal); the rules of
+// choosing judge it after.
+func judge(cd *Candidate, pos *board.Position, only []board.Move) {
+	e := cd.Entry
+	// Legality per entry (a handful of entries) instead of generating
+	// every legal move: a full move list was ~45% of a book answer.
+	switch {
+	case e.Move.IsNull():
+		cd.Why = "null move"
+	case e.Move.Promo() > board.PromoQueen:
+		cd.Why = fmt.Sprintf("invalid promotion code %d", e.Move.Promo())
+	case !legal(pos, cd.Move):
+		cd.Why = "illegal here"
+	case only != nil && !slices.Contains(only, cd.Move):
+		cd.Why = "not in searchmoves"
+	default:
+		cd.Legal, cd.Out = true, RuleNone
+	}
 }
 
 // applyWidth leaves out the eligible moves with Width or more eligible
@@ -289,202 +291,36 @@ func (c *Chooser) applyWidth(cands []Candidate) {
 	}
 }
 
-// Choice is a chosen book move.
-type Choice struct {
-	Book        *Book
-	Index       int // entry index in the book file
-	Entry       Entry
-	Move        board.Move // played form
-	Weight      uint64
-	TotalWeight uint64 // of the position's legal entries
-	Share       float64
-}
-
-// Choose tries books in priority order; the first with an eligible move for
-// pos answers. seen reports keys the game has already reached (for
-// AvoidRepetition; may be nil). only, when not nil, lists the moves allowed
-// (the GUI's searchmoves, played form). The reason explains the decision
-// for the log in either case ("" when Explain is off).
-func (c *Chooser) Choose(books []*Book, pos *board.Position, seen func(board.Key) bool, only []board.Move) (Choice, bool, string) {
-	if why := pos.NoKeyReason(); why != "" {
-		return Choice{}, false, why
-	}
-	var why, faults []string
-	for _, b := range books {
-		cands := c.candidates(c.buf, b, pos, seen, only, false, true)
-		c.buf = cands
-		cd, ok := c.pick(cands)
-		if !ok && c.quiet {
-			continue
-		}
-		if f := b.newWarnings(); len(f) > 0 && !c.quiet {
-			// Met by this probe: told once, where the decision is read.
-			faults = append(faults, b.Path()+": "+strings.Join(f, "; "))
-		}
-		if !ok {
-			if b.NoChess960() && pos.Chess960() {
-				why = append(why, b.Path()+": "+b.NoChess960Reason())
-				continue
-			}
-			if err := b.Err(); err != nil {
-				why = append(why, err.Error())
-			} else {
-				why = append(why, fmt.Sprintf("%s: %s", b.Path(), noMoveReason(cands)))
-			}
-			continue
-		}
-		var total uint64
-		for _, x := range cands {
-			total += x.Weight
-		}
-		ch := Choice{Book: b, Index: cd.Index, Entry: cd.Entry, Move: cd.Move, Weight: cd.Weight, TotalWeight: total, Share: cd.Share}
-		if c.quiet {
-			return ch, true, ""
-		}
-		mode := c.opts.Mode.String()
-		if c.opts.Width > 0 {
-			mode += ", width " + strconv.Itoa(c.opts.Width)
-		}
-		reason := fmt.Sprintf("%s: %s chosen (%s, weight %d of %d, %.1f%%)", b.Path(), cd.Move, mode, cd.Weight, total, 100*cd.Share)
-		var skipped []string
-		for _, x := range cands {
-			switch {
-			case x.Eligible:
-			case x.Legal:
-				skipped = append(skipped, fmt.Sprintf("%s %s (%.1f%%)", x.Move, x.Why, 100*x.Share))
-			default:
-				skipped = append(skipped, x.Move.String()+" "+x.Why)
-			}
-		}
-		if len(skipped) > 0 {
-			reason += "; not eligible: " + strings.Join(skipped, ", ")
-		}
-		return ch, true, withFaults(reason, faults)
-	}
-	switch {
-	case c.quiet:
-		return Choice{}, false, ""
-	case len(books) == 0:
-		return Choice{}, false, "no book"
-	}
-	return Choice{}, false, withFaults(strings.Join(why, "; "), faults)
-}
-
-// withFaults is a choice's reason followed by the faults of books found by
-// position that its probes met.
-func withFaults(reason string, faults []string) string {
-	if len(faults) == 0 {
-		return reason
-	}
-	return reason + "; faults met: " + strings.Join(faults, "; ")
-}
-
 // legal reports whether a played move is legal at pos.
 func legal(pos *board.Position, m board.Move) bool {
 	_, err := pos.LegalMove(m)
 	return err == nil
 }
 
-// pick applies the mode to the eligible candidates.
-func (c *Chooser) pick(cands []Candidate) (Candidate, bool) {
-	var sum uint64
-	n, best := 0, -1
-	for i, cd := range cands {
-		if !cd.Eligible {
-			continue
-		}
-		n++
-		sum += cd.Weight
-		if best < 0 || cd.Weight > cands[best].Weight {
-			best = i
-		}
-	}
-	if n == 0 {
-		return Candidate{}, false
-	}
-	switch c.opts.Mode {
-	case Best:
-		return cands[best], true
-	case Uniform:
-		k := c.rng.IntN(n)
-		for _, cd := range cands {
-			if cd.Eligible {
-				if k == 0 {
-					return cd, true
-				}
-				k--
-			}
-		}
-	default:
-		r := c.rng.Uint64N(sum)
-		for _, cd := range cands {
-			if !cd.Eligible {
-				continue
-			}
-			if r < cd.Weight {
-				return cd, true
-			}
-			r -= cd.Weight
-		}
-	}
-	return cands[best], true // unreachable: the draws above always land
-}
-
-// Chances are how likely pick is to take each candidate under the mode:
-// what a reader of a position (probe, explore) is told a game would do.
-// Kept beside pick so that the two say the same.
-func (c *Chooser) Chances(cands []Candidate) []float64 {
-	out := make([]float64, len(cands))
-	var sum uint64
-	n, best := 0, -1
-	for i, cd := range cands {
-		if !cd.Eligible {
-			continue
-		}
-		n++
-		sum += cd.Weight
-		if best < 0 || cd.Weight > cands[best].Weight {
-			best = i
-		}
-	}
-	if n == 0 {
-		return out
-	}
-	for i, cd := range cands {
-		switch {
-		case !cd.Eligible:
-		case c.opts.Mode == Best:
-			if i == best {
-				out[i] = 1
-			}
-		case c.opts.Mode == Uniform:
-			out[i] = 1 / float64(n)
-		default:
-			out[i] = share(cd.Weight, sum)
-		}
-	}
-	return out
-}
-
-// noMoveReason says why a position's candidates offer no move.
+// noMoveReason says why a position's candidates offer no move: what the
+// last rule to leave moves out says (the rules apply in order, so it is
+// the one that left out the last of them).
 func noMoveReason(cands []Candidate) string {
 	if len(cands) == 0 {
 		return "not in book"
 	}
-	var legal, positive, repeat int
-	thin := ""
+	var legal, positive int
+	last := RuleNone
+	var whys []string // of the last rule
 	for _, cd := range cands {
-		if cd.Legal {
-			legal++
-			if cd.Weight > 0 {
-				positive++
-			}
-			switch cd.Out {
-			case RuleRepetition:
-				repeat++
-			case RuleMinWeight:
-				thin = cd.Why
-			}
+		if !cd.Legal {
+			continue
+		}
+		legal++
+		if cd.Weight == 0 {
+			continue
+		}
+		positive++
+		if cd.Out > last {
+			last, whys = cd.Out, whys[:0]
+		}
+		if cd.Out == last {
+			whys = append(whys, cd.Why)
 		}
 	}
 	switch {
@@ -492,13 +328,19 @@ func noMoveReason(cands []Candidate) string {
 		return fmt.Sprintf("no legal entry (%d entries, all illegal or invalid here)", len(cands))
 	case positive == 0:
 		return fmt.Sprintf("all weights 0 (%d legal entries)", legal)
-	case thin != "":
-		return thin
-	case repeat > 0:
-		return fmt.Sprintf("every eligible move repeats a position of the game (%d)", repeat)
-	default:
-		return fmt.Sprintf("all %d legal moves below the threshold", legal)
 	}
+	switch last {
+	case RuleMinWeight, RuleMaxMoves, RuleDepth: // the position's: one reason
+		return whys[0]
+	case RuleMinLine:
+		if n := len(whys); n > 3 {
+			whys = append(whys[:3], fmt.Sprintf("and %d more", n-3))
+		}
+		return "every move it would play ends its line too soon (" + strings.Join(whys, "; ") + ")"
+	case RuleRepetition:
+		return fmt.Sprintf("every eligible move repeats a position of the game (%d)", len(whys))
+	}
+	return fmt.Sprintf("all %d legal moves below the threshold", legal)
 }
 
 // BestReply is the most likely move at pos, for "bestmove X ponder Y": the
@@ -508,8 +350,8 @@ func (c *Chooser) BestReply(books []*Book, pos *board.Position) (board.Move, boo
 	for _, b := range books {
 		var best Candidate
 		found := false
-		c.buf = c.candidates(c.buf, b, pos, nil, nil, false, false)
-		for _, cd := range c.buf {
+		c.ahead = c.candidates(c.ahead, b, pos, nil, nil, false, false)
+		for _, cd := range c.ahead {
 			if cd.Legal && cd.Weight > 0 && (!found || cd.Weight > best.Weight) {
 				best, found = cd, true
 			}
@@ -528,9 +370,9 @@ func (c *Chooser) BestReply(books []*Book, pos *board.Position) (board.Move, boo
 // book's lines follows.
 func (c *Chooser) BookMoves(books []*Book, pos *board.Position, buf []board.Move) []board.Move {
 	for _, b := range books {
-		c.buf = c.candidates(c.buf, b, pos, nil, nil, false, false)
+		c.ahead = c.candidates(c.ahead, b, pos, nil, nil, false, false)
 		n := len(buf)
-		for _, cd := range c.buf {
+		for _, cd := range c.ahead {
 			if cd.Eligible {
 				buf = append(buf, cd.Move)
 			}

@@ -3,11 +3,13 @@ package book_test
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
@@ -16,12 +18,25 @@ import (
 // Polyglot book of 180,358 entries, read-only.
 func gnuchessBook(t testing.TB) *book.Book {
 	t.Helper()
-	b, err := book.Open(testenv.GnuchessBook(t))
+	b, err := polyglot.Open(testenv.GnuchessBook(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { b.Close() })
 	return b
+}
+
+// choose is c's choice at the last position of l from books (the same
+// for either side), with the decision's reason; only as Game.Only.
+func choose(c *book.Chooser, books []*book.Book, l *board.Line, only []board.Move) (book.Candidate, bool, string) {
+	d := c.Choose(book.Both(books...), book.Game{Line: l, Only: only})
+	m, ok := d.Move()
+	return m, ok, d.Reason
+}
+
+// chooseAt is choose at pos, a game known by its position alone.
+func chooseAt(c *book.Chooser, books []*book.Book, pos *board.Position) (book.Candidate, bool, string) {
+	return choose(c, books, book.At(pos).Line, nil)
 }
 
 type wantCand struct {
@@ -100,7 +115,7 @@ func TestChooseNoMove(t *testing.T) {
 		{"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "e2e4 e8e7", "not in book"},
 	} {
 		l := fixture.Line(t, tc.fen, tc.moves)
-		_, ok, why := c.Choose([]*book.Book{b}, &l.Pos, l.Seen, nil)
+		_, ok, why := choose(c, []*book.Book{b}, l, nil)
 		if ok || !strings.Contains(why, tc.why) || !strings.Contains(why, "oddities.bin") {
 			t.Errorf("%s %s: ok=%v why=%q, want %q", tc.fen, tc.moves, ok, why, tc.why)
 		}
@@ -108,16 +123,16 @@ func TestChooseNoMove(t *testing.T) {
 	// Only entries that are illegal here.
 	bad := fixture.WriteBook(t, fixture.BookBytes(t, []fixture.Pos{{FEN: board.StartFEN, Entries: []fixture.Stored{{Move: "e2e5", Weight: 3}, {Move: "e1g1", Weight: 3}}}}))
 	l := fixture.Line(t, board.StartFEN, "")
-	if _, ok, why := c.Choose([]*book.Book{bad}, &l.Pos, nil, nil); ok || !strings.Contains(why, "no legal entry") {
+	if _, ok, why := choose(c, []*book.Book{bad}, l, nil); ok || !strings.Contains(why, "no legal entry") {
 		t.Errorf("illegal entries: %v %q", ok, why)
 	}
 	// Everything below the threshold.
 	low := fixture.WriteBook(t, fixture.BookBytes(t, []fixture.Pos{{FEN: board.StartFEN, Entries: []fixture.Stored{{Move: "e2e4", Weight: 1}, {Move: "d2d4", Weight: 1}}}}))
 	c500 := book.NewChooser(book.Options{ThresholdPerMille: 500}, 1)
-	if _, ok, why := c500.Choose([]*book.Book{low}, &l.Pos, nil, nil); ok || !strings.Contains(why, "below the threshold") {
+	if _, ok, why := choose(c500, []*book.Book{low}, l, nil); ok || !strings.Contains(why, "below the threshold") {
 		t.Errorf("threshold: %v %q", ok, why)
 	}
-	if _, ok, why := c.Choose(nil, &l.Pos, nil, nil); ok || why != "no book" {
+	if _, ok, why := choose(c, nil, l, nil); ok || why != "no book" {
 		t.Errorf("no books: %v %q", ok, why)
 	}
 }
@@ -129,13 +144,14 @@ func TestChooseModes(t *testing.T) {
 	books := []*book.Book{b}
 
 	best := book.NewChooser(book.Options{Mode: book.Best}, 1)
-	if ch, ok, why := best.Choose(books, &start.Pos, nil, nil); !ok || ch.Move.String() != "g1f3" || ch.Weight != 30 || ch.TotalWeight != 40 || b.Entry(ch.Index) != ch.Entry {
-		t.Errorf("best: %+v %q", ch, why)
-	} else if !strings.Contains(why, "g1f3 chosen") || !strings.Contains(why, "75.0%") {
-		t.Errorf("reason %q", why)
+	d := best.Choose(book.Both(books...), book.Game{Line: start})
+	if ch, ok := d.Move(); !ok || ch.Move.String() != "g1f3" || ch.Weight != 30 || d.Total() != 40 || b.Entry(ch.Index) != ch.Entry || ch.Chance != 1 {
+		t.Errorf("best: %+v %q", ch, d.Reason)
+	} else if !strings.Contains(d.Reason, "g1f3 chosen") || !strings.Contains(d.Reason, "chance 100.0%, share 75.0%") {
+		t.Errorf("reason %q", d.Reason)
 	}
 	// Ties go to the entry first in the file.
-	if ch, _, _ := best.Choose(books, &promo.Pos, nil, nil); ch.Move.String() != "b7b8q" {
+	if ch, _, _ := choose(best, books, promo, nil); ch.Move.String() != "b7b8q" {
 		t.Errorf("best tie: %s", ch.Move)
 	}
 	// Chances say the same: all on the first of the tied.
@@ -146,7 +162,7 @@ func TestChooseModes(t *testing.T) {
 	counts := map[string]int{}
 	uni := book.NewChooser(book.Options{Mode: book.Uniform}, 3)
 	for i := 0; i < 4000; i++ {
-		ch, _, _ := uni.Choose(books, &promo.Pos, nil, nil)
+		ch, _, _ := choose(uni, books, promo, nil)
 		counts[ch.Move.String()]++
 	}
 	if len(counts) != 4 {
@@ -166,7 +182,7 @@ func TestChooseModes(t *testing.T) {
 		c := book.NewChooser(fixture.PolyGlotOptions, seed)
 		var s []string
 		for i := 0; i < 40; i++ {
-			ch, _, _ := c.Choose(books, &promo.Pos, nil, nil)
+			ch, _, _ := choose(c, books, promo, nil)
 			s = append(s, ch.Move.String())
 		}
 		return strings.Join(s, " ")
@@ -187,12 +203,13 @@ func TestChooseModes(t *testing.T) {
 	}
 }
 
-// chancesOf writes the chooser's chance of each entry of pos: "move:chance ...".
+// chancesOf writes the decision's chance of each entry of pos, the
+// likeliest first: "move:chance ...".
 func chancesOf(c *book.Chooser, b *book.Book, pos *board.Position) string {
-	cands := c.Candidates(b, pos, nil)
+	d := c.Decide(book.Both(b), book.At(pos))
 	var parts []string
-	for i, p := range c.Chances(cands) {
-		parts = append(parts, fmt.Sprintf("%s:%g", cands[i].Move, p))
+	for _, cd := range d.Candidates {
+		parts = append(parts, fmt.Sprintf("%s:%g", cd.Move, cd.Chance))
 	}
 	return strings.Join(parts, " ")
 }
@@ -201,20 +218,24 @@ func TestChooseAvoidRepetition(t *testing.T) {
 	b := fixture.Open(t, "oddities.bin")
 	l := fixture.Line(t, board.StartFEN, "")
 	nf3 := l.Pos.KeyAfter(board.NewMove(6, 21, board.NoPromo))
-	seen := func(k board.Key) bool { return k == nf3 }
+	seen := &board.Line{Pos: l.Pos, Keys: []board.Key{nf3}} // the game went through it
 	c := book.NewChooser(book.Options{Mode: book.Best, AvoidRepetition: true}, 1)
-	ch, ok, _ := c.Choose([]*book.Book{b}, &l.Pos, seen, nil)
+	ch, ok, _ := choose(c, []*book.Book{b}, seen, nil)
 	if !ok || ch.Move.String() != "e2e4" {
 		t.Errorf("avoid repetition chose %s", ch.Move)
 	}
 	// Without the option the repeating move is still played.
 	c = book.NewChooser(book.Options{Mode: book.Best}, 1)
-	if ch, _, _ := c.Choose([]*book.Book{b}, &l.Pos, seen, nil); ch.Move.String() != "g1f3" {
+	if ch, _, _ := choose(c, []*book.Book{b}, seen, nil); ch.Move.String() != "g1f3" {
 		t.Errorf("chose %s", ch.Move)
 	}
 	// Every move repeating: no book move, and the log says why.
 	c = book.NewChooser(book.Options{AvoidRepetition: true}, 1)
-	if _, ok, why := c.Choose([]*book.Book{b}, &l.Pos, func(board.Key) bool { return true }, nil); ok || !strings.Contains(why, "repeats") {
+	all := &board.Line{Pos: l.Pos}
+	for _, cd := range c.Candidates(b, &l.Pos, nil) {
+		all.Keys = append(all.Keys, l.Pos.KeyAfter(cd.Move))
+	}
+	if _, ok, why := choose(c, []*book.Book{b}, all, nil); ok || !strings.Contains(why, "repeats") {
 		t.Errorf("all repeating: %v %q", ok, why)
 	}
 }
@@ -225,12 +246,11 @@ func TestChooseBooksInPriorityOrder(t *testing.T) {
 	other := fixture.WriteBook(t, fixture.BookBytes(t, []fixture.Pos{{FEN: board.StartFEN, Entries: []fixture.Stored{{Move: "c2c4", Weight: 1}}}}))
 	l := fixture.Line(t, board.StartFEN, "")
 	c := book.NewChooser(fixture.PolyGlotOptions, 1)
-	ch, ok, _ := c.Choose([]*book.Book{zero, other, odd}, &l.Pos, nil, nil)
-	if !ok || ch.Book != other || ch.Move.String() != "c2c4" {
-		t.Errorf("chose %s from %v", ch.Move, ch.Book.Path())
+	d := c.Choose(book.Both(zero, other, odd), book.Game{Line: l})
+	if ch, ok := d.Move(); !ok || d.Book != other || ch.Move.String() != "c2c4" {
+		t.Errorf("chose %s from %v", ch.Move, d.Book.Path())
 	}
-	ch, _, _ = c.Choose([]*book.Book{odd, other}, &l.Pos, nil, nil)
-	if ch.Book != odd {
+	if d = c.Choose(book.Both(odd, other), book.Game{Line: l}); d.Book != odd {
 		t.Error("second book answered before the first")
 	}
 	if m, ok := c.BestReply([]*book.Book{zero, odd, other}, &l.Pos); !ok || m.String() != "g1f3" {
@@ -252,8 +272,8 @@ func TestWeightHook(t *testing.T) {
 		}
 		return uint64(e.Weight)
 	}}
-	ch, ok, _ := book.NewChooser(o, 1).Choose([]*book.Book{b}, &l.Pos, nil, nil)
-	if !ok || ch.Move.String() != "e2e4" || ch.TotalWeight != 130 || math.Abs(ch.Share-100.0/130) > 1e-9 {
+	d := book.NewChooser(o, 1).Choose(book.Both(b), book.Game{Line: l})
+	if ch, ok := d.Move(); !ok || ch.Move.String() != "e2e4" || d.Total() != 130 || math.Abs(ch.Share-100.0/130) > 1e-9 {
 		t.Errorf("%+v", ch)
 	}
 }
@@ -264,27 +284,26 @@ func TestWeightedDistributionOnRealBook(t *testing.T) {
 	b := gnuchessBook(t)
 	l := fixture.Line(t, board.StartFEN, "")
 	c := book.NewChooser(fixture.PolyGlotOptions, 20260101)
-	cands := c.Candidates(b, &l.Pos, nil)
+	cands := slices.Clone(c.Decide(book.Both(b), book.Game{Line: l}).Candidates)
 	const draws = 20000
 	counts := map[board.Move]int{}
 	for i := 0; i < draws; i++ {
-		ch, ok, _ := c.Choose([]*book.Book{b}, &l.Pos, nil, nil)
+		ch, ok, _ := choose(c, []*book.Book{b}, l, nil)
 		if !ok {
 			t.Fatal("no move")
 		}
 		counts[ch.Move]++
 	}
 	// The draws are held to the chances a reader of the position is told.
-	chances := c.Chances(cands)
 	chi2, dof := 0.0, -1
-	for i, cd := range cands {
+	for _, cd := range cands {
 		if !cd.Eligible {
 			if counts[cd.Move] != 0 {
 				t.Errorf("ineligible %s (%s) chosen %d times", cd.Move, cd.Why, counts[cd.Move])
 			}
 			continue
 		}
-		exp := draws * chances[i]
+		exp := draws * cd.Chance
 		d := float64(counts[cd.Move]) - exp
 		chi2 += d * d / exp
 		dof++
@@ -319,15 +338,15 @@ func TestChooseOnly(t *testing.T) {
 	l := fixture.Line(t, board.StartFEN, "")
 	c := book.NewChooser(book.Options{Mode: book.Best}, 1)
 	e4, _ := board.ParseMove("e2e4")
-	ch, ok, why := c.Choose([]*book.Book{b}, &l.Pos, nil, []board.Move{e4})
+	ch, ok, why := choose(c, []*book.Book{b}, l, []board.Move{e4})
 	if !ok || ch.Move != e4 || ch.Share != 1 {
 		t.Errorf("only e2e4: %+v %v %q", ch, ok, why)
 	}
 	a3, _ := board.ParseMove("a2a3")
-	if _, ok, why := c.Choose([]*book.Book{b}, &l.Pos, nil, []board.Move{a3}); ok || !strings.Contains(why, "no legal entry") {
+	if _, ok, why := choose(c, []*book.Book{b}, l, []board.Move{a3}); ok || !strings.Contains(why, "no legal entry") {
 		t.Errorf("only a move the book lacks: %v %q", ok, why)
 	}
-	if _, ok, _ := c.Choose([]*book.Book{b}, &l.Pos, nil, []board.Move{}); ok {
+	if _, ok, _ := choose(c, []*book.Book{b}, l, []board.Move{}); ok {
 		t.Error("an empty searchmoves list allowed a move")
 	}
 }
@@ -339,14 +358,14 @@ func TestChooseQuiet(t *testing.T) {
 	loud, quiet := book.NewChooser(fixture.PolyGlotOptions, 9), book.NewChooser(fixture.PolyGlotOptions, 9)
 	quiet.Explain(false)
 	for range 50 {
-		c1, ok1, why1 := loud.Choose([]*book.Book{b}, &l.Pos, nil, nil)
-		c2, ok2, why2 := quiet.Choose([]*book.Book{b}, &l.Pos, nil, nil)
+		c1, ok1, why1 := choose(loud, []*book.Book{b}, l, nil)
+		c2, ok2, why2 := choose(quiet, []*book.Book{b}, l, nil)
 		if c1 != c2 || ok1 != ok2 || why1 == "" || why2 != "" {
 			t.Fatalf("loud %v %v %q, quiet %v %v %q", c1, ok1, why1, c2, ok2, why2)
 		}
 	}
 	d4 := fixture.Line(t, board.StartFEN, "d2d4")
-	if _, ok, why := quiet.Choose([]*book.Book{b}, &d4.Pos, nil, nil); ok || why != "" {
+	if _, ok, why := choose(quiet, []*book.Book{b}, d4, nil); ok || why != "" {
 		t.Errorf("not in book, quiet: %v %q", ok, why)
 	}
 }

@@ -1,30 +1,25 @@
-// Package book is the Polyglot opening book format, and choosing a move
-// from it.
+// Package book is what every book format gives the one book decision, and
+// the decision itself.
 //
-// A book is a file of 16-byte entries, all fields big-endian: the 64-bit
-// key of a position (the XOR of the format's Random64 numbers for its
-// pieces, castling rights, en-passant file and side to move), the move as
-// a 16-bit code (to-file, to-row, from-file, from-row in 3 bits each, then
-// a promotion piece; castling stored king-takes-rook, e1h1), a 16-bit
-// weight, and a 32-bit learn field (games played in the high 16 bits,
-// points in half points in the low 16). Entries are sorted by key, so a
-// position's moves lie together and are found by search; optional
-// entries of key 0 at the start hold an "@PG@" text header.
+// A format's reader opens a file as a Book: its positions' moves as
+// entries (Entry: a position's key, the move as stored, a weight and a
+// learn field, as the Polyglot format has them), from a Source the format
+// provides: a table sorted by key (a Polyglot file mapped, a book read
+// whole into memory), or a reader that finds a position's moves by the
+// position itself (CTG). A Format (book/polyglot, book/abk, book/ctg)
+// says how files of it are recognised, opened, learned into in place
+// (Learner, through LearnFile, under the file's lock, each update where
+// its own reader reads it), edited (Editor) and written (Writer, into a
+// Batch: the one way the tools replace files). book/formats lists them.
 //
-// Here are the format's values (Entry, Learn), the book as an opened,
-// memory-mapped file (Open, Book) with its checks (Verify, Scan, Header),
-// the writer (WriteFile), the in-place update of learn fields that many
-// processes may share (LearnFile), and the one book decision: the choice
-// of a book move for a position (Chooser) and its policies.
-//
-// A Book is also what every other format gives that decision: a Format
-// (book/abk's ABK, ...) reads its files into a Book held in memory
-// (InMemory) and learns into them through LearnFile, each update where
-// its own reader reads it. book/formats lists the formats and opens a book
-// of any of them, told by its content. The rules of chess, and the types
-// every format shares (board.Key, board.Move, board.Square), are below it
-// in book/board. Whole-book jobs (make, merge, compile, dump) are in
-// book/build, the PGN reader in book/pgn.
+// The decision (Chooser) answers, for a position, the books of its side
+// and the rules (Options), which book answers and with what: every entry
+// judged, its share, its chance under the mode's Policy, and the move a
+// game plays, drawn by exactly those chances (Decision). The proxy, probe
+// and explore all show it. The rules of chess, and the types every format
+// shares (board.Key, board.Move), are below in book/board; whole-book
+// jobs (make, merge, compile, dump) are in book/build, the PGN reader in
+// book/pgn.
 package book
 
 //go:generate go test -run TestFixturesUpToDate -update-fixtures .

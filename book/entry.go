@@ -1,49 +1,19 @@
 package book
 
 import (
-	"encoding/binary"
 	"math"
 
 	"github.com/polyproxy/polyproxy/book/board"
 )
 
-// EntrySize is the size of one book entry on disk.
-const EntrySize = 16
-
-// Where each field lies inside an entry.
-const (
-	keyOffset    = 0
-	moveOffset   = 8
-	weightOffset = 10
-	learnOffset  = 12
-)
-
-// Entry is one 16-byte book record: all fields big-endian.
+// Entry is one move of a position as every format gives it to the book
+// decision: a Polyglot book's record (see book/polyglot for its 16 bytes
+// on disk), or what another format's reader makes of its own.
 type Entry struct {
 	Key    board.Key
 	Move   board.Move // as stored: castling king-to-rook
 	Weight uint16
 	Learn  Learn
-}
-
-// DecodeEntry reads an entry from the first 16 bytes of b.
-func DecodeEntry(b []byte) Entry {
-	_ = b[EntrySize-1]
-	return Entry{
-		Key:    board.Key(binary.BigEndian.Uint64(b[keyOffset:])),
-		Move:   board.Move(binary.BigEndian.Uint16(b[moveOffset:])),
-		Weight: binary.BigEndian.Uint16(b[weightOffset:]),
-		Learn:  Learn(binary.BigEndian.Uint32(b[learnOffset:])),
-	}
-}
-
-// Encode writes the entry into the first 16 bytes of b.
-func (e Entry) Encode(b []byte) {
-	_ = b[EntrySize-1]
-	binary.BigEndian.PutUint64(b[keyOffset:], uint64(e.Key))
-	binary.BigEndian.PutUint16(b[moveOffset:], uint16(e.Move))
-	binary.BigEndian.PutUint16(b[weightOffset:], e.Weight)
-	binary.BigEndian.PutUint32(b[learnOffset:], uint32(e.Learn))
 }
 
 // CompareEntries is the order of entries in a book file: key ascending,

@@ -81,7 +81,7 @@ func TestWidthOneIsBestOnRealBook(t *testing.T) {
 	for _, mode := range []book.Mode{book.Weighted, book.Uniform} {
 		w1 := book.NewChooser(book.Options{Mode: mode, ThresholdPerMille: 5, Width: 1}, 7)
 		for _, pos := range poss {
-			want, ok, _ := best.Choose(books, &pos, nil, nil)
+			want, ok, _ := chooseAt(best, books, &pos)
 			if !ok {
 				t.Fatalf("%s: best has no move", pos.FEN())
 			}
@@ -96,7 +96,7 @@ func TestWidthOneIsBestOnRealBook(t *testing.T) {
 				unique++
 			}
 			for range 5 {
-				got, ok, why := w1.Choose(books, &pos, nil, nil)
+				got, ok, why := chooseAt(w1, books, &pos)
 				if !ok || got.Weight != want.Weight || (tied == 1 && got.Move != want.Move) {
 					t.Fatalf("%s %s: width 1 chose %s (%d), best %s (%d): %s", mode, pos.FEN(), got.Move, got.Weight, want.Move, want.Weight, why)
 				}
@@ -120,7 +120,7 @@ func TestWidthThreeOnRealBook(t *testing.T) {
 	for _, pos := range poss {
 		weights := eligibleWeights(all, b, &pos)
 		for range 20 {
-			got, ok, why := w3.Choose(books, &pos, nil, nil)
+			got, ok, why := chooseAt(w3, books, &pos)
 			if !ok || heavier(weights, got.Move) >= 3 {
 				t.Fatalf("%s: width 3 chose %s (weight %d, %d heavier): %s", pos.FEN(), got.Move, got.Weight, heavier(weights, got.Move), why)
 			}
@@ -133,7 +133,7 @@ func TestWidthThreeOnRealBook(t *testing.T) {
 	counts := map[board.Move]int{}
 	const draws = 6000
 	for range draws {
-		got, _, _ := w3.Choose(books, start, nil, nil)
+		got, _, _ := chooseAt(w3, books, start)
 		counts[got.Move]++
 	}
 	var top uint64
@@ -199,14 +199,14 @@ func TestWidthRules(t *testing.T) {
 	c := book.NewChooser(book.Options{Mode: book.Uniform, Width: 2}, 5)
 	counts := map[string]int{}
 	for range 900 {
-		ch, _, _ := c.Choose([]*book.Book{bk}, start, nil, nil)
+		ch, _, _ := chooseAt(c, []*book.Book{bk}, start)
 		counts[ch.Move.String()]++
 	}
 	if len(counts) != 3 || counts["e2e4"] < 240 || counts["d2d4"] < 240 || counts["c2c4"] < 240 {
 		t.Errorf("uniform width 2: %v", counts)
 	}
 	// The log's reason names the width.
-	if _, _, why := c.Choose([]*book.Book{bk}, start, nil, nil); !strings.Contains(why, "uniform, width 2") || !strings.Contains(why, "outside BookWidth 2") {
+	if _, _, why := chooseAt(c, []*book.Book{bk}, start); !strings.Contains(why, "uniform, width 2") || !strings.Contains(why, "outside BookWidth 2") {
 		t.Errorf("reason %q", why)
 	}
 }
@@ -231,7 +231,7 @@ func TestMinWeight(t *testing.T) {
 		want bool
 	}{{0, true}, {40, true}, {41, false}} {
 		c := book.NewChooser(book.Options{MinWeight: tc.min}, 1)
-		_, ok, why := c.Choose(books, start, nil, nil)
+		_, ok, why := chooseAt(c, books, start)
 		if ok != tc.want {
 			t.Errorf("MinWeight %d: in book %v, want %v (%s)", tc.min, ok, tc.want, why)
 		}
@@ -242,7 +242,7 @@ func TestMinWeight(t *testing.T) {
 	// Below the threshold does not count: at 800 per mille only g1f3
 	// (75%) would pass, and it alone does not, so 0 remains.
 	c := book.NewChooser(book.Options{ThresholdPerMille: 700, MinWeight: 31}, 1)
-	if _, ok, _ := c.Choose(books, start, nil, nil); ok {
+	if _, ok, _ := chooseAt(c, books, start); ok {
 		t.Error("e2e4 (25%) counted though below the threshold")
 	}
 	// Stored weights, whatever learning makes of them.
@@ -268,7 +268,7 @@ func TestMinWeightOnRealBook(t *testing.T) {
 				sum += uint64(cd.Entry.Weight)
 			}
 		}
-		_, ok, why := c.Choose([]*book.Book{b}, &pos, nil, nil)
+		_, ok, why := chooseAt(c, []*book.Book{b}, &pos)
 		if ok != (sum >= 100) {
 			t.Fatalf("%s: weight %d, in book %v: %s", pos.FEN(), sum, ok, why)
 		}

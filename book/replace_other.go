@@ -4,10 +4,11 @@ package book
 
 import "os"
 
-// openFilesBlockReplace: a file open or mapped here does not stop a new
-// file being renamed over its path (the open one keeps reading the old
-// file), so Open maps books and LearnFile keeps its file open.
-const openFilesBlockReplace = false
+// OpenFilesBlockReplace reports a system where a file open or mapped
+// stops a new file being renamed over its path. Not here: the open one
+// keeps reading the old file, so a format maps its books and LearnFile
+// keeps its file open.
+const OpenFilesBlockReplace = false
 
 // replaceFile renames tmp over path.
 func replaceFile(tmp, path string) error { return os.Rename(tmp, path) }

@@ -11,17 +11,18 @@ import (
 	"golang.org/x/sys/windows"
 )
 
-// openFilesBlockReplace: on Windows a file that is open (without
+// OpenFilesBlockReplace reports a system where a file open or mapped
+// stops a new file being renamed over its path. On Windows a file that is open (without
 // FILE_SHARE_DELETE, as Go opens files) or has a mapped view cannot be
 // deleted or replaced, so a book a proxy had open made make-book and
 // merge-book fail with "Access denied" when renaming the new book over
-// it. So nothing holds a book here between uses: Open reads the book into
-// memory and closes it, and LearnFile opens its file for each batch of
+// it. So nothing holds a book here between uses: a format reads the book
+// into memory and closes it, and LearnFile opens its file for each batch of
 // updates only. The tools then replace a book in use as on Linux, and the
 // proxy notices and opens the new book. The cost: the book's size in
 // memory, and learn updates written meanwhile are seen by the choice of
 // moves (BookLearnWeight) once the book is opened again.
-const openFilesBlockReplace = true
+const OpenFilesBlockReplace = true
 
 // replaceWait is how long replaceFile retries while the path is in use.
 const replaceWait = 5 * time.Second

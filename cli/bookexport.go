@@ -11,6 +11,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/build"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 // Bounds of the engine check's flags.
@@ -41,8 +42,7 @@ func (t *treeFlags) define(fs *flag.FlagSet, depth int) {
 // Chess960 start the book has, for a Chess960 book; else the standard
 // start.
 func (t *treeFlags) starts(b *book.Book) []board.Position {
-	h, err := b.Header()
-	chess960 := t.chess960 || err == nil && h != nil && h.Chess960()
+	chess960 := t.chess960 || formats.Chess960(b)
 	if t.opt.Start != nil {
 		if chess960 && !t.opt.Start.Chess960() {
 			// A Chess960 book: -fen's castling is Chess960's (check read it).

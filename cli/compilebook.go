@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/build"
+	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 var compileBookCommand = command{
@@ -51,7 +53,7 @@ func (o *compileBookOptions) run(e *env) error {
 	if len(problems) > 0 {
 		return fmt.Errorf("%d error(s); nothing written", len(problems))
 	}
-	if err := e.outs.WriteFile(o.out, entries); err != nil {
+	if _, err := writeBook(e, formats.ByExt(".bin"), o.out, book.FromEntries(o.out, entries), formats.MaxPly); err != nil {
 		return err
 	}
 	if err := e.commit(); err != nil {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
-	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/build"
 	"github.com/polyproxy/polyproxy/book/formats"
 )
@@ -39,7 +38,7 @@ type convertBookOptions struct {
 func (o *convertBookOptions) define(fs *flag.FlagSet) {
 	fs.StringVar(&o.in, "in", "", "book `file` to read (or give it as the argument): Polyglot, ABK (Arena's), CTG (ChessBase's: any of its three files) or a counts file (make-book -counts), told by content")
 	fs.StringVar(&o.out, "out", "", "book `file` to write: ABK for a .abk name, else Polyglot (replaced atomically; not the input)")
-	intFlag(fs, &o.maxPly, "max-ply", abk.MaxPly, 1, abk.MaxPly, "an ABK book's tree, and the walk reading a CTG book, go `N` plies deep from the start position")
+	intFlag(fs, &o.maxPly, "max-ply", formats.MaxPly, 1, formats.MaxPly, "an ABK book's tree, and the walk reading a CTG book, go `N` plies deep from the start position")
 	o.read.define(fs)
 }
 
@@ -56,22 +55,8 @@ func (o *convertBookOptions) run(e *env) error {
 		return err
 	}
 	defer src.Close()
-	if formats.Claimed(o.out) == abk.Format {
-		if _, err := writeABK(e, o.out, src, o.maxPly); err != nil {
-			return err
-		}
-	} else {
-		entries := make([]book.Entry, src.Len())
-		for i := range entries {
-			entries[i] = src.Entry(i)
-		}
-		if err := src.Err(); err != nil {
-			return err
-		}
-		if err := e.outs.WriteFile(o.out, entries); err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stderr, "convert-book: Polyglot book %s: %d entries\n", o.out, len(entries))
+	if _, err := writeBook(e, formats.Claimed(o.out), o.out, src, o.maxPly); err != nil {
+		return err
 	}
 	if err := e.commit(); err != nil {
 		return err

@@ -11,7 +11,6 @@ import (
 	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/ctg"
-	"github.com/polyproxy/polyproxy/probe"
 )
 
 // ctgBook is a CTG test book of book/ctg's testdata, named by its file
@@ -106,6 +105,19 @@ func TestCTGConvertRoundTrip(t *testing.T) {
 	t.Logf("%d positions, %d moves agree (%d castlings)", positions, moves, castlings)
 }
 
+// ctgProbe is probe -json of a CTG book: what the book holds of the
+// position and of each move under "ctg", beside probe's own fields.
+type ctgProbe struct {
+	Book    string             `json:"book"`
+	CTG     *ctg.PositionFacts `json:"ctg"`
+	Entries []struct {
+		Move   string         `json:"move"`
+		Weight uint16         `json:"weight"`
+		Games  uint16         `json:"games"`
+		CTG    *ctg.MoveFacts `json:"ctg"`
+	} `json:"entries"`
+}
+
 // TestCTGTools: every book tool reads a CTG book named by any of its
 // files: info-book shows its files and walk, probe its annotations and
 // statistics (text and JSON) and the read options' weights, the whole-book
@@ -117,7 +129,11 @@ func TestCTGTools(t *testing.T) {
 		t.Errorf("info-book: exit %d\n%s%s", code, out, errs)
 	}
 	code, out, _ = runCmd(t, "info-book", "-bin", ctgBook("overrun", ".ctg"), "-json")
-	var info infoBookResult
+	var info struct {
+		Format   string    `json:"format"`
+		CTG      *ctg.Info `json:"ctg"`
+		Warnings []string  `json:"warnings"`
+	}
 	if err := json.Unmarshal([]byte(out), &info); code != 0 || err != nil || info.Format != "CTG" || info.CTG == nil || info.CTG.Walk.Unreached != 10 ||
 		len(info.CTG.Walk.Problems) != 2 || len(info.Warnings) < 3 {
 		t.Errorf("info-book -json of overrun.ctg: exit %d, %v: %s", code, err, out)
@@ -126,7 +142,7 @@ func TestCTGTools(t *testing.T) {
 	// After 1.d4 the annotations book has every annotation against
 	// recommendations 100 to 200 of the positions the moves lead to.
 	code, out, errs = runCmd(t, "probe", "-book", ctgBook("annotations", ".ctg"), "-moves", "d2d4", "-json")
-	var res probe.Result
+	var res ctgProbe
 	if err := json.Unmarshal([]byte(out), &res); code != 0 || err != nil || res.CTG == nil || len(res.Entries) == 0 {
 		t.Fatalf("probe -json: exit %d, %v\n%s%s", code, err, out, errs)
 	}
@@ -155,7 +171,7 @@ func TestCTGTools(t *testing.T) {
 		t.Errorf("%d avoid, %d main lines, %d annotated; position %+v", avoid, main, annotated, res.CTG)
 	}
 	code, out, _ = runCmd(t, "probe", "-book", ctgBook("annotations", ".ctg"), "-moves", "d2d4", "-json", "-ctg-tournament-mode")
-	var tournament probe.Result
+	var tournament ctgProbe
 	if err := json.Unmarshal([]byte(out), &tournament); code != 0 || err != nil || !tournament.CTG.TournamentMode {
 		t.Fatalf("probe -ctg-tournament-mode: exit %d, %v", code, err)
 	}
@@ -171,7 +187,7 @@ func TestCTGTools(t *testing.T) {
 	// A per-side book: Black's moves from the CTG book, White's not.
 	for moves, want := range map[string]string{"e2e4": ctgBook("games", ".ctb"), "": "testdata/book/empty.bin"} {
 		code, out, errs = runCmd(t, "probe", "-book", "testdata/book/empty.bin", "-book-black", ctgBook("games", ".ctb"), "-moves", moves, "-json")
-		var side probe.Result
+		var side ctgProbe
 		if err := json.Unmarshal([]byte(out), &side); code != 0 || err != nil || side.Book != want || (side.CTG != nil) != (want != "testdata/book/empty.bin") {
 			t.Errorf("probe -book-black CTG -moves %q: exit %d, %v, book %s\n%s", moves, code, err, side.Book, errs)
 		}

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polyproxy/polyproxy/book/ctg"
 	"github.com/polyproxy/polyproxy/explore"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 	"github.com/polyproxy/polyproxy/probe"
@@ -146,12 +147,15 @@ func TestExploreCTGSettings(t *testing.T) {
 			if e.Move != want.Entries[i].Move || e.Weight != want.Entries[i].Weight {
 				t.Errorf("%v: %s weighs %d on the page, probe %s %d", flags, e.Move, e.Weight, want.Entries[i].Move, want.Entries[i].Weight)
 			}
-			if e.CTG != nil && e.CTG.Mark == "avoid" && e.Weight > 0 {
+			var m ctg.MoveFacts
+			if json.Unmarshal(e.Facts["ctg"], &m) == nil && m.Mark == "avoid" && e.Weight > 0 {
 				avoidPlayed++
 			}
 		}
-		if tournament := len(flags) > 0 && flags[0] == "-ctg-tournament-mode"; tournament != (avoidPlayed == 0) || got.CTG == nil || got.CTG.TournamentMode != tournament {
-			t.Errorf("%v: %d moves to avoid weigh more than 0; position %+v", flags, avoidPlayed, got.CTG)
+		var pos ctg.PositionFacts
+		err = json.Unmarshal(got.Facts["ctg"], &pos)
+		if tournament := len(flags) > 0 && flags[0] == "-ctg-tournament-mode"; tournament != (avoidPlayed == 0) || err != nil || pos.TournamentMode != tournament {
+			t.Errorf("%v: %d moves to avoid weigh more than 0; position %+v (%v)", flags, avoidPlayed, pos, err)
 		}
 	}
 }

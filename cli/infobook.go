@@ -8,20 +8,28 @@ import (
 	"strings"
 
 	"github.com/polyproxy/polyproxy/book"
-	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/build"
-	"github.com/polyproxy/polyproxy/book/ctg"
 	"github.com/polyproxy/polyproxy/book/formats"
 )
 
 type infoBookResult struct {
 	File   string `json:"file"`
 	Format string `json:"format"` // the file's format: "Polyglot", "ABK", "CTG"
-	*book.Stats
-	ABK      *abk.Info  `json:"abk,omitempty"` // for an ABK book (Arena's format)
-	CTG      *ctg.Info  `json:"ctg,omitempty"` // for a CTG book (ChessBase's format)
+	*formats.Stats
 	Warnings []string   `json:"warnings"`
 	Lines    *bookLines `json:"lines,omitempty"`
+	// report is what the format's reader found, given in JSON under the
+	// format's name ("abk", "ctg": Named).
+	report book.Report
+	named  formats.Named
+}
+
+// MarshalJSON writes the result with the format's report among its
+// fields.
+func (r *infoBookResult) MarshalJSON() ([]byte, error) {
+	type plain infoBookResult
+	b, err := json.Marshal((*plain)(r))
+	return r.named.AddTo(b), err
 }
 
 // bookLines are PolyGlot's info-book figures, from walking the lines that
@@ -82,26 +90,16 @@ func (o *infoBookOptions) run(e *env) error {
 // inspect reads the whole book: its figures, its problems, and with
 // -lines the lines dump-book walks.
 func (o *infoBookOptions) inspect(b *book.Book) (*infoBookResult, error) {
-	s, err := b.Scan()
+	s, err := formats.Scan(b)
 	if err != nil {
 		return nil, err
 	}
-	res := &infoBookResult{File: o.bin, Format: b.Format().Name(), Stats: s, Warnings: s.Warnings(), ABK: abk.InfoOf(b), CTG: ctg.InfoOf(b)}
-	if a := res.ABK; a != nil {
-		if a.TrailingBytes != 0 {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("ABK size is not a whole number of 28-byte records: the last %d byte(s) are ignored", a.TrailingBytes))
+	res := &infoBookResult{File: o.bin, Format: b.Format().Name(), Stats: s, Warnings: s.Warnings(), report: b.Report()}
+	if r := res.report; r != nil {
+		if err := res.named.Add(b.Format(), r); err != nil {
+			return nil, err
 		}
-		for _, p := range a.Problems {
-			res.Warnings = append(res.Warnings, "ABK tree: "+p.Error()+"; the rest of the book is used")
-		}
-	}
-	if c := res.CTG; c != nil && c.Walk != nil {
-		for _, p := range c.Walk.Problems {
-			res.Warnings = append(res.Warnings, "CTG "+p.Error()+"; the rest of the book is used")
-		}
-		if c.Walk.Unreached > 0 {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("CTG: %d of the book's %d positions are not reached by a line of book moves from the start position: not counted above", c.Walk.Unreached, c.Walk.InPages))
-		}
+		res.Warnings = append(res.Warnings, r.Faults()...)
 	}
 	if res.Warnings == nil {
 		res.Warnings = []string{}
@@ -129,17 +127,13 @@ func printInfo(stdout io.Writer, res *infoBookResult) {
 	}
 	s := res.Stats
 	w("file", "%s", res.File)
-	if a := res.ABK; a != nil {
-		printABKInfo(w, a)
-		w("entries", "%d (the tree's positions and moves to its max ply)", s.Entries)
-	} else if c := res.CTG; c != nil && c.Walk != nil {
-		printCTGInfo(w, c)
-		w("entries", "%d (the moves of the positions the walk reached)", s.Entries)
-	} else if res.Format != book.Polyglot.Name() {
-		w("format", "%s, read as the Polyglot book below", res.Format)
-		w("entries", "%d", s.Entries)
+	if r := res.report; r != nil {
+		for _, l := range r.Lines() {
+			w(l[0], "%s", l[1])
+		}
+		w("entries", "%d (%s)", s.Entries, r.EntriesAre())
 	} else {
-		w("entries", "%d (%d bytes)", s.Entries, s.Entries*book.EntrySize+s.TrailingBytes)
+		w("entries", "%d (%d bytes)", s.Entries, s.Bytes())
 	}
 	w("positions", "%d", s.Positions)
 	w("moves", "%d", s.Moves)
@@ -171,39 +165,5 @@ func printInfo(stdout io.Writer, res *infoBookResult) {
 	}
 	for _, warn := range res.Warnings {
 		fmt.Fprintf(stdout, "warning: %s\n", warn)
-	}
-}
-
-// printCTGInfo writes what a CTG book's files hold and what reading it
-// whole found.
-func printCTGInfo(w func(label, format string, a ...any), c *ctg.Info) {
-	w("format", "CTG (ChessBase's book), read as the Polyglot book below")
-	w("CTG files", "%d pages, a table of %d entries, page bounds %d-%d; made from %d games", c.Pages, c.TableEntries, c.LowerBound, c.UpperBound, c.Games)
-	wk := c.Walk
-	w("CTG positions", "%d in its pages: %d reached by lines of book moves from the start position, %d not", wk.InPages, wk.Entries, wk.Unreached)
-	w("CTG walk", "%d positions (mirror twins apart), %d plies deep", wk.Positions, wk.Depth)
-	w("CTG weights", "DroidFish's: tournament mode %s, prefer main lines %s", onOff(c.Options.TournamentMode), onOff(c.Options.PreferMainLines))
-}
-
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
-}
-
-// printABKInfo writes what an ABK book's header and tree hold.
-func printABKInfo(w func(label, format string, a ...any), a *abk.Info) {
-	e := a.Settings.Effective()
-	w("format", "ABK (Arena's book), read as the Polyglot book below")
-	w("ABK records", "%d after the header: %d on the tree, %d of them deleted; %d unreached", a.Records, a.Reached, a.Deleted, a.Unreached)
-	w("ABK depth", "%d plies; %d moves met again under another move order (merged)", a.Depth, a.Merged)
-	w("ABK filters", "min games %d, min won games %d, min win %% %d (White) %d (Black)", e.MinGames, e.MinWonGames, e.MinWinPercentWhite, e.MinWinPercentBlack)
-	w("ABK importances", "priority %d, games %d, score %d", e.PriorityImportance, e.GamesImportance, e.ScoreImportance)
-	w("ABK max ply", "%d", e.MaxPly)
-	if e != a.Settings {
-		st := a.Settings
-		w("ABK settings as stored", "%d %d %d %d, %d %d %d, %d (out of range, or the filters are off with every importance 0)",
-			st.MinGames, st.MinWonGames, st.MinWinPercentWhite, st.MinWinPercentBlack, st.PriorityImportance, st.GamesImportance, st.ScoreImportance, st.MaxPly)
 	}
 }

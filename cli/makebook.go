@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"flag"
 	"fmt"
@@ -16,8 +15,8 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
-	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/build"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/book/pgn"
 	"github.com/polyproxy/polyproxy/internal/flagval"
 	"github.com/polyproxy/polyproxy/internal/plainerr"
@@ -101,7 +100,7 @@ func (o *makeBookOptions) validate(cl *commandLine) error {
 		return usageErrorf("-bin, -abk or -counts is required")
 	}
 	if o.abk != "" && len(o.fromCounts) == 0 && o.build.MaxPly < 1 {
-		return usageErrorf("-abk with -max-ply %d: an ABK book holds lines of 1 to %d plies", o.build.MaxPly, abk.MaxPly)
+		return usageErrorf("-abk with -max-ply %d: an ABK book holds lines of 1 to %d plies", o.build.MaxPly, formats.MaxPly)
 	}
 	if stdins := len(o.pgns) - len(slices.DeleteFunc(slices.Clone(o.pgns), func(p string) bool { return p == "-" })); stdins > 1 {
 		return usageErrorf("-pgn - (standard input) can be given once")
@@ -234,26 +233,22 @@ func makeBookABK(e *env, b *build.Builder, bin, abk string, maxPly int) error {
 	var src *book.Book
 	if bin != "" {
 		var err error
-		if src, err = book.Open(e.outs.Pending(bin)); err != nil {
+		if src, err = formats.ByExt(".bin").Open(e.outs.Pending(bin)); err != nil {
 			return err
 		}
 	} else {
-		var buf bytes.Buffer
-		moves, err := b.WriteBook(&buf)
+		var entries []book.Entry
+		moves, err := b.EachEntry(func(en book.Entry) error { entries = append(entries, en); return nil })
 		if err != nil {
 			return err
 		}
 		if moves == 0 {
 			warnEmpty(e)
 		}
-		entries := make([]book.Entry, buf.Len()/book.EntrySize)
-		for i := range entries {
-			entries[i] = book.DecodeEntry(buf.Bytes()[i*book.EntrySize:])
-		}
 		src = book.FromEntries(abk, entries)
 	}
 	defer src.Close()
-	_, err := writeABK(e, abk, src, maxPly)
+	_, err := writeBook(e, formats.ByExt(".abk"), abk, src, maxPly)
 	return err
 }
 
@@ -276,14 +271,14 @@ func (o *makeBookOptions) runFromCounts(e *env) error {
 	}
 	warnIfEmpty(e, entries)
 	if o.bin != "" {
-		if err := e.outs.WriteFile(o.bin, entries); err != nil {
+		if _, err := writeBook(e, formats.ByExt(".bin"), o.bin, book.FromEntries(o.bin, entries), formats.MaxPly); err != nil {
 			return err
 		}
 	}
 	if o.abk != "" {
 		// The counts were made to their own max ply: the tree goes as
 		// deep as their lines do.
-		if _, err := writeABK(e, o.abk, book.FromEntries(o.abk, entries), abk.MaxPly); err != nil {
+		if _, err := writeBook(e, formats.ByExt(".abk"), o.abk, book.FromEntries(o.abk, entries), formats.MaxPly); err != nil {
 			return err
 		}
 	}
@@ -292,7 +287,7 @@ func (o *makeBookOptions) runFromCounts(e *env) error {
 	}
 	fmt.Fprintf(e.stderr, "make-book: %d counts files, %d games, %d positions, %d position-moves, %d entries written to %s in %.2fs\n",
 		len(o.fromCounts), st.Games, st.Positions, st.Records, len(entries), strings.Trim(o.bin+" "+o.abk, " "), time.Since(start).Seconds())
-	if n := chess960Games(st.Variants); n > 0 {
+	if n := build.Chess960Games(st.Variants); n > 0 {
 		fmt.Fprintf(e.stderr, "make-book: %d Chess960 games (the book's @PG@ header says so)\n", n)
 	}
 	printDropped(e.stderr, st.Dropped, st.Records, o.build)

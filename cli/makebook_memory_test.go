@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
-	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/lichessgames"
 	"github.com/polyproxy/polyproxy/internal/testenv"
@@ -130,7 +130,7 @@ func TestReadmeLichessMonth(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Fatalf("the README's command: %s", firstDiff(got, want))
 	}
-	if len(got) < 10*book.EntrySize {
+	if len(got) < 10*polyglot.EntrySize {
 		t.Fatalf("a book of %d bytes: too few games pass the filters to tell", len(got))
 	}
 	if left, _ := os.ReadDir(runs); len(left) > 0 {

@@ -13,10 +13,10 @@ import (
 
 	"github.com/klauspost/compress/zstd"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/build"
 	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
@@ -88,12 +88,12 @@ func randomBook(t *testing.T) string {
 // firstDiff describes where two books differ.
 func firstDiff(a, b []byte) string {
 	n := min(len(a), len(b))
-	for i := 0; i < n; i += book.EntrySize {
-		if !bytes.Equal(a[i:min(i+book.EntrySize, n)], b[i:min(i+book.EntrySize, n)]) {
-			if i+book.EntrySize <= n {
-				return fmt.Sprintf("entry %d: ours %+v, PolyGlot %+v", i/book.EntrySize, book.DecodeEntry(a[i:]), book.DecodeEntry(b[i:]))
+	for i := 0; i < n; i += polyglot.EntrySize {
+		if !bytes.Equal(a[i:min(i+polyglot.EntrySize, n)], b[i:min(i+polyglot.EntrySize, n)]) {
+			if i+polyglot.EntrySize <= n {
+				return fmt.Sprintf("entry %d: ours %+v, PolyGlot %+v", i/polyglot.EntrySize, polyglot.DecodeEntry(a[i:]), polyglot.DecodeEntry(b[i:]))
 			}
-			return fmt.Sprintf("entry %d", i/book.EntrySize)
+			return fmt.Sprintf("entry %d", i/polyglot.EntrySize)
 		}
 	}
 	return fmt.Sprintf("sizes %d and %d", len(a), len(b))
@@ -400,7 +400,7 @@ func TestMakeBookFilterFlags(t *testing.T) {
 			t.Errorf("%v: exit %d\n%s", c.flags, code, stderr)
 			continue
 		}
-		if n := len(fixture.ReadFile(t, out)) / book.EntrySize; n != c.entries {
+		if n := len(fixture.ReadFile(t, out)) / polyglot.EntrySize; n != c.entries {
 			t.Errorf("%v: %d entries, want %d", c.flags, n, c.entries)
 		}
 		if !strings.Contains(stderr, c.summary) {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
-	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/build"
 	"github.com/polyproxy/polyproxy/book/formats"
 )
@@ -65,7 +64,7 @@ func (o *mergeBookOptions) run(e *env) error {
 	if err != nil {
 		return fmt.Errorf("%w; nothing written", err)
 	}
-	written, err := writeBookAs(e, o.out, entries, abk.MaxPly)
+	written, err := writeBookAs(e, o.out, entries, formats.MaxPly)
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
@@ -57,9 +58,9 @@ func TestMergeBookLearnFromMachines(t *testing.T) {
 	// Machine 1 learned 3 games / 4 points on entry 10; machine 2 learned
 	// 2 games / 1 point on entries 10 and 20.
 	setLearn := func(b []byte, i int, learn book.Learn) {
-		e := book.DecodeEntry(b[i*16:])
+		e := polyglot.DecodeEntry(b[i*16:])
 		e.Learn = learn
-		e.Encode(b[i*16:])
+		polyglot.PutEntry(b[i*16:], e)
 	}
 	setLearn(m1, 10, 3<<16|4)
 	setLearn(m2, 10, 2<<16|1)
@@ -85,10 +86,10 @@ func TestMergeBookCLIErrors(t *testing.T) {
 	good := filepath.Join(dir, "good.bin")
 	unsorted := filepath.Join(dir, "unsorted.bin")
 	out := filepath.Join(dir, "out.bin")
-	if err := book.WriteFile(good, []book.Entry{{Key: 1, Move: 1, Weight: 1}}); err != nil {
+	if err := polyglot.WriteFile(good, []book.Entry{{Key: 1, Move: 1, Weight: 1}}); err != nil {
 		t.Fatal(err)
 	}
-	if err := book.WriteFile(unsorted, []book.Entry{{Key: 2, Move: 1, Weight: 1}, {Key: 1, Move: 1, Weight: 1}}); err != nil {
+	if err := polyglot.WriteFile(unsorted, []book.Entry{{Key: 2, Move: 1, Weight: 1}, {Key: 1, Move: 1, Weight: 1}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -21,10 +22,12 @@ import (
 var probeCommand = command{
 	name: "probe", summary: "show a position's key and every book entry for it",
 	usage: `usage: polyproxy probe BOOK... [-moves "e4 e5 ..."] [-fen FEN] [-chess960] [-book-white FILES] [-book-black FILES]
-                      [-json] [-threshold N] [-width N] [-min-weight N] [-learn-weight]
+                      [-json] [-mode MODE] [-threshold N] [-width N] [-min-weight N] [-learn-weight]
+                      [-book-depth N] [-max-moves N] [-min-line N]
 The BOOKs are read in priority order, as the proxy reads BookFile (also -book "a.bin;b.bin").
-Lists the position's entries in file order, and which moves each rule of choosing leaves eligible.
-Shares are of the total weight of the legal entries; learn is the raw field, shown as games
+Lists the position's entries, the likeliest first, and which moves each rule of choosing leaves
+eligible. A chance is how likely a game is to play the move (the book decision the proxy plays by);
+a share is of the total weight of the legal entries; learn is the raw field, shown as games
 (high 16 bits) / points (low 16 bits, half points). A CTG book's moves also show their annotation
 and the statistics and recommendation of the position each leads to.
 `,
@@ -41,7 +44,9 @@ type probeOptions struct {
 	chess960 bool
 	moves    string
 	asJSON   bool
-	line     *board.Line // the position, once validated
+	// The position, once validated: the line played to it, from start.
+	start, line *board.Line
+	played      []board.Move
 }
 
 func (o *probeOptions) define(fs *flag.FlagSet) {
@@ -56,14 +61,15 @@ func (o *probeOptions) define(fs *flag.FlagSet) {
 
 func (o *probeOptions) validate(*commandLine) error {
 	o.chess960 = o.chess960 || board.Chess960FEN(o.fen)
-	line, err := board.NewLineVariant(o.fen, o.chess960)
+	start, err := board.NewLineVariant(o.fen, o.chess960)
 	if err != nil {
 		return usageErrorf("-fen: %v", err)
 	}
-	if _, err := line.PlayText(o.moves); err != nil {
+	line := &board.Line{Pos: start.Pos, Keys: slices.Clone(start.Keys)}
+	if o.played, err = line.PlayText(o.moves); err != nil {
 		return usageErrorf("-moves: %v", err)
 	}
-	o.line = line
+	o.start, o.line = start, line
 	if len(o.books()) == 0 {
 		return usageErrorf("-book names no file")
 	}
@@ -90,7 +96,6 @@ func (o *probeOptions) files() (inputs, outputs []fileArg) { return nil, nil }
 func (o *probeOptions) books() []string { return o.settings.BooksFor(o.line.Pos.WhiteToMove()) }
 
 func (o *probeOptions) run(e *env) error {
-	paths := o.books()
 	var books []*book.Book
 	defer func() {
 		for _, b := range books {
@@ -98,7 +103,8 @@ func (o *probeOptions) run(e *env) error {
 		}
 	}()
 	told := map[*book.Book]int{}
-	for _, p := range paths {
+	byPath := map[string]*book.Book{}
+	for _, p := range o.settings.BooksInUse() {
 		// As the proxy opens it: a CTG book found a position at a time.
 		b, err := formats.OpenWith(p, o.settings.ReadOptions())
 		if err != nil {
@@ -106,8 +112,18 @@ func (o *probeOptions) run(e *env) error {
 		}
 		books = append(books, checked(e, b))
 		told[b] = len(b.Warnings())
+		byPath[p] = b
 	}
-	res := probe.Report(books, &o.line.Pos, o.settings)
+	// Each side's books, as the proxy shelves them: the line's book moves
+	// (max moves) and the lines ahead (min line) are the other side's too.
+	shelf := &book.Shelf{}
+	for _, p := range o.settings.BooksFor(true) {
+		shelf.White = append(shelf.White, byPath[p])
+	}
+	for _, p := range o.settings.BooksFor(false) {
+		shelf.Black = append(shelf.Black, byPath[p])
+	}
+	res := probe.Report(shelf, o.start, o.played, o.settings)
 	for _, b := range books {
 		// The faults the probe met in a book found by position.
 		warnBook(e, b, b.Warnings()[told[b]:])
@@ -134,34 +150,49 @@ func printProbe(stdout io.Writer, res probe.Result) error {
 	}
 	fmt.Fprintf(stdout, "%d entries, total weight of the legal ones %d\n\n", len(res.Entries), res.TotalWeight)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "move\traw\tweight\tshare\tlearn\tgames\tpoints\tlegal\t\tnote")
+	fmt.Fprintln(tw, "move\traw\tweight\tchance\tshare\tlearn\tgames\tpoints\tlegal\t\tnote")
 	for _, e := range res.Entries {
-		share, legal := "-", "no"
+		chance, share, legal := "-", "-", "no"
 		if e.Legal {
-			share, legal = fmt.Sprintf("%.2f%%", 100*e.Share), "yes"
+			share, legal = string(book.AppendPercent(nil, e.Share)), "yes"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%#08x\t%d\t%d\t%s\t\t%s\n", e.Move, e.Raw, e.Weight, share, e.Learn, e.Games, e.Points, legal, e.Note)
+		if e.Eligible {
+			chance = string(book.AppendPercent(nil, e.Chance))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%#08x\t%d\t%d\t%s\t\t%s\n", e.Move, e.Raw, e.Weight, chance, share, e.Learn, e.Games, e.Points, legal, e.Note)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout)
-	if res.CTG != nil {
-		if err := printProbeCTG(stdout, res); err != nil {
-			return err
-		}
+	if res.Why != "" {
+		fmt.Fprintf(stdout, "no book move: %s\n\n", res.Why)
 	}
+	if err := printProbeFacts(stdout, res); err != nil {
+		return err
+	}
+	before := -1 // how many moves the rules before left eligible
 	for _, r := range res.Rules {
 		var name string
+		left := before
+		before = len(r.Eligible)
 		switch {
 		case r.Rule == "threshold":
 			name = "threshold " + strconv.Itoa(r.Value) + " per mille"
-		case r.Value == 0:
+		case r.Rule == "depth" && len(r.Eligible) == left:
+			continue // a position within the book's depth
+		case r.Value == 0 && r.Rule != "depth":
 			continue // off: changes nothing
 		case r.Rule == "width":
 			name = "width " + strconv.Itoa(r.Value)
-		default:
+		case r.Rule == "min_weight":
 			name = fmt.Sprintf("min weight %d (position weight %d)", r.Value, res.PositionWeight)
+		case r.Rule == "depth":
+			name = fmt.Sprintf("book depth %d (full moves)", r.Value)
+		case r.Rule == "max_moves":
+			name = fmt.Sprintf("max moves %d (%d book moves of ours in the line)", r.Value, res.Played)
+		default:
+			name = fmt.Sprintf("min line %d (plies after the move)", r.Value)
 		}
 		moves := strings.Join(r.Eligible, " ")
 		if moves == "" {
@@ -172,34 +203,26 @@ func printProbe(stdout io.Writer, res probe.Result) error {
 	return nil
 }
 
-// printProbeCTG writes what a CTG book holds of the position and its
-// moves.
-func printProbeCTG(stdout io.Writer, res probe.Result) error {
-	c := res.CTG
-	fmt.Fprintf(stdout, "CTG position: %d games, +%d =%d -%d for the side to move, rating %d, performance %d, recommendation %d %s\n",
-		c.Games, c.Won, c.Drawn, c.Lost, c.Rating, c.Performance, c.Recommendation, c.Mark)
-	var opts []string
-	if c.TournamentMode {
-		opts = append(opts, "tournament mode")
+// printProbeFacts writes what the book's format holds of the position
+// and its moves beyond their entries (a CTG book's statistics and
+// annotations, an ABK book's priorities and totals): the position's in
+// words, the moves' as a table.
+func printProbeFacts(stdout io.Writer, res probe.Result) error {
+	if res.Said != "" {
+		fmt.Fprintf(stdout, "%s position: %s\n", res.Format, res.Said)
 	}
-	if c.PreferMainLines {
-		opts = append(opts, "main lines preferred")
-	}
-	if len(opts) > 0 {
-		fmt.Fprintf(stdout, "CTG weights with %s\n", strings.Join(opts, " and "))
+	if !slices.ContainsFunc(res.Entries, func(e probe.Entry) bool { return e.Row != nil }) {
+		if res.Said != "" {
+			fmt.Fprintln(stdout)
+		}
+		return nil
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "move\tannotation\tgames after\twon\tdrawn\tlost\trecommendation\tdroidfish weight\t\t")
+	fmt.Fprintln(tw, "move\t"+strings.Join(res.Columns, "\t")+"\t")
 	for _, e := range res.Entries {
-		m := e.CTG
-		if m == nil {
-			continue
+		if e.Row != nil {
+			fmt.Fprintln(tw, e.Move+"\t"+strings.Join(e.Row, "\t")+"\t")
 		}
-		if !m.InBook {
-			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t-\t%.6g\t\tleads out of the book\n", e.Move, m.Annotation, m.Weight)
-			continue
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%d\t%d\t%.6g\t\t%s\n", e.Move, m.Annotation, m.Games, m.Won, m.Drawn, m.Lost, m.Recommendation, m.Weight, m.Mark)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

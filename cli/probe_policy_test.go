@@ -52,7 +52,7 @@ func TestProbeRules(t *testing.T) {
 		got[r.Rule] = strings.Join(r.Eligible, " ")
 		order = append(order, r.Rule)
 	}
-	if !slices.Equal(order, []string{"threshold", "width", "min_weight"}) {
+	if !slices.Equal(order, []string{"threshold", "width", "min_weight", "depth", "max_moves", "min_line"}) {
 		t.Fatalf("rules %v", order)
 	}
 	if got["threshold"] != "e2e4 d2d4 g1f3 c2c4 g2g3" || got["width"] != "e2e4 d2d4 g1f3" || got["min_weight"] != "e2e4 d2d4 g1f3" {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"time"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/build"
 	"github.com/polyproxy/polyproxy/book/pgn"
 )
@@ -71,22 +70,12 @@ func (o *sumCountsOptions) run(e *env) error {
 	}
 	ins.warn(e)
 	fmt.Fprintf(e.stderr, "sum-counts: %d files, %d games", len(o.inputs), st.Games)
-	if n := chess960Games(st.Variants); n > 0 {
+	if n := build.Chess960Games(st.Variants); n > 0 {
 		fmt.Fprintf(e.stderr, " (%d Chess960)", n)
 	}
 	fmt.Fprintf(e.stderr, ", %d positions, %d position-moves written to %s in %.2fs\n",
 		st.Positions, st.Records, o.out, time.Since(start).Seconds())
 	return nil
-}
-
-// chess960Games is how many of the games counted were Chess960 games.
-func chess960Games(variants []build.VariantGames) uint64 {
-	for _, v := range variants {
-		if v.Name == book.VariantChess960 {
-			return v.Games
-		}
-	}
-	return 0
 }
 
 // openCounts opens counts files (compressed ones too) and reads their

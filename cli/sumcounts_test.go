@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"fmt"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -107,7 +108,7 @@ func TestShardedBuildWithXargs(t *testing.T) {
 				t.Errorf("sharded book differs from one run: %s", firstDiff(got, want))
 			}
 			b := fixture.OpenPath(t, sharded)
-			if h, err := b.Header(); err != nil || (h != nil && h.Chess960()) != kind.chess960 {
+			if h, err := polyglot.ReadHeader(b); err != nil || (h != nil && h.Chess960()) != kind.chess960 {
 				t.Errorf("sharded book's header %+v, %v; want Chess960 named: %v", h, err, kind.chess960)
 			}
 			ourMakeBook(t, whole, filepath.Join(dir, "w.bin"), "-max-ply", "20", "-counts", filepath.Join(dir, "whole.counts"))

@@ -326,7 +326,7 @@ var views = map[Invalidates]func(c *Config) any{
 	},
 	RebuildChooser: func(c *Config) any {
 		o := c.ChooserOptions(func(book.Entry) uint64 { return 0 })
-		return []any{o.Mode, o.ThresholdPerMille, o.AvoidRepetition, o.Width, o.MinWeight, o.Weight != nil, c.BookSeed}
+		return []any{o.Mode, o.ThresholdPerMille, o.AvoidRepetition, o.Width, o.MinWeight, o.Weight != nil, o.MaxMoves, o.Depth, o.MinLine, c.BookSeed}
 	},
 	ResendLearning: func(c *Config) any {
 		books := c.BooksInUse()
@@ -392,7 +392,7 @@ func TestSetOption(t *testing.T) {
 		{"BookFileWhite", "<empty>", 0},
 		{"bookthreshold", "7", RebuildChooser},
 		{"BookRandom", "0", RebuildChooser},
-		{"BookDepth", "3", 0},
+		{"BookDepth", "3", RebuildChooser},
 		{"LogFile", "x.log", ReopenLog},
 		{"BookLearn", "on", ResendLearning},
 	} {
@@ -512,7 +512,7 @@ func TestReadFlags(t *testing.T) {
 	if err := fs.Parse([]string{"-ctg-tournament-mode", "-ctg-prefer-main-lines"}); err != nil {
 		t.Fatal(err)
 	}
-	if o := c.ReadOptions().CTG; !o.TournamentMode || !o.PreferMainLines {
+	if o := c.ReadOptions(); !o.CTGTournamentMode || !o.CTGPreferMainLines {
 		t.Errorf("read options %+v", o)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/polyproxy/polyproxy/book"
-	"github.com/polyproxy/polyproxy/book/ctg"
 	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/uci"
 )
@@ -161,6 +160,12 @@ func (c *Config) ChooserOptions(learned func(book.Entry) uint64) book.Options {
 		AvoidRepetition:   c.BookAvoidRepetition,
 		Width:             c.BookWidth,
 		MinWeight:         uint64(c.BookMinWeight),
+		MaxMoves:          c.BookMaxMoves,
+		Depth:             c.BookDepth,
+		MinLine:           c.BookMinLine,
+	}
+	if c.BookDepth == 0 {
+		o.Depth = -1 // no full move is within it
 	}
 	if c.BookLearnWeight {
 		o.Weight = learned
@@ -203,7 +208,7 @@ func (c *Config) BooksInUse() []string {
 // (those that Read), what the books are opened with; ReopenBooks says
 // when they changed.
 func (c *Config) ReadOptions() formats.Options {
-	return formats.Options{CTG: ctg.Options{TournamentMode: c.BookCTGTournamentMode, PreferMainLines: c.BookCTGPreferMainLines}}
+	return formats.Options{CTGTournamentMode: c.BookCTGTournamentMode, CTGPreferMainLines: c.BookCTGPreferMainLines}
 }
 
 // ToolFlags defines on fs a flag for every setting a book tool takes

@@ -13,7 +13,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/cli"
 	"github.com/polyproxy/polyproxy/explore"
 	"github.com/polyproxy/polyproxy/internal/lichessgames"
@@ -40,7 +40,7 @@ var (
 func bigBook(b *testing.B) string {
 	bigOnce.Do(func() {
 		bigPath = filepath.Join(os.TempDir(), fmt.Sprintf("polyproxy-explore-bench-%d.bin", benchGames))
-		if st, err := os.Stat(bigPath); err == nil && st.Size() >= benchMinEntries*book.EntrySize {
+		if st, err := os.Stat(bigPath); err == nil && st.Size() >= benchMinEntries*polyglot.EntrySize {
 			return
 		}
 		pgn := bigPath + ".pgn"
@@ -61,8 +61,8 @@ func bigBook(b *testing.B) string {
 			bigErr = fmt.Errorf("make-book: %s", errb.String())
 			return
 		}
-		if st, err := os.Stat(bigPath); err != nil || st.Size() < benchMinEntries*book.EntrySize {
-			bigErr = fmt.Errorf("%s: %v entries, want %d: %v", bigPath, st.Size()/book.EntrySize, benchMinEntries, err)
+		if st, err := os.Stat(bigPath); err != nil || st.Size() < benchMinEntries*polyglot.EntrySize {
+			bigErr = fmt.Errorf("%s: %v entries, want %d: %v", bigPath, st.Size()/polyglot.EntrySize, benchMinEntries, err)
 		}
 	})
 	if bigErr != nil {

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
-	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/formats"
 )
 
@@ -20,8 +19,7 @@ type openBook struct {
 	read formats.Options // how its format reads weights (a CTG book's settings)
 	b    *book.Book
 	st   os.FileInfo
-	abk  map[abk.MoveID]abk.Totals // an ABK book's moves with their records' fields
-	edit *book.LearnFile           // with -edit
+	edit *book.LearnFile // with -edit
 }
 
 // open opens the book at path as probe does: mapped, read with the
@@ -47,17 +45,6 @@ func (ob *openBook) reopen(warn func(string), first bool) error {
 	if err != nil {
 		return err
 	}
-	var totals map[abk.MoveID]abk.Totals
-	if b.Format() == abk.Format {
-		data, err := os.ReadFile(ob.path)
-		if err == nil {
-			totals, err = abk.ReadTotals(data)
-		}
-		if err != nil {
-			b.Close()
-			return fmt.Errorf("open book %s: %w", ob.path, err)
-		}
-	}
 	for _, w := range b.Warnings() {
 		warn(w)
 	}
@@ -71,7 +58,7 @@ func (ob *openBook) reopen(warn func(string), first bool) error {
 	if ob.b != nil {
 		ob.b.Close()
 	}
-	ob.b, ob.st, ob.abk = b, st, totals
+	ob.b, ob.st = b, st
 	return nil
 }
 

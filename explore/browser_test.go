@@ -519,7 +519,7 @@ func TestBrowserTwoBooks(t *testing.T) {
 	// and its score, as the server reads them.
 	pos := abk.position(url.Values{"moves": {"e2e4"}})
 	for i, e := range pos.Columns[0].Report.Entries {
-		x := pos.Columns[0].Extra[i].ABK
+		x := abkExtra(pos.Columns[0].Extra[i])
 		drawn := x.Games - x.Won - x.Lost
 		half := 2*x.Won + drawn
 		want := fmt.Sprintf("%.0f%%|+%d =%d −%d|%s/%d|%d|%g", 100*float64(half)/float64(2*x.Games), x.Won, drawn, x.Lost, halfPoints(half), x.Games, x.Games, float64(half)/2)
@@ -858,7 +858,13 @@ func TestBrowserCTGMarks(t *testing.T) {
 	}
 	marks := map[string]bool{}
 	for i, e := range entries {
-		g := e.CTG
+		var g struct { // the CTG facts the page reads
+			Annotation, Mark string
+			Won, Drawn, Lost int
+		}
+		if err := json.Unmarshal(e.Facts["ctg"], &g); err != nil {
+			t.Fatalf("move %d: ctg facts %s: %v", i, e.Facts["ctg"], err)
+		}
 		want := shown{e.Move, g.Annotation, g.Mark, fmt.Sprintf("+%d =%d −%d", g.Won, g.Drawn, g.Lost)}
 		if rows[i] != want {
 			t.Errorf("move %d: the page shows %+v, the API %+v", i, rows[i], want)

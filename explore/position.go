@@ -1,6 +1,7 @@
 package explore
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/probe"
 )
 
@@ -159,7 +161,8 @@ type ColumnView struct {
 	// first ply at which they have none (-1: the whole line is in book).
 	Along []int `json:"along"`
 	End   int   `json:"end"`
-	// Format is "polyglot" or "abk", of the book listed.
+	// Format is the format of the book listed, as its facts are named
+	// ("polyglot", "abk", "ctg").
 	Format   string `json:"format"`
 	Editable bool   `json:"editable"`
 }
@@ -174,34 +177,40 @@ type EntryExtra struct {
 	// first: "new" (the first has no such move here), "weight", "learn"
 	// (what differs), "" (the same).
 	Change string `json:"change,omitempty"`
-	// ABK are an ABK move's fields, its wins and losses those of the side
-	// that plays it.
-	ABK *ABKView `json:"abk,omitempty"`
+	// Facts are what the book's format holds of the move beyond its entry,
+	// as the report's entry has them, under the format's name: "abk" (an
+	// ABK move's priority, games, won and lost, those of the side that
+	// plays it, and the records that play it), "ctg".
+	Facts formats.Named `json:"-"`
 }
 
-// ABKView is an ABK move's priority and statistics, as the side that plays
-// it sees them (the file keeps White's).
-type ABKView struct {
-	Priority int8  `json:"priority"`
-	Games    int64 `json:"games"`
-	Won      int64 `json:"won"`
-	Lost     int64 `json:"lost"`
-	Records  int   `json:"records"` // the records that play it (transpositions)
+// MarshalJSON writes the extra with its facts among its fields.
+func (x EntryExtra) MarshalJSON() ([]byte, error) {
+	type plain EntryExtra
+	b, err := json.Marshal(plain(x))
+	return x.Facts.AddTo(b), err
+}
+
+// UnmarshalJSON reads an extra with its facts.
+func (x *EntryExtra) UnmarshalJSON(b []byte) error {
+	type plain EntryExtra
+	if err := json.Unmarshal(b, (*plain)(x)); err != nil {
+		return err
+	}
+	var err error
+	x.Facts, err = formats.NamedIn(b)
+	return err
 }
 
 // bookMoves counts the book moves (legal, weight above 0) at pos in the
-// first of books that has any.
-func bookMoves(c *book.Chooser, books []*book.Book, pos *board.Position) int {
-	for _, b := range books {
-		n := 0
-		for _, cd := range c.Candidates(b, pos, nil) {
-			if cd.Legal && cd.Entry.Weight > 0 {
-				n++
-			}
-		}
-		if n > 0 {
-			return n
+// first of its side's books in shelf that has any: the moves eligible in
+// the decision of counter, a chooser without rules.
+func bookMoves(counter *book.Chooser, shelf *book.Shelf, pos *board.Position) int {
+	n := 0
+	for _, cd := range counter.Decide(shelf, book.At(pos)).Candidates {
+		if cd.Eligible {
+			n++
 		}
 	}
-	return 0
+	return n
 }

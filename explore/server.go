@@ -23,7 +23,6 @@ import (
 	"sync"
 
 	"github.com/polyproxy/polyproxy/book"
-	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/config"
@@ -342,7 +341,7 @@ func (s *Server) booksInfo() Books {
 }
 
 // format is the book's format as the page names it ("polyglot", "abk").
-func format(b *book.Book) string { return strings.ToLower(b.Format().Name()) }
+func format(b *book.Book) string { return formats.NameOf(b.Format()) }
 
 // books are the open books of a list, refreshed.
 func (s *Server) list(paths []string) []*book.Book {
@@ -398,37 +397,32 @@ func (s *Server) position(p *place) Position {
 	return out
 }
 
+// shelf is the open books of a column's settings, refreshed.
+func (s *Server) shelf(st *config.Config) *book.Shelf {
+	return &book.Shelf{White: s.list(st.BooksFor(true)), Black: s.list(st.BooksFor(false))}
+}
+
 // column is one column at the position shown, pos, of the place p.
 func (s *Server) column(c Column, p *place, pos *board.Position) ColumnView {
-	books := s.list(c.Settings.BooksFor(pos.WhiteToMove()))
-	cv := ColumnView{Name: c.Name, Report: probe.Report(books, pos, c.Settings), Missing: []LineMove{}, Extra: []EntryExtra{}, End: -1}
+	shelf := s.shelf(c.Settings)
+	cv := ColumnView{Name: c.Name, Report: probe.Report(shelf, p.start, p.moves[:p.ply], c.Settings), Missing: []LineMove{}, Extra: []EntryExtra{}, End: -1}
 	shown := s.books[cv.Report.Book]
 	cv.Format = format(shown.b)
-	cv.Editable = s.opts.Edit && !(cv.Format == "abk" && pos.Chess960())
+	cv.Editable = s.opts.Edit && !(shown.b.NoChess960() && pos.Chess960())
 	counter := book.NewChooser(book.Options{}, 1)
 	for _, e := range cv.Report.Entries {
 		var x EntryExtra
 		m, _ := board.ParseMove(e.Move)
 		if e.Legal {
 			x.SAN = pos.SAN(m)
-			next := pos.Next(m)
-			x.Next = bookMoves(counter, s.list(c.Settings.BooksFor(next.WhiteToMove())), next)
+			x.Next = bookMoves(counter, shelf, pos.Next(m))
 		}
-		if shown.abk != nil {
-			raw, _ := board.ParseMove(e.Raw)
-			if t, ok := shown.abk[abk.MoveID{Key: pos.Key(), Move: raw}]; ok {
-				v := &ABKView{Priority: t.Priority, Games: t.Games, Won: t.Wins, Lost: t.Losses, Records: t.Records}
-				if !pos.WhiteToMove() {
-					v.Won, v.Lost = v.Lost, v.Won
-				}
-				x.ABK = v
-			}
-		}
+		x.Facts = e.Facts
 		cv.Extra = append(cv.Extra, x)
 	}
 	l := *p.start
 	for ply := 0; ; ply++ {
-		n := bookMoves(counter, s.list(c.Settings.BooksFor(l.Pos.WhiteToMove())), &l.Pos)
+		n := bookMoves(counter, shelf, &l.Pos)
 		cv.Along = append(cv.Along, n)
 		if n == 0 && cv.End < 0 {
 			cv.End = ply
@@ -531,22 +525,6 @@ func (s *Server) handleEdit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	e := book.Edit{Pos: pos, Move: m}
-	white := pos.WhiteToMove()
-	abk := func() error {
-		if req.Priority < 0 || req.Priority > 9 {
-			return fmt.Errorf("priority %d: want 0 to 9", req.Priority)
-		}
-		const most = 1<<31 - 1
-		if req.Games < 0 || req.Games > most || req.Won < 0 || req.Won > most || req.Lost < 0 || req.Lost > most {
-			return fmt.Errorf("games, won and lost: want 0 to %d", most)
-		}
-		wins, losses := req.Won, req.Lost
-		if !white {
-			wins, losses = losses, wins
-		}
-		e.ABK = book.ABKFields{Priority: int8(req.Priority), Games: int32(req.Games), Wins: int32(wins), Losses: int32(losses)}
-		return nil
-	}
 	var what string
 	san := pos.SAN(m)
 	switch req.Op {
@@ -557,7 +535,7 @@ func (s *Server) handleEdit(w http.ResponseWriter, r *http.Request) {
 	case "add":
 		e.Kind, what = book.EditAdd, "addition of "+san
 	case "abk":
-		e.Kind, what = book.EditABK, "statistics of "+san
+		e.Kind, what = book.EditFields, "statistics of "+san
 	default:
 		fail(w, http.StatusBadRequest, fmt.Errorf("op %q: want weight, delete, add or abk", req.Op))
 		return
@@ -570,16 +548,14 @@ func (s *Server) handleEdit(w http.ResponseWriter, r *http.Request) {
 		e.Weight = uint16(req.Weight)
 	}
 	if req.Op == "abk" || req.Op == "add" {
-		if err := abk(); err != nil {
-			fail(w, http.StatusBadRequest, err)
-			return
-		}
+		// A format with fields of its own reads them (an ABK move's, from
+		// the view of the side that plays it); the others have none.
+		e.Fields = map[string]int64{"priority": int64(req.Priority), "games": req.Games, "won": req.Won, "lost": req.Lost}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c := s.opts.Columns[req.Column]
-	books := s.list(c.Settings.BooksFor(white))
-	path := probe.Report(books, &pos, c.Settings).Book
+	path := probe.Report(s.shelf(c.Settings), p.start, p.moves[:p.ply], c.Settings).Book
 	undo, err := s.books[path].edit.Edit(e)
 	if err != nil {
 		code := http.StatusInternalServerError

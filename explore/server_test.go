@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/cli"
 	"github.com/polyproxy/polyproxy/config"
@@ -526,13 +527,19 @@ func TestEditABK(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := serve(t, explore.Options{Columns: books(path).Columns, Edit: true})
-	abkOf := func(moves, move string) *explore.ABKView {
+	abkOf := func(moves, move string) *abk.MoveFacts {
 		t.Helper()
 		p := s.position(url.Values{"moves": {moves}})
 		for i, e := range p.Columns[0].Report.Entries {
-			if e.Move == move {
-				return p.Columns[0].Extra[i].ABK
+			if e.Move != move {
+				continue
 			}
+			// The page's extra has what the report's entry has.
+			var v, inReport *abk.MoveFacts
+			if json.Unmarshal(p.Columns[0].Extra[i].Facts["abk"], &v) != nil || json.Unmarshal(e.Facts["abk"], &inReport) != nil || *v != *inReport {
+				t.Fatalf("%s after %s: extra %+v, report %+v", move, moves, v, inReport)
+			}
+			return v
 		}
 		return nil
 	}
@@ -568,7 +575,14 @@ func TestEditABK(t *testing.T) {
 	}
 }
 
-// abkFields writes an ABK view as "priority games won lost".
-func abkFields(v *explore.ABKView) string {
+// abkExtra is an ABK move's facts in the page's extra of its entry.
+func abkExtra(x explore.EntryExtra) *abk.MoveFacts {
+	var v *abk.MoveFacts
+	json.Unmarshal(x.Facts["abk"], &v)
+	return v
+}
+
+// abkFields writes an ABK move's facts as "priority games won lost".
+func abkFields(v *abk.MoveFacts) string {
 	return fmt.Sprintf("%d %d %d %d", v.Priority, v.Games, v.Won, v.Lost)
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
@@ -368,7 +369,7 @@ func writeBookFile(t testing.TB, path string, entries []book.Entry, asABK bool) 
 		}
 		return
 	}
-	if err := book.WriteFile(path, es); err != nil {
+	if err := polyglot.WriteFile(path, es); err != nil {
 		t.Fatal(err)
 	}
 }

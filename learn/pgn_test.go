@@ -13,6 +13,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/hostilepgn"
 )
@@ -123,10 +124,10 @@ func TestLearnFromPGN(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "book.bin")
 			data := fixtureBytes(t)
 			if castle == "e1g1" {
-				for i := 0; i < len(data); i += book.EntrySize {
-					if e := book.DecodeEntry(data[i:]); e.Move.String() == "e1h1" {
+				for i := 0; i < len(data); i += polyglot.EntrySize {
+					if e := polyglot.DecodeEntry(data[i:]); e.Move.String() == "e1h1" {
 						e.Move, _ = board.ParseMove("e1g1")
-						e.Encode(data[i:])
+						polyglot.PutEntry(data[i:], e)
 					}
 				}
 			}
@@ -170,7 +171,7 @@ func TestLearnFromPGN(t *testing.T) {
 				}
 			}
 			changed := map[int]bool{}
-			for i := 0; i < len(data)/book.EntrySize; i++ {
+			for i := 0; i < len(data)/polyglot.EntrySize; i++ {
 				changed[i] = true
 			}
 			fixture.AssertOnlyLearnChanged(t, data, after, changed)

@@ -11,6 +11,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 )
@@ -69,8 +70,8 @@ func bookFor(t *testing.T, l gameLine, plies ...int) (*book.Book, []book.Entry) 
 func learned(t *testing.T, b *book.Book, key board.Key, move board.Move) book.Learn {
 	t.Helper()
 	data := fixture.ReadFile(t, b.Path())
-	for i := 0; i < len(data)/book.EntrySize; i++ {
-		if e := book.DecodeEntry(data[i*book.EntrySize:]); e.Key == key && e.Move == move {
+	for i := 0; i < len(data)/polyglot.EntrySize; i++ {
+		if e := polyglot.DecodeEntry(data[i*polyglot.EntrySize:]); e.Key == key && e.Move == move {
 			return book.Learn(e.Learn)
 		}
 	}

@@ -1,18 +1,20 @@
 // Package probe is what polyproxy says about a position in a set of books
-// under the book settings: every entry with its played move, share,
+// under the book settings: the book decision there (book.Chooser.Decide,
+// which the proxy plays by too), every entry with its played move, share,
 // chance, learn data, legality and the rule of choosing that leaves it
-// out, and which moves each rule leaves eligible. probe -json prints it
-// and explore's /api/position serves it, both from Report, so the two
-// cannot tell different stories.
+// out, the likeliest first, and which moves each rule leaves eligible.
+// probe -json prints it and explore's /api/position serves it, both from
+// Report: the proxy, probe and explore tell one story.
 package probe
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
-	"github.com/polyproxy/polyproxy/book/ctg"
+	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/config"
 	"github.com/polyproxy/polyproxy/learn"
 )
@@ -33,51 +35,23 @@ type Entry struct {
 	Games     uint16  `json:"games"`
 	Points    uint16  `json:"points"` // half points: win 2, draw 1
 	Legal     bool    `json:"legal"`
-	Eligible  bool    `json:"eligible"`      // could be chosen (weight, threshold, width, min weight)
-	Out       string  `json:"out,omitempty"` // the rule that leaves it out: legal, weight, threshold, width, min_weight
+	Eligible  bool    `json:"eligible"`      // could be chosen (every rule of choosing leaves it in)
+	Out       string  `json:"out,omitempty"` // the rule that leaves it out: legal, weight, threshold, width, min_weight, depth, max_moves, min_line
 	Note      string  `json:"note,omitempty"`
-	// CTG is what a CTG book holds of the move.
-	CTG *CTGMove `json:"ctg,omitempty"`
-}
-
-// CTGMove is what a CTG book holds of a move: its annotation, and the
-// statistics of the position it leads to, from the view of the side that
-// plays the move (all 0 when the book has not got that position).
-type CTGMove struct {
-	Annotation string `json:"annotation"` // "!", "?!", "only move", ...; "" for none
-	// Recommendation is the byte of the position after the move: 64-127
-	// marks it to avoid in tournaments, 128 and up a main line (Mark).
-	Recommendation int     `json:"recommendation"`
-	Mark           string  `json:"mark,omitempty"` // "avoid", "main line"
-	InBook         bool    `json:"in_book"`        // the book has the position after the move
-	Games          int     `json:"games"`
-	Won            int     `json:"won"`
-	Drawn          int     `json:"drawn"`
-	Lost           int     `json:"lost"`
-	Weight         float64 `json:"droidfish_weight"` // DroidFish's weight, under the read options
-}
-
-// CTGPosition is a CTG book's statistics of the position itself, from
-// the view of its side to move.
-type CTGPosition struct {
-	Games          int    `json:"games"`
-	Won            int    `json:"won"`
-	Drawn          int    `json:"drawn"`
-	Lost           int    `json:"lost"`
-	Rating         int    `json:"rating"`      // the players' average (0: none rated)
-	Performance    int    `json:"performance"` // their average performance
-	Recommendation int    `json:"recommendation"`
-	Mark           string `json:"mark,omitempty"`
-	// TournamentMode and PreferMainLines are the read options the weights
-	// follow.
-	TournamentMode  bool `json:"tournament_mode"`
-	PreferMainLines bool `json:"prefer_main_lines"`
+	// Facts are what the book's format holds of the move beyond its
+	// entry, under the format's name: "ctg" (ctg.MoveFacts: annotation,
+	// the statistics and recommendation of the position after it), "abk"
+	// (abk.MoveFacts: priority, games, won, lost); Said says them in
+	// words, and Row as a table's row (Result.Columns), for probe's text.
+	Facts formats.Named `json:"-"`
+	Said  string        `json:"-"`
+	Row   []string      `json:"-"`
 }
 
 // Rule is one rule of choosing and the moves it leaves eligible, applied
 // after the rules before it.
 type Rule struct {
-	Rule     string   `json:"rule"`  // threshold, width, min_weight
+	Rule     string   `json:"rule"`  // threshold, width, min_weight, depth, max_moves, min_line
 	Value    int      `json:"value"` // the setting; 0: off
 	Eligible []string `json:"eligible"`
 }
@@ -97,51 +71,97 @@ type Result struct {
 	Books       []string `json:"books"`
 	Book        string   `json:"book"`
 	TotalWeight uint64   `json:"total_weight"` // of the legal entries
+	// Why says why the book plays no move here ("" when it plays one).
+	Why string `json:"why,omitempty"`
+	// Played is how many book moves of ours the line holds, as
+	// max_moves counts them: the moves of the side to move that the book
+	// would have played where they were played.
+	Played int `json:"played"`
 	// PositionWeight is the stored weight of the entries above the
 	// threshold: what min_weight compares.
-	PositionWeight uint64  `json:"position_weight"`
-	Rules          []Rule  `json:"rules"`
-	Entries        []Entry `json:"entries"`
-	// CTG is a CTG book's statistics of the position, when Book is one.
-	CTG *CTGPosition `json:"ctg,omitempty"`
+	PositionWeight uint64 `json:"position_weight"`
+	Rules          []Rule `json:"rules"`
+	// Entries are the entries of Book, the likeliest first: by chance,
+	// then weight, then the book's order.
+	Entries []Entry `json:"entries"`
+	// Facts are what Book's format holds of the position beyond its
+	// entries, under the format's name: "ctg" (ctg.PositionFacts: the
+	// position's statistics and the read options); Said says them in
+	// words, for probe's text; Columns name the values of an entry's Row.
+	Facts   formats.Named `json:"-"`
+	Said    string        `json:"-"`
+	Columns []string      `json:"-"`
+	// Format is the format of Book ("Polyglot", "ABK", "CTG").
+	Format string `json:"format,omitempty"`
 }
 
-// Report describes pos in books, the books for its side to move in
-// priority order (settings.BooksFor), under the settings' rules of
-// choosing and mode.
-func Report(books []*book.Book, pos *board.Position, settings *config.Config) Result {
-	chooser := book.NewChooser(settings.ChooserOptions(learn.Weight), 1)
-	// The book a game would use: the first with an eligible move; else the
-	// first that has the position at all, to show why it is out.
-	shown, cands := 0, []book.Candidate(nil)
-	for i, b := range books {
-		cs := chooser.Candidates(b, pos, nil)
-		if anyEligible(cs) {
-			shown, cands = i, cs
-			break
-		}
-		if cands == nil && len(cs) > 0 {
-			shown, cands = i, cs
-		}
+// MarshalJSON writes the result with its facts among its fields.
+func (r Result) MarshalJSON() ([]byte, error) {
+	type plain Result
+	b, err := json.Marshal(plain(r))
+	return r.Facts.AddTo(b), err
+}
+
+// UnmarshalJSON reads a result with its facts.
+func (r *Result) UnmarshalJSON(b []byte) error {
+	type plain Result
+	if err := json.Unmarshal(b, (*plain)(r)); err != nil {
+		return err
 	}
+	var err error
+	r.Facts, err = formats.NamedIn(b)
+	return err
+}
+
+// MarshalJSON writes the entry with its facts among its fields.
+func (e Entry) MarshalJSON() ([]byte, error) {
+	type plain Entry
+	b, err := json.Marshal(plain(e))
+	return e.Facts.AddTo(b), err
+}
+
+// UnmarshalJSON reads an entry with its facts.
+func (e *Entry) UnmarshalJSON(b []byte) error {
+	type plain Entry
+	if err := json.Unmarshal(b, (*plain)(e)); err != nil {
+		return err
+	}
+	var err error
+	e.Facts, err = formats.NamedIn(b)
+	return err
+}
+
+// Report describes the position reached by moves (played form, legal)
+// from start in the books of shelf, under the settings' rules of choosing
+// and mode: the book decision there, as a game that followed the line
+// would meet it.
+func Report(shelf *book.Shelf, start *board.Line, moves []board.Move, settings *config.Config) Result {
+	chooser := book.NewChooser(settings.ChooserOptions(learn.Weight), 1)
+	game := chooser.Replay(shelf, start, moves)
+	d := chooser.Decide(shelf, game)
+	pos := &game.Line.Pos
+	books := shelf.For(pos.WhiteToMove())
 	side := "black"
 	if pos.WhiteToMove() {
 		side = "white"
 	}
 	res := Result{Key: pos.Key().String(), FEN: pos.FEN(), Chess960: pos.Chess960(), NoKey: pos.NoKeyReason(),
-		Side: side, Books: []string{}, Entries: []Entry{}}
+		Side: side, Books: []string{}, Entries: []Entry{}, Why: d.Why, Played: game.Played}
 	for _, b := range books {
 		res.Books = append(res.Books, b.Path())
 	}
-	if len(books) > 0 {
-		res.Book = books[shown].Path()
+	shown := d.Book
+	if shown == nil && len(books) > 0 {
+		shown = books[0]
 	}
-	chances := chooser.Chances(cands)
-	for i, cd := range cands {
+	if shown != nil {
+		res.Book, res.Format = shown.Path(), shown.Format().Name()
+	}
+	for _, cd := range d.Candidates {
 		res.TotalWeight += cd.Weight
 		e := Entry{
 			Index: cd.Index, Move: cd.Move.String(), Raw: cd.Entry.Move.String(), Weight: cd.Entry.Weight,
-			Share: cd.Share, Chance: chances[i], Learn: uint32(cd.Entry.Learn), Games: cd.Entry.Learn.Games(), Points: cd.Entry.Learn.Points(),
+			Share: cd.Share, Chance: cd.Chance, Learn: uint32(cd.Entry.Learn), Games: cd.Entry.Learn.Games(), Points: cd.Entry.Learn.Points(),
 			Legal: cd.Legal, Eligible: cd.Eligible, Out: cd.Out.String(), Note: cd.Why,
 		}
 		if settings.BookLearnWeight {
@@ -153,53 +173,38 @@ func Report(books []*book.Book, pos *board.Position, settings *config.Config) Re
 		}
 		res.Entries = append(res.Entries, e)
 	}
-	res.Rules = rules(settings, cands)
-	if len(books) > 0 {
-		addCTG(&res, books[shown], pos)
+	res.Rules = rules(settings, d.Candidates)
+	if shown != nil {
+		addFacts(&res, shown, pos, d.Candidates)
 	}
 	return res
 }
 
-// addCTG adds what a CTG book holds of the position and its moves, when
-// the book shown is one.
-func addCTG(res *Result, b *book.Book, pos *board.Position) {
-	r, opt := ctg.ReaderOf(b)
-	if r == nil {
+// addFacts adds what the format of b, the book shown, holds of the
+// position and its moves cands beyond their entries. A failure to read
+// them is the book's own to tell (its warnings): the report stands
+// without them.
+func addFacts(res *Result, b *book.Book, pos *board.Position, cands []book.Candidate) {
+	moves := make([]board.Move, len(cands))
+	for i, cd := range cands {
+		moves[i] = cd.Move
+	}
+	facts, err := b.Describe(pos, moves)
+	if err != nil {
 		return
 	}
-	p, err := r.Probe(pos, opt)
-	if p == nil || err != nil {
-		return
+	if facts.Position != nil {
+		res.Facts.Add(b.Format(), facts.Position)
+		res.Said = facts.Position.String()
 	}
-	s := &p.Stats
-	res.CTG = &CTGPosition{Games: s.Games, Won: s.Wins, Drawn: s.Draws, Lost: s.Losses, Rating: s.Rating(),
-		Performance: s.Performance(), Recommendation: int(s.Recommendation), Mark: ctgMark(s),
-		TournamentMode: opt.TournamentMode, PreferMainLines: opt.PreferMainLines}
-	for i := range res.Entries {
-		e := &res.Entries[i]
-		for _, m := range p.Moves {
-			if m.Move.String() != e.Move {
-				continue
-			}
-			c := &CTGMove{Annotation: m.Annotation.String(), Weight: m.Weight}
-			if n := m.Next; n != nil {
-				// The next position's figures are its side to move's.
-				c.InBook, c.Recommendation, c.Mark = true, int(n.Recommendation), ctgMark(n)
-				c.Games, c.Won, c.Drawn, c.Lost = n.Games, n.Losses, n.Draws, n.Wins
-			}
-			e.CTG = c
+	res.Columns = facts.Columns
+	for i, f := range facts.Moves {
+		if f != nil {
+			e := &res.Entries[i]
+			e.Facts.Add(b.Format(), f)
+			e.Said, e.Row = f.String(), f.Row()
 		}
 	}
-}
-
-func ctgMark(s *ctg.Stats) string {
-	switch {
-	case s.Avoid():
-		return "avoid"
-	case s.MainLine():
-		return "main line"
-	}
-	return ""
 }
 
 // rules are the rules of choosing the book tools take flags for, in the
@@ -225,13 +230,4 @@ func rules(settings *config.Config, cands []book.Candidate) []Rule {
 		out = append(out, pr)
 	}
 	return out
-}
-
-func anyEligible(cands []book.Candidate) bool {
-	for _, cd := range cands {
-		if cd.Eligible {
-			return true
-		}
-	}
-	return false
 }

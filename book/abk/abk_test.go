@@ -11,6 +11,7 @@ import (
 	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
 
@@ -64,7 +65,7 @@ func moveSet(entries []book.Entry) []board.Move {
 // gnuchessABK writes the gnuchess book as an ABK book of maxPly plies.
 func gnuchessABK(t *testing.T, maxPly int) (bin *book.Book, abkPath string) {
 	t.Helper()
-	bin, err := book.Open(testenv.GnuchessBook(t))
+	bin, err := polyglot.Open(testenv.GnuchessBook(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,10 +96,10 @@ func TestABKFromPolyglotKeepsEveryMove(t *testing.T) {
 		t.Fatalf("ABK info %+v, warnings %q", abk.InfoOf(ab), ab.Warnings())
 	}
 	back := filepath.Join(t.TempDir(), "back.bin")
-	if err := book.WriteFile(back, entriesOf(ab)); err != nil {
+	if err := polyglot.WriteFile(back, entriesOf(ab)); err != nil {
 		t.Fatal(err)
 	}
-	round, err := book.Open(back)
+	round, err := polyglot.Open(back)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,10 +159,10 @@ func TestABKThroughPolyglotKeepsTheTree(t *testing.T) {
 	}
 	defer ab.Close()
 	bin := filepath.Join(t.TempDir(), "mid.bin")
-	if err := book.WriteFile(bin, entriesOf(ab)); err != nil {
+	if err := polyglot.WriteFile(bin, entriesOf(ab)); err != nil {
 		t.Fatal(err)
 	}
-	mid, err := book.Open(bin)
+	mid, err := polyglot.Open(bin)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +195,7 @@ func readFile(t *testing.T, path string) []byte {
 // BenchmarkABKOpen opens the gnuchess book written as an ABK book (whole
 // depth): the tree read, replayed and keyed, the weights computed.
 func BenchmarkABKOpen(b *testing.B) {
-	bin, err := book.Open(testenv.GnuchessBook(b))
+	bin, err := polyglot.Open(testenv.GnuchessBook(b))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -218,7 +219,7 @@ func BenchmarkABKOpen(b *testing.B) {
 // BenchmarkABKProbe looks up the start position's moves in the opened ABK
 // book: the same in-memory search as any book.
 func BenchmarkABKProbe(b *testing.B) {
-	bin, err := book.Open(testenv.GnuchessBook(b))
+	bin, err := polyglot.Open(testenv.GnuchessBook(b))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -255,10 +256,10 @@ func TestArenaABKThroughPolyglot(t *testing.T) {
 	defer src.Close()
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "small.bin")
-	if err := book.WriteFile(bin, entriesOf(src)); err != nil {
+	if err := polyglot.WriteFile(bin, entriesOf(src)); err != nil {
 		t.Fatal(err)
 	}
-	mid, err := book.Open(bin)
+	mid, err := polyglot.Open(bin)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package abk
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -59,6 +60,57 @@ func ReadTotals(data []byte) (map[MoveID]Totals, error) {
 	return out, nil
 }
 
+// Fields are what an ABK book holds for a move and an editor sets: its
+// priority (0-9), and its games with White's wins and losses, whichever
+// side plays it.
+type Fields struct {
+	Priority            int8
+	Games, Wins, Losses int32
+}
+
+// Check refuses fields no book may hold.
+func (a Fields) Check() error {
+	switch {
+	case a.Priority < 0 || a.Priority > 9:
+		return fmt.Errorf("priority %d: want 0 to 9", a.Priority)
+	case a.Games < 0 || a.Wins < 0 || a.Losses < 0:
+		return errors.New("games, wins and losses cannot be negative")
+	case int64(a.Wins)+int64(a.Losses) > int64(a.Games):
+		return fmt.Errorf("%d wins and %d losses are more than %d games", a.Wins, a.Losses, a.Games)
+	}
+	return nil
+}
+
+// fieldsOf reads the fields an edit gives a move by name, from the view of
+// the side that plays it (book.Edit.Fields): "priority", "games", "won",
+// "lost".
+func fieldsOf(e book.Edit) (Fields, error) {
+	const most = 1<<31 - 1
+	for name, v := range e.Fields {
+		switch name {
+		case "priority", "games", "won", "lost":
+		default:
+			return Fields{}, book.EditErrorf("an ABK move has no field %q (priority, games, won, lost)", name)
+		}
+		if v < 0 || v > most {
+			return Fields{}, book.EditErrorf("%s %d: want 0 to %d", name, v, most)
+		}
+	}
+	p := e.Fields["priority"]
+	if p > 9 {
+		return Fields{}, book.EditErrorf("priority %d: want 0 to 9", p)
+	}
+	won, lost := int32(e.Fields["won"]), int32(e.Fields["lost"])
+	if !e.Pos.WhiteToMove() {
+		won, lost = lost, won // the file keeps White's
+	}
+	f := Fields{Priority: int8(p), Games: int32(e.Fields["games"]), Wins: won, Losses: lost}
+	if err := f.Check(); err != nil {
+		return Fields{}, book.EditErrorf("%v", err)
+	}
+	return f, nil
+}
+
 // placed is a record the walk met, with where it is.
 type placed struct {
 	rec int32
@@ -73,6 +125,11 @@ var _ book.Editor = format{}
 type restore struct {
 	records, flags []int32
 }
+
+// adjust is what undoing a change of a move's fields needs: the priority
+// before, and the statistics changed by a difference, so that games
+// learned meanwhile stay counted.
+type adjust Fields
 
 // Edit changes an ABK book's move in place, under the lock (see
 // book.LearnFile.Edit): only what the reader serves is found (within the
@@ -92,14 +149,20 @@ func (format) Edit(file *os.File, size int64, e book.Edit, _ func(func(io.Writer
 	}
 	at := t.find(e.Pos.Key(), e.Pos.ToBook(e.Move))
 	undo := book.Edit{Pos: e.Pos, Move: e.Move} // each kind sets its Kind and fields
-	switch e.Kind {
-	case book.EditABK, book.EditABKAdjust:
-		return editTotals(file, at.plays, e, undo)
-	case book.EditDelete:
+	switch was, adjusting := e.Restore.(adjust); {
+	case e.Kind == book.EditFields:
+		want, err := fieldsOf(e)
+		if err != nil {
+			return book.Edit{}, err
+		}
+		return editTotals(file, at.plays, e.Move, want, false, undo)
+	case e.Kind == book.EditRestore && adjusting:
+		return editTotals(file, at.plays, e.Move, Fields(was), true, undo)
+	case e.Kind == book.EditDelete:
 		return deleteMove(file, at.plays, e, undo)
-	case book.EditRestore:
+	case e.Kind == book.EditRestore:
 		return restoreMove(file, t, e, undo)
-	case book.EditAdd:
+	case e.Kind == book.EditAdd:
 		return addMove(file, t, at, e, undo)
 	}
 	return book.Edit{}, book.EditErrorf("an ABK book's moves have priority and statistics, not a weight of their own")
@@ -139,28 +202,27 @@ func (t *tree) find(key board.Key, stored board.Move) site {
 	return s
 }
 
-// editTotals sets the move's priority and statistics (EditABK), or
-// changes its statistics by e's (EditABKAdjust).
-func editTotals(file *os.File, plays []placed, e, undo book.Edit) (book.Edit, error) {
+// editTotals sets the move's priority and statistics to want, or, with
+// by, changes its statistics by want's (and sets its priority).
+func editTotals(file *os.File, plays []placed, move board.Move, want Fields, by bool, undo book.Edit) (book.Edit, error) {
 	if len(plays) == 0 {
-		return book.Edit{}, book.EditErrorf("%s is not in the book", e.Move)
+		return book.Edit{}, book.EditErrorf("%s is not in the book", move)
 	}
-	var total book.ABKFields
+	var total Fields
 	for _, p := range plays {
 		total.Priority = max(total.Priority, p.r.Priority)
 		total.Games += p.r.Games
 		total.Wins += p.r.Wins
 		total.Losses += p.r.Losses
 	}
-	want := e.ABK
-	if e.Kind == book.EditABKAdjust {
-		want.Games, want.Wins, want.Losses = total.Games+e.ABK.Games, total.Wins+e.ABK.Wins, total.Losses+e.ABK.Losses
+	if by {
+		want.Games, want.Wins, want.Losses = total.Games+want.Games, total.Wins+want.Wins, total.Losses+want.Losses
 	}
 	if err := want.Check(); err != nil {
 		return book.Edit{}, book.EditErrorf("%v", err)
 	}
-	undo.Kind = book.EditABKAdjust
-	undo.ABK = book.ABKFields{Priority: total.Priority, Games: total.Games - want.Games, Wins: total.Wins - want.Wins, Losses: total.Losses - want.Losses}
+	undo.Kind = book.EditRestore
+	undo.Restore = adjust{Priority: total.Priority, Games: total.Games - want.Games, Wins: total.Wins - want.Wins, Losses: total.Losses - want.Losses}
 	return undo, setTotals(file, plays, total, want)
 }
 
@@ -211,8 +273,9 @@ func addMove(file *os.File, t *tree, at site, e, undo book.Edit) (book.Edit, err
 	if _, err := e.Pos.LegalMove(e.Move); err != nil {
 		return book.Edit{}, book.EditErrorf("%v", err)
 	}
-	if err := e.ABK.Check(); err != nil {
-		return book.Edit{}, book.EditErrorf("%v", err)
+	fields, err := fieldsOf(e)
+	if err != nil {
+		return book.Edit{}, err
 	}
 	if at.ply < 0 {
 		return book.Edit{}, book.EditErrorf("no line of the book reaches this position: add the moves that lead to it first")
@@ -221,19 +284,19 @@ func addMove(file *os.File, t *tree, at site, e, undo book.Edit) (book.Edit, err
 		return book.Edit{}, book.EditErrorf("the position is at ply %d, and the book's max ply is %d: a move there is never read", at.ply, t.maxPly)
 	}
 	undo.Kind = book.EditDelete
-	return undo, appendRecord(file, t, e, at.inPos, at.reached)
+	return undo, appendRecord(file, t, e, fields, at.inPos, at.reached)
 }
 
 // setTotals gives the move's records the totals want: the priority to
 // each, the difference of the statistics to the first record (where
 // learning counts games); when that record cannot take it (a count would
 // go below 0), the first holds all and the others none.
-func setTotals(file *os.File, plays []placed, total, want book.ABKFields) error {
+func setTotals(file *os.File, plays []placed, total, want Fields) error {
 	first := plays[0].r
 	first.Games += want.Games - total.Games
 	first.Wins += want.Wins - total.Wins
 	first.Losses += want.Losses - total.Losses
-	spread := book.ABKFields{Games: first.Games, Wins: first.Wins, Losses: first.Losses}.Check() != nil
+	spread := Fields{Games: first.Games, Wins: first.Wins, Losses: first.Losses}.Check() != nil
 	for i, p := range plays {
 		r := p.r
 		switch {
@@ -264,10 +327,10 @@ func setTotals(file *os.File, plays []placed, total, want book.ABKFields) error 
 // reached leads to the position, or as the root when the book has no
 // move. A crash between the two writes leaves a record no line reaches,
 // as Arena's free space is.
-func appendRecord(file *os.File, t *tree, e book.Edit, inPos, reached int32) error {
+func appendRecord(file *os.File, t *tree, e book.Edit, f Fields, inPos, reached int32) error {
 	rec := t.records
 	r := Record{From: e.Move.From(), To: e.Move.To(), Promo: promoCode(e.Move.Promo(), e.Pos.WhiteToMove()),
-		Priority: e.ABK.Priority, Games: e.ABK.Games, Wins: e.ABK.Wins, Losses: e.ABK.Losses}
+		Priority: f.Priority, Games: f.Games, Wins: f.Wins, Losses: f.Losses}
 	var buf [RecordSize]byte
 	r.Encode(buf[:])
 	if _, err := file.WriteAt(buf[:], int64(rec)*RecordSize); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
@@ -38,7 +39,7 @@ func checkBook(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	s, err := b.Scan()
+	s, err := polyglot.Scan(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +97,7 @@ func TestEditABK(t *testing.T) {
 	if !ok || tot.Games != 120 {
 		t.Fatalf("e2e4 at the start: %+v", tot)
 	}
-	undo := editBook(t, path, book.Edit{Kind: book.EditABK, Pos: start, Move: mustMove(t, "e2e4"), ABK: book.ABKFields{Priority: 2, Games: 150, Wins: 70, Losses: 50}})
+	undo := editBook(t, path, book.Edit{Kind: book.EditFields, Pos: start, Move: mustMove(t, "e2e4"), Fields: map[string]int64{"priority": 2, "games": 150, "won": 70, "lost": 50}})
 	checkBook(t, path)
 	if got, _ := abkTotals(t, path, &start, "e2e4"); got.Priority != 2 || got.Games != 150 || got.Wins != 70 || got.Losses != 50 {
 		t.Errorf("set: %+v", got)
@@ -120,7 +121,7 @@ func TestEditABK(t *testing.T) {
 		pos  board.Position
 		move string
 	}{{start, "a2a3"}, {e4, "a7a6"}, {fixture.Line(t, board.StartFEN, "c2c4").Pos, "h7h6"}} {
-		undo = editBook(t, path, book.Edit{Kind: book.EditAdd, Pos: at.pos, Move: mustMove(t, at.move), ABK: book.ABKFields{Priority: 5, Games: 3, Wins: 1, Losses: 1}})
+		undo = editBook(t, path, book.Edit{Kind: book.EditAdd, Pos: at.pos, Move: mustMove(t, at.move), Fields: map[string]int64{"priority": 5, "games": 3, "won": 1, "lost": 1}})
 		checkBook(t, path)
 		if got, ok := abkTotals(t, path, &at.pos, at.move); !ok || got.Games != 3 || got.Priority != 5 {
 			t.Errorf("added %s: %+v %v", at.move, got, ok)
@@ -138,10 +139,10 @@ func TestEditABK(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := f.Edit(book.Edit{Kind: book.EditAdd, Pos: off, Move: mustMove(t, "a2a3"), ABK: book.ABKFields{Games: 1}}); !errors.Is(err, book.ErrEdit) {
+	if _, err := f.Edit(book.Edit{Kind: book.EditAdd, Pos: off, Move: mustMove(t, "a2a3"), Fields: map[string]int64{"games": 1}}); !errors.Is(err, book.ErrEdit) {
 		t.Errorf("off the tree: %v", err)
 	}
-	if _, err := f.Edit(book.Edit{Kind: book.EditABK, Pos: start, Move: mustMove(t, "e2e4"), ABK: book.ABKFields{Games: 1, Wins: 1, Losses: 1}}); !errors.Is(err, book.ErrEdit) {
+	if _, err := f.Edit(book.Edit{Kind: book.EditFields, Pos: start, Move: mustMove(t, "e2e4"), Fields: map[string]int64{"games": 1, "won": 1, "lost": 1}}); !errors.Is(err, book.ErrEdit) {
 		t.Errorf("more results than games: %v", err)
 	}
 }
@@ -186,7 +187,7 @@ func TestEditABKWhileLearning(t *testing.T) {
 		default:
 		}
 		now, _ := abkTotals(t, path, &start, "e2e4")
-		undo, err := ed.Edit(book.Edit{Kind: book.EditABK, Pos: start, Move: e2e4, ABK: book.ABKFields{Priority: 9, Games: int32(now.Games) + 1000, Wins: int32(now.Wins) + 500, Losses: int32(now.Losses)}})
+		undo, err := ed.Edit(book.Edit{Kind: book.EditFields, Pos: start, Move: e2e4, Fields: map[string]int64{"priority": 9, "games": now.Games + 1000, "won": now.Wins + 500, "lost": now.Losses}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,8 +8,12 @@ import (
 )
 
 // Format is Arena's ABK format: read whole into the Polyglot book it
-// amounts to (Read), learned into through the reader's walk (Learn).
-var Format book.Learner = format{}
+// amounts to (Read), learned into and edited through the reader's walk
+// (Learn, Edit), written as a tree from the start position (Write).
+var Format interface {
+	book.Editor
+	book.Writer
+} = format{}
 
 type format struct{}
 
@@ -42,8 +46,5 @@ func (format) Fits(f io.ReaderAt, size int64) error {
 }
 
 // InfoOf is what reading found when b was opened from an ABK book, else
-// nil.
-func InfoOf(b *book.Book) *Info {
-	info, _ := b.Report().(*Info)
-	return info
-}
+// nil: book.ReportOf, the one function for every format's report.
+var InfoOf = book.ReportOf[*Info]

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"sync"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
@@ -55,7 +56,72 @@ func Open(path string) (*book.Book, error) {
 		}
 		warnings = append(warnings, "ABK tree: "+p.Error()+"; the rest of the book is used")
 	}
-	return book.InMemory(path, Format, entries, info, warnings), nil
+	return book.New(path, Format, &source{Table: book.Memory(entries), path: path}, info, warnings), nil
+}
+
+// source is an ABK book read whole: its entries, and what its records
+// hold of each move beyond them (Describe).
+type source struct {
+	book.Table
+	path   string
+	once   sync.Once
+	totals map[MoveID]Totals // read the first time they are asked for
+	err    error
+}
+
+// Describe gives each of pos's moves asked what its records hold: its
+// priority and totals (MoveFacts). They are read from the file the first
+// time: the proxy, which never asks, holds no more than the entries.
+func (s *source) Describe(pos *board.Position, moves []board.Move) (book.Facts, error) {
+	s.once.Do(func() {
+		data, err := os.ReadFile(s.path)
+		if err == nil {
+			s.totals, err = ReadTotals(data)
+		}
+		s.err = err
+	})
+	if s.err != nil {
+		return book.Facts{}, s.err
+	}
+	f := book.Facts{Moves: make([]book.Row, len(moves)), Columns: []string{"priority", "games", "won", "lost", "records"}}
+	for i, m := range moves {
+		if t, ok := s.totals[MoveID{Key: pos.Key(), Move: pos.ToBook(m)}]; ok {
+			f.Moves[i] = factsOf(t, pos.WhiteToMove())
+		}
+	}
+	return f, nil
+}
+
+// MoveFacts are an ABK move's priority and statistics, as the side that
+// plays it sees them (the file keeps White's), over the records that play
+// it.
+type MoveFacts struct {
+	Priority int8  `json:"priority"`
+	Games    int64 `json:"games"`
+	Won      int64 `json:"won"`
+	Lost     int64 `json:"lost"`
+	Records  int   `json:"records"` // the records that play it (transpositions)
+}
+
+func factsOf(t Totals, white bool) *MoveFacts {
+	f := &MoveFacts{Priority: t.Priority, Games: t.Games, Won: t.Wins, Lost: t.Losses, Records: t.Records}
+	if !white {
+		f.Won, f.Lost = f.Lost, f.Won
+	}
+	return f
+}
+
+// Row is the move's facts as a table's row.
+func (f *MoveFacts) Row() []string {
+	return []string{fmt.Sprint(f.Priority), fmt.Sprint(f.Games), fmt.Sprint(f.Won), fmt.Sprint(f.Lost), fmt.Sprint(f.Records)}
+}
+
+func (f *MoveFacts) String() string {
+	s := fmt.Sprintf("priority %d, %d games, +%d -%d for the side that plays it", f.Priority, f.Games, f.Won, f.Lost)
+	if f.Records > 1 {
+		s += fmt.Sprintf(", in %d records", f.Records)
+	}
+	return s
 }
 
 // treeMove is one (position, move) of an ABK tree with the statistics of
@@ -428,4 +494,37 @@ func learnField(games, wins, losses int64, white bool) book.Learn {
 // 112294 positions, 180358 moves".
 func (i *Info) String() string {
 	return fmt.Sprintf("%d records, %d positions, %d moves", i.Records, i.Positions, i.Moves)
+}
+
+// Lines are info-book's lines of what the header and the tree hold.
+func (i *Info) Lines() [][2]string {
+	e := i.Settings.Effective()
+	lines := [][2]string{
+		{"format", "ABK (Arena's book), read as the Polyglot book below"},
+		{"ABK records", fmt.Sprintf("%d after the header: %d on the tree, %d of them deleted; %d unreached", i.Records, i.Reached, i.Deleted, i.Unreached)},
+		{"ABK depth", fmt.Sprintf("%d plies; %d moves met again under another move order (merged)", i.Depth, i.Merged)},
+		{"ABK filters", fmt.Sprintf("min games %d, min won games %d, min win %% %d (White) %d (Black)", e.MinGames, e.MinWonGames, e.MinWinPercentWhite, e.MinWinPercentBlack)},
+		{"ABK importances", fmt.Sprintf("priority %d, games %d, score %d", e.PriorityImportance, e.GamesImportance, e.ScoreImportance)},
+		{"ABK max ply", fmt.Sprint(e.MaxPly)},
+	}
+	if st := i.Settings; e != st {
+		lines = append(lines, [2]string{"ABK settings as stored", fmt.Sprintf("%d %d %d %d, %d %d %d, %d (out of range, or the filters are off with every importance 0)",
+			st.MinGames, st.MinWonGames, st.MinWinPercentWhite, st.MinWinPercentBlack, st.PriorityImportance, st.GamesImportance, st.ScoreImportance, st.MaxPly)})
+	}
+	return lines
+}
+
+// EntriesAre says what the book's entries are.
+func (i *Info) EntriesAre() string { return "the tree's positions and moves to its max ply" }
+
+// Faults are every fault of the file and its tree, in words.
+func (i *Info) Faults() []string {
+	var out []string
+	if i.TrailingBytes != 0 {
+		out = append(out, fmt.Sprintf("ABK size is not a whole number of 28-byte records: the last %d byte(s) are ignored", i.TrailingBytes))
+	}
+	for _, p := range i.Problems {
+		out = append(out, "ABK tree: "+p.Error()+"; the rest of the book is used")
+	}
+	return out
 }

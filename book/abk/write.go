@@ -2,9 +2,11 @@ package abk
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
@@ -66,6 +68,28 @@ func Write(path string, src *book.Book, maxPly int) (WriteStats, error) {
 		return st, err
 	}
 	return st, b.Commit()
+}
+
+// Write writes src as an ABK book at path into the batch b, as the
+// function Write does, and says what the tree holds (book.Writer): a
+// Polyglot book is a table of positions, an ABK book a tree from the start position, so what
+// no line of book moves reaches is left out. maxPly above MaxPly is
+// MaxPly.
+func (format) Write(b *book.Batch, path string, src *book.Book, maxPly int) (book.Written, error) {
+	maxPly = min(maxPly, MaxPly)
+	st, err := WriteTo(b, path, src, maxPly)
+	if err != nil {
+		return book.Written{}, err
+	}
+	w := book.Written{Count: fmt.Sprintf("%d ABK records", st.Records),
+		Said: fmt.Sprintf("ABK book %s: %d records, %d positions to ply %d", path, st.Records, st.Positions, maxPly)}
+	if st.Transposed > 0 {
+		w.Said += fmt.Sprintf("; %d positions reached again by another move order have their moves under their first line only", st.Transposed)
+	}
+	if off := st.BookPositions - st.Positions; off > 0 {
+		w.Warnings = append(w.Warnings, fmt.Sprintf("%d of the book's %d positions are not on the ABK tree: no line of book moves from the start position reaches them within %d plies (ABK holds lines from the start position only)", off, st.BookPositions, maxPly))
+	}
+	return w, nil
 }
 
 // WriteTo writes src as an ABK book at path into the batch b, as Write
@@ -142,17 +166,23 @@ func treeOf(src *book.Book, maxPly int) ([]Record, WriteStats, error) {
 			if err != nil {
 				return
 			}
-			for _, m := range moves {
-				if m.played == played {
-					return // a duplicate entry: the first counts
-				}
-			}
 			moves = append(moves, move{played, e})
 			top = max(top, e.Weight)
 		})
 		if len(moves) == 0 {
 			continue
 		}
+		// Siblings by weight, heaviest first, as a book file orders a
+		// position's entries (a merge keeps its first book's order); of
+		// entries playing one move (e1h1 and e1g1) the first counts.
+		slices.SortStableFunc(moves, func(x, y move) int { return cmp.Compare(y.e.Weight, x.e.Weight) })
+		kept := moves[:0]
+		for _, m := range moves {
+			if !slices.ContainsFunc(kept, func(k move) bool { return k.played == m.played }) {
+				kept = append(kept, m)
+			}
+		}
+		moves = kept
 		st.Positions++
 		first := len(records)
 		if n.parent >= 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/build"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
 
@@ -25,7 +26,7 @@ var writtenABK = []struct {
 	source func(t *testing.T) *book.Book
 }{
 	{"written-gnuchess.abk", 6, func(t *testing.T) *book.Book {
-		b, err := book.Open(testenv.GnuchessBook(t))
+		b, err := polyglot.Open(testenv.GnuchessBook(t))
 		if err != nil {
 			t.Fatal(err)
 		}

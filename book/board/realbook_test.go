@@ -8,6 +8,7 @@ import (
 	"github.com/notnil/chess"
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
 
@@ -60,7 +61,7 @@ func walkBook(b *book.Book, maxPositions int) walkResult {
 			next = append(next, m)
 		})
 		for _, m := range board.NotnilMoves(cp) {
-			if _, n := b.Lookup(p.KeyAfter(m)); n > 0 {
+			if len(b.Entries(p.KeyAfter(m))) > 0 {
 				next = append(next, m)
 			}
 		}
@@ -113,7 +114,7 @@ func TestWalkRealBooks(t *testing.T) {
 
 func openBook(t testing.TB, path string) *book.Book {
 	t.Helper()
-	b, err := book.Open(path)
+	b, err := polyglot.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}

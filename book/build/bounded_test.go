@@ -8,8 +8,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/pgn"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/hostilepgn"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
@@ -95,8 +95,8 @@ func TestHostileInputsMatchPolyGlot(t *testing.T) {
 				}
 				var recipe []byte
 				for _, e := range entries {
-					var enc [book.EntrySize]byte
-					e.Encode(enc[:])
+					var enc [polyglot.EntrySize]byte
+					polyglot.PutEntry(enc[:], e)
 					recipe = append(recipe, enc[:]...)
 				}
 				if !bytes.Equal(recipe, want) {

@@ -10,6 +10,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/pgn"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/randgames"
 )
@@ -68,8 +69,8 @@ func TestBuildChess960(t *testing.T) {
 		t.Fatalf("stats %+v", s)
 	}
 	entries := b.Entries()
-	h, err := fixture.OpenPath(t, fixture.WriteEntries(t, entries)).Header()
-	if err != nil || h == nil || !slices.Equal(h.Variants, []string{book.VariantChess960}) {
+	h, err := polyglot.ReadHeader(fixture.OpenPath(t, fixture.WriteEntries(t, entries)))
+	if err != nil || h == nil || !slices.Equal(h.Variants, []string{polyglot.VariantChess960}) {
 		t.Fatalf("header %+v, %v", h, err)
 	}
 
@@ -155,13 +156,13 @@ func TestBuildMixedVariants(t *testing.T) {
 		want []string
 	}{
 		{standard, nil},
-		{standard + "\n" + chess960Games(), []string{book.VariantNormal, book.VariantChess960}},
+		{standard + "\n" + chess960Games(), []string{polyglot.VariantNormal, polyglot.VariantChess960}},
 	} {
 		b := NewBuilder(opt)
 		if err := b.AddPGN(strings.NewReader(tc.text), "mixed.pgn"); err != nil {
 			t.Fatal(err)
 		}
-		h, err := fixture.OpenPath(t, fixture.WriteEntries(t, b.Entries())).Header()
+		h, err := polyglot.ReadHeader(fixture.OpenPath(t, fixture.WriteEntries(t, b.Entries())))
 		switch {
 		case err != nil:
 			t.Fatal(err)
@@ -192,16 +193,16 @@ func TestMergeVariants(t *testing.T) {
 		header   string
 		variants []string
 	}{
-		{c960, standard, "in1+in2", []string{book.VariantNormal, book.VariantChess960}},
-		{standard, c960, "in1+in2", []string{book.VariantNormal, book.VariantChess960}},
-		{c960, c960, "in1", []string{book.VariantChess960}},
+		{c960, standard, "in1+in2", []string{polyglot.VariantNormal, polyglot.VariantChess960}},
+		{standard, c960, "in1+in2", []string{polyglot.VariantNormal, polyglot.VariantChess960}},
+		{c960, c960, "in1", []string{polyglot.VariantChess960}},
 		{standard, standard, "", nil},
 	} {
 		entries, st, err := Merge(tc.a, tc.b, false)
 		if err != nil {
 			t.Fatal(err)
 		}
-		h, err := fixture.OpenPath(t, fixture.WriteEntries(t, entries)).Header()
+		h, err := polyglot.ReadHeader(fixture.OpenPath(t, fixture.WriteEntries(t, entries)))
 		if err != nil || st.Header != tc.header || (h == nil) != (tc.variants == nil) || h != nil && !slices.Equal(h.Variants, tc.variants) {
 			t.Fatalf("header from %q (want %q): %+v, %v", st.Header, tc.header, h, err)
 		}

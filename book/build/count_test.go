@@ -11,8 +11,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/lichessgames"
 )
 
@@ -256,11 +256,11 @@ func TestUnspilledWriteBook(t *testing.T) {
 	}
 	var want []byte
 	for _, e := range b.Entries() {
-		var enc [book.EntrySize]byte
-		e.Encode(enc[:])
+		var enc [polyglot.EntrySize]byte
+		polyglot.PutEntry(enc[:], e)
 		want = append(want, enc[:]...)
 	}
-	if !bytes.Equal(buf.Bytes(), want) || moves*book.EntrySize != len(want) || moves < 1000 {
+	if !bytes.Equal(buf.Bytes(), want) || moves*polyglot.EntrySize != len(want) || moves < 1000 {
 		t.Fatalf("WriteBook wrote %d bytes (%d moves), Entries %d bytes", buf.Len(), moves, len(want))
 	}
 	if s := b.Stats(); s.Runs != 0 {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 )
 
 // A counts file holds, for every (position, move) of some games, the full
@@ -70,10 +71,20 @@ type CountsHeader struct {
 }
 
 // VariantGames is how many counted games were of a variant, named as a
-// @PG@ header names it (book.VariantNormal, book.VariantChess960).
+// @PG@ header names it (polyglot.VariantNormal, polyglot.VariantChess960).
 type VariantGames struct {
 	Name  string
 	Games uint64
+}
+
+// Chess960Games is how many of the games of variants were Chess960's.
+func Chess960Games(variants []VariantGames) uint64 {
+	for _, v := range variants {
+		if v.Name == polyglot.VariantChess960 {
+			return v.Games
+		}
+	}
+	return 0
 }
 
 // variantList turns games by variant name into a header's list: names
@@ -95,9 +106,9 @@ func normalFirst(names []string) {
 		switch {
 		case x == y:
 			return 0
-		case x == book.VariantNormal:
+		case x == polyglot.VariantNormal:
 			return -1
-		case y == book.VariantNormal:
+		case y == polyglot.VariantNormal:
 			return 1
 		}
 		return 0
@@ -113,11 +124,11 @@ func madeBookHeader(variants []VariantGames) []book.Entry {
 	for _, v := range variants {
 		names = append(names, v.Name)
 	}
-	if len(names) == 0 || len(names) == 1 && names[0] == book.VariantNormal {
+	if len(names) == 0 || len(names) == 1 && names[0] == polyglot.VariantNormal {
 		return nil
 	}
 	normalFirst(names)
-	return book.HeaderEntriesFor(names, "made by polyproxy make-book")
+	return polyglot.HeaderEntriesFor(names, "made by polyproxy make-book")
 }
 
 // CountMove is one move of a position in a counts file.
@@ -292,7 +303,7 @@ func NewCountsReader(r io.Reader) (*CountsReader, error) {
 		return nil, cr.bad(err)
 	}
 	if v == 1 {
-		cr.header.Variants = variantList(map[string]uint64{book.VariantNormal: cr.header.Games})
+		cr.header.Variants = variantList(map[string]uint64{polyglot.VariantNormal: cr.header.Games})
 		return cr, nil
 	}
 	if cr.header.Variants, err = cr.readVariants(); err != nil {

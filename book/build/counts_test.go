@@ -13,6 +13,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/randgames"
 	"github.com/polyproxy/polyproxy/internal/testenv"
@@ -325,10 +326,10 @@ func TestCountsKeepVariants(t *testing.T) {
 		variants []VariantGames
 		header   []string
 	}{
-		{"chess960", chess960, []VariantGames{{book.VariantChess960, 201}}, []string{book.VariantChess960}},
+		{"chess960", chess960, []VariantGames{{polyglot.VariantChess960, 201}}, []string{polyglot.VariantChess960}},
 		// Cut in four: two parts of standard games, one of both, one of Chess960 games.
-		{"mixed", slices.Concat(standard, []byte("\n"), chess960), []VariantGames{{book.VariantChess960, 201}, {book.VariantNormal, 400}}, []string{book.VariantNormal, book.VariantChess960}},
-		{"standard", standard, []VariantGames{{book.VariantNormal, 400}}, nil},
+		{"mixed", slices.Concat(standard, []byte("\n"), chess960), []VariantGames{{polyglot.VariantChess960, 201}, {polyglot.VariantNormal, 400}}, []string{polyglot.VariantNormal, polyglot.VariantChess960}},
+		{"standard", standard, []VariantGames{{polyglot.VariantNormal, 400}}, nil},
 	} {
 		opt := Options{MaxPly: 20, MinGame: 1}
 		whole, want := countsOf(t, tc.data, opt)
@@ -346,7 +347,7 @@ func TestCountsKeepVariants(t *testing.T) {
 		if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(fst.Variants, tc.variants) {
 			t.Errorf("%s: from the parts' counts %d entries (variants %v), one build %d", tc.name, len(got), fst.Variants, len(want))
 		}
-		header := book.HeaderEntriesFor(tc.header, "made by polyproxy make-book")
+		header := polyglot.HeaderEntriesFor(tc.header, "made by polyproxy make-book")
 		if tc.header == nil {
 			header = nil
 		}
@@ -362,7 +363,7 @@ func TestCountsKeepVariants(t *testing.T) {
 func TestCountsVersion1(t *testing.T) {
 	old := fixture.ReadFile(t, oldCounts)
 	h := readers(t, old)[0].Header()
-	if h.Version != 1 || h.Games != 4 || !reflect.DeepEqual(h.Variants, []VariantGames{{book.VariantNormal, 4}}) {
+	if h.Version != 1 || h.Games != 4 || !reflect.DeepEqual(h.Variants, []VariantGames{{polyglot.VariantNormal, 4}}) {
 		t.Fatalf("header %+v", h)
 	}
 	games := fixture.ReadFile(t, filepath.Join(fixture.Testdata, "pgn", "small.pgn"))
@@ -385,10 +386,10 @@ func TestCountsVersion1(t *testing.T) {
 // would refuse is not written.
 func TestCountsWriterRefusesBadVariants(t *testing.T) {
 	for _, h := range []CountsHeader{
-		{Games: 3, Variants: []VariantGames{{book.VariantNormal, 2}}},
-		{Games: 3, Variants: []VariantGames{{book.VariantNormal, 2}, {book.VariantChess960, 1}}},
+		{Games: 3, Variants: []VariantGames{{polyglot.VariantNormal, 2}}},
+		{Games: 3, Variants: []VariantGames{{polyglot.VariantNormal, 2}, {polyglot.VariantChess960, 1}}},
 		{Games: 3, Variants: []VariantGames{{"Chess 960", 3}}},
-		{Games: 3, Variants: []VariantGames{{book.VariantNormal, 3}, {"x", 0}}},
+		{Games: 3, Variants: []VariantGames{{polyglot.VariantNormal, 3}, {"x", 0}}},
 		{Games: 1, Variants: []VariantGames{{"a", 1}, {"b", 1<<64 - 1}}},
 	} {
 		cw := NewCountsWriter(io.Discard, h)

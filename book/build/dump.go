@@ -8,6 +8,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 )
 
 // Dump writes the lines of a book for one colour in PolyGlot's dump-book
@@ -35,7 +36,7 @@ func Dump(w io.Writer, b *book.Book, name string, white bool) (DumpResult, error
 	}
 	fmt.Fprintf(bw, "Dump of \"%s\" for %s.\n", name, colour)
 	d := &dumper{b: b, w: bw, white: white, line: 1, first: map[board.Key][2]int{}}
-	if h, err := b.Header(); err == nil && h != nil && h.Chess960() {
+	if polyglot.Chess960(b) {
 		// A Chess960 book: the lines from each start the book has, each
 		// start announced on a line of its own.
 		for _, st := range BookStarts(b, !white) {

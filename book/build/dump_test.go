@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
@@ -102,7 +103,7 @@ func TestDumpMatchesPolyGlot(t *testing.T) {
 	lasker := fixture.Path("lasker-trap.bin")
 	random := filepath.Join(t.TempDir(), "random.bin")
 	_, entries := buildFile(t, filepath.Join(fixture.Testdata, "pgn", "random.pgn"), Options{MaxPly: 40, MinGame: 1})
-	if err := book.WriteFile(random, entries); err != nil {
+	if err := polyglot.WriteFile(random, entries); err != nil {
 		t.Fatal(err)
 	}
 	type dumpCase struct {

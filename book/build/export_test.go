@@ -15,6 +15,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/pgn"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
@@ -36,7 +37,7 @@ func randomBook(t *testing.T, maxPly int) *book.Book {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "random.bin")
-	if err := book.WriteFile(path, b.Entries()); err != nil {
+	if err := polyglot.WriteFile(path, b.Entries()); err != nil {
 		t.Fatal(err)
 	}
 	return fixture.OpenPath(t, path)

@@ -10,6 +10,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/pgn"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 )
 
 // Colours selects the side-to-move of the entries make-book keeps.
@@ -342,9 +343,9 @@ func (b *Builder) Entries() []book.Entry {
 // the number of moves written (the @PG@ header's entries left out).
 func (b *Builder) WriteBook(w io.Writer) (moves int, err error) {
 	bw := bufio.NewWriterSize(w, 256<<10)
-	var buf [book.EntrySize]byte
+	var buf [polyglot.EntrySize]byte
 	moves, err = b.eachEntry(func(e book.Entry) error {
-		e.Encode(buf[:])
+		polyglot.PutEntry(buf[:], e)
 		_, err := bw.Write(buf[:])
 		return err
 	})
@@ -353,6 +354,11 @@ func (b *Builder) WriteBook(w io.Writer) (moves int, err error) {
 	}
 	return moves, bw.Flush()
 }
+
+// EachEntry calls fn with the book's entries in order, as WriteBook
+// writes them, without holding them, and returns the number of moves (the
+// @PG@ header's entries left out).
+func (b *Builder) EachEntry(fn func(book.Entry) error) (moves int, err error) { return b.eachEntry(fn) }
 
 // eachEntry calls fn with the book's entries in order: the @PG@ header
 // first, then by key. A build that never spilled replays PolyGlot's
@@ -382,8 +388,8 @@ func (b *Builder) eachEntry(fn func(book.Entry) error) (moves int, err error) {
 // variants are the games counted by variant.
 func (b *Builder) variants() []VariantGames {
 	return variantList(map[string]uint64{
-		book.VariantNormal:   uint64(b.gamesCounted() - b.stats.Chess960Games),
-		book.VariantChess960: uint64(b.stats.Chess960Games),
+		polyglot.VariantNormal:   uint64(b.gamesCounted() - b.stats.Chess960Games),
+		polyglot.VariantChess960: uint64(b.stats.Chess960Games),
 	})
 }
 

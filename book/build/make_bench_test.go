@@ -9,9 +9,9 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"github.com/notnil/chess"
 
-	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/pgn"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
@@ -20,7 +20,7 @@ import (
 // far as it goes, like an opening suite's games (go run ./bench measures
 // the real 8moves_v3.pgn).
 func bookGames(b *testing.B) []byte {
-	bk, err := book.Open(testenv.GnuchessBook(b))
+	bk, err := polyglot.Open(testenv.GnuchessBook(b))
 	if err != nil {
 		b.Fatal(err)
 	}

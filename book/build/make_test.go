@@ -14,6 +14,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/pgn"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
@@ -334,21 +335,21 @@ func TestWriteBookAtomic(t *testing.T) {
 		t.Fatal(err)
 	}
 	es := []book.Entry{{Key: 1, Move: 2, Weight: 3, Learn: 4}, {Key: 5, Move: 6, Weight: 7, Learn: 8}}
-	if err := book.WriteFile(path, es); err != nil {
+	if err := polyglot.WriteFile(path, es); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(path)
-	if err != nil || len(data) != 32 || book.DecodeEntry(data[16:]) != es[1] {
+	if err != nil || len(data) != 32 || polyglot.DecodeEntry(data[16:]) != es[1] {
 		t.Fatalf("written %x, %v", data, err)
 	}
 	if st, _ := os.Stat(path); st.Mode().Perm() != 0o644 {
 		t.Errorf("mode %v", st.Mode())
 	}
 	// A directory in the way, a missing directory: errors, nothing left.
-	if err := book.WriteFile(dir, es); err == nil {
+	if err := polyglot.WriteFile(dir, es); err == nil {
 		t.Error("writing over a directory succeeded")
 	}
-	if err := book.WriteFile(filepath.Join(dir, "missing", "x.bin"), es); err == nil {
+	if err := polyglot.WriteFile(filepath.Join(dir, "missing", "x.bin"), es); err == nil {
 		t.Error("writing into a missing directory succeeded")
 	}
 	names, _ := os.ReadDir(dir)
@@ -359,7 +360,7 @@ func TestWriteBookAtomic(t *testing.T) {
 	if err := os.Chmod(path, 0o664); err != nil {
 		t.Fatal(err)
 	}
-	if err := book.WriteFile(path, nil); err != nil {
+	if err := polyglot.WriteFile(path, nil); err != nil {
 		t.Fatal(err)
 	}
 	if st, _ := os.Stat(path); st.Size() != 0 || st.Mode().Perm() != 0o664 {

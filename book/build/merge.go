@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 )
 
 // MergeStats reports what a merge did.
@@ -54,7 +55,7 @@ func Merge(a, b *book.Book, learnOnly bool) ([]book.Entry, MergeStats, error) {
 	}
 	out := make([]book.Entry, 0, capacity)
 
-	ha, hb := a.HeaderEntries(), b.HeaderEntries()
+	ha, hb := polyglot.HeaderEntries(a), polyglot.HeaderEntries(b)
 	var merged []string
 	if !learnOnly {
 		merged = mergedVariants(a, b)
@@ -62,11 +63,11 @@ func Merge(a, b *book.Book, learnOnly bool) ([]book.Entry, MergeStats, error) {
 	switch {
 	case merged != nil:
 		st.Header = "in1+in2"
-		h, _ := a.Header()
+		h, _ := polyglot.ReadHeader(a)
 		if h == nil {
-			h, _ = b.Header()
+			h, _ = polyglot.ReadHeader(b)
 		}
-		out = append(out, book.HeaderEntriesFor(merged, h.Comment)...)
+		out = append(out, polyglot.HeaderEntriesFor(merged, h.Comment)...)
 	case ha > 0:
 		st.Header = "in1"
 		for i := 0; i < ha; i++ {
@@ -146,18 +147,18 @@ func Merge(a, b *book.Book, learnOnly bool) ([]book.Entry, MergeStats, error) {
 // unreadable or name no variant are kept as they are.
 func mergedVariants(a, b *book.Book) []string {
 	variants := func(bk *book.Book) ([]string, bool) {
-		h, err := bk.Header()
+		h, err := polyglot.ReadHeader(bk)
 		switch {
 		case err != nil || h != nil && len(h.Variants) == 0: // says nothing of its variants
 			return nil, false
 		case h == nil:
-			return []string{book.VariantNormal}, true
+			return []string{polyglot.VariantNormal}, true
 		}
 		return h.Variants, true
 	}
 	va, okA := variants(a)
 	vb, okB := variants(b)
-	if !okA || !okB || a.HeaderEntries() == 0 && b.HeaderEntries() == 0 {
+	if !okA || !okB || polyglot.HeaderEntries(a) == 0 && polyglot.HeaderEntries(b) == 0 {
 		return nil
 	}
 	all := slices.Clone(va)
@@ -167,7 +168,7 @@ func mergedVariants(a, b *book.Book) []string {
 		}
 	}
 	kept := va
-	if a.HeaderEntries() == 0 {
+	if polyglot.HeaderEntries(a) == 0 {
 		kept = vb
 	}
 	if slices.Equal(all, kept) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 )
 
 func mustMove(t testing.TB, s string) board.Move {
@@ -24,10 +25,10 @@ func mustMove(t testing.TB, s string) board.Move {
 func writeTestBook(t testing.TB, dir, name string, es []book.Entry) *book.Book {
 	t.Helper()
 	path := filepath.Join(dir, name)
-	if err := book.WriteFile(path, es); err != nil {
+	if err := polyglot.WriteFile(path, es); err != nil {
 		t.Fatal(err)
 	}
-	b, err := book.Open(path)
+	b, err := polyglot.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,9 +38,9 @@ func writeTestBook(t testing.TB, dir, name string, es []book.Entry) *book.Book {
 
 // headerEntry is a key-0 entry with the given 8 bytes of header text.
 func headerEntry(text string) book.Entry {
-	var raw [book.EntrySize]byte
+	var raw [polyglot.EntrySize]byte
 	copy(raw[8:], text)
-	return book.DecodeEntry(raw[:])
+	return polyglot.DecodeEntry(raw[:])
 }
 
 // TestMergeRule: worked out by hand from PolyGlot's rule (checked against
@@ -124,7 +125,7 @@ func TestMergeRejectsUnsorted(t *testing.T) {
 	unsorted := writeTestBook(t, dir, "u.bin", []book.Entry{{Key: 2, Move: 1, Weight: 1}, {Key: 1, Move: 1, Weight: 1}})
 	for _, pair := range [][2]*book.Book{{sorted, unsorted}, {unsorted, sorted}} {
 		_, _, err := Merge(pair[0], pair[1], false)
-		var oe *book.OrderError
+		var oe *polyglot.OrderError
 		if !errors.As(err, &oe) || oe.Index != 1 {
 			t.Errorf("got %v, want an order error at entry 1", err)
 		}
@@ -234,18 +235,18 @@ func BenchmarkMerge1M(b *testing.B) {
 	}
 	dir := b.TempDir()
 	for _, name := range []string{"a.bin", "b.bin"} {
-		if err := book.WriteFile(filepath.Join(dir, name), gen()); err != nil {
+		if err := polyglot.WriteFile(filepath.Join(dir, name), gen()); err != nil {
 			b.Fatal(err)
 		}
 	}
 	out := filepath.Join(dir, "c.bin")
 	b.ResetTimer()
 	for b.Loop() {
-		x, err := book.Open(filepath.Join(dir, "a.bin"))
+		x, err := polyglot.Open(filepath.Join(dir, "a.bin"))
 		if err != nil {
 			b.Fatal(err)
 		}
-		y, err := book.Open(filepath.Join(dir, "b.bin"))
+		y, err := polyglot.Open(filepath.Join(dir, "b.bin"))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -253,7 +254,7 @@ func BenchmarkMerge1M(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := book.WriteFile(out, es); err != nil {
+		if err := polyglot.WriteFile(out, es); err != nil {
 			b.Fatal(err)
 		}
 		x.Close()

@@ -12,8 +12,10 @@ import (
 
 // Format is ChessBase's CTG format as the book decision and the tools
 // see it, with DroidFish's weights under the default options (see
-// WithOptions): a book found by position, read a few pages a probe
-// (book.ByPosition); read only.
+// WithOptions): a book found by position, read a few pages a probe (its
+// book.Source finds a position's moves by the position itself), with what
+// the book holds beyond its entries (Describe: PositionFacts, MoveFacts);
+// read only.
 var Format book.Format = format{}
 
 // WithOptions is the CTG format reading weights under opt (tournament
@@ -46,10 +48,11 @@ func (f format) Open(path string) (*book.Book, error) {
 		return nil, err
 	}
 	p := &prober{r: r, opt: f.opt, format: f}
-	return book.ByPosition(path, f, p, p.info(nil), nil), nil
+	return book.New(path, f, p, p.info(nil), nil), nil
 }
 
-// prober is an open CTG book as the book decision asks it.
+// prober is an open CTG book as the book decision asks it: a
+// book.Source that finds a position's moves by the position.
 type prober struct {
 	r      *Book
 	opt    Options
@@ -68,8 +71,6 @@ type Info struct {
 	// Walk is what reading the book whole found (nil for a book read a
 	// probe at a time).
 	Walk *WalkInfo `json:"walk,omitempty"`
-
-	reader *Book // the open reader, for a book read a probe at a time
 }
 
 // WalkInfo is what reading a CTG book whole found: the positions its walk
@@ -88,12 +89,8 @@ type WalkInfo struct {
 
 func (p *prober) info(walk *WalkInfo) *Info {
 	lower, upper := p.r.Bounds()
-	i := &Info{Pages: p.r.Pages(), TableEntries: p.r.TableSize(), LowerBound: lower, UpperBound: upper,
+	return &Info{Pages: p.r.Pages(), TableEntries: p.r.TableSize(), LowerBound: lower, UpperBound: upper,
 		Games: p.r.Games(), Options: p.opt, Walk: walk}
-	if walk == nil {
-		i.reader = p.r
-	}
-	return i
 }
 
 // String is what the proxy's log says of the book opened: "118 pages,
@@ -109,33 +106,80 @@ func (i *Info) String() string {
 	return s
 }
 
-// InfoOf is what b holds when it was opened from a CTG book, else nil.
-func InfoOf(b *book.Book) *Info {
-	info, _ := b.Report().(*Info)
-	return info
+// Lines are info-book's lines of what the files hold and what reading
+// them whole found.
+func (i *Info) Lines() [][2]string {
+	lines := [][2]string{
+		{"format", "CTG (ChessBase's book), read as the Polyglot book below"},
+		{"CTG files", fmt.Sprintf("%d pages, a table of %d entries, page bounds %d-%d; made from %d games", i.Pages, i.TableEntries, i.LowerBound, i.UpperBound, i.Games)},
+	}
+	if wk := i.Walk; wk != nil {
+		lines = append(lines,
+			[2]string{"CTG positions", fmt.Sprintf("%d in its pages: %d reached by lines of book moves from the start position, %d not", wk.InPages, wk.Entries, wk.Unreached)},
+			[2]string{"CTG walk", fmt.Sprintf("%d positions (mirror twins apart), %d plies deep", wk.Positions, wk.Depth)})
+	}
+	return append(lines, [2]string{"CTG weights", fmt.Sprintf("DroidFish's: tournament mode %s, prefer main lines %s", onOff(i.Options.TournamentMode), onOff(i.Options.PreferMainLines))})
 }
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// EntriesAre says what the book's entries are.
+func (i *Info) EntriesAre() string {
+	if i.Walk == nil {
+		return "none: its moves are found a position at a time"
+	}
+	return "the moves of the positions the walk reached"
+}
+
+// Faults are every fault the walk met, and the positions it left out.
+func (i *Info) Faults() []string {
+	if i.Walk == nil {
+		return nil
+	}
+	var out []string
+	for _, p := range i.Walk.Problems {
+		out = append(out, "CTG "+p.Error()+"; the rest of the book is used")
+	}
+	if i.Walk.Unreached > 0 {
+		out = append(out, fmt.Sprintf("CTG: %d of the book's %d positions are not reached by a line of book moves from the start position: not counted above", i.Walk.Unreached, i.Walk.InPages))
+	}
+	return out
+}
+
+// InfoOf is what b holds when it was opened from a CTG book, else nil:
+// book.ReportOf, the one function for every format's report.
+var InfoOf = book.ReportOf[*Info]
 
 // ReaderOf is the reader behind b and the options its weights are read
 // under, for a CTG book read a probe at a time (what probe shows the
 // annotations and statistics from); nil otherwise.
 func ReaderOf(b *book.Book) (*Book, Options) {
-	if i := InfoOf(b); i != nil && i.reader != nil {
-		return i.reader, i.Options
+	if p, ok := b.Source().(*prober); ok {
+		return p.r, p.opt
 	}
 	return nil, Options{}
 }
 
-// Probe appends pos's moves as Polyglot entries (book.Prober): the
+// Probe appends pos's moves as Polyglot entries (book.Source): the
 // weights DroidFish plays by, as Polyglot weights (the heaviest 65535),
 // and learn fields from the statistics of the position each move leads
 // to: its games, and the points (2 a win, 1 a draw) of the side that
 // played the move.
-func (p *prober) Probe(pos *board.Position, buf []book.Entry) ([]book.Entry, error) {
-	e, err := p.r.Probe(pos, p.opt)
+func (p *prober) Probe(pos board.Position, buf []book.Found) ([]book.Found, error) {
+	e, err := p.r.Probe(&pos, p.opt)
 	if e == nil || err != nil {
 		return buf, err
 	}
-	return p.entries(buf, pos, e), nil
+	var ebuf [32]book.Entry
+	for i, en := range p.entries(ebuf[:0], &pos, e) {
+		buf = append(buf, book.Found{Index: i, Entry: en})
+	}
+	return buf, nil
 }
 
 func (p *prober) entries(buf []book.Entry, pos *board.Position, e *Position) []book.Entry {
@@ -164,7 +208,7 @@ func (p *prober) entries(buf []book.Entry, pos *board.Position, e *Position) []b
 // info-book lists them all.
 const maxWarnings = 10
 
-// Whole walks the book from the start position (book.Prober): maxPly
+// Whole walks the book from the start position (book.Source): maxPly
 // plies of moves (0: no limit), so the positions up to maxPly-1 plies
 // deep give their moves.
 func (p *prober) Whole(maxPly int) (*book.Book, error) {
@@ -198,10 +242,10 @@ func (p *prober) Whole(maxPly int) (*book.Book, error) {
 		warnings = append(warnings, fmt.Sprintf("CTG: %d of the book's %d positions are not reached by a line of book moves from the start position%s: left out (polyproxy playing from the CTG book itself finds them)",
 			walk.Unreached, inPages, within))
 	}
-	return book.InMemory(p.r.Name(), p.format, entries, p.info(walk), warnings), nil
+	return book.New(p.r.Name(), p.format, book.Memory(entries), p.info(walk), warnings), nil
 }
 
-// Warnings are the faults met so far (book.Prober).
+// Warnings are the faults met so far (book.Source).
 func (p *prober) Warnings() []string {
 	problems := p.r.Problems()
 	w := make([]string, len(problems))

@@ -16,7 +16,9 @@ import (
 // in a fixed order.
 func entriesAt(b *book.Book, pos *board.Position) []book.Entry {
 	var es []book.Entry
-	b.At(pos, func(_ int, e book.Entry) { es = append(es, e) })
+	for _, f := range b.At(pos, nil) {
+		es = append(es, f.Entry)
+	}
 	slices.SortFunc(es, func(x, y book.Entry) int { return int(x.Move) - int(y.Move) })
 	return es
 }
@@ -91,8 +93,8 @@ func TestFormatByPosition(t *testing.T) {
 	if cands := c.Candidates(b, chess960, nil); len(cands) != 0 {
 		t.Errorf("a Chess960 game probed the CTG book: %v", cands)
 	}
-	if _, ok, why := c.Choose([]*book.Book{b}, chess960, nil, nil); ok || !strings.Contains(why, "the CTG format has no Chess960") {
-		t.Errorf("Chess960: chosen %v, %q", ok, why)
+	if d := c.Choose(book.Both(b), book.At(chess960)); d.Chosen >= 0 || !strings.Contains(d.Reason, "the CTG format has no Chess960") {
+		t.Errorf("Chess960: chosen %v, %q", d.Chosen, d.Reason)
 	}
 }
 

@@ -1,10 +1,10 @@
 // Package formats is where a book file's format is recognised: the one
 // table of the formats polyproxy reads, and the ways to open a book of any
-// of them (Open, OpenWhole, OpenLearnFile) that every command and the
-// proxy use. A
-// format is a package of its own (the Polyglot format is package book's,
-// Arena's ABK book/abk) exporting a book.Format; adding one is one line
-// below.
+// of them (Open, OpenWhole, OpenLearnFile), write one (Write) and read
+// what a format knows beyond its entries (Named) that every command and
+// the proxy use: none of them names a format. A format is a package of its
+// own (book/polyglot, Arena's book/abk, ChessBase's book/ctg) exporting a
+// book.Format; adding one is one line in the table below.
 package formats
 
 import (
@@ -15,15 +15,31 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/abk"
 	"github.com/polyproxy/polyproxy/book/ctg"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 )
 
-// All are the formats, Polyglot first: the format of a file whose name
-// claims no other.
-var All = []book.Format{
-	book.Polyglot,
-	abk.Format,
-	ctg.Format,
+// table is the formats, one line each, Polyglot first: the format of a
+// file whose name claims no other. under, when set, is the format reading
+// a book's weights under Options.
+var table = []struct {
+	book.Format
+	under func(Options) book.Format
+}{
+	{polyglot.Format, nil},
+	{abk.Format, nil},
+	{ctg.Format, func(o Options) book.Format {
+		return ctg.WithOptions(ctg.Options{TournamentMode: o.CTGTournamentMode, PreferMainLines: o.CTGPreferMainLines})
+	}},
 }
+
+// All are the formats, in the table's order.
+var All = func() []book.Format {
+	out := make([]book.Format, len(table))
+	for i, f := range table {
+		out[i] = f.Format
+	}
+	return out
+}()
 
 // A claimer is a format known by its files' names alone: a book of
 // several files without a signature (CTG's three), which no one file's
@@ -105,16 +121,19 @@ func Recognise(path string) (book.Format, error) {
 }
 
 // Options are the settings of how the formats read a book's weights,
-// each format's own (the zero value: each format's defaults).
+// each format taking its own (the zero value: each format's defaults).
 type Options struct {
-	// CTG are DroidFish's choices over a CTG book's weights.
-	CTG ctg.Options
+	// CTGTournamentMode and CTGPreferMainLines are DroidFish's choices
+	// over a CTG book's weights.
+	CTGTournamentMode, CTGPreferMainLines bool
 }
 
 // format is f reading under o.
 func (o Options) format(f book.Format) book.Format {
-	if f == ctg.Format {
-		return ctg.WithOptions(o.CTG)
+	for _, t := range table {
+		if t.Format == f && t.under != nil {
+			return t.under(o)
+		}
 	}
 	return f
 }
@@ -169,3 +188,46 @@ func OpenLearnFileReadOnly(path string) (*book.LearnFile, error) {
 	}
 	return book.OpenLearnFileReadOnly(path, f)
 }
+
+// MaxPly is the deepest line a format of lines from the start position
+// holds (ABK's tree), and so what a writer's maxPly goes up to.
+const MaxPly = abk.MaxPly
+
+// ByExt is the format whose extension is ext (".bin", ".abk"), or nil: a
+// tool's flag for a book of one format (make-book's -bin, -abk).
+func ByExt(ext string) book.Format {
+	for _, f := range All {
+		if strings.EqualFold(ext, f.Ext()) {
+			return f
+		}
+	}
+	return nil
+}
+
+// Write writes src as a book at path, in the format its name claims
+// (Claimed), into the batch b (see WriteAs).
+func Write(b *book.Batch, path string, src *book.Book, maxPly int) (book.Written, error) {
+	return WriteAs(Claimed(path), b, path, src, maxPly)
+}
+
+// WriteAs writes src as a book of format f at path into the batch b,
+// maxPly bounding a format of lines (book.Writer); a format polyproxy
+// does not write is an error.
+func WriteAs(f book.Format, b *book.Batch, path string, src *book.Book, maxPly int) (book.Written, error) {
+	w, ok := f.(book.Writer)
+	if !ok {
+		return book.Written{}, fmt.Errorf("write %s: polyproxy writes no %s book (name it .bin for a Polyglot book)", path, f.Name())
+	}
+	return w.Write(b, path, src, maxPly)
+}
+
+// Stats summarise a whole book, read as entries, for info-book.
+type Stats = polyglot.Stats
+
+// Scan reads the whole book once and summarises it (polyglot.Scan: every
+// format's book is read as entries).
+func Scan(b *book.Book) (*Stats, error) { return polyglot.Scan(b) }
+
+// Chess960 reports a book that says it holds Chess960 positions (a
+// Polyglot book's @PG@ header names the variant).
+func Chess960(b *book.Book) bool { return polyglot.Chess960(b) }

@@ -14,6 +14,7 @@ import (
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/ctg"
 	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 )
 
 // sortedBook is a valid Polyglot book of n entries with random keys and
@@ -38,7 +39,7 @@ func sortedBook(r *rand.Rand, n, at int, k board.Key) []book.Entry {
 }
 
 // writeEntries writes es as a book file named name (without the sync of
-// book.WriteFile, which hundreds of books would wait for).
+// polyglot.WriteFile, which hundreds of books would wait for).
 func writeEntries(t *testing.T, name string, es []book.Entry) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), name)
@@ -49,9 +50,9 @@ func writeEntries(t *testing.T, name string, es []book.Entry) string {
 }
 
 func entryBytes(es []book.Entry) []byte {
-	data := make([]byte, len(es)*book.EntrySize)
+	data := make([]byte, len(es)*polyglot.EntrySize)
 	for i, e := range es {
-		e.Encode(data[i*book.EntrySize:])
+		polyglot.PutEntry(data[i*polyglot.EntrySize:], e)
 	}
 	return data
 }
@@ -73,7 +74,7 @@ func TestSortedBookIsPolyglot(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	if b.Format() != book.Polyglot || len(b.Warnings()) != 0 {
+	if b.Format() != polyglot.Format || len(b.Warnings()) != 0 {
 		t.Fatalf("opened as %s, warnings %q", b.Format().Name(), b.Warnings())
 	}
 	if got := b.Entries(key); len(got) != 1 || got[0] != es[at] {
@@ -178,11 +179,11 @@ func TestNoBookTakenForTheOther(t *testing.T) {
 			t.Fatal(err)
 		}
 		polyglotBooks++
-		tie := abk.Format.Fits(openFile(t, path), int64(n*book.EntrySize)) == nil
+		tie := abk.Format.Fits(openFile(t, path), int64(n*polyglot.EntrySize)) == nil
 		if tie {
 			ties++
 		}
-		if want := formats.Claimed(name); tie && got != want || !tie && got != book.Polyglot {
+		if want := formats.Claimed(name); tie && got != want || !tie && got != polyglot.Format {
 			t.Errorf("a Polyglot book of %d entries named %s (fits ABK too: %v) was taken for %s", n, name, tie, got.Name())
 		}
 	}
@@ -239,8 +240,8 @@ func TestFitsNeither(t *testing.T) {
 		format book.Format
 		says   string // in the error, or a warning
 	}{
-		{"stray.bin", append(slices.Clone(bin), 0), book.Polyglot, "not a multiple of 16"},
-		{"stray", append(slices.Clone(bin), 0), book.Polyglot, "not a multiple of 16"},
+		{"stray.bin", append(slices.Clone(bin), 0), polyglot.Format, "not a multiple of 16"},
+		{"stray", append(slices.Clone(bin), 0), polyglot.Format, "not a multiple of 16"},
 		{"cut.abk", abkData[:len(abkData)-3], abk.Format, "not a whole number of 28-byte records"},
 		{"short.abk", abkData[:1000], abk.Format, "ABK book of 1000 bytes: too short"},
 	} {
@@ -327,16 +328,16 @@ func TestCTGByName(t *testing.T) {
 		}
 		defer b.Close()
 		w, zero := map[board.Move]uint16{}, 0
-		b.At(e4, func(_ int, e book.Entry) {
-			w[e.Move] = e.Weight
-			if e.Weight == 0 {
+		for _, f := range b.At(e4, nil) {
+			w[f.Entry.Move] = f.Entry.Weight
+			if f.Entry.Weight == 0 {
 				zero++
 			}
-		})
+		}
 		return w, zero
 	}
 	plain, zeroPlain := weights(formats.Options{})
-	tournament, zeroTournament := weights(formats.Options{CTG: ctg.Options{TournamentMode: true}})
+	tournament, zeroTournament := weights(formats.Options{CTGTournamentMode: true})
 	if len(plain) == 0 || len(plain) != len(tournament) || zeroTournament <= zeroPlain {
 		t.Errorf("after 1.e4: %d moves, %d of weight 0; in tournament mode %d, %d of weight 0", len(plain), zeroPlain, len(tournament), zeroTournament)
 	}
@@ -352,7 +353,7 @@ func TestCTGByName(t *testing.T) {
 	// A Polyglot book is read whole as it is.
 	bin := writeEntries(t, "p.bin", sortedBook(rand.New(rand.NewPCG(3, 4)), 100, -1, 0))
 	p, err := formats.OpenWhole(bin, formats.Options{}, 0)
-	if err != nil || p.Format() != book.Polyglot || p.Len() != 100 {
+	if err != nil || p.Format() != polyglot.Format || p.Len() != 100 {
 		t.Fatalf("a Polyglot book read whole: %v", err)
 	}
 	p.Close()

@@ -183,8 +183,7 @@ func Verdict(b *book.Book, err error) (Notice, bool) {
 	if err == nil || errors.Is(err, book.ErrClosed) {
 		return Notice{}, false
 	}
-	var oe *book.OrderError
-	if errors.As(err, &oe) {
+	if errors.Is(err, book.ErrUnsorted) {
 		return Notice{Msg: fmt.Sprintf("book %s is not sorted (%v): its moves are still found, but every lookup reads the whole file (a Polyglot book must be sorted by key)", b.Path(), err), Warn: true}, true
 	}
 	return Notice{Msg: fmt.Sprintf("book %s: %s", b.Path(), plainerr.About(b.Path(), plainerr.Text(err))), Warn: true}, true

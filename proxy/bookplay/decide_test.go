@@ -11,6 +11,21 @@ import (
 	"github.com/polyproxy/polyproxy/uci"
 )
 
+// bookEntry is a move and its weight after a line of moves from the start.
+type bookEntry struct {
+	moves, move string
+	weight      uint16
+}
+
+// writeBook writes a small sorted Polyglot book (fixture.MovesBook).
+func writeBook(t testing.TB, entries []bookEntry) string {
+	var ms []fixture.BookMove
+	for _, e := range entries {
+		ms = append(ms, fixture.BookMove{Moves: e.moves, Move: e.move, Weight: e.weight})
+	}
+	return fixture.MovesBook(t, ms)
+}
+
 // smallBooks is the book play of a run with one small book (1.e4 300,
 // 1.d4 100; after 1.e4 only c5), its best move always chosen.
 func smallBooks(t *testing.T, set func(*config.Config)) *Books {
@@ -36,8 +51,8 @@ func smallBooks(t *testing.T, set func(*config.Config)) *Books {
 func TestMove(t *testing.T) {
 	start := Game{Line: fixture.Line(t, "", ""), Number: 1}
 	s := smallBooks(t, nil)
-	if choice, _, ok := s.Move(&uci.Go{}, start, false); !ok || choice.Move.String() != "e2e4" {
-		t.Fatalf("the book's move: %v, %v", choice.Move, ok)
+	if d, _, ok := s.Move(&uci.Go{}, start, false); !ok || d.Candidates[d.Chosen].Move.String() != "e2e4" {
+		t.Fatalf("the book's move: %+v, %v", d, ok)
 	}
 	for _, tc := range []struct {
 		name    string
@@ -62,7 +77,7 @@ func TestMove(t *testing.T) {
 		}
 	}
 	deep := smallBooks(t, func(c *config.Config) { c.BookDepth = 0 })
-	if why := deep.decide(choose, start, nil).why; why != "beyond BookDepth (move 1 > 0)" {
+	if why := deep.decide(choose, start, nil).Why; why != "beyond BookDepth (move 1 > 0)" {
 		t.Errorf("BookDepth: %q", why)
 	}
 	off := smallBooks(t, func(c *config.Config) { c.Book = false })
@@ -95,8 +110,10 @@ func TestViewAndReply(t *testing.T) {
 	var movesA, movesB []string
 	for range 20 {
 		a.View(start)
-		ca, _, _ := a.Move(&uci.Go{}, start, false)
-		cb, _, _ := b.Move(&uci.Go{}, start, false)
+		da, _, _ := a.Move(&uci.Go{}, start, false)
+		db, _, _ := b.Move(&uci.Go{}, start, false)
+		ca, _ := da.Move()
+		cb, _ := db.Move()
 		movesA, movesB = append(movesA, ca.Move.String()), append(movesB, cb.Move.String())
 	}
 	if strings.Join(movesA, " ") != strings.Join(movesB, " ") {

@@ -9,11 +9,12 @@ import (
 )
 
 // showBook answers bk, for XBoard's Book window: the moves the book has
-// for the position on the board, in SAN, each with its share of the
-// position's weight and its learned results when it has some, as the
-// book decision sees them (the side's books, the policies); lines start
-// with a space and an empty line ends the answer. It is answered in any
-// mode, and no search notices it.
+// for the position on the board, in SAN, the likeliest first, each with
+// its chance of being played, its weight and share of the position's
+// weight, and its learned results when it has some, as the book decision
+// sees them (the side's books, the policies); lines start with a space
+// and an empty line ends the answer. It is answered in any mode, and no
+// search notices it.
 func (x *Front) showBook() {
 	v := x.c.BookView()
 	var lines []string
@@ -25,8 +26,8 @@ func (x *Front) showBook() {
 				continue
 			}
 			var b strings.Builder
-			b.WriteString(" " + pos.SAN(cd.Move) + " " + strconv.FormatFloat(100*cd.Share, 'f', 1, 64) +
-				"% (weight " + strconv.FormatUint(cd.Weight, 10))
+			b.WriteString(" " + pos.SAN(cd.Move) + " chance " + string(book.AppendPercent(nil, cd.Chance)) +
+				" (weight " + strconv.FormatUint(cd.Weight, 10) + ", share " + string(book.AppendPercent(nil, cd.Share)))
 			if l := cd.Entry.Learn; l.Games() > 0 {
 				b.WriteString(", " + learnText(l))
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/proxy/proxytest"
 	"github.com/polyproxy/polyproxy/uci/ucitest"
@@ -42,13 +43,13 @@ func bookWindow(h *proxytest.Harness) []string {
 func TestXboardBookWindow(t *testing.T) {
 	h, _ := startXboard(t, proxytest.Config(t, proxytest.SmallBook(t)), nil)
 	h.Send("new", "force")
-	want := []string{" test.bin:", " e4 75.0% (weight 300)", " d4 25.0% (weight 100)"}
+	want := []string{" test.bin:", " e4 chance 100.0% (weight 300, share 75.0%)", " d4 chance 0.0% (weight 100, share 25.0%)"}
 	if got := bookWindow(h); !slices.Equal(got, want) {
 		t.Errorf("bk at the start: %q, want %q", got, want)
 	}
 	// In force mode the board follows the GUI's moves.
 	h.Send("usermove e2e4")
-	want = []string{" test.bin:", " c5 100.0% (weight 50)"}
+	want = []string{" test.bin:", " c5 chance 100.0% (weight 50, share 100.0%)"}
 	if got := bookWindow(h); !slices.Equal(got, want) {
 		t.Errorf("bk after 1.e4: %q, want %q", got, want)
 	}
@@ -59,19 +60,21 @@ func TestXboardBookWindow(t *testing.T) {
 	}
 }
 
-// bk shows what the book decision would play: BookWidth's cut, the side's
-// own books, BookDepth; and learned results.
+// bk shows what the book decision would play, the likeliest first, each
+// move's chance and share: BookWidth's cut, the side's own books,
+// BookDepth; and learned results.
 func TestXboardBookWindowFollowsTheBookPolicies(t *testing.T) {
 	cfg := proxytest.Config(t, proxytest.SmallBook(t))
 	cfg.BookWidth = 1
 	h, _ := startXboard(t, cfg, nil)
 	h.Send("new", "force")
-	want := []string{" test.bin:", " e4 75.0% (weight 300)", " d4 25.0% (weight 100) not played: outside BookWidth 1"}
+	want := []string{" test.bin:", " e4 chance 100.0% (weight 300, share 75.0%)", " d4 chance 0.0% (weight 100, share 25.0%) not played: outside BookWidth 1"}
 	if got := bookWindow(h); !slices.Equal(got, want) {
 		t.Errorf("bk with BookWidth 1: %q, want %q", got, want)
 	}
 	h.Send("option Polyglot BookDepth=0")
-	want = []string{" no book move here: beyond BookDepth (move 1 > 0)"}
+	want = []string{" test.bin:", " e4 chance 0.0% (weight 300, share 75.0%) not played: beyond BookDepth (move 1 > 0)",
+		" d4 chance 0.0% (weight 100, share 25.0%) not played: outside BookWidth 1", " no book move here: beyond BookDepth (move 1 > 0)"}
 	if got := bookWindow(h); !slices.Equal(got, want) {
 		t.Errorf("bk with BookDepth 0: %q, want %q", got, want)
 	}
@@ -80,7 +83,7 @@ func TestXboardBookWindowFollowsTheBookPolicies(t *testing.T) {
 	afterE4 := fixture.Line(t, "", "e2e4")
 	mv := func(s string) board.Move { m, _ := board.ParseMove(s); return m }
 	blackBook := filepath.Join(t.TempDir(), "black.bin")
-	if err := book.WriteFile(blackBook, []book.Entry{
+	if err := polyglot.WriteFile(blackBook, []book.Entry{
 		{Key: afterE4.Pos.Key(), Move: mv("e7e5"), Weight: 30, Learn: book.MakeLearn(4, 6)},
 		{Key: afterE4.Pos.Key(), Move: mv("c7c6"), Weight: 10},
 	}); err != nil {
@@ -90,7 +93,7 @@ func TestXboardBookWindowFollowsTheBookPolicies(t *testing.T) {
 	cfg.BookFilesBlack = []string{blackBook}
 	h, _ = startXboard(t, cfg, nil)
 	h.Send("new", "force", "usermove e2e4")
-	want = []string{" black.bin:", " e5 75.0% (weight 30, 4 games, 75.0% scored)", " c6 25.0% (weight 10)"}
+	want = []string{" black.bin:", " e5 chance 100.0% (weight 30, share 75.0%, 4 games, 75.0% scored)", " c6 chance 0.0% (weight 10, share 25.0%)"}
 	if got := bookWindow(h); !slices.Equal(got, want) {
 		t.Errorf("bk with BookFileBlack: %q, want %q", got, want)
 	}

@@ -21,10 +21,11 @@ type bookAnswer struct {
 	forGame int    // the game given it answers (track.Tracker.Seq)
 	bm      BestMove
 	book    BookChoice // what bm.Book points to
-	choice  book.Choice
-	key     board.Key // the position the move was chosen for
-	white   bool      // White made the book move
-	ply     int       // of the position it was chosen for, counted from the game's start
+	choice  book.Candidate
+	from    *book.Book // the book that answered
+	key     board.Key  // the position the move was chosen for
+	white   bool       // White made the book move
+	ply     int        // of the position it was chosen for, counted from the game's start
 	after   *board.Line
 }
 
@@ -40,11 +41,12 @@ func (c *Core) bookMove(g *uci.Go) (*bookAnswer, bool) {
 	if c.game.OK() {
 		cur = c.game.Current()
 	}
-	choice, notices, ok := c.books.Move(g, c.bookGame(cur), c.engine.Modes().Analyse)
+	d, notices, ok := c.books.Move(g, c.bookGame(cur), c.engine.Modes().Analyse)
 	c.tell(notices)
 	if !ok {
 		return nil, false
 	}
+	choice, _ := d.Move()
 	move := choice.Move.String()
 	after, predicted, ponder := c.game.Predicted()
 	if after == nil || predicted != choice.Move {
@@ -69,12 +71,13 @@ func (c *Core) bookMove(g *uci.Go) (*bookAnswer, bool) {
 		ponder:  ponder,
 		forGame: c.game.Seq(),
 		choice:  choice,
+		from:    d.Book,
 		key:     cur.Pos.Key(),
 		white:   cur.Pos.WhiteToMove(),
 		ply:     len(cur.Keys) - 1,
 		after:   after,
 		bm:      BestMove{Move: choice.Move, Ponder: ponderMove},
-		book:    BookChoice{Weight: choice.Weight, Share: choice.Share, File: filepath.Base(choice.Book.Path())},
+		book:    BookChoice{Weight: choice.Weight, Chance: choice.Chance, Share: choice.Share, File: filepath.Base(d.Book.Path())},
 	}
 	ans.bm.Book = &ans.book
 	return ans, true
@@ -114,7 +117,7 @@ func (c *Core) releaseBookAnswer(played bool) {
 		line := slices.Clone(ans.after.Keys[:ans.ply+1])
 		out.observe = func() {
 			c.observer.Later(func(o GameObserver) {
-				o.BookMove(ans.choice.Book, line, ans.choice.Entry.Move, ans.white)
+				o.BookMove(ans.from, line, ans.choice.Entry.Move, ans.white)
 				o.AfterBestmove(after)
 			})
 		}

@@ -21,7 +21,7 @@ func TestBookAnswer(t *testing.T) {
 	h.Send("position startpos", "go wtime 1000 btime 1000 winc 10 binc 10")
 	got := h.Until("bestmove")
 	want := []string{
-		"book move e2e4 (weight 300, 75.0%, test.bin)",
+		"book move e2e4 (weight 300, chance 100.0%, share 75.0%, test.bin)",
 		"bestmove e2e4 ponder c7c5",
 	}
 	if !slices.Equal(got, want) {

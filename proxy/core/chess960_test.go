@@ -8,6 +8,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/proxy/proxytest"
 )
 
@@ -43,7 +44,7 @@ func chess960Book(t *testing.T) string {
 	es = append(es, book.Entry{Key: p.Key(), Move: long, Weight: 20}, book.Entry{Key: p.Key(), Move: short, Weight: 5})
 	slices.SortStableFunc(es, book.CompareEntries)
 	path = filepath.Join(t.TempDir(), "960.bin")
-	if err := book.WriteFile(path, es); err != nil {
+	if err := polyglot.WriteFile(path, es); err != nil {
 		t.Fatal(err)
 	}
 	return path

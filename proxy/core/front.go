@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/proxy/logfile"
 	"github.com/polyproxy/polyproxy/uci"
@@ -75,17 +76,19 @@ type BestMove struct {
 // BookChoice is what the book's answer was chosen from.
 type BookChoice struct {
 	Weight uint64
+	Chance float64 // how likely the decision was to play it, 0 to 1
 	Share  float64 // of the position's weight, 0 to 1
 	File   string  // the book's file name, without its directory
 }
 
 // AppendBookNote appends the book's answer in words, as the GUI is told
-// it: "book move e2e4 (weight 300, 75.0%, book.bin)".
+// it: "book move e2e4 (weight 300, chance 80.0%, share 75.0%, book.bin)".
 func (b *BestMove) AppendBookNote(dst []byte) []byte {
 	dst = b.Move.AppendTo(append(dst, "book move "...))
 	dst = strconv.AppendUint(append(dst, " (weight "...), b.Book.Weight, 10)
-	dst = strconv.AppendFloat(append(dst, ", "...), 100*b.Book.Share, 'f', 1, 64)
-	return append(append(append(dst, "%, "...), b.Book.File...), ')')
+	dst = book.AppendPercent(append(dst, ", chance "...), b.Book.Chance)
+	dst = book.AppendPercent(append(dst, ", share "...), b.Book.Share)
+	return append(append(append(dst, ", "...), b.Book.File...), ')')
 }
 
 // AppendUCI appends the answer as a UCI bestmove line: the engine's as it

@@ -35,7 +35,7 @@ func TestLogRecordsTrafficAndDecisions(t *testing.T) {
 	for _, want := range []string{
 		version.Get().String() + ": log started ",
 		">engine uci", "engine> uciok", "gui> uci", ">gui uciok", "gui> position startpos",
-		"book: " + cfg.BookFiles[0] + ": e2e4 chosen (best, weight 300 of 400, 75.0%)",
+		"book: " + cfg.BookFiles[0] + ": e2e4 chosen (best, weight 300 of 400, chance 100.0%, share 75.0%)",
 		">gui bestmove e2e4 ponder c7c5",
 		"book: no (" + cfg.BookFiles[0] + ": not in book)",
 		">engine go", "engine> bestmove a7a6", ">gui bestmove a7a6",
@@ -82,7 +82,7 @@ func TestLogRecordsEveryBookReason(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"e2e4 chosen (best, weight 1000 of 1004, 99.6%); not eligible: e2e3 below threshold (0.4%), e1e3 illegal here",
+		"e2e4 chosen (best, weight 1000 of 1004, chance 100.0%, share 99.6%); not eligible: e2e3 below threshold (share 0.4%), e1e3 illegal here",
 		"book: no (beyond BookDepth (move 90 > 50))",
 		"all weights 0",
 		"book: no (analysis (go infinite))",

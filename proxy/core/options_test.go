@@ -106,7 +106,7 @@ func TestBookFileChangedAtRunTime(t *testing.T) {
 	other := proxytest.WriteBook(t, []proxytest.BookEntry{{Moves: "", Move: "g1f3", Weight: 5}})
 	h.Send("setoption name Polyglot BookFile value "+other, "position startpos", "go")
 	if l := h.Until("bestmove"); l[len(l)-1] != "bestmove g1f3" || !strings.HasPrefix(l[0], "notice: book "+other+" opened (1 entries)") ||
-		!strings.Contains(l[1], "(weight 5, 100.0%, test.bin)") {
+		!strings.Contains(l[1], "(weight 5, chance 100.0%, share 100.0%, test.bin)") {
 		t.Fatalf("got %q", l)
 	}
 }

@@ -50,12 +50,12 @@ func TestBookPerSide(t *testing.T) {
 	// White to move: the white book, its ponder reply from the black book.
 	h.Send("position startpos", "go")
 	got := h.Until("bestmove")
-	if !proxytest.Contains(got, "book move d2d4 (weight 10, 100.0%, white.bin)") || got[len(got)-1] != "bestmove d2d4 ponder g8f6" {
+	if !proxytest.Contains(got, "book move d2d4 (weight 10, chance 100.0%, share 100.0%, white.bin)") || got[len(got)-1] != "bestmove d2d4 ponder g8f6" {
 		t.Fatalf("White: %q", got)
 	}
 	// Black to move: the black book, not BookFile's c7c5.
 	h.Send("position startpos moves e2e4", "go")
-	if got := h.Until("bestmove"); !proxytest.Contains(got, "book move e7e5 (weight 10, 100.0%, black.bin)") || got[len(got)-1] != "bestmove e7e5" {
+	if got := h.Until("bestmove"); !proxytest.Contains(got, "book move e7e5 (weight 10, chance 100.0%, share 100.0%, black.bin)") || got[len(got)-1] != "bestmove e7e5" {
 		t.Fatalf("Black: %q", got)
 	}
 	// The white book has no move here: the engine, not BookFile.

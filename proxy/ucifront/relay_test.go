@@ -94,7 +94,7 @@ func TestBookAnswerInUCI(t *testing.T) {
 	h.Send("position startpos", "go wtime 1000 btime 1000 winc 10 binc 10")
 	got := h.Until("bestmove")
 	want := []string{
-		"info string book move e2e4 (weight 300, 75.0%, test.bin)",
+		"info string book move e2e4 (weight 300, chance 100.0%, share 75.0%, test.bin)",
 		"info depth 1 score cp 0 time 0 nodes 0 pv e2e4",
 		"bestmove e2e4 ponder c7c5",
 	}

@@ -1,4 +1,4 @@
-package book_test
+package polyglot_test
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
@@ -41,8 +42,8 @@ func sampleBook(t testing.TB) string {
 func pickEntries(t testing.TB, data []byte, n int) []int {
 	var out []int
 	var last board.Key
-	for i := 0; i+1 < len(data)/book.EntrySize && len(out) < n; i += 997 {
-		e := book.DecodeEntry(data[i*book.EntrySize:])
+	for i := 0; i+1 < len(data)/polyglot.EntrySize && len(out) < n; i += 997 {
+		e := polyglot.DecodeEntry(data[i*polyglot.EntrySize:])
 		if e.Key == 0 || e.Key == last || e.Move.IsNull() || book.Learn(e.Learn).Games() > 50000 || book.Learn(e.Learn).Points() > 40000 {
 			continue
 		}
@@ -63,10 +64,10 @@ func TestApplyWritesOnlyLearnBytes(t *testing.T) {
 	path := sampleBook(t)
 	before := fixture.ReadFile(t, path)
 	idx := pickEntries(t, before, 3)
-	e0 := book.DecodeEntry(before[idx[0]*book.EntrySize:])
-	e1 := book.DecodeEntry(before[idx[1]*book.EntrySize:])
+	e0 := polyglot.DecodeEntry(before[idx[0]*polyglot.EntrySize:])
+	e1 := polyglot.DecodeEntry(before[idx[1]*polyglot.EntrySize:])
 
-	f, err := book.OpenLearnFile(path, book.Polyglot)
+	f, err := book.OpenLearnFile(path, polyglot.Format)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,8 +108,8 @@ func TestPreviewWritesNothing(t *testing.T) {
 	path := sampleBook(t)
 	before := fixture.ReadFile(t, path)
 	idx := pickEntries(t, before, 1)
-	e := book.DecodeEntry(before[idx[0]*book.EntrySize:])
-	f, err := book.OpenLearnFileReadOnly(path, book.Polyglot)
+	e := polyglot.DecodeEntry(before[idx[0]*polyglot.EntrySize:])
+	f, err := book.OpenLearnFileReadOnly(path, polyglot.Format)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,10 +141,10 @@ func TestFindEveryKeyOfASmallBook(t *testing.T) {
 	path := fixture.WriteEntries(t, entries)
 	data := fixture.ReadFile(t, path)
 	f := fixture.OpenPath(t, path)
-	n := len(data) / book.EntrySize
+	n := len(data) / polyglot.EntrySize
 	for i := 0; i < n; i++ {
-		e := book.DecodeEntry(data[i*book.EntrySize:])
-		idx, learn, err := f.IndexOf(e.Key, e.Move)
+		e := polyglot.DecodeEntry(data[i*polyglot.EntrySize:])
+		idx, learn, err := polyglot.IndexOf(f, e.Key, e.Move)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,7 +157,7 @@ func TestFindEveryKeyOfASmallBook(t *testing.T) {
 		if idx != i || learn != book.Learn(e.Learn) {
 			t.Errorf("find(%v, %v) = %d %v, want %d %v", e.Key, e.Move, idx, learn, i, book.Learn(e.Learn))
 		}
-		if idx, _, _ := f.IndexOf(e.Key+1, e.Move); idx != -1 {
+		if idx, _, _ := polyglot.IndexOf(f, e.Key+1, e.Move); idx != -1 {
 			t.Errorf("absent key %v found at %d", e.Key+1, idx)
 		}
 	}
@@ -167,11 +168,11 @@ func TestFindEveryKeyOfASmallBook(t *testing.T) {
 func findAgainstLinearScan(t *testing.T, path string, step int) {
 	t.Helper()
 	data := fixture.ReadFile(t, path)
-	n := len(data) / book.EntrySize
+	n := len(data) / polyglot.EntrySize
 	first := map[[2]uint64]int{}
 	keys := map[board.Key]bool{}
 	for i := 0; i < n; i++ {
-		e := book.DecodeEntry(data[i*book.EntrySize:])
+		e := polyglot.DecodeEntry(data[i*polyglot.EntrySize:])
 		keys[e.Key] = true
 		if _, ok := first[[2]uint64{uint64(e.Key), uint64(e.Move)}]; !ok {
 			first[[2]uint64{uint64(e.Key), uint64(e.Move)}] = i
@@ -179,24 +180,24 @@ func findAgainstLinearScan(t *testing.T, path string, step int) {
 	}
 	f := fixture.OpenPath(t, path)
 	for i := 0; i < n; i += step {
-		e := book.DecodeEntry(data[i*book.EntrySize:])
+		e := polyglot.DecodeEntry(data[i*polyglot.EntrySize:])
 		want := first[[2]uint64{uint64(e.Key), uint64(e.Move)}]
 		if e.Key == 0 {
 			want = -1
 		}
-		idx, learn, err := f.IndexOf(e.Key, e.Move)
+		idx, learn, err := polyglot.IndexOf(f, e.Key, e.Move)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if idx != want || (idx >= 0 && learn != fixture.LearnAt(data, idx)) {
 			t.Fatalf("find(%v, %v) = %d, want %d", e.Key, e.Move, idx, want)
 		}
-		if idx, _, _ := f.IndexOf(e.Key, 0x7fff); idx != -1 {
+		if idx, _, _ := polyglot.IndexOf(f, e.Key, 0x7fff); idx != -1 {
 			t.Fatalf("absent move of key %v found at %d", e.Key, idx)
 		}
 		for _, k := range []board.Key{e.Key - 1, e.Key + 1} {
 			if !keys[k] {
-				if idx, _, _ := f.IndexOf(k, e.Move); idx != -1 {
+				if idx, _, _ := polyglot.IndexOf(f, k, e.Move); idx != -1 {
 					t.Fatalf("absent key %v found at %d", k, idx)
 				}
 			}
@@ -228,13 +229,13 @@ func TestApplyToAnUnsortedBook(t *testing.T) {
 	var data []byte
 	keys := []board.Key{0x9000000000000000, 0x1000000000000000, 0x5000000000000000, 0x3000000000000000}
 	for i, k := range keys {
-		data = book.AppendEntry(data, book.Entry{Key: k, Move: board.Move(i + 1), Weight: 7, Learn: book.Learn(i)})
+		data = polyglot.AppendEntry(data, book.Entry{Key: k, Move: board.Move(i + 1), Weight: 7, Learn: book.Learn(i)})
 	}
 	path := filepath.Join(t.TempDir(), "unsorted.bin")
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, err := book.OpenLearnFile(path, book.Polyglot)
+	f, err := book.OpenLearnFile(path, polyglot.Format)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +263,7 @@ func oneEntryLearnBook(t *testing.T) (book.Entry, string, *book.LearnFile) {
 	t.Helper()
 	e := book.Entry{Key: 0x1234, Move: 0x0123, Weight: 5, Learn: book.MakeLearn(1, 1)}
 	path := fixture.WriteEntries(t, []book.Entry{e})
-	f, err := book.OpenLearnFile(path, book.Polyglot)
+	f, err := book.OpenLearnFile(path, polyglot.Format)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +279,7 @@ func TestApplyFollowsAReplacedBook(t *testing.T) {
 	// A book writer replaces the file by renaming a new one over it.
 	e.Learn = book.MakeLearn(9, 9)
 	fresh := path + ".new"
-	if err := os.WriteFile(fresh, book.AppendEntry(nil, e), 0o644); err != nil {
+	if err := os.WriteFile(fresh, polyglot.AppendEntry(nil, e), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Rename(fresh, path); err != nil {
@@ -309,7 +310,7 @@ func TestApplyToADeletedBook(t *testing.T) {
 		}
 	}
 	// The same path written again is a book again.
-	if err := os.WriteFile(path, book.AppendEntry(nil, e), 0o644); err != nil {
+	if err := os.WriteFile(path, polyglot.AppendEntry(nil, e), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.Apply([]book.LearnUpdate{{Key: e.Key, Move: e.Move, Result: book.Win}}); err != nil {
@@ -321,10 +322,10 @@ func TestApplyToADeletedBook(t *testing.T) {
 }
 
 func TestOpenUnwritableBook(t *testing.T) {
-	if _, err := book.OpenLearnFile(t.TempDir(), book.Polyglot); err == nil {
+	if _, err := book.OpenLearnFile(t.TempDir(), polyglot.Format); err == nil {
 		t.Error("a folder opened as a book")
 	}
-	if _, err := book.OpenLearnFile(filepath.Join(t.TempDir(), "none.bin"), book.Polyglot); err == nil {
+	if _, err := book.OpenLearnFile(filepath.Join(t.TempDir(), "none.bin"), polyglot.Format); err == nil {
 		t.Error("a missing file opened as a book")
 	}
 }
@@ -356,7 +357,7 @@ func TestHelperProcess(t *testing.T) {
 		fmt.Sscanf(s, "%x/%x", &k, &m)
 		entries = append(entries, book.Entry{Key: board.Key(k), Move: board.Move(m)})
 	}
-	f, err := book.OpenLearnFile(path, book.Polyglot)
+	f, err := book.OpenLearnFile(path, polyglot.Format)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +381,7 @@ func TestConcurrentProcesses(t *testing.T) {
 	var list []string
 	changed := map[int]bool{}
 	for _, i := range idx {
-		e := book.DecodeEntry(before[i*book.EntrySize:])
+		e := polyglot.DecodeEntry(before[i*polyglot.EntrySize:])
 		entries = append(entries, e)
 		list = append(list, fmt.Sprintf("%x/%x", uint64(e.Key), uint16(e.Move)))
 		changed[i] = true
@@ -445,10 +446,10 @@ func BenchmarkApplyOne(b *testing.B) {
 	idx := pickEntries(b, data, 4)
 	var updates []book.LearnUpdate
 	for _, i := range idx {
-		e := book.DecodeEntry(data[i*book.EntrySize:])
+		e := polyglot.DecodeEntry(data[i*polyglot.EntrySize:])
 		updates = append(updates, book.LearnUpdate{Key: e.Key, Move: e.Move, Result: book.Draw})
 	}
-	f, err := book.OpenLearnFile(path, book.Polyglot)
+	f, err := book.OpenLearnFile(path, polyglot.Format)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -466,7 +467,7 @@ func BenchmarkApplyOne(b *testing.B) {
 func TestConcurrentGoroutines(t *testing.T) {
 	e := book.Entry{Key: 0x4242, Move: 0x0101, Weight: 1}
 	path := fixture.WriteEntries(t, []book.Entry{e})
-	shared, err := book.OpenLearnFile(path, book.Polyglot)
+	shared, err := book.OpenLearnFile(path, polyglot.Format)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -477,7 +478,7 @@ func TestConcurrentGoroutines(t *testing.T) {
 		go func() {
 			f := shared
 			if w%2 == 1 { // its own descriptor
-				own, err := book.OpenLearnFile(path, book.Polyglot)
+				own, err := book.OpenLearnFile(path, polyglot.Format)
 				if err != nil {
 					errs <- err
 					return
@@ -510,7 +511,7 @@ type readOnlyFormat struct{}
 func (readOnlyFormat) Name() string                         { return "ReadOnly" }
 func (readOnlyFormat) Ext() string                          { return ".ro" }
 func (readOnlyFormat) Fits(io.ReaderAt, int64) error        { return nil }
-func (readOnlyFormat) Open(path string) (*book.Book, error) { return book.Open(path) }
+func (readOnlyFormat) Open(path string) (*book.Book, error) { return polyglot.Open(path) }
 func (readOnlyFormat) Chess960() bool                       { return false }
 func (readOnlyFormat) ReadWhole() bool                      { return true }
 

@@ -1,7 +1,6 @@
 package book
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -11,42 +10,12 @@ import (
 	"sync"
 )
 
-// WriteFile writes entries, in the order given, as a book file at path,
-// replacing it as a Batch does.
-func WriteFile(path string, entries []Entry) error {
-	return alone(func(b *Batch) error { return b.WriteFile(path, entries) })
-}
-
-// WriteFile writes entries as a book file into the batch, as WriteFile
-// does.
-func (b *Batch) WriteFile(path string, entries []Entry) error {
-	return b.WriteFileFrom(path, func(w io.Writer) error {
-		bw := bufio.NewWriterSize(w, 256<<10)
-		var buf [EntrySize]byte
-		for _, e := range entries {
-			e.Encode(buf[:])
-			if _, err := bw.Write(buf[:]); err != nil {
-				return fmt.Errorf("write book %s: %w", path, err)
-			}
-		}
-		if err := bw.Flush(); err != nil {
-			return fmt.Errorf("write book %s: %w", path, err)
-		}
-		return nil
-	})
-}
-
-// writeFileFrom replaces the file at path with what write writes: a Batch
+// writeFile replaces the file at path with what write writes: a Batch
 // of one file.
-func writeFileFrom(path string, write func(io.Writer) error) error {
-	return alone(func(b *Batch) error { return b.WriteFileFrom(path, write) })
-}
-
-// alone runs write on a batch of its own and commits it.
-func alone(write func(b *Batch) error) error {
+func writeFile(path string, write func(io.Writer) error) error {
 	var b Batch
 	defer b.Abort()
-	if err := write(&b); err != nil {
+	if err := b.WriteFileFrom(path, write); err != nil {
 		return err
 	}
 	return b.Commit()

@@ -1,4 +1,4 @@
-package book_test
+package polyglot_test
 
 import (
 	"os"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
@@ -26,16 +27,16 @@ func FuzzReader(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		b, err := book.Open(path)
+		b, err := polyglot.Open(path)
 		if err != nil {
 			t.Fatal(err) // any bytes are a book, possibly with warnings
 		}
 		defer b.Close()
-		if b.Len() != len(data)/book.EntrySize {
+		if b.Len() != len(data)/polyglot.EntrySize {
 			t.Fatalf("len %d for %d bytes", b.Len(), len(data))
 		}
-		b.Header()
-		if _, err := b.Scan(); err != nil {
+		polyglot.ReadHeader(b)
+		if _, err := polyglot.Scan(b); err != nil {
 			t.Fatal(err)
 		}
 		b.Verify()
@@ -44,12 +45,12 @@ func FuzzReader(f *testing.F) {
 			keys = append(keys, b.Entry(i).Key)
 		}
 		for _, k := range keys {
-			first, n := b.Lookup(k)
+			first, n := polyglot.Lookup(b, k)
 			if n < 0 || first < 0 || first+n > b.Len() {
 				t.Fatalf("Lookup(%s) = %d, %d of %d", k, first, n, b.Len())
 			}
 		}
-		c.Choose([]*book.Book{b}, &start.Pos, start.Seen, nil)
+		c.Choose(book.Both(b), book.Game{Line: start})
 		c.BestReply([]*book.Book{b}, &start.Pos)
 		// Positions from the file's own moves, played from the start.
 		for i := 0; i < b.Len() && i < 8; i++ {

@@ -1,9 +1,11 @@
-package book
+package polyglot
 
 import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/polyproxy/polyproxy/book"
 )
 
 // TestHeaderEntriesFor writes headers into books and reads them back.
@@ -17,7 +19,7 @@ func TestHeaderEntriesFor(t *testing.T) {
 		{[]string{VariantNormal}, "1234567"},
 	} {
 		path := filepath.Join(t.TempDir(), "h.bin")
-		entries := append(HeaderEntriesFor(tc.variants, tc.comment), Entry{Key: 5, Move: 1, Weight: 1})
+		entries := append(HeaderEntriesFor(tc.variants, tc.comment), book.Entry{Key: 5, Move: 1, Weight: 1})
 		if err := WriteFile(path, entries); err != nil {
 			t.Fatal(err)
 		}
@@ -25,7 +27,7 @@ func TestHeaderEntriesFor(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		h, err := b.Header()
+		h, err := ReadHeader(b)
 		b.Close()
 		if err != nil || h == nil {
 			t.Fatalf("%v: header %v, %v", tc.variants, h, err)

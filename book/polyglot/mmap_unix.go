@@ -1,6 +1,6 @@
 //go:build unix
 
-package book
+package polyglot
 
 import (
 	"os"

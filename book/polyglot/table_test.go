@@ -1,4 +1,4 @@
-package book_test
+package polyglot_test
 
 import (
 	"errors"
@@ -13,26 +13,27 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
 func TestOpenErrors(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := book.Open(filepath.Join(dir, "missing.bin")); err == nil || !errors.Is(err, os.ErrNotExist) {
+	if _, err := polyglot.Open(filepath.Join(dir, "missing.bin")); err == nil || !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
-	if _, err := book.Open(dir); err == nil || !strings.Contains(err.Error(), "is a directory") {
+	if _, err := polyglot.Open(dir); err == nil || !strings.Contains(err.Error(), "is a directory") {
 		t.Errorf("directory: %v", err)
 	}
 	if fifo := filepath.Join(dir, "fifo"); mkfifo(fifo) == nil {
-		if _, err := book.Open(fifo); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		if _, err := polyglot.Open(fifo); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 			t.Errorf("fifo: %v", err)
 		}
 	}
 	if os.Getuid() != 0 { // root reads anything
 		p := filepath.Join(dir, "secret.bin")
 		os.WriteFile(p, make([]byte, 16), 0o000)
-		if _, err := book.Open(p); err == nil {
+		if _, err := polyglot.Open(p); err == nil {
 			t.Error("unreadable file opened")
 		}
 	}
@@ -49,10 +50,10 @@ func TestEmptyBook(t *testing.T) {
 	if es := b.Entries(board.StartPosition().Key()); len(es) != 0 {
 		t.Errorf("entries in an empty book: %v", es)
 	}
-	if h, err := b.Header(); h != nil || err != nil {
+	if h, err := polyglot.ReadHeader(b); h != nil || err != nil {
 		t.Errorf("header %v %v", h, err)
 	}
-	s, err := b.Scan()
+	s, err := polyglot.Scan(b)
 	if err != nil || s.Positions != 0 || len(s.Warnings()) != 0 {
 		t.Errorf("scan %+v %v", s, err)
 	}
@@ -69,7 +70,7 @@ func TestTrailingByte(t *testing.T) {
 	if n := len(b.Entries(board.StartPosition().Key())); n != 3 {
 		t.Errorf("%d start entries, want 3 (null move skipped)", n)
 	}
-	s, _ := b.Scan()
+	s, _ := polyglot.Scan(b)
 	if s.TrailingBytes != 1 {
 		t.Errorf("trailing bytes %d", s.TrailingBytes)
 	}
@@ -77,7 +78,7 @@ func TestTrailingByte(t *testing.T) {
 
 func TestHeader(t *testing.T) {
 	b := fixture.Open(t, "header.bin")
-	h, err := b.Header()
+	h, err := polyglot.ReadHeader(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestHeader(t *testing.T) {
 	if err := b.Verify(); err != nil {
 		t.Error(err)
 	}
-	s, _ := b.Scan()
+	s, _ := polyglot.Scan(b)
 	if s.HeaderEntries != 7 || s.Header == nil || s.StrayKeyZero != 0 || s.Moves != s.Entries-7 {
 		t.Errorf("scan %+v", s)
 	}
@@ -102,20 +103,20 @@ func TestHeader(t *testing.T) {
 
 func TestParseHeaderErrors(t *testing.T) {
 	for _, raw := range []string{"hello", "@PG@", "@PG@\n1.0\nx", "@PG@\n1.0\n3\n1\nnormal", "@PG@\n1.0\n2\n5\nnormal\n"} {
-		if _, err := book.ParseHeader([]byte(raw)); err == nil {
+		if _, err := polyglot.ParseHeader([]byte(raw)); err == nil {
 			t.Errorf("%q parsed", raw)
 		}
 	}
-	h, err := book.ParseHeader([]byte("@PG@\n1.0\n0\n\x00\x00"))
+	h, err := polyglot.ParseHeader([]byte("@PG@\n1.0\n0\n\x00\x00"))
 	if err != nil || h.Version != "1.0" || len(h.Variants) != 0 || h.Comment != "" {
 		t.Errorf("%+v %v", h, err)
 	}
 	// Key-0 entries that are not a header are reported, not fatal.
 	b := fixture.WriteBook(t, append(make([]byte, 16), fixture.BookBytes(t, fixture.Oddities[:1])...))
-	if _, err := b.Header(); err == nil {
+	if _, err := polyglot.ReadHeader(b); err == nil {
 		t.Error("zero entry accepted as a header")
 	}
-	s, err := b.Scan()
+	s, err := polyglot.Scan(b)
 	if err != nil || s.HeaderError == "" || s.Moves != 4 {
 		t.Errorf("scan %+v %v", s, err)
 	}
@@ -124,11 +125,11 @@ func TestParseHeaderErrors(t *testing.T) {
 func TestUnsortedBook(t *testing.T) {
 	b := fixture.Open(t, "unsorted.bin")
 	// Opening does not scan, so nothing is known yet.
-	if b.Unsorted() {
+	if polyglot.Unsorted(b) {
 		t.Fatal("unsorted before Verify")
 	}
 	err := b.Verify()
-	var oe *book.OrderError
+	var oe *polyglot.OrderError
 	if !errors.As(err, &oe) || oe.Index != 1 {
 		t.Fatalf("Verify: %v", err)
 	}
@@ -141,7 +142,7 @@ func TestUnsortedBook(t *testing.T) {
 			t.Errorf("%s: no entries in the unsorted book", fp.Name)
 		}
 	}
-	s, _ := b.Scan()
+	s, _ := polyglot.Scan(b)
 	if s.FirstUnsorted != 1 {
 		t.Errorf("scan first unsorted %d", s.FirstUnsorted)
 	}
@@ -152,11 +153,11 @@ func TestOdditiesStats(t *testing.T) {
 	if err := b.Verify(); err != nil {
 		t.Fatal(err)
 	}
-	s, err := b.Scan()
+	s, err := polyglot.Scan(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := book.Stats{Entries: 26, Positions: 10, Moves: 26, NullMoves: 1, BadPromo: 1, ZeroWeight: 3, AllZero: 1, MaxPerKey: 5,
+	want := polyglot.Stats{Entries: 26, Positions: 10, Moves: 26, NullMoves: 1, BadPromo: 1, ZeroWeight: 3, AllZero: 1, MaxPerKey: 5,
 		WeightSum: 61368, WeightMax: 60000, LearnNonZero: 1, LearnGames: 3, LearnPoints: 4, FirstUnsorted: -1}
 	if *s != want {
 		t.Errorf("stats\n got %+v\nwant %+v", *s, want)
@@ -170,7 +171,7 @@ func TestOdditiesStats(t *testing.T) {
 func TestCloseDuringVerify(t *testing.T) {
 	data := make([]byte, 0, 16*300000)
 	for i := 0; i < 300000; i++ {
-		data = book.AppendEntry(data, book.Entry{Key: board.Key(i + 1), Move: 0x31c, Weight: 1})
+		data = polyglot.AppendEntry(data, book.Entry{Key: board.Key(i + 1), Move: 0x31c, Weight: 1})
 	}
 	b := fixture.WriteBook(t, data)
 	done := make(chan error)
@@ -192,17 +193,17 @@ func TestCloseDuringVerify(t *testing.T) {
 func TestLookupMany(t *testing.T) {
 	// Any number of entries per key, and keys around them untouched.
 	var data []byte
-	data = book.AppendEntry(data, book.Entry{Key: 5, Move: 1, Weight: 1})
+	data = polyglot.AppendEntry(data, book.Entry{Key: 5, Move: 1, Weight: 1})
 	for i := 0; i < 5000; i++ {
-		data = book.AppendEntry(data, book.Entry{Key: 7, Move: board.Move(i%4000 + 1), Weight: 1})
+		data = polyglot.AppendEntry(data, book.Entry{Key: 7, Move: board.Move(i%4000 + 1), Weight: 1})
 	}
-	data = book.AppendEntry(data, book.Entry{Key: 9, Move: 1, Weight: 1})
+	data = polyglot.AppendEntry(data, book.Entry{Key: 9, Move: 1, Weight: 1})
 	b := fixture.WriteBook(t, data)
-	if first, n := b.Lookup(7); first != 1 || n != 5000 {
+	if first, n := polyglot.Lookup(b, 7); first != 1 || n != 5000 {
 		t.Errorf("Lookup(7) = %d, %d", first, n)
 	}
 	for _, k := range []board.Key{0, 4, 6, 8, 10} {
-		if _, n := b.Lookup(k); n != 0 {
+		if _, n := polyglot.Lookup(b, k); n != 0 {
 			t.Errorf("Lookup(%d) found %d", k, n)
 		}
 	}
@@ -232,7 +233,7 @@ func TestLowerBoundMatchesBinarySearch(t *testing.T) {
 		slices.Sort(keys)
 		var data []byte
 		for _, k := range keys {
-			data = book.AppendEntry(data, book.Entry{Key: k, Move: 0x31c, Weight: 1})
+			data = polyglot.AppendEntry(data, book.Entry{Key: k, Move: 0x31c, Weight: 1})
 		}
 		b := fixture.WriteBook(t, data)
 		probes := []board.Key{0, 1, ^board.Key(0), keys[0], keys[n-1], keys[0] - 1, keys[n-1] + 1}
@@ -241,7 +242,7 @@ func TestLowerBoundMatchesBinarySearch(t *testing.T) {
 		}
 		for _, k := range probes {
 			want := sort.Search(n, func(i int) bool { return keys[i] >= k })
-			if got := b.LowerBound(k); got != want {
+			if got := polyglot.LowerBound(b, k); got != want {
 				t.Fatalf("trial %d: lowerBound(%s) = %d, want %d", trial, k, got, want)
 			}
 		}
@@ -258,12 +259,12 @@ func TestTruncatedWhileOpen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "book.bin")
 	big := make([]byte, 0, 1<<17)
 	for i := 0; i < 8000; i++ {
-		big = book.AppendEntry(big, book.Entry{Key: board.Key(i + 1), Move: 0x31c, Weight: 1})
+		big = polyglot.AppendEntry(big, book.Entry{Key: board.Key(i + 1), Move: 0x31c, Weight: 1})
 	}
 	if err := os.WriteFile(path, big, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b, err := book.Open(path)
+	b, err := polyglot.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,18 +278,18 @@ func TestTruncatedWhileOpen(t *testing.T) {
 	if es := b.Entries(7000); len(es) != 0 {
 		t.Errorf("entries from a truncated file: %v", es)
 	}
-	if !errors.Is(b.Err(), book.ErrShrunk) {
+	if !errors.Is(b.Err(), polyglot.ErrShrunk) {
 		t.Errorf("Err() = %v", b.Err())
 	}
-	if err := b.Verify(); !errors.Is(err, book.ErrShrunk) {
+	if err := b.Verify(); !errors.Is(err, polyglot.ErrShrunk) {
 		t.Errorf("Verify: %v", err)
 	}
-	if _, err := b.Scan(); !errors.Is(err, book.ErrShrunk) {
+	if _, err := polyglot.Scan(b); !errors.Is(err, polyglot.ErrShrunk) {
 		t.Errorf("Scan: %v", err)
 	}
 	l := fixture.Line(t, board.StartFEN, "")
-	if _, ok, why := book.NewChooser(fixture.PolyGlotOptions, 1).Choose([]*book.Book{b}, &l.Pos, nil, nil); ok || !strings.Contains(why, "shrank") {
-		t.Errorf("Choose: %v %q", ok, why)
+	if d := book.NewChooser(fixture.PolyGlotOptions, 1).Choose(book.Both(b), book.Game{Line: l}); d.Chosen >= 0 || !strings.Contains(d.Reason, "shrank") {
+		t.Errorf("Choose: %d %q", d.Chosen, d.Reason)
 	}
 }
 
@@ -304,11 +305,11 @@ func TestVerifyAcrossReads(t *testing.T) {
 			if i == at {
 				k = board.Key(10*i - 5) // smaller than the key before it
 			}
-			data = book.AppendEntry(data, book.Entry{Key: k, Move: 0x31c, Weight: 1})
+			data = polyglot.AppendEntry(data, book.Entry{Key: k, Move: 0x31c, Weight: 1})
 		}
 		b := fixture.WriteBook(t, data)
-		var oe *book.OrderError
-		if err := b.Verify(); !errors.As(err, &oe) || oe.Index != at || !b.Unsorted() {
+		var oe *polyglot.OrderError
+		if err := b.Verify(); !errors.As(err, &oe) || oe.Index != at || !polyglot.Unsorted(b) {
 			t.Errorf("disorder at %d: Verify %v", at, err)
 		}
 		b.Close()
@@ -316,12 +317,12 @@ func TestVerifyAcrossReads(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "shrinks.bin")
 	data := make([]byte, 0, 16*n)
 	for i := 0; i < n; i++ {
-		data = book.AppendEntry(data, book.Entry{Key: board.Key(i + 1), Move: 0x31c, Weight: 1})
+		data = polyglot.AppendEntry(data, book.Entry{Key: board.Key(i + 1), Move: 0x31c, Weight: 1})
 	}
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	b, err := book.Open(path)
+	b, err := polyglot.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,7 +330,7 @@ func TestVerifyAcrossReads(t *testing.T) {
 	if err := os.Truncate(path, 16*20000); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.Verify(); !errors.Is(err, book.ErrShrunk) || !errors.Is(b.Err(), book.ErrShrunk) {
+	if err := b.Verify(); !errors.Is(err, polyglot.ErrShrunk) || !errors.Is(b.Err(), polyglot.ErrShrunk) {
 		t.Errorf("Verify of a shrunk file: %v (Err %v)", err, b.Err())
 	}
 }

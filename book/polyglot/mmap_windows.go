@@ -1,6 +1,6 @@
 //go:build windows
 
-package book
+package polyglot
 
 import (
 	"os"

@@ -12,9 +12,9 @@ import (
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
 
-// writeText replaces path with text through WriteFileFrom.
+// writeText replaces path with text through WriteFile.
 func writeText(path, text string) error {
-	return book.WriteFileFrom(path, func(w io.Writer) error {
+	return book.WriteFile(path, func(w io.Writer) error {
 		_, err := io.WriteString(w, text)
 		return err
 	})
@@ -126,7 +126,7 @@ func TestWriteFileFromFailureKeepsLinkAndTarget(t *testing.T) {
 	link := filepath.Join(dir, "current.bin")
 	testenv.Symlink(t, "v7.bin", link)
 	boom := errors.New("boom")
-	err := book.WriteFileFrom(link, func(w io.Writer) error {
+	err := book.WriteFile(link, func(w io.Writer) error {
 		io.WriteString(w, "half")
 		return boom
 	})

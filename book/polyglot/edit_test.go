@@ -1,4 +1,4 @@
-package book_test
+package polyglot_test
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/testenv"
 )
@@ -16,7 +17,7 @@ import (
 // editBook makes edit on the book at path, failing the test on an error.
 func editBook(t *testing.T, path string, e book.Edit) book.Edit {
 	t.Helper()
-	f, err := book.OpenLearnFile(path, book.Polyglot)
+	f, err := book.OpenLearnFile(path, polyglot.Format)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,12 +33,12 @@ func editBook(t *testing.T, path string, e book.Edit) book.Edit {
 // and returns its entries.
 func checkBook(t *testing.T, path string) []book.Entry {
 	t.Helper()
-	b, err := book.Open(path)
+	b, err := polyglot.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	s, err := b.Scan()
+	s, err := polyglot.Scan(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func checkBook(t *testing.T, path string) []book.Entry {
 // weightsAt is the moves (played) and weights the book at path has at pos.
 func weightsAt(t *testing.T, path string, pos *board.Position) string {
 	t.Helper()
-	b, err := book.Open(path)
+	b, err := polyglot.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestEditPolyglot(t *testing.T) {
 		t.Errorf("castling added: %s", got)
 	}
 	entries := checkBook(t, path)
-	if len(entries) != len(orig)/book.EntrySize+1 {
+	if len(entries) != len(orig)/polyglot.EntrySize+1 {
 		t.Errorf("%d entries", len(entries))
 	}
 	if i := slices.IndexFunc(entries, func(e book.Entry) bool { return e.Key == far.Key() }); entries[i].Move.String() != "e1h1" {
@@ -132,7 +133,7 @@ func TestEditPolyglotRefuses(t *testing.T) {
 	path := fixture.CopyFile(t, testenv.GnuchessBook(t))
 	orig := fixture.ReadFile(t, path)
 	pos := fixture.Line(t, board.StartFEN, "").Pos
-	f, err := book.OpenLearnFile(path, book.Polyglot)
+	f, err := book.OpenLearnFile(path, polyglot.Format)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +144,7 @@ func TestEditPolyglotRefuses(t *testing.T) {
 		{Kind: book.EditAdd, Pos: pos, Move: mustMove(t, "h2h3"), Weight: 0},    // never played
 		{Kind: book.EditWeight, Pos: pos, Move: mustMove(t, "h2h4"), Weight: 1}, // not in the book
 		{Kind: book.EditDelete, Pos: pos, Move: mustMove(t, "h2h4")},
-		{Kind: book.EditABK, Pos: pos, Move: mustMove(t, "e2e4")},
+		{Kind: book.EditFields, Pos: pos, Move: mustMove(t, "e2e4"), Fields: map[string]int64{"priority": 1}},
 	} {
 		if _, err := f.Edit(e); !errors.Is(err, book.ErrEdit) {
 			t.Errorf("%v %s: %v", e.Kind, e.Move, err)
@@ -153,7 +154,7 @@ func TestEditPolyglotRefuses(t *testing.T) {
 		t.Fatal("a refused edit changed the book")
 	}
 	unsorted := fixture.CopyFile(t, fixture.Path("unsorted.bin"))
-	u, err := book.OpenLearnFile(unsorted, book.Polyglot)
+	u, err := book.OpenLearnFile(unsorted, polyglot.Format)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -175,7 +176,7 @@ func TestEditWhileLearning(t *testing.T) {
 		move string
 	}{{start, "e2e4"}, {start, "d2d4"}, {e4, "e7e5"}, {e4, "c7c5"}}
 	gamesOf := func() (n int) {
-		b, err := book.Open(path)
+		b, err := polyglot.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -193,7 +194,7 @@ func TestEditWhileLearning(t *testing.T) {
 	const rounds = 300
 	done := make(chan error)
 	go func() {
-		f, err := book.OpenLearnFile(path, book.Polyglot)
+		f, err := book.OpenLearnFile(path, polyglot.Format)
 		if err != nil {
 			done <- err
 			return
@@ -208,7 +209,7 @@ func TestEditWhileLearning(t *testing.T) {
 		}
 		done <- nil
 	}()
-	ed, err := book.OpenLearnFile(path, book.Polyglot)
+	ed, err := book.OpenLearnFile(path, polyglot.Format)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 //go:build unix
 
-package book_test
+package polyglot_test
 
 import "golang.org/x/sys/unix"
 
