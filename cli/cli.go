@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/polyproxy/polyproxy/book"
@@ -127,7 +128,12 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if c := lookupCommand(args[0]); c != nil {
 		return exitCode(stderr, c.name, c.execute(args[1:], stdout, stderr))
 	}
-	if err := unknownCommand(args[0]); err != nil {
+	if e, maybeIni := unknownCommand(args); e != nil {
+		var err error = e
+		if maybeIni {
+			// Maybe a GUI's engine command naming a missing ini.
+			err = cannotStart(stdin, stdout, stderr, nil, e)
+		}
 		return exitCode(stderr, "polyproxy", err)
 	}
 	return exitCode(stderr, "polyproxy", runProxy(args, stdin, stdout, stderr))
@@ -155,16 +161,31 @@ func commandNames() []string {
 // unknownCommand refuses a first argument that reads as a mistyped
 // command: PolyGlot's command line takes an ini file there, so a file
 // that is there, or a name with a folder or an extension, goes to the
-// proxy, which says when it is missing.
-func unknownCommand(arg string) error {
+// proxy, which says when it is missing. When the rest could follow an
+// ini (flags only), the name may be a missing ini as well (maybeIni), and
+// the error says both what it is not: a command, and an ini file.
+func unknownCommand(args []string) (e *exitError, maybeIni bool) {
+	arg := args[0]
 	if strings.HasPrefix(arg, "-") || strings.ContainsAny(arg, `/\.`) {
-		return nil
+		return nil, false
 	}
 	if _, err := os.Stat(arg); err == nil {
-		return nil
+		return nil, false
 	}
-	return &exitError{code: 2, err: fmt.Errorf("unknown command %q%s", arg, suggest.DidYouMean(arg, commandNames(), nil)),
-		hint: `run "polyproxy help" for the commands; an ini file as the first argument runs polyproxy as an engine`}
+	msg := fmt.Sprintf("unknown command %q", arg)
+	if near, ok := suggest.Nearest(arg, commandNames()); ok {
+		msg += " (did you mean " + near + "?)"
+	}
+	maybeIni = len(args) == 1 || strings.HasPrefix(args[1], "-")
+	if maybeIni {
+		where := arg
+		if abs, err := filepath.Abs(arg); err == nil {
+			where = abs
+		}
+		msg += ", and no ini file " + where + " is there"
+	}
+	return &exitError{code: 2, err: errors.New(msg),
+		hint: `run "polyproxy help" for the commands; an ini file as the first argument runs polyproxy as an engine`}, maybeIni
 }
 
 // help is "polyproxy help [COMMAND]": help asked for, on stdout.
@@ -305,11 +326,17 @@ func exitCode(stderr io.Writer, who string, err error) int {
 			return code
 		}
 	}
+	report(stderr, who, err)
+	return code
+}
+
+// report prints err on stderr, prefixed with who failed, and its hint.
+func report(stderr io.Writer, who string, err error) {
 	fmt.Fprintf(stderr, "%s: %s\n", who, plainerr.Text(err))
-	if e != nil && e.hint != "" {
+	var e *exitError
+	if errors.As(err, &e) && e.hint != "" {
 		fmt.Fprintln(stderr, e.hint)
 	}
-	return code
 }
 
 // seeFlags, when set, is shown every command's flags before they are

@@ -117,21 +117,25 @@ func TestFlagsAfterArguments(t *testing.T) {
 // A mistyped command, flag or help topic is a short usage error (exit 2,
 // two lines on stderr) naming the nearest name, and where help is. (The
 // flag put one line above 50 lines of help; "polyproxy prob" looked for
-// an ini file named prob.)
+// an ini file named prob; now it says both what prob is not.)
 func TestDidYouMean(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"prob"}, `polyproxy: unknown command "prob"; did you mean probe?`},
-		{[]string{"infobook", "x.bin"}, `polyproxy: unknown command "infobook"; did you mean info-book?`},
+		{[]string{"prob"}, `polyproxy: unknown command "prob" (did you mean probe?), and no ini file ` + filepath.Join(wd, "prob") + " is there"},
+		{[]string{"infobook", "x.bin"}, `polyproxy: unknown command "infobook" (did you mean info-book?)` + "\n"},
 		{[]string{"make-book", "-min-gmae", "3"}, "make-book: unknown flag -min-gmae; did you mean -min-game?\n" + `run "polyproxy make-book -h" for its usage`},
 		{[]string{"probe", "--jsn", "x.bin"}, "probe: unknown flag -jsn; did you mean -json?"},
 		{[]string{"help", "exlpore"}, `polyproxy: help: no command "exlpore"; did you mean explore?`},
 		{[]string{"info-book", "-json=maybe", "x.bin"}, "info-book: -json maybe: want true or false"},
 		{[]string{"dump-book", "x.bin", "-color"}, "dump-book: -color needs a value: -color WHITE|BLACK"},
 		{[]string{"info-book"}, "info-book: BOOK (or -bin) is required"},
-		{[]string{"frobnicate"}, `polyproxy: unknown command "frobnicate"` + "\n"},
+		{[]string{"frobnicate"}, `polyproxy: unknown command "frobnicate", and no ini file ` + filepath.Join(wd, "frobnicate") + " is there\n"},
 	} {
 		var out, errb bytes.Buffer
 		code := Run(tc.args, strings.NewReader(""), &out, &errb)

@@ -42,7 +42,7 @@ func TestPGNGivenAsBook(t *testing.T) {
 	Run([]string{"-noini", "-ec", fake, "-pg", "Book=true", "-pg", "BookFile=" + pgn}, strings.NewReader("uci\nisready\nquit\n"), &stdout, &stderr)
 	abs, _ := filepath.Abs(pgn)
 	told := stdout.String() + stderr.String()
-	if !strings.Contains(told, "info string book "+abs+" not used: "+abs+" holds PGN games, not an opening book: make a book of them with") ||
+	if !strings.Contains(told, "info string book "+abs+" not used: it holds PGN games, not an opening book: make a book of them with") ||
 		strings.Contains(told, "multiple of 16") || strings.Contains(told, "not sorted") {
 		t.Errorf("the proxy with BookFile = %s:\n%s", pgn, told)
 	}

@@ -26,6 +26,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -34,6 +35,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/internal/paths"
+	"github.com/polyproxy/polyproxy/internal/plainerr"
 	"github.com/polyproxy/polyproxy/internal/suggest"
 	"gopkg.in/ini.v1"
 )
@@ -67,6 +69,10 @@ const BookFileSeparator = ";"
 
 // ErrUnknownKey is wrapped by ApplyPolyGlot for a name it does not know.
 var ErrUnknownKey = errors.New("unknown key")
+
+// ErrNoIniFile is wrapped by Load's error for an ini file that is not
+// there.
+var ErrNoIniFile = errors.New("no ini file")
 
 // errIgnoredKey is apply's for a PolyGlot key polyproxy has no use for:
 // a warning where it was given, not an error.
@@ -142,7 +148,11 @@ type Config struct {
 	STFudge int
 
 	EngineOptions []Option // [Engine] section and -uci NAME=VALUE, in order; later duplicates (any case) override earlier
-	Warnings      []string // unknown keys etc.: logged, not fatal
+	Warnings      []string // unknown keys etc.: logged and told to the GUI, not fatal
+
+	// origins say where each setting given was given (Origin), by the
+	// setting's name in lower case.
+	origins map[string]string
 }
 
 // Option is one engine option as the user wrote it.
@@ -173,7 +183,31 @@ func (c *Config) Clone() *Config {
 	d.BookFilesBlack = slices.Clone(c.BookFilesBlack)
 	d.EngineOptions = slices.Clone(c.EngineOptions)
 	d.Warnings = slices.Clone(c.Warnings)
+	d.origins = maps.Clone(c.origins)
 	return &d
+}
+
+// Origin says where the setting named name (a [PolyGlot] key, any
+// spelling) was given, for a message that names what to fix: "at
+// /home/me/sf.ini:3", "by -ec on the command line"; "" when it keeps
+// its default.
+func (c *Config) Origin(name string) string {
+	if s, ok := Lookup(name); ok {
+		return c.origins[strings.ToLower(s.Name)]
+	}
+	return ""
+}
+
+// givenAt notes where the setting named name was given.
+func (c *Config) givenAt(name, where string) {
+	s, ok := Lookup(name)
+	if !ok {
+		return
+	}
+	if c.origins == nil {
+		c.origins = map[string]string{}
+	}
+	c.origins[strings.ToLower(s.Name)] = where
 }
 
 // Usage is the command line Load accepts.
@@ -186,6 +220,17 @@ type CommandLineError struct{ Err error }
 
 func (e *CommandLineError) Error() string { return e.Err.Error() }
 func (e *CommandLineError) Unwrap() error { return e.Err }
+
+// LoadError is why Load gives no configuration, with the warnings of
+// what it read before (a key or section it ignored): they may well be the
+// cause, and the user is told them first.
+type LoadError struct {
+	Err      error
+	Warnings []string
+}
+
+func (e *LoadError) Error() string { return e.Err.Error() }
+func (e *LoadError) Unwrap() error { return e.Err }
 
 // commandLine is PolyGlot's command line, parsed but not yet applied.
 type commandLine struct {
@@ -251,7 +296,8 @@ func parseCommandLine(args []string) (*commandLine, error) {
 //	[INI] [-noini] [-ec CMD] [-ed DIR] [-en NAME] [-log true|false] [-lf FILE] [-pg NAME=VALUE]... [-uci NAME=VALUE]...
 //
 // reads the ini (default ./polyglot.ini unless -noini), applies command-line
-// values over the file, and validates. Errors are clear and name the file/key.
+// values over the file, and validates. Errors are clear and name the
+// file/key; one that comes after warnings is a *LoadError that has them.
 func Load(args []string) (*Config, error) {
 	cl, err := parseCommandLine(args)
 	if err != nil {
@@ -262,8 +308,20 @@ func Load(args []string) (*Config, error) {
 		return nil, fmt.Errorf("current directory: %w", err)
 	}
 	c := Default(cwd)
+	if err := c.load(cl, cwd); err != nil {
+		if len(c.Warnings) > 0 {
+			return nil, &LoadError{Err: err, Warnings: c.Warnings}
+		}
+		return nil, err
+	}
+	return c, nil
+}
+
+// load reads the ini into c, then the command line over it.
+func (c *Config) load(cl *commandLine, cwd string) error {
 	// misplaced says where the ini has an EngineCommand polyproxy does
-	// not read (under [Polyglott], say): the error must name it.
+	// not read (under [Polyglott], say, or as EngineComand): the error
+	// must name it.
 	var misplaced string
 	if !cl.noIni {
 		path := cl.ini
@@ -272,19 +330,19 @@ func Load(args []string) (*Config, error) {
 		}
 		abs, err := filepath.Abs(path)
 		if err != nil {
-			return nil, fmt.Errorf("ini file %s: %w", path, err)
+			return fmt.Errorf("ini file %s: %w", path, err)
 		}
 		data, err := os.ReadFile(abs)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
-				return nil, fmt.Errorf("ini file %s not found (give an ini file as the first argument, or -noini -ec ENGINE)", abs)
+				return plainerr.Wrap(fmt.Sprintf("ini file %s not found (give an ini file as the first argument, or -noini -ec ENGINE)", abs), ErrNoIniFile)
 			}
-			return nil, fmt.Errorf("ini file: %w", err)
+			return fmt.Errorf("ini file: %w", err)
 		}
-		c = Default(filepath.Dir(abs))
+		*c = *Default(filepath.Dir(abs))
 		c.IniPath = abs
 		if misplaced, err = c.readIni(data); err != nil {
-			return nil, err
+			return err
 		}
 	}
 
@@ -299,8 +357,9 @@ func Load(args []string) (*Config, error) {
 				c.warn("command line: -pg %s: unknown PolyGlot key, ignored%s", o.Name, suggest.DidYouMean(o.Name, keyNames(), nil))
 				continue
 			}
-			return nil, fmt.Errorf("command line: %w", err)
+			return fmt.Errorf("command line: %w", err)
 		}
+		c.givenAt(o.Name, "by "+cl.pgFlags[i]+" on the command line")
 	}
 	for _, o := range cl.uci {
 		c.SetEngineOption(o.Name, o.Value)
@@ -310,19 +369,19 @@ func Load(args []string) (*Config, error) {
 		if c.IniPath != "" {
 			where = "ini file " + c.IniPath + " or command line"
 		}
-		return nil, fmt.Errorf("%s: %w", where, err)
+		return fmt.Errorf("%s: %w", where, err)
 	}
 
 	if strings.TrimSpace(c.EngineCommand) == "" {
 		switch {
 		case misplaced != "":
-			return nil, errors.New(misplaced)
+			return errors.New(misplaced)
 		case c.IniPath == "":
-			return nil, errors.New("no EngineCommand: give the engine with -ec ENGINE (there is no ini file: -noini)")
+			return errors.New("no EngineCommand: give the engine with -ec ENGINE (there is no ini file: -noini)")
 		}
-		return nil, fmt.Errorf("%s: no EngineCommand: set EngineCommand = ENGINE under [PolyGlot], or give -ec ENGINE", c.IniPath)
+		return fmt.Errorf("%s: no EngineCommand: set EngineCommand = ENGINE under [PolyGlot], or give -ec ENGINE", c.IniPath)
 	}
-	return c, nil
+	return nil
 }
 
 // readIni applies an ini file's contents: [PolyGlot] keys in file order,
@@ -347,8 +406,12 @@ func (c *Config) readIni(data []byte) (misplaced string, err error) {
 	for _, s := range f.Sections() {
 		switch s.Name() {
 		case "polyglot":
-			if err := c.readPolyGlot(s, at); err != nil {
+			m, err := c.readPolyGlot(s, at)
+			if err != nil {
 				return "", err
+			}
+			if m != "" {
+				misplaced = m
 			}
 		case "engine":
 			engine = append(engine, s.Keys()...)
@@ -368,24 +431,31 @@ func (c *Config) readIni(data []byte) (misplaced string, err error) {
 }
 
 // readPolyGlot applies the [PolyGlot] section's keys, in file order.
-func (c *Config) readPolyGlot(s *ini.Section, at func(section, key string) string) error {
+// misplaced, when not "", names a mistyped EngineCommand (EngineComand),
+// for the error Load gives when none is read.
+func (c *Config) readPolyGlot(s *ini.Section, at func(section, key string) string) (misplaced string, err error) {
 	for _, k := range s.Keys() {
+		where := at(s.Name(), k.Name())
 		err := c.apply(k.Name(), k.Value(), c.BaseDir)
 		switch {
 		case err == nil:
+			c.givenAt(k.Name(), "at "+where)
 		case errors.Is(err, errIgnoredKey):
-			c.warn("%s: [PolyGlot] %v", at(s.Name(), k.Name()), err)
+			c.warn("%s: [PolyGlot] %v", where, err)
 		case errors.Is(err, ErrUnknownKey):
 			hint := suggest.DidYouMean(k.Name(), keyNames(), nil)
 			if hint == "" {
 				hint = " (an engine's own option goes under [Engine])"
 			}
-			c.warn("%s: [PolyGlot] %s: unknown key, ignored%s", at(s.Name(), k.Name()), k.Name(), hint)
+			c.warn("%s: [PolyGlot] %s: unknown key, ignored%s", where, k.Name(), hint)
+			if near, _ := suggest.Nearest(k.Name(), keyNames()); near == "EngineCommand" {
+				misplaced = fmt.Sprintf("%s: no EngineCommand: [PolyGlot] %s is no key polyproxy knows; did you mean EngineCommand?", where, k.Name())
+			}
 		default:
-			return fmt.Errorf("%s: [PolyGlot] %w", at(s.Name(), k.Name()), err)
+			return "", fmt.Errorf("%s: [PolyGlot] %w", where, err)
 		}
 	}
-	return nil
+	return misplaced, nil
 }
 
 // unreadSection warns of a section polyproxy does not read (a mistyped

@@ -123,6 +123,7 @@ Skill Level = 3
 	if runtime.GOOS == "windows" {
 		t.Skip("absolute path spelling differs on Windows")
 	}
+	want.origins = c.origins // where each was given: TestOrigin
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("got  %+v\nwant %+v", c, want)
 	}
@@ -594,5 +595,73 @@ func TestTyposNamed(t *testing.T) {
 	// The ini's mistakes are the ini's, not the command line's.
 	if _, err := Load([]string{writeIni(t, "[PolyGlot]\nBookDepth = ten\n")}); errors.As(err, &clErr) {
 		t.Errorf("a bad ini value taken for a command line error: %v", err)
+	}
+}
+
+// An error that follows warnings comes with them, for the user to be told
+// first: a mistyped section or key is often why (under [Polyglott] the
+// section's warning was lost with the error). A mistyped EngineCommand is
+// the error itself: "no EngineCommand" alone sent the user looking for
+// the key they had typed.
+func TestLoadErrorKeepsWarnings(t *testing.T) {
+	path := writeIni(t, "[Polyglott]\nEngineCommand = sf\n")
+	_, err := Load([]string{path})
+	var le *LoadError
+	if !errors.As(err, &le) || len(le.Warnings) != 1 ||
+		le.Warnings[0] != path+":1: section [Polyglott] ignored (polyproxy reads [PolyGlot] and [Engine]); did you mean [PolyGlot]?" ||
+		err.Error() != path+":2: EngineCommand is under [Polyglott], a section polyproxy does not read; did you mean [PolyGlot]?" {
+		t.Errorf("[Polyglott]: %v, %#v", err, le)
+	}
+	path = writeIni(t, "[PolyGlot]\nBook = true\nEngineComand = sf\n")
+	_, err = Load([]string{path})
+	if want := path + ":3: no EngineCommand: [PolyGlot] EngineComand is no key polyproxy knows; did you mean EngineCommand?"; err == nil || err.Error() != want {
+		t.Errorf("EngineComand: %v\nwant %s", err, want)
+	}
+	if !errors.As(err, &le) || len(le.Warnings) != 1 || !strings.Contains(le.Warnings[0], "EngineComand: unknown key, ignored; did you mean EngineCommand?") {
+		t.Errorf("EngineComand's warning: %#v", le)
+	}
+	// No warning, no LoadError: the error as it is.
+	if _, err := Load([]string{writeIni(t, "[PolyGlot]\nBookDepth = ten\n")}); errors.As(err, &le) {
+		t.Errorf("a LoadError with no warnings: %#v", le)
+	}
+}
+
+// An ini file that is not there is told apart (a GUI started with a
+// mistyped path, or a mistyped command).
+func TestMissingIniFile(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nosuch.ini")
+	_, err := Load([]string{missing})
+	if !errors.Is(err, ErrNoIniFile) || err.Error() != "ini file "+missing+" not found (give an ini file as the first argument, or -noini -ec ENGINE)" {
+		t.Errorf("%v", err)
+	}
+	if _, err := Load([]string{writeIni(t, "[PolyGlot]\n")}); errors.Is(err, ErrNoIniFile) {
+		t.Errorf("an ini without EngineCommand taken for a missing one: %v", err)
+	}
+}
+
+// Origin says where a setting was given, for a message that says what to
+// fix: the ini's line, or the command line's flag; nothing for a default.
+func TestOrigin(t *testing.T) {
+	path := writeIni(t, "[PolyGlot]\nEngineCommand = sf\n\nbookfile = a.bin\nEngineDir = /tmp\n")
+	c := mustLoad(t, path, "-ed", "/", "-pg", "BookDepth=9")
+	for _, tc := range []struct{ name, want string }{
+		{"EngineCommand", "at " + path + ":2"},
+		{"BookFile", "at " + path + ":4"},
+		{"enginedir", "by -ed on the command line"},
+		{"BookDepth", "by -pg BookDepth on the command line"},
+		{"BookTreshold", ""},
+		{"NoSuchKey", ""},
+	} {
+		if got := c.Origin(tc.name); got != tc.want {
+			t.Errorf("Origin(%s) = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	if got := mustLoad(t, "-noini", "-ec", "sf").Origin("EngineCommand"); got != "by -ec on the command line" {
+		t.Errorf("-ec: %q", got)
+	}
+	d := c.Clone()
+	d.givenAt("BookDepth", "elsewhere")
+	if c.Origin("BookDepth") == "elsewhere" {
+		t.Error("Clone shares the origins")
 	}
 }

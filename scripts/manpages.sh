@@ -41,6 +41,8 @@ section() {
 			return done s
 		}
 		/^```/ { fence = !fence }
+		# The comments of the doc tests (cli/docs_test.go) are for them alone.
+		/^<!-- doc-(test|file): .* -->$/ { next }
 		!fence && /^#+ / {
 			n = index($0, " ") - 1; text = substr($0, n + 2)
 			if (!on && level == 0 && (want == "" ? n == 1 : text == want)) { on = 1; level = n; next }

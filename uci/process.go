@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -63,11 +64,13 @@ func StartProcess(argv []string, dir string, stderr io.Writer) (*Process, error)
 	if err != nil {
 		stdin.Close()
 		stdout.Close()
-		msg := plainerr.Program(argv[0], err)
-		if dir != "" {
-			msg += " (started in " + dir + ")"
+		// A relative path is the folder's it was started in (a name
+		// alone is looked for in PATH): named in full.
+		name := argv[0]
+		if dir != "" && !filepath.IsAbs(name) && filepath.Base(name) != name {
+			name = filepath.Join(dir, name)
 		}
-		return nil, plainerr.Wrap(msg, err)
+		return nil, plainerr.Wrap(plainerr.Program(name, err), err)
 	}
 	p := &Process{cmd: cmd, stdin: stdin, stdout: stdout, stdoutFD: stdoutFD, exited: make(chan struct{})}
 	go func() {

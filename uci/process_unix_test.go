@@ -49,14 +49,16 @@ func TestQuitKillsWholeGroup(t *testing.T) {
 	}
 }
 
-// A missing engine is said in words, with where it was started, not in
-// fork/exec's or exec's ("executable file not found in $PATH").
+// A missing engine is said in words, not in fork/exec's or exec's
+// ("executable file not found in $PATH"); a relative path is named in
+// full, from the folder it was started in.
 func TestStartProcessMissing(t *testing.T) {
 	dir := t.TempDir()
 	for prog, want := range map[string]string{
-		"/nonexistent/engine":        "/nonexistent/engine: the folder /nonexistent does not exist (started in " + dir + ")",
-		dir + "/stockfsh":            dir + "/stockfsh: no such file (started in " + dir + ")",
-		"surely-no-such-engine-here": "surely-no-such-engine-here: no such program in any folder of PATH (started in " + dir + ")",
+		"/nonexistent/engine":        "/nonexistent/engine: the folder /nonexistent does not exist",
+		dir + "/stockfsh":            dir + "/stockfsh: no such file",
+		"surely-no-such-engine-here": "surely-no-such-engine-here: no such program in any folder of PATH",
+		"engines/sf":                 dir + "/engines/sf: the folder " + dir + "/engines does not exist",
 	} {
 		_, err := StartProcess([]string{prog}, dir, nil)
 		if err == nil || err.Error() != want || !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, exec.ErrNotFound) {

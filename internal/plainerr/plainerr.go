@@ -143,6 +143,22 @@ func Program(name string, err error) string {
 	return Reason(name, err)
 }
 
+// About is text said of the file path, for a message that names path
+// before it: the path is not named again. "x.bin: no such file" is "no
+// such file"; "x.bin holds PGN games" is "it holds PGN games".
+func About(path, text string) string {
+	rest, ok := strings.CutPrefix(text, path)
+	switch {
+	case !ok:
+		return text
+	case strings.HasPrefix(rest, ": "):
+		return rest[2:]
+	case strings.HasPrefix(rest, " "):
+		return "it" + rest
+	}
+	return text
+}
+
 // Wrap is err said as msg: its message is msg, and it still wraps err
 // (errors.Is(err, fs.ErrNotExist) holds).
 func Wrap(msg string, err error) error { return &wrapped{msg, err} }

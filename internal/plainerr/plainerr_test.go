@@ -60,3 +60,19 @@ func TestTarget(t *testing.T) {
 		}
 	}
 }
+
+// About names no path a message names before it: the proxy's "book X:
+// X: size ..." and "book X not used: X holds PGN games".
+func TestAbout(t *testing.T) {
+	for _, tc := range []struct{ path, text, want string }{
+		{"/b/x.bin", "/b/x.bin: size 20 is not a multiple of 16", "size 20 is not a multiple of 16"},
+		{"/b/x.bin", "/b/x.bin holds PGN games, not an opening book", "it holds PGN games, not an opening book"},
+		{"/b/x.bin", "no such file", "no such file"},
+		{"/b/x.bin", "/b/x.bin.old: no such file", "/b/x.bin.old: no such file"},
+		{"/b/x.bin", "the folder /b does not exist", "the folder /b does not exist"},
+	} {
+		if got := About(tc.path, tc.text); got != tc.want {
+			t.Errorf("About(%q, %q) = %q, want %q", tc.path, tc.text, got, tc.want)
+		}
+	}
+}

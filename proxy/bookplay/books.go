@@ -16,6 +16,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/internal/plainerr"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/proxy/logfile"
 )
@@ -157,7 +158,7 @@ func (r *booksRead) openBook(path string, options formats.Options) *book.Book {
 	opening := time.Now()
 	b, err := formats.OpenWith(path, options)
 	if err != nil {
-		warn("book %s not used: %v; playing on without it", path, err)
+		warn("book %s not used: %s; playing on without it", path, plainerr.About(path, plainerr.Text(err)))
 		return nil
 	}
 	if f := b.Format(); f.ReadWhole() {
@@ -165,7 +166,7 @@ func (r *booksRead) openBook(path string, options formats.Options) *book.Book {
 		r.logs = append(r.logs, fmt.Sprintf("book %s: %s book read in %v (%v)", path, f.Name(), time.Since(opening).Round(time.Millisecond), b.Report()))
 	}
 	for _, w := range b.Warnings() {
-		warn("book %s: %s", path, w)
+		warn("book %s: %s", path, plainerr.About(path, w))
 	}
 	if b.Len() == 0 && !b.FoundByPosition() {
 		// Kept open: a rewrite is noticed and reopened as for any book.
@@ -213,7 +214,7 @@ func Verdict(b *book.Book, err error) (Notice, bool) {
 	if errors.Is(err, book.ErrUnsorted) {
 		return Notice{Msg: fmt.Sprintf("book %s is not sorted (%v): its moves are still found, but every lookup reads the whole file (a Polyglot book must be sorted by key)", b.Path(), err), Warn: true}, true
 	}
-	return Notice{Msg: fmt.Sprintf("book %s: %v", b.Path(), err), Warn: true}, true
+	return Notice{Msg: fmt.Sprintf("book %s: %s", b.Path(), plainerr.About(b.Path(), plainerr.Text(err))), Warn: true}, true
 }
 
 // Close closes the open books.

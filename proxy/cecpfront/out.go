@@ -52,6 +52,26 @@ func (x *Front) Text(run []byte) {
 // line, and is shown whatever search the front is waiting for.
 func (x *Front) Notice(msg string) { x.send("# " + msg) }
 
+// Fatal tells the GUI why the run ends, as an error it pops up.
+func (x *Front) Fatal(unheard []string, why string) {
+	for _, l := range Refusal(unheard, why) {
+		x.send(l)
+	}
+}
+
+// Refusal is what a CECP GUI is told when polyproxy cannot run: notices
+// as comments, why as the one error XBoard pops up. No feature done=1
+// first: an engine that leaves before it is done loading is unloaded
+// with the error it told and no more, where one that had finished
+// loading makes XBoard's own fatal error.
+func Refusal(notices []string, why string) []string {
+	var lines []string
+	for _, n := range notices {
+		lines = append(lines, "# "+n)
+	}
+	return append(lines, "tellusererror polyproxy: "+why)
+}
+
 // Described: the features are answered from the core's Description when
 // protover comes.
 func (x *Front) Described(core.Description) {}

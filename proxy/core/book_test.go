@@ -92,12 +92,21 @@ func TestBookDepth(t *testing.T) {
 	}
 }
 
+// A book that cannot be used, or only in part, is named once: the
+// book's own words named it again ("book X: X: size ...").
 func TestBadBookIsReportedNotFatal(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "nope.bin")
 	h := start(t, proxytest.Config(t, missing), nil, nil)
 	lines := h.Handshake()
-	if !proxytest.HasPrefix(lines, "notice: book "+missing+" not used") {
+	if !slices.Contains(lines, "notice: book "+missing+" not used: no such file; playing on without it") {
 		t.Fatalf("no info string: %q", lines)
+	}
+	odd := filepath.Join(t.TempDir(), "odd.bin")
+	if err := os.WriteFile(odd, make([]byte, 20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if lines := start(t, proxytest.Config(t, odd), nil, nil).Handshake(); !slices.Contains(lines, "notice: book "+odd+": size 20 is not a multiple of 16: the last 4 byte(s) are ignored") {
+		t.Errorf("a book of 20 bytes: %q", lines)
 	}
 	if !strings.Contains(h.Stderr.String(), "nope.bin") {
 		t.Fatalf("stderr %q", h.Stderr.String())

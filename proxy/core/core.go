@@ -46,6 +46,7 @@ import (
 	"github.com/sirupsen/logrus"
 
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/internal/plainerr"
 	"github.com/polyproxy/polyproxy/proxy/bookplay"
 	"github.com/polyproxy/polyproxy/proxy/link"
 	"github.com/polyproxy/polyproxy/proxy/logfile"
@@ -206,6 +207,7 @@ func (c *Core) start(l *loop.Loop, stdout io.Writer, front Front) error {
 	}
 	for _, w := range c.settings.Warnings {
 		c.log.Printf("config: %s", w)
+		c.notice("warning: " + w) // a mistyped key or section: the GUI's user fixes it
 	}
 	if l.Polling() {
 		c.log.Printf("loop: poll(2) on the GUI's input and the engine's output")
@@ -219,7 +221,7 @@ func (c *Core) start(l *loop.Loop, stdout io.Writer, front Front) error {
 	// read) runs while we set up the rest. The log comes before it (it
 	// costs nothing when off) so that a failed start is in it.
 	if err := c.startEngine(); err != nil {
-		c.fatalf("cannot start the engine: %v", err)
+		c.fatalf("cannot start the engine: %s; check EngineCommand%s", plainerr.Text(err), c.engineCommandSet())
 		return err
 	}
 	c.openBooks(config.ReopenBooks | config.RebuildChooser) // checked after the first handshake (verifyBooks)

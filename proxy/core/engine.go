@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/plainerr"
 	"github.com/polyproxy/polyproxy/proxy/link"
 	"github.com/polyproxy/polyproxy/proxy/reply"
 	"github.com/polyproxy/polyproxy/uci"
@@ -270,7 +271,7 @@ func (c *Core) onEngineDeath() error {
 		return err
 	}
 	if err := c.startEngine(); err != nil {
-		c.fatalf("cannot restart the engine: %v", err)
+		c.fatalf("cannot restart the engine: %s; check EngineCommand%s", plainerr.Text(err), c.engineCommandSet())
 		return err
 	}
 	return nil
@@ -283,7 +284,7 @@ func (c *Core) judgeDeath(status string) error {
 	case link.InWarmSearch:
 		c.notify("%s", c.engine.WarmDeath(status))
 	case link.InHandshake:
-		c.fatalf("the engine ended before finishing the uci handshake (%s): is EngineCommand a UCI engine?", status)
+		c.fatalf("the engine %q ended before finishing the uci handshake (%s): is it a UCI engine? Check EngineCommand%s", strings.Join(c.settings.EngineArgv, " "), status, c.engineCommandSet())
 		return fmt.Errorf("%w during the handshake (%s)", ErrEngineDied, status)
 	case link.Again:
 		c.notify("the engine died again within a minute (%s): giving up", status)

@@ -43,6 +43,11 @@ type Front interface {
 	// Notice is something polyproxy tells the GUI (a book it cannot open,
 	// a position it cannot follow, the engine's death).
 	Notice(msg string)
+	// Fatal: the run ends for why (the engine cannot be started, or ended
+	// in its handshake). The front tells the GUI at once, in its
+	// protocol, whether it listens yet or not: unheard are the notices
+	// held for it until it listened, which it now never will.
+	Fatal(unheard []string, why string)
 	// Described answers Describe, in its turn: what the GUI is told of
 	// the engine (our options are the settings': Settings().Options).
 	Described(Description)
@@ -208,12 +213,24 @@ func (c *Core) notify(format string, args ...any) {
 	c.notice(msg)
 }
 
-// fatalf reports why polyproxy ends: stderr, log and the GUI.
+// fatalf reports why polyproxy ends: stderr, log and the GUI, which is
+// told at once with what it had not heard yet.
 func (c *Core) fatalf(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
 	fmt.Fprintln(c.opts.Stderr, "polyproxy: "+msg)
 	c.log.Printf("fatal: %s", msg)
-	c.notice(msg)
+	unheard := c.notices
+	c.notices = nil
+	c.front.Fatal(unheard, msg)
+}
+
+// engineCommandSet says where the user set the engine's command, for a
+// message that tells what to fix: ", set at /home/me/sf.ini:2".
+func (c *Core) engineCommandSet() string {
+	if where := c.settings.Origin("EngineCommand"); where != "" {
+		return ", set " + where
+	}
+	return ""
 }
 
 // Description is what the GUI is told of the engine: its options

@@ -104,6 +104,12 @@ func (s *script) Info(run []byte)   { s.out.Lines(run) }
 func (s *script) Text(run []byte)   { s.out.Lines(run) }
 func (s *script) Notice(msg string) { s.out.Line("notice: " + msg) }
 func (s *script) Settled()          {}
+func (s *script) Fatal(unheard []string, why string) {
+	for _, n := range unheard {
+		s.Notice(n)
+	}
+	s.out.Line("fatal: " + why)
+}
 func (s *script) Described(d core.Description) {
 	s.out.Line("id name " + d.Name)
 	for _, l := range d.IDLines {

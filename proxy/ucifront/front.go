@@ -22,6 +22,8 @@ type Front struct {
 	last  lastPosition
 	moves []board.Move // the moves read from a line, reused
 	buf   []byte       // a line written, reused
+	// described: the GUI's uci has been answered.
+	described bool
 }
 
 // lastPosition is a position line the GUI sent.
@@ -200,6 +202,33 @@ func (f *Front) Text(run []byte) { f.out.Lines(run) }
 // confuse it.
 func (f *Front) Notice(msg string) { f.out.Line("info string " + msg) }
 
+// Fatal tells the GUI why the run ends: after an id, when its uci has
+// not been answered yet (the engine ended in its handshake), so that it
+// knows who speaks.
+func (f *Front) Fatal(unheard []string, why string) {
+	lines := Refusal(unheard, why)
+	if f.described {
+		lines = lines[1:]
+	}
+	for _, l := range lines {
+		f.out.Line(l)
+	}
+}
+
+// Refusal is what a UCI GUI is told when polyproxy cannot run: an id, so
+// that its log says who speaks, then notices and why as info strings,
+// which GUIs show in their engine window or log. No uciok: the engine is
+// not ready, and a GUI then reports a failed start at once (python-chess's
+// popen_uci raises, cutechess-cli "could not initialize player") rather
+// than at the first search.
+func Refusal(notices []string, why string) []string {
+	lines := []string{"id name polyproxy"}
+	for _, n := range notices {
+		lines = append(lines, "info string "+n)
+	}
+	return append(lines, "info string error: "+why)
+}
+
 // Described answers the GUI's uci: the engine's id (marked as wrapped)
 // and options, ours, uciok; then anything we had to tell it (Listening).
 func (f *Front) Described(d core.Description) {
@@ -221,6 +250,7 @@ func (f *Front) Described(d core.Description) {
 		f.out.Line(o.UCI().String())
 	}
 	f.out.Line("uciok")
+	f.described = true
 	f.c.Listening()
 }
 
