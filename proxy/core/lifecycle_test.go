@@ -45,8 +45,9 @@ func TestEngineDeathDuringHandshakeIsFatal(t *testing.T) {
 // An engine that never answers uci (not a UCI engine) is reported on
 // stderr, where the operator looks when the GUI says the engine hangs.
 func TestSlowHandshakeReported(t *testing.T) {
-	h := start(t, proxytest.Config(t, ""), func(_ int, s *ucitest.Settings) { s.Mute = true }, nil)
-	deadline := time.Now().Add(5 * time.Second)
+	h := start(t, proxytest.Config(t, ""), func(_ int, s *ucitest.Settings) { s.Mute = true }, nil,
+		func(o *core.Options) { o.SlowHandshake = 200 * time.Millisecond })
+	deadline := time.Now().Add(30 * time.Second)
 	for !strings.Contains(h.Stderr.String(), "has not answered uci") {
 		if time.Now().After(deadline) {
 			t.Fatalf("no warning on stderr: %q", h.Stderr.String())
@@ -197,14 +198,13 @@ func TestQuitEngineThatStays(t *testing.T) {
 // when it does not.
 func TestQuitDuringSlowHandshake(t *testing.T) {
 	t.Run("nothing to answer", func(t *testing.T) {
-		h := start(t, proxytest.Config(t, ""), func(_ int, s *ucitest.Settings) { s.StartDelay = time.Hour }, nil)
-		start := time.Now()
+		// QuitWait an hour: a quit that waited for the handshake would
+		// not end.
+		h := start(t, proxytest.Config(t, ""), func(_ int, s *ucitest.Settings) { s.StartDelay = time.Hour }, nil,
+			func(o *core.Options) { o.QuitWait = time.Hour })
 		h.Send("setoption name Hash value 1", "quit")
-		if got := h.Ended(5 * time.Second); len(got) != 0 {
+		if got := h.Ended(time.Minute); len(got) != 0 {
 			t.Fatalf("got %q", got)
-		}
-		if d := time.Since(start); d > time.Second {
-			t.Fatalf("quit took %v", d)
 		}
 	})
 	t.Run("answered", func(t *testing.T) {
@@ -218,14 +218,10 @@ func TestQuitDuringSlowHandshake(t *testing.T) {
 	t.Run("handshake never comes", func(t *testing.T) {
 		h := start(t, proxytest.Config(t, ""), func(_ int, s *ucitest.Settings) { s.Mute = true }, nil,
 			func(o *core.Options) { o.QuitWait = 300 * time.Millisecond })
-		start := time.Now()
+		// The engine never answers: the run ends at QuitWait, unanswered.
 		h.Send("uci", "isready", "quit")
-		if got := h.Ended(5 * time.Second); len(got) != 0 {
+		if got := h.Ended(time.Minute); len(got) != 0 {
 			t.Fatalf("got %q", got)
-		}
-		// QuitWait is 300 ms in the harness; then within a second.
-		if d := time.Since(start); d > 1300*time.Millisecond {
-			t.Fatalf("quit took %v", d)
 		}
 	})
 }
