@@ -1,0 +1,247 @@
+package book
+
+import (
+	"math"
+	"math/rand/v2"
+	"strconv"
+)
+
+// Posterior is a choice that learns: each eligible move's odds (its weight
+// under Weighted, 1 under Uniform) are multiplied by the probability,
+// after the results its learn field holds, that its expected score is
+// within Tolerance of the position's best move (BookLearnPolicy nearbest).
+//
+// A move's score (points per game, 0 to 1) is believed to follow a Beta
+// distribution: PriorGames games at an even score before any was played,
+// then its games and points. So an unplayed book plays exactly as its
+// author weighed it, a move that loses again and again soon has almost
+// no chance left beside moves that do not, and moves that score alike
+// keep the author's proportions between them however many games they
+// played: the tolerance is the variety kept. The probability is an
+// integral over the score, summed on a fixed grid, so a chance is the
+// same number every time it is computed (probe, explore and the proxy's
+// draw agree) and costs a few microseconds a played move.
+type Posterior struct {
+	// Tolerance is how far below the best expected score, in points per
+	// game (0 to 1), a move still counts as good as the best.
+	Tolerance float64
+	// PriorGames are the games at an even score every move is believed
+	// to have played before its own: the fewer, the faster a run of
+	// results moves its chance.
+	PriorGames float64
+	// Alone: a move's chance is that probability alone, the odds
+	// ignored (with Tolerance 0, plain Thompson sampling: the chance that
+	// the move is the best). For comparison only: an unplayed book then
+	// plays each move alike.
+	Alone bool
+}
+
+// DefaultPriorGames are the prior games of BookLearnPolicy nearbest: two
+// games, a flat belief over the score before a move has played.
+const DefaultPriorGames = 2
+
+// scoreGrid is the number of points the score's integral is summed on,
+// at the middle of equal cells of [0, 1].
+const scoreGrid = 256
+
+// logScore and logMiss are log(x) and log(1-x) at the grid's points.
+var logScore, logMiss = func() (ls, lm [scoreGrid]float64) {
+	for k := range scoreGrid {
+		x := (float64(k) + 0.5) / scoreGrid
+		ls[k], lm[k] = math.Log(x), math.Log1p(-x)
+	}
+	return ls, lm
+}()
+
+// posteriorPolicy is the Policy of Options.Posterior, its mode giving the
+// odds. It keeps its sums between decisions: a chooser is one goroutine's.
+type posteriorPolicy struct {
+	mode  Mode
+	p     Posterior
+	shift int // Tolerance in grid cells
+	// Per decision: the distinct beliefs (games, points) of the eligible
+	// moves, each's mass on the grid and its distribution shifted by the
+	// tolerance; each candidate's belief; their product.
+	beliefs []belief
+	of      []int
+	product [scoreGrid]float64
+}
+
+type belief struct {
+	games, points uint16
+	mass, below   [scoreGrid]float64
+}
+
+func newPosteriorPolicy(m Mode, p Posterior) *posteriorPolicy {
+	p.Tolerance = min(max(p.Tolerance, 0), 1)
+	p.PriorGames = max(p.PriorGames, 0)
+	return &posteriorPolicy{mode: m, p: p, shift: int(math.Round(p.Tolerance * scoreGrid))}
+}
+
+func (p *posteriorPolicy) String() string {
+	name := "nearbest "
+	if p.p.Alone {
+		name = "posterior alone "
+	}
+	return name + p.mode.String() + " (tolerance " + strconv.FormatFloat(p.p.Tolerance*100, 'g', 3, 64) + "%)"
+}
+
+// odds are a move's odds before learning: its weight, or 1 under
+// Uniform, Best and Alone (Best plays the likeliest of the products).
+func (p *posteriorPolicy) odds(cd *Candidate) float64 {
+	if p.p.Alone || p.mode != Weighted {
+		return 1
+	}
+	return float64(cd.Weight)
+}
+
+// Chances sets each eligible move's chance to its odds times the
+// probability that it is within the tolerance of the best, normalised.
+// Where no eligible move has played a game, that probability is the same
+// for all, and the chances are the odds' exactly.
+func (p *posteriorPolicy) Chances(cands []Candidate) {
+	played := false
+	for i := range cands {
+		cands[i].Chance = 0
+		if cands[i].Eligible && cands[i].Entry.Learn.Games() > 0 {
+			played = true
+		}
+	}
+	if played {
+		p.believe(cands)
+	}
+	best, sum := -1, 0.0
+	for i := range cands {
+		cd := &cands[i]
+		if !cd.Eligible {
+			continue
+		}
+		cd.Chance = p.odds(cd)
+		if played {
+			cd.Chance *= p.nearBest(i)
+		}
+		if best < 0 || cd.Chance > cands[best].Chance {
+			best = i
+		}
+		sum += cd.Chance
+	}
+	if best < 0 {
+		return
+	}
+	if p.mode == Best || sum == 0 {
+		for i := range cands {
+			cands[i].Chance = 0
+		}
+		cands[best].Chance = 1
+		return
+	}
+	for i := range cands {
+		cands[i].Chance /= sum
+	}
+}
+
+// believe sums each eligible move's belief on the grid, once for moves
+// with the same games and points, and their product.
+func (p *posteriorPolicy) believe(cands []Candidate) {
+	p.beliefs, p.of = p.beliefs[:0], p.of[:0]
+	for k := range p.product {
+		p.product[k] = 1
+	}
+	for i := range cands {
+		cd := &cands[i]
+		p.of = append(p.of, -1)
+		if !cd.Eligible {
+			continue
+		}
+		g, pts := cd.Entry.Learn.Games(), cd.Entry.Learn.Points()
+		b := -1
+		for j := range p.beliefs {
+			if p.beliefs[j].games == g && p.beliefs[j].points == pts {
+				b = j
+				break
+			}
+		}
+		if b < 0 {
+			b = len(p.beliefs)
+			if b < cap(p.beliefs) {
+				p.beliefs = p.beliefs[:b+1]
+			} else {
+				p.beliefs = append(p.beliefs, belief{})
+			}
+			p.beliefs[b].sum(g, pts, p.p.PriorGames, p.shift)
+		}
+		p.of[i] = b
+		for k := range p.product {
+			p.product[k] *= p.beliefs[b].below[k]
+		}
+	}
+}
+
+// sum sets the belief's mass on the grid, a Beta distribution of the
+// score after prior games at an even score and games with points (half
+// points; at most 2 a game counted, as real books carry more), and below:
+// at each point x, the probability that the score is at most x+shift
+// cells.
+func (b *belief) sum(games, points uint16, prior float64, shift int) {
+	b.games, b.points = games, points
+	won := float64(min(points, 2*games)) / 2
+	a, c := prior/2+won-1, prior/2+float64(games)-won-1
+	top := math.Inf(-1)
+	for k := range scoreGrid {
+		b.mass[k] = a*logScore[k] + c*logMiss[k]
+		top = max(top, b.mass[k])
+	}
+	total := 0.0
+	for k := range scoreGrid {
+		b.mass[k] = math.Exp(b.mass[k] - top)
+		total += b.mass[k]
+	}
+	cum := 0.0
+	for k := range scoreGrid {
+		b.mass[k] /= total
+		cum += b.mass[k]
+		b.below[k] = cum
+	}
+	// Shifted by the tolerance: the score at most x+δ (1 past the grid's
+	// end).
+	for k := range scoreGrid {
+		if k+shift < scoreGrid {
+			b.below[k] = b.below[k+shift]
+		} else {
+			b.below[k] = 1
+		}
+	}
+}
+
+// nearBest is the probability that candidate i's score is at least every
+// other eligible move's less the tolerance: the sum over x of its mass at
+// x times the others' probabilities of being at most x+δ.
+func (p *posteriorPolicy) nearBest(i int) float64 {
+	b := &p.beliefs[p.of[i]]
+	prob := 0.0
+	for k := range scoreGrid {
+		// Where its mass is above 0 its own below is too (below[k] holds
+		// mass[k]): dividing it out of the product leaves the others'.
+		if b.mass[k] > 0 && b.below[k] > 0 {
+			prob += b.mass[k] * p.product[k] / b.below[k]
+		}
+	}
+	return min(prob, 1)
+}
+
+// Pick draws by the chances Chances set (the decision sets them before it
+// draws): a uniform number counted off against them in the book's order.
+func (p *posteriorPolicy) Pick(cands []Candidate, rng *rand.Rand) int {
+	r := rng.Float64()
+	last := -1
+	for i := range cands {
+		if c := cands[i].Chance; c > 0 {
+			if r < c {
+				return i
+			}
+			r -= c
+			last = i
+		}
+	}
+	return last // rounding left r at or above the last chance
+}
