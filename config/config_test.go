@@ -80,6 +80,8 @@ BookAvoidRepetition = yes
 BookSeed = 18446744073709551615
 BookLearn = 1
 BookLearnWeight = ON
+BookLearnPolicy = NearBest
+BookLearnTolerance = 8
 LearnResignScore = 700
 LearnResignMoves = 5
 Resign = true
@@ -109,6 +111,8 @@ Skill Level = 3
 		BookSeed:            18446744073709551615,
 		BookLearn:           true,
 		BookLearnWeight:     true,
+		BookLearnPolicy:     LearnNearBest,
+		BookLearnTolerance:  8,
 		LearnResignScore:    700,
 		LearnResignMoves:    5,
 		Resign:              true,
@@ -594,5 +598,24 @@ func TestTyposNamed(t *testing.T) {
 	// The ini's mistakes are the ini's, not the command line's.
 	if _, err := Load([]string{writeIni(t, "[PolyGlot]\nBookDepth = ten\n")}); errors.As(err, &clErr) {
 		t.Errorf("a bad ini value taken for a command line error: %v", err)
+	}
+}
+
+// BookLearnPolicy picks what BookLearnWeight chooses by: the factor's
+// weights, or the author's weights with the posterior at the tolerance.
+func TestLearnPolicyChooserOptions(t *testing.T) {
+	c := Default("/base")
+	c.BookLearnWeight = true
+	learned := func(book.Entry) uint64 { return 1 }
+	if o := c.ChooserOptions(learned); o.Weight == nil || o.Posterior != nil {
+		t.Errorf("factor: %+v", o)
+	}
+	c.BookLearnPolicy, c.BookLearnTolerance = LearnNearBest, 8
+	if o := c.ChooserOptions(learned); o.Weight != nil || o.Posterior == nil || *o.Posterior != (book.Posterior{Tolerance: 0.08, PriorGames: book.DefaultPriorGames}) {
+		t.Errorf("nearbest: %+v", o)
+	}
+	c.BookLearnWeight = false
+	if o := c.ChooserOptions(learned); o.Weight != nil || o.Posterior != nil {
+		t.Errorf("BookLearnWeight off: %+v", o)
 	}
 }
