@@ -70,6 +70,7 @@ type posteriorPolicy struct {
 type belief struct {
 	games, points uint16
 	mass, below   [scoreGrid]float64
+	lo, hi        int // the cells with mass: lo to hi-1
 }
 
 func newPosteriorPolicy(m Mode, p Posterior) *posteriorPolicy {
@@ -186,22 +187,54 @@ func (b *belief) sum(games, points uint16, prior float64, shift int) {
 	b.games, b.points = games, points
 	won := float64(min(points, 2*games)) / 2
 	a, c := prior/2+won-1, prior/2+float64(games)-won-1
-	top := math.Inf(-1)
-	for k := range scoreGrid {
-		b.mass[k] = a*logScore[k] + c*logMiss[k]
-		top = max(top, b.mass[k])
+	logAt := func(k int) float64 { return a*logScore[k] + c*logMiss[k] }
+	b.lo, b.hi = 0, scoreGrid
+	var top float64
+	if a >= 0 && c >= 0 {
+		// One peak, at the cell of the mode or beside it: the mass is
+		// summed outwards from it to where it falls below e^-40 of the
+		// peak, nothing beside it (most of a well-played move's cells).
+		mode := 0.5
+		if a+c > 0 {
+			mode = a / (a + c)
+		}
+		k := min(int(mode*scoreGrid), scoreGrid-1)
+		top = logAt(k)
+		for _, n := range [2]int{k - 1, k + 1} {
+			if n >= 0 && n < scoreGrid && logAt(n) > top {
+				k, top = n, logAt(n)
+			}
+		}
+		b.lo, b.hi = k, k+1
+		for b.lo > 0 && logAt(b.lo-1)-top > -40 {
+			b.lo--
+		}
+		for b.hi < scoreGrid && logAt(b.hi)-top > -40 {
+			b.hi++
+		}
+	} else {
+		top = math.Inf(-1)
+		for k := range scoreGrid {
+			if l := logAt(k); l > top {
+				top = l
+			}
+		}
 	}
+	clear(b.mass[:])
 	total := 0.0
-	for k := range scoreGrid {
-		b.mass[k] = math.Exp(b.mass[k] - top)
+	for k := b.lo; k < b.hi; k++ {
+		b.mass[k] = math.Exp(logAt(k) - top)
 		total += b.mass[k]
 	}
 	cum := 0.0
 	for k := range scoreGrid {
-		b.mass[k] /= total
-		cum += b.mass[k]
+		if k >= b.lo && k < b.hi {
+			b.mass[k] /= total
+			cum += b.mass[k]
+		}
 		b.below[k] = cum
 	}
+	b.below[scoreGrid-1] = 1 // not a rounding short of it
 	// Shifted by the tolerance: the score at most x+δ (1 past the grid's
 	// end).
 	for k := range scoreGrid {
@@ -219,10 +252,10 @@ func (b *belief) sum(games, points uint16, prior float64, shift int) {
 func (p *posteriorPolicy) nearBest(i int) float64 {
 	b := &p.beliefs[p.of[i]]
 	prob := 0.0
-	for k := range scoreGrid {
+	for k := b.lo; k < b.hi; k++ {
 		// Where its mass is above 0 its own below is too (below[k] holds
 		// mass[k]): dividing it out of the product leaves the others'.
-		if b.mass[k] > 0 && b.below[k] > 0 {
+		if b.mass[k] > 0 {
 			prob += b.mass[k] * p.product[k] / b.below[k]
 		}
 	}
