@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -9,7 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
@@ -398,18 +401,33 @@ func (r *runner) learnGainSim(w io.Writer) error {
 	}
 	policies := simPolicies()
 	runs := make([][]simRun, len(policies))
+	// The policies at once, each in a folder of its own: the machine's
+	// cores, not one.
+	errs := make([]error, len(policies))
+	var wg sync.WaitGroup
 	for i, p := range policies {
-		for s := range simRuns + simShortRuns {
-			games := simGames
-			if s >= simRuns {
-				games = simShortGames
+		wg.Go(func() {
+			pdir := filepath.Join(dir, strconv.Itoa(i))
+			if errs[i] = os.Mkdir(pdir, 0o755); errs[i] != nil {
+				return
 			}
-			run, err := tree.simTournament(dir, p, uint64(1000*i+s+1), games)
-			if err != nil {
-				return fmt.Errorf("%s: %w", p.name, err)
+			for s := range simRuns + simShortRuns {
+				games := simGames
+				if s >= simRuns {
+					games = simShortGames
+				}
+				run, err := tree.simTournament(pdir, p, uint64(1000*i+s+1), games)
+				if err != nil {
+					errs[i] = fmt.Errorf("%s: %w", p.name, err)
+					return
+				}
+				runs[i] = append(runs[i], run)
 			}
-			runs[i] = append(runs[i], run)
-		}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
 	fmt.Fprintf(w, "\n### A simulated tournament\n\n")
 	fmt.Fprintf(w, "A book of %d lines (%d always losing, %d sound at 0.55, %d equal at 0.5), %d entries, White's moves chosen at up to three depths; %d tournaments of %d games a policy and %d more of %d, each game learned before the next. The best possible score is %.3f. Run in %v.\n\n",
@@ -476,17 +494,33 @@ func (r *runner) startPositionCase(w io.Writer, dir string) error {
 		tree.leaves[next.Key()] = simLeaf{[]float64{0, 0.5, 0.5}[i], []string{"losing", "equal", "equal"}[i]}
 	}
 	fmt.Fprintf(w, "\nAt the start position, one move of 40%% always losing and two of 30%% scoring evenly, 200 games learned one by one (a mean over 40 tournaments):\n\n| policy | the losing move's chance after 200 games | the two even moves' chances |\n|---|--:|--:|\n")
-	for _, p := range simPolicies() {
-		var losing, a, b float64
-		for s := range 40 {
-			l, x, y, err := tree.after200(dir, p, uint64(s+1))
-			if err != nil {
-				return err
+	policies := simPolicies()
+	rows := make([]string, len(policies))
+	errs := make([]error, len(policies))
+	var wg sync.WaitGroup
+	for i, p := range policies {
+		wg.Go(func() {
+			pdir := filepath.Join(dir, "start"+strconv.Itoa(i))
+			if errs[i] = os.Mkdir(pdir, 0o755); errs[i] != nil {
+				return
 			}
-			losing, a, b = losing+l/40, a+x/40, b+y/40
-		}
-		fmt.Fprintf(w, "| %s | %.2f%% | %.1f%%, %.1f%% |\n", p.name, 100*losing, 100*a, 100*b)
+			var losing, a, b float64
+			for s := range 40 {
+				l, x, y, err := tree.after200(pdir, p, uint64(s+1))
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				losing, a, b = losing+l/40, a+x/40, b+y/40
+			}
+			rows[i] = fmt.Sprintf("| %s | %.2f%% | %.1f%%, %.1f%% |\n", p.name, 100*losing, 100*a, 100*b)
+		})
 	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	fmt.Fprint(w, strings.Join(rows, ""))
 	return nil
 }
 
