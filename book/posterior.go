@@ -88,9 +88,10 @@ func (p *posteriorPolicy) String() string {
 }
 
 // odds are a move's odds before learning: its weight, or 1 under
-// Uniform, Best and Alone (Best plays the likeliest of the products).
+// Uniform and Alone (Best plays the move with the highest product, the
+// heaviest of an unplayed position).
 func (p *posteriorPolicy) odds(cd *Candidate) float64 {
-	if p.p.Alone || p.mode != Weighted {
+	if p.p.Alone || p.mode == Uniform {
 		return 1
 	}
 	return float64(cd.Weight)
