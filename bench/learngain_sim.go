@@ -64,8 +64,10 @@ func simPolicies() []simPolicy {
 		d.BookLearnPolicy, d.BookLearnTolerance = ppconfig.LearnNearBest, tol
 		return d.ChooserOptions(learn.Weight)
 	}
+	// Plain Thompson sampling: each move's chance the probability that
+	// it is the best, the author's weights ignored.
 	thompson := none
-	thompson.Posterior = &book.Posterior{PriorGames: book.DefaultPriorGames, Alone: true}
+	thompson.Mode, thompson.NearBest, thompson.Tolerance = book.Uniform, true, 0
 	return []simPolicy{
 		{"no learning", none, false},
 		{"factor (PolyGlot 2.0)", factor, true},

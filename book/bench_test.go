@@ -44,11 +44,10 @@ func BenchmarkChooseLearned(b *testing.B) {
 	}
 	bk := fixture.WriteBook(b, fixture.BookBytes(b, []fixture.Pos{{Name: "start", FEN: board.StartFEN, Entries: entries}}))
 	l := fixture.Line(b, board.StartFEN, "")
-	near := book.Posterior{Tolerance: 0.05, PriorGames: book.DefaultPriorGames}
 	for _, o := range []struct {
 		name string
 		opts book.Options
-	}{{"weighted", fixture.PolyGlotOptions}, {"nearbest", book.Options{Mode: book.Weighted, Posterior: &near}}} {
+	}{{"weighted", fixture.PolyGlotOptions}, {"nearbest", book.Options{Mode: book.Weighted, NearBest: true, Tolerance: 0.05}}} {
 		b.Run(o.name, func(b *testing.B) {
 			c := book.NewChooser(o.opts, 1)
 			c.Explain(false)

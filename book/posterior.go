@@ -6,39 +6,27 @@ import (
 	"strconv"
 )
 
-// Posterior is a choice that learns: each eligible move's odds (its weight
-// under Weighted, 1 under Uniform) are multiplied by the probability,
-// after the results its learn field holds, that its expected score is
-// within Tolerance of the position's best move (BookLearnPolicy nearbest).
+// The choice that learns (Options.NearBest, BookLearnPolicy nearbest):
+// each eligible move's odds (its weight under Weighted, 1 under Uniform)
+// are multiplied by the probability, after the results its learn field
+// holds, that its expected score is within Options.Tolerance of the
+// position's best move.
 //
 // A move's score (points per game, 0 to 1) is believed to follow a Beta
-// distribution: PriorGames games at an even score before any was played,
+// distribution: priorGames games at an even score before any was played,
 // then its games and points. So an unplayed book plays exactly as its
 // author weighed it, a move that loses again and again soon has almost
 // no chance left beside moves that do not, and moves that score alike
 // keep the author's proportions between them however many games they
-// played: the tolerance is the variety kept. The probability is an
-// integral over the score, summed on a fixed grid, so a chance is the
-// same number every time it is computed (probe, explore and the proxy's
-// draw agree) and costs a few microseconds a played move.
-type Posterior struct {
-	// Tolerance is how far below the best expected score, in points per
-	// game (0 to 1), a move still counts as good as the best.
-	Tolerance float64
-	// PriorGames are the games at an even score every move is believed
-	// to have played before its own: the fewer, the faster a run of
-	// results moves its chance.
-	PriorGames float64
-	// Alone: a move's chance is that probability alone, the odds
-	// ignored (with Tolerance 0, plain Thompson sampling: the chance that
-	// the move is the best). For comparison only: an unplayed book then
-	// plays each move alike.
-	Alone bool
-}
+// played: the tolerance is the variety kept. Under Uniform with
+// tolerance 0 the chance is the probability that the move is the best:
+// plain Thompson sampling. The probability is an integral over the
+// score, summed on a fixed grid, so a chance is the same number every
+// time it is computed (probe, explore and the proxy's draw agree).
 
-// DefaultPriorGames are the prior games of BookLearnPolicy nearbest: two
-// games, a flat belief over the score before a move has played.
-const DefaultPriorGames = 2
+// priorGames are the games at an even score every move is believed to
+// have played before its own: two, a flat belief over the score.
+const priorGames = 2
 
 // scoreGrid is the number of points the score's integral is summed on,
 // at the middle of equal cells of [0, 1].
@@ -56,9 +44,9 @@ var logScore, logMiss = func() (ls, lm [scoreGrid]float64) {
 // posteriorPolicy is the Policy of Options.Posterior, its mode giving the
 // odds. It keeps its sums between decisions: a chooser is one goroutine's.
 type posteriorPolicy struct {
-	mode  Mode
-	p     Posterior
-	shift int // Tolerance in grid cells
+	mode      Mode
+	tolerance float64
+	shift     int // the tolerance in grid cells
 	// Per decision: the distinct beliefs (games, points) of the eligible
 	// moves, each's mass on the grid and its distribution shifted by the
 	// tolerance; each candidate's belief; their product.
@@ -73,25 +61,20 @@ type belief struct {
 	lo, hi        int // the cells with mass: lo to hi-1
 }
 
-func newPosteriorPolicy(m Mode, p Posterior) *posteriorPolicy {
-	p.Tolerance = min(max(p.Tolerance, 0), 1)
-	p.PriorGames = max(p.PriorGames, 0)
-	return &posteriorPolicy{mode: m, p: p, shift: int(math.Round(p.Tolerance * scoreGrid))}
+func newPosteriorPolicy(m Mode, tolerance float64) *posteriorPolicy {
+	tolerance = min(max(tolerance, 0), 1)
+	return &posteriorPolicy{mode: m, tolerance: tolerance, shift: int(math.Round(tolerance * scoreGrid))}
 }
 
 func (p *posteriorPolicy) String() string {
-	name := "nearbest "
-	if p.p.Alone {
-		name = "posterior alone "
-	}
-	return name + p.mode.String() + " (tolerance " + strconv.FormatFloat(p.p.Tolerance*100, 'g', 3, 64) + "%)"
+	return "nearbest " + p.mode.String() + " (tolerance " + strconv.FormatFloat(p.tolerance*100, 'g', 3, 64) + "%)"
 }
 
 // odds are a move's odds before learning: its weight, or 1 under
-// Uniform and Alone (Best plays the move with the highest product, the
-// heaviest of an unplayed position).
+// Uniform (Best plays the move with the highest product, the heaviest
+// of an unplayed position).
 func (p *posteriorPolicy) odds(cd *Candidate) float64 {
-	if p.p.Alone || p.mode == Uniform {
+	if p.mode == Uniform {
 		return 1
 	}
 	return float64(cd.Weight)
@@ -170,7 +153,7 @@ func (p *posteriorPolicy) believe(cands []Candidate) {
 			} else {
 				p.beliefs = append(p.beliefs, belief{})
 			}
-			p.beliefs[b].sum(g, pts, p.p.PriorGames, p.shift)
+			p.beliefs[b].sum(g, pts, priorGames, p.shift)
 		}
 		p.of[i] = b
 		for k := range p.product {

@@ -9,9 +9,10 @@ import (
 	"github.com/polyproxy/polyproxy/internal/fixture"
 )
 
-// nearBest is BookLearnPolicy nearbest at its defaults' prior and a 5%
-// tolerance.
-var nearBest = book.Posterior{Tolerance: 0.05, PriorGames: book.DefaultPriorGames}
+// nearBest is BookLearnPolicy nearbest at a tolerance, under mode m.
+func nearBest(m book.Mode, tolerance float64) book.Options {
+	return book.Options{Mode: m, NearBest: true, Tolerance: tolerance}
+}
 
 // startBook is a book of the start position's moves with weights and
 // learn fields, in that order.
@@ -45,9 +46,8 @@ func chances(t *testing.T, c *book.Chooser, b *book.Book) map[string]float64 {
 func TestPosteriorUnplayedKeepsTheAuthorsShares(t *testing.T) {
 	b := startBook(t, []string{"e2e4", "d2d4", "c2c4"}, []uint16{30, 40, 30}, []book.Learn{0, 0, 0})
 	for _, m := range book.Modes() {
-		p := nearBest
 		want := chances(t, book.NewChooser(book.Options{Mode: m}, 1), b)
-		got := chances(t, book.NewChooser(book.Options{Mode: m, Posterior: &p}, 1), b)
+		got := chances(t, book.NewChooser(nearBest(m, 0.05), 1), b)
 		for mv, w := range want {
 			if got[mv] != w {
 				t.Errorf("%s: %s has chance %v, %v without learning", m, mv, got[mv], w)
@@ -71,8 +71,7 @@ func TestPosteriorTurnsAwayFromLosses(t *testing.T) {
 		{8, 0.01, 0, "eight losses"},
 	} {
 		b := startBook(t, []string{"e2e4", "d2d4", "c2c4"}, []uint16{40, 30, 60}, []book.Learn{book.MakeLearn(tc.losses, 0), even, even})
-		p := nearBest
-		ch := chances(t, book.NewChooser(book.Options{Posterior: &p}, 1), b)
+		ch := chances(t, book.NewChooser(nearBest(book.Weighted, 0.05), 1), b)
 		t.Logf("%s: %v", tc.describe, ch)
 		if c := ch["e2e4"]; c > tc.atMost || c < tc.atLeast {
 			t.Errorf("%s: the losing move's chance %.4f, want %.2f to %.2f", tc.describe, c, tc.atLeast, tc.atMost)
@@ -89,10 +88,9 @@ func TestPosteriorTurnsAwayFromLosses(t *testing.T) {
 // more of it.
 func TestPosteriorModesAndTolerance(t *testing.T) {
 	b := startBook(t, []string{"e2e4", "d2d4"}, []uint16{10, 90}, []book.Learn{book.MakeLearn(100, 110), book.MakeLearn(100, 90)})
-	p := nearBest
-	uniform := chances(t, book.NewChooser(book.Options{Mode: book.Uniform, Posterior: &p}, 1), b)
-	weighted := chances(t, book.NewChooser(book.Options{Posterior: &p}, 1), b)
-	best := chances(t, book.NewChooser(book.Options{Mode: book.Best, Posterior: &p}, 1), b)
+	uniform := chances(t, book.NewChooser(nearBest(book.Uniform, 0.05), 1), b)
+	weighted := chances(t, book.NewChooser(nearBest(book.Weighted, 0.05), 1), b)
+	best := chances(t, book.NewChooser(nearBest(book.Best, 0.05), 1), b)
 	likeliest := "e2e4"
 	if weighted["d2d4"] > weighted["e2e4"] {
 		likeliest = "d2d4"
@@ -103,8 +101,7 @@ func TestPosteriorModesAndTolerance(t *testing.T) {
 	if uniform["e2e4"] <= 0.5 || weighted["e2e4"] >= uniform["e2e4"] {
 		t.Errorf("uniform %v, weighted %v", uniform, weighted)
 	}
-	wide := book.Posterior{Tolerance: 0.15, PriorGames: book.DefaultPriorGames}
-	wider := chances(t, book.NewChooser(book.Options{Mode: book.Uniform, Posterior: &wide}, 1), b)
+	wider := chances(t, book.NewChooser(nearBest(book.Uniform, 0.15), 1), b)
 	if wider["d2d4"] <= uniform["d2d4"] {
 		t.Errorf("tolerance 15%%: %v, 5%%: %v", wider, uniform)
 	}
@@ -115,8 +112,7 @@ func TestPosteriorModesAndTolerance(t *testing.T) {
 func TestPosteriorDrawsByItsChances(t *testing.T) {
 	b := startBook(t, []string{"e2e4", "d2d4", "c2c4", "g1f3"}, []uint16{40, 30, 20, 10},
 		[]book.Learn{book.MakeLearn(6, 2), book.MakeLearn(10, 10), book.MakeLearn(3, 4), 0})
-	p := nearBest
-	c := book.NewChooser(book.Options{Posterior: &p}, 20261207)
+	c := book.NewChooser(nearBest(book.Weighted, 0.05), 20261207)
 	want := chances(t, c, b)
 	l := fixture.Line(t, board.StartFEN, "")
 	const draws = 20000

@@ -66,7 +66,7 @@ const (
 
 // The values of BookLearnPolicy: PolyGlot 2.0's factor on the weights,
 // or the author's weights times the chance of being near the best move
-// (book.Posterior).
+// (book.Options.NearBest).
 const (
 	LearnFactor   = "factor"
 	LearnNearBest = "nearbest"

@@ -607,15 +607,15 @@ func TestLearnPolicyChooserOptions(t *testing.T) {
 	c := Default("/base")
 	c.BookLearnWeight = true
 	learned := func(book.Entry) uint64 { return 1 }
-	if o := c.ChooserOptions(learned); o.Weight == nil || o.Posterior != nil {
+	if o := c.ChooserOptions(learned); o.Weight == nil || o.NearBest {
 		t.Errorf("factor: %+v", o)
 	}
 	c.BookLearnPolicy, c.BookLearnTolerance = LearnNearBest, 8
-	if o := c.ChooserOptions(learned); o.Weight != nil || o.Posterior == nil || *o.Posterior != (book.Posterior{Tolerance: 0.08, PriorGames: book.DefaultPriorGames}) {
+	if o := c.ChooserOptions(learned); o.Weight != nil || !o.NearBest || o.Tolerance != 0.08 {
 		t.Errorf("nearbest: %+v", o)
 	}
 	c.BookLearnWeight = false
-	if o := c.ChooserOptions(learned); o.Weight != nil || o.Posterior != nil {
+	if o := c.ChooserOptions(learned); o.Weight != nil || o.NearBest {
 		t.Errorf("BookLearnWeight off: %+v", o)
 	}
 }

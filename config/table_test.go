@@ -326,7 +326,7 @@ var views = map[Invalidates]func(c *Config) any{
 	},
 	RebuildChooser: func(c *Config) any {
 		o := c.ChooserOptions(func(book.Entry) uint64 { return 0 })
-		return []any{o.Mode, o.ThresholdPerMille, o.AvoidRepetition, o.Width, o.MinWeight, o.Weight != nil, o.Posterior, o.MaxMoves, o.Depth, o.MinLine, c.BookSeed}
+		return []any{o.Mode, o.ThresholdPerMille, o.AvoidRepetition, o.Width, o.MinWeight, o.Weight != nil, o.NearBest, o.Tolerance, o.MaxMoves, o.Depth, o.MinLine, c.BookSeed}
 	},
 	ResendLearning: func(c *Config) any {
 		books := c.BooksInUse()

@@ -154,7 +154,7 @@ func Changed(old, new *Config) Invalidates {
 // effective weight BookLearnWeight chooses by under BookLearnPolicy
 // factor, learn.Weight (given, as learn's own tests read the
 // configuration); nearbest chooses by the author's weights and the
-// learned results (book.Posterior).
+// learned results (book.Options.NearBest).
 func (c *Config) ChooserOptions(learned func(book.Entry) uint64) book.Options {
 	o := book.Options{
 		Mode:              c.BookMode,
@@ -171,7 +171,7 @@ func (c *Config) ChooserOptions(learned func(book.Entry) uint64) book.Options {
 	}
 	switch {
 	case c.BookLearnWeight && c.BookLearnPolicy == LearnNearBest:
-		o.Posterior = &book.Posterior{Tolerance: float64(c.BookLearnTolerance) / 100, PriorGames: book.DefaultPriorGames}
+		o.NearBest, o.Tolerance = true, float64(c.BookLearnTolerance)/100
 	case c.BookLearnWeight:
 		o.Weight = learned
 	}
