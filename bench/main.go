@@ -46,6 +46,13 @@ type config struct {
 	jsonOut        string
 	mdOut          string
 	readme         string
+	// The learning benchmark (learngain, learngainhost).
+	learnGainSVG       string
+	learnGainMD        string
+	cutechess          string
+	learnGainHostGames int
+	learnGainHostNodes int
+	learnGainHostSkill int
 }
 
 func main() {
@@ -60,6 +67,10 @@ type measurement struct {
 	name    string
 	measure func(*runner)
 }
+
+// optIn are the measurements run only when -only names them: the
+// learning benchmark's, not side-by-side rows of the table.
+var optIn = map[string]bool{"learngain": true, "learngainhost": true}
 
 // measurements are the measurements in the order they run and the table
 // lists them.
@@ -77,13 +88,18 @@ var measurements = []measurement{
 	{"probe", (*runner).measureProbe},
 	{"abk", (*runner).measureABK},
 	{"ctg", (*runner).measureCTG},
+	{"learngain", (*runner).measureLearnGain},
+	{"learngainhost", (*runner).measureLearnGainHost},
 }
 
-// measurementNames is the -only list of every measurement.
-func measurementNames() string {
-	names := make([]string, len(measurements))
-	for i, m := range measurements {
-		names[i] = m.name
+// measurementNames is the -only list of every measurement run by
+// default (all but the opt-in ones), or of all.
+func measurementNames(all bool) string {
+	var names []string
+	for _, m := range measurements {
+		if all || !optIn[m.name] {
+			names = append(names, m.name)
+		}
 	}
 	return strings.Join(names, ",")
 }
@@ -118,7 +134,7 @@ func parseConfig(args []string, stderr io.Writer) (cfg config, selected map[stri
 	fs.SetOutput(stderr)
 	fs.IntVar(&cfg.rounds, "rounds", 20, "rounds; each round measures every side once (A B A B ...)")
 	fs.IntVar(&cfg.makeBookRounds, "makebook-rounds", 3, "rounds for make-book, which takes seconds per run")
-	fs.StringVar(&cfg.only, "only", measurementNames(), "measurements to run, comma-separated")
+	fs.StringVar(&cfg.only, "only", measurementNames(false), "measurements to run, comma-separated (learngain, the learning benchmark's simulation, and learngainhost, its real run, only when named)")
 	fs.StringVar(&cfg.polyproxy, "polyproxy", "", "polyproxy binary (default: built from this checkout into -workdir)")
 	fs.StringVar(&cfg.polyglot, "polyglot", "/usr/games/polyglot", "PolyGlot binary (Debian package polyglot)")
 	fs.StringVar(&cfg.engine, "engine", "/usr/games/stockfish", "UCI engine (Debian package stockfish)")
@@ -135,6 +151,12 @@ func parseConfig(args []string, stderr io.Writer) (cfg config, selected map[stri
 	fs.IntVar(&cfg.hostileGames, "hostile-games", 1_000_000, "one-ply games in the hostile make-book input")
 	fs.StringVar(&cfg.hostileMemory, "hostile-memory", "48M", "the -memory of make-book on the hostile inputs")
 	fs.IntVar(&cfg.probeEntries, "probe-entries", 10_000_000, "entries in the generated book for the probe measurements")
+	fs.StringVar(&cfg.learnGainSVG, "learngain-svg", filepath.Join("docs", "images", "learngain.svg"), "the learning benchmark's plot")
+	fs.StringVar(&cfg.learnGainMD, "learngain-md", "", "also write the learning benchmark's tables to this file")
+	fs.StringVar(&cfg.cutechess, "cutechess", "/work/tools/cutechess/build/cutechess-cli", "cutechess-cli, for learngainhost")
+	fs.IntVar(&cfg.learnGainHostGames, "learngain-games", 400, "games of each learngainhost match (learning on, off)")
+	fs.IntVar(&cfg.learnGainHostNodes, "learngain-nodes", 1500, "nodes a move for both engines in learngainhost")
+	fs.IntVar(&cfg.learnGainHostSkill, "learngain-skill", 15, "Stockfish's Skill Level for both engines in learngainhost (below 20 the games differ)")
 	fs.StringVar(&cfg.workdir, "workdir", filepath.Join("bench", "out"), "scratch folder: built binaries, ini files, generated books")
 	fs.StringVar(&cfg.jsonOut, "json", "", "also write all results, with samples, as JSON to this file")
 	fs.StringVar(&cfg.mdOut, "md", "", "also write the markdown table to this file")
@@ -150,7 +172,7 @@ func parseConfig(args []string, stderr io.Writer) (cfg config, selected map[stri
 	for _, m := range strings.Split(cfg.only, ",") {
 		m = strings.TrimSpace(m)
 		if !slices.ContainsFunc(measurements, func(x measurement) bool { return x.name == m }) {
-			fmt.Fprintf(stderr, "bench: unknown measurement %q (have %s)\n", m, measurementNames())
+			fmt.Fprintf(stderr, "bench: unknown measurement %q (have %s)\n", m, measurementNames(true))
 			return cfg, nil, false
 		}
 		selected[m] = true

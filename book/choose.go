@@ -29,6 +29,14 @@ type Options struct {
 	// (BookLearnWeight). It must return at most 1<<40 so sums cannot
 	// overflow.
 	Weight func(Entry) uint64
+	// NearBest, when set, is a choice that learns (BookLearnPolicy
+	// nearbest, see posterior.go): each move's odds under Mode times the
+	// probability, after its learned results, that it scores within
+	// Tolerance (points per game, 0 to 1) of the best. Weight is then the
+	// stored weight (no Weight hook): the author's, which the threshold,
+	// Width and the shares go by.
+	NearBest  bool
+	Tolerance float64
 	// Width, when above 0, keeps only the moves among the Width highest
 	// effective weights of the otherwise eligible ones (moves tied with
 	// the last one kept are kept too); the mode then picks among them.
@@ -113,7 +121,11 @@ func NewChooser(o Options, seed uint64) *Chooser {
 		_, _ = crand.Read(b[:]) // never fails on supported platforms (Go 1.24+)
 		s1, s2 = binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])
 	}
-	return &Chooser{opts: o, policy: o.Mode.policy(), rng: rand.New(rand.NewPCG(s1, s2))}
+	policy := o.Mode.policy()
+	if o.NearBest {
+		policy = newPosteriorPolicy(o.Mode, o.Tolerance)
+	}
+	return &Chooser{opts: o, policy: policy, rng: rand.New(rand.NewPCG(s1, s2))}
 }
 
 // Explain says whether Choose writes its reasons (on for a new chooser):

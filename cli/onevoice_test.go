@@ -94,6 +94,10 @@ type voiceCase struct {
 	minWeight, minLine int
 	maxMoves, depth    int
 	learnWeight        bool
+	// nearBest: BookLearnWeight chooses by BookLearnPolicy nearbest,
+	// within tolerance percent.
+	nearBest  bool
+	tolerance int
 }
 
 func newVoiceCase(r *rand.Rand, books []string) voiceCase {
@@ -107,6 +111,9 @@ func newVoiceCase(r *rand.Rand, books []string) voiceCase {
 	c := voiceCase{both: pick(), mode: book.Modes()[r.IntN(3)], threshold: []int{0, 5, 5, 50, 200}[r.IntN(5)],
 		width: r.IntN(4), minWeight: []int{0, 0, 0, 50, 2000}[r.IntN(5)], minLine: []int{0, 0, 0, 1, 2, 3}[r.IntN(6)],
 		maxMoves: []int{0, 0, 0, 1, 2, 4}[r.IntN(6)], depth: []int{256, 256, 256, 3, 5}[r.IntN(5)], learnWeight: r.IntN(3) == 0}
+	if c.learnWeight && r.IntN(2) == 0 {
+		c.nearBest, c.tolerance = true, []int{0, 5, 20}[r.IntN(3)]
+	}
 	if r.IntN(2) == 0 {
 		c.white = pick()
 	}
@@ -125,6 +132,9 @@ func (c voiceCase) config(dir string) *config.Config {
 	cfg.BookMode, cfg.BookThreshold, cfg.BookWidth = c.mode, c.threshold, c.width
 	cfg.BookMinWeight, cfg.BookMinLine, cfg.BookMaxMoves, cfg.BookDepth = c.minWeight, c.minLine, c.maxMoves, c.depth
 	cfg.BookLearnWeight = c.learnWeight
+	if c.nearBest {
+		cfg.BookLearnPolicy, cfg.BookLearnTolerance = config.LearnNearBest, c.tolerance
+	}
 	return cfg
 }
 
@@ -141,6 +151,9 @@ func (c voiceCase) probeArgs() []string {
 	}
 	if c.learnWeight {
 		args = append(args, "-learn-weight")
+	}
+	if c.nearBest {
+		args = append(args, "-learn-policy", config.LearnNearBest, "-learn-tolerance", strconv.Itoa(c.tolerance))
 	}
 	return args
 }
@@ -172,9 +185,9 @@ func TestOneVoice(t *testing.T) {
 			playVoiceGame(t, r, vc, tally)
 		})
 	}
-	t.Logf("%d book moves of the proxy (%d with a chance below 1; from %v), %d of the engine, %d book windows compared",
-		tally.bookMoves, tally.chancesBelow1, tally.formats, tally.engineMoves, tally.windows)
-	if tally.bookMoves < cases/2 || tally.engineMoves == 0 || tally.chancesBelow1 == 0 || len(tally.formats) < 3 {
+	t.Logf("%d book moves of the proxy (%d with a chance below 1; from %v; %d under nearbest), %d of the engine, %d book windows compared",
+		tally.bookMoves, tally.chancesBelow1, tally.formats, tally.nearBest, tally.engineMoves, tally.windows)
+	if tally.bookMoves < cases/2 || tally.engineMoves == 0 || tally.chancesBelow1 == 0 || len(tally.formats) < 3 || tally.nearBest == 0 {
 		t.Error("the games did not try the voices enough")
 	}
 }
@@ -193,6 +206,7 @@ type voices struct {
 // voiceTally counts what the test compared.
 type voiceTally struct {
 	bookMoves, engineMoves, windows, chancesBelow1 int
+	nearBest                                       int            // book moves under BookLearnPolicy nearbest
 	formats                                        map[string]int // of the books that answered
 }
 
@@ -287,6 +301,9 @@ func (v *voices) ourMove(t *testing.T, r *rand.Rand, l *board.Line) (m board.Mov
 		t.Fatalf("after %q: the proxy says %q, probe %+v (book %s, why %q)", moves, info[0], e, res.Book, res.Why)
 	}
 	v.tally.bookMoves++
+	if v.vc.nearBest {
+		v.tally.nearBest++
+	}
 	v.tally.formats[filepath.Ext(res.Book)]++
 	if e.Chance < 1 {
 		v.tally.chancesBelow1++

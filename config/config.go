@@ -53,6 +53,10 @@ const (
 	DefaultResignScore      = 600 // PolyGlot's
 	DefaultContemptScore    = 30  // PolyGlot's
 	DefaultSTFudge          = 20  // PolyGlot's
+	// DefaultLearnTolerance is BookLearnTolerance's: nearbest keeps the
+	// moves likely within 5% of the best score (see docs/learning.md for
+	// what it gives in a simulated tournament).
+	DefaultLearnTolerance = 5
 	// The book policies' largest values, for the ini and the UCI spins.
 	MaxBookWidth     = 1000
 	MaxBookMaxMoves  = 10000
@@ -60,6 +64,14 @@ const (
 	// MaxBookMinLine bounds BookMinLine: a look-ahead deeper than this
 	// would mostly measure the node budget, not the book.
 	MaxBookMinLine = 100
+)
+
+// The values of BookLearnPolicy: PolyGlot 2.0's factor on the weights,
+// or the author's weights times the chance of being near the best move
+// (book.Options.NearBest).
+const (
+	LearnFactor   = "factor"
+	LearnNearBest = "nearbest"
 )
 
 // BookFileSeparator separates the files of a BookFile list (priority order),
@@ -109,6 +121,10 @@ type Config struct {
 	// the evidence, or the GUI's result in CECP).
 	BookLearnPGN    string
 	BookLearnWeight bool // prefer moves with better learned results (off by default)
+	// BookLearnPolicy is how BookLearnWeight chooses: LearnFactor or
+	// LearnNearBest, within BookLearnTolerance percent of the best.
+	BookLearnPolicy    string
+	BookLearnTolerance int
 	// Book policies, all off at 0 / false (see docs/book-policies.md).
 	BookWidth     int // choose among the N highest weights
 	BookMaxMoves  int // at most N book moves of ours per game

@@ -80,6 +80,8 @@ BookAvoidRepetition = yes
 BookSeed = 18446744073709551615
 BookLearn = 1
 BookLearnWeight = ON
+BookLearnPolicy = NearBest
+BookLearnTolerance = 8
 LearnResignScore = 700
 LearnResignMoves = 5
 Resign = true
@@ -109,6 +111,8 @@ Skill Level = 3
 		BookSeed:            18446744073709551615,
 		BookLearn:           true,
 		BookLearnWeight:     true,
+		BookLearnPolicy:     LearnNearBest,
+		BookLearnTolerance:  8,
 		LearnResignScore:    700,
 		LearnResignMoves:    5,
 		Resign:              true,
@@ -663,5 +667,24 @@ func TestOrigin(t *testing.T) {
 	d.givenAt("BookDepth", "elsewhere")
 	if c.Origin("BookDepth") == "elsewhere" {
 		t.Error("Clone shares the origins")
+	}
+}
+
+// BookLearnPolicy picks what BookLearnWeight chooses by: the factor's
+// weights, or the author's weights with the posterior at the tolerance.
+func TestLearnPolicyChooserOptions(t *testing.T) {
+	c := Default("/base")
+	c.BookLearnWeight = true
+	learned := func(book.Entry) uint64 { return 1 }
+	if o := c.ChooserOptions(learned); o.Weight == nil || o.NearBest {
+		t.Errorf("factor: %+v", o)
+	}
+	c.BookLearnPolicy, c.BookLearnTolerance = LearnNearBest, 8
+	if o := c.ChooserOptions(learned); o.Weight != nil || !o.NearBest || o.Tolerance != 0.08 {
+		t.Errorf("nearbest: %+v", o)
+	}
+	c.BookLearnWeight = false
+	if o := c.ChooserOptions(learned); o.Weight != nil || o.NearBest {
+		t.Errorf("BookLearnWeight off: %+v", o)
 	}
 }

@@ -258,6 +258,14 @@ var settings = []Setting{
 		ToolFlag: "learn-weight", Usage: "choose by the weights learned results give",
 		Invalidates: RebuildChooser,
 		access:      boolean(func(c *Config) *bool { return &c.BookLearnWeight })},
+	{Name: "BookLearnPolicy", Kind: Combo, Default: LearnFactor, Vars: []string{LearnFactor, LearnNearBest}, Fronts: UCI | CECP,
+		ToolFlag: "learn-policy", Usage: "how BookLearnWeight chooses by learned results: `POLICY` factor (PolyGlot 2.0's) or nearbest",
+		Invalidates: RebuildChooser,
+		access:      learnPolicy},
+	{Name: "BookLearnTolerance", Kind: Spin, Default: strconv.Itoa(DefaultLearnTolerance), Min: 0, Max: 100, Fronts: UCI | CECP,
+		ToolFlag: "learn-tolerance", Usage: "nearbest keeps moves likely within `N` percent of the best move's score",
+		Invalidates: RebuildChooser,
+		access:      integer(func(c *Config) *int { return &c.BookLearnTolerance })},
 	// A string, not a spin: GUIs keep spins in 32 or 64 signed bits.
 	{Name: "BookSeed", Kind: String, Default: "0", Fronts: UCI | CECP, Invalidates: RebuildChooser, access: bookSeed},
 	{Name: "BookFileWhite", Kind: String, Fronts: UCI | CECP,
@@ -381,6 +389,18 @@ var (
 			return err
 		},
 		get: func(c *Config) string { return c.BookMode.String() },
+	}
+	learnPolicy = access{
+		set: func(_ *Setting, c *Config, v, _ string) error {
+			for _, p := range []string{LearnFactor, LearnNearBest} {
+				if strings.EqualFold(strings.TrimSpace(v), p) {
+					c.BookLearnPolicy = p
+					return nil
+				}
+			}
+			return fmt.Errorf("want %s or %s", LearnFactor, LearnNearBest)
+		},
+		get: func(c *Config) string { return c.BookLearnPolicy },
 	}
 	bookSeed = access{
 		set: func(_ *Setting, c *Config, v, _ string) error {

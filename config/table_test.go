@@ -326,7 +326,7 @@ var views = map[Invalidates]func(c *Config) any{
 	},
 	RebuildChooser: func(c *Config) any {
 		o := c.ChooserOptions(func(book.Entry) uint64 { return 0 })
-		return []any{o.Mode, o.ThresholdPerMille, o.AvoidRepetition, o.Width, o.MinWeight, o.Weight != nil, o.MaxMoves, o.Depth, o.MinLine, c.BookSeed}
+		return []any{o.Mode, o.ThresholdPerMille, o.AvoidRepetition, o.Width, o.MinWeight, o.Weight != nil, o.NearBest, o.Tolerance, o.MaxMoves, o.Depth, o.MinLine, c.BookSeed}
 	},
 	ResendLearning: func(c *Config) any {
 		books := c.BooksInUse()
@@ -353,6 +353,10 @@ func TestChangedAgreesWithViews(t *testing.T) {
 	starts := []*Config{Default("/base")}
 	on := set(t, set(t, starts[0], "Book", "true"), "BookPonder", "true")
 	starts = append(starts, on, set(t, set(t, on, "BookFileWhite", "w.bin"), "BookFileBlack", "b.bin"))
+	// Learned weights chosen by, under either policy: how they choose is
+	// seen.
+	learned := set(t, on, "BookLearnWeight", "true")
+	starts = append(starts, learned, set(t, learned, "BookLearnPolicy", "nearbest"))
 	for _, s := range Settings() {
 		var seen Invalidates
 		for _, start := range starts {

@@ -151,8 +151,10 @@ func Changed(old, new *Config) Invalidates {
 
 // ChooserOptions are the book.Options choosing runs with (with BookSeed,
 // a book.Chooser); RebuildChooser says when they changed. learned is the
-// effective weight BookLearnWeight chooses by, learn.Weight (given, as
-// learn's own tests read the configuration).
+// effective weight BookLearnWeight chooses by under BookLearnPolicy
+// factor, learn.Weight (given, as learn's own tests read the
+// configuration); nearbest chooses by the author's weights and the
+// learned results (book.Options.NearBest).
 func (c *Config) ChooserOptions(learned func(book.Entry) uint64) book.Options {
 	o := book.Options{
 		Mode:              c.BookMode,
@@ -167,7 +169,10 @@ func (c *Config) ChooserOptions(learned func(book.Entry) uint64) book.Options {
 	if c.BookDepth == 0 {
 		o.Depth = -1 // no full move is within it
 	}
-	if c.BookLearnWeight {
+	switch {
+	case c.BookLearnWeight && c.BookLearnPolicy == LearnNearBest:
+		o.NearBest, o.Tolerance = true, float64(c.BookLearnTolerance)/100
+	case c.BookLearnWeight:
 		o.Weight = learned
 	}
 	return o
