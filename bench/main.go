@@ -153,7 +153,7 @@ func parseConfig(args []string, stderr io.Writer) (cfg config, selected map[stri
 	fs.IntVar(&cfg.probeEntries, "probe-entries", 10_000_000, "entries in the generated book for the probe measurements")
 	fs.StringVar(&cfg.learnGainSVG, "learngain-svg", filepath.Join("docs", "images", "learngain.svg"), "the learning benchmark's plot")
 	fs.StringVar(&cfg.learnGainMD, "learngain-md", "", "also write the learning benchmark's tables to this file")
-	fs.StringVar(&cfg.cutechess, "cutechess", "/work/tools/cutechess/build/cutechess-cli", "cutechess-cli, for learngainhost")
+	fs.StringVar(&cfg.cutechess, "cutechess", "cutechess-cli", "cutechess-cli (a path, or a name looked up in PATH), for learngainhost")
 	fs.IntVar(&cfg.learnGainHostGames, "learngain-games", 400, "games of each learngainhost match (learning on, off)")
 	fs.IntVar(&cfg.learnGainHostNodes, "learngain-nodes", 1500, "nodes a move for both engines in learngainhost")
 	fs.IntVar(&cfg.learnGainHostSkill, "learngain-skill", 15, "Stockfish's Skill Level for both engines in learngainhost (below 20 the games differ)")

@@ -68,8 +68,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 host=${1:-cutechess}
 case $host in
-cutechess) hostbin=${2:-/work/tools/cutechess/build/cutechess-cli} ;;
-fastchess) hostbin=${2:-/work/tools/fastchess/fastchess} ;;
+cutechess) hostbin=${2:-cutechess-cli} ;;
+fastchess) hostbin=${2:-fastchess} ;;
 *)
 	echo "learnsoak: host is cutechess or fastchess, not $host" >&2
 	exit 2
