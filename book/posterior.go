@@ -25,8 +25,11 @@ import (
 // time it is computed (probe, explore and the proxy's draw agree).
 
 // priorGames are the games at an even score every move is believed to
-// have played before its own: two, a flat belief over the score.
-const priorGames = 2
+// have played before its own: one, half a win and half a loss (Jeffreys'
+// belief, the usual one that assumes least about a rate). Two (a flat
+// belief) turned away from losing lines more slowly in the simulated
+// tournament: 2.67% of the games into them after 200 games, not 2.25%.
+const priorGames = 1
 
 // scoreGrid is the number of points the score's integral is summed on,
 // at the middle of equal cells of [0, 1].
