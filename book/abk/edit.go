@@ -147,7 +147,7 @@ func (format) Edit(file *os.File, size int64, e book.Edit, _ func(func(io.Writer
 	if err != nil {
 		return book.Edit{}, fmt.Errorf("edit %s: %w", path, err)
 	}
-	at := t.find(e.Pos.Key(), e.Pos.ToBook(e.Move))
+	at := t.find(e.Pos.Key(), e.Move)
 	undo := book.Edit{Pos: e.Pos, Move: e.Move} // each kind sets its Kind and fields
 	switch was, adjusting := e.Restore.(adjust); {
 	case e.Kind == book.EditFields:
@@ -176,15 +176,16 @@ type site struct {
 	ply     int      // the position's ply; -1: no line reaches it
 }
 
-// find walks the tree for the move stored of the position key.
-func (t *tree) find(key board.Key, stored board.Move) site {
+// find walks the tree for the move of the position key, matched as
+// every reader matches it (board.Stores).
+func (t *tree) find(key board.Key, move board.Move) site {
 	s := site{inPos: -1, reached: -1, ply: -1}
 	t.walk(-1, func(rec int32, r Record, pos *board.Position, played board.Move, p int, _ int32) int32 {
 		if pos.Key() == key {
 			if s.inPos < 0 {
 				s.inPos, s.ply = rec, p
 			}
-			if pos.ToBook(played) == stored {
+			if pos.Stores(played, move) {
 				s.plays = append(s.plays, placed{rec, r})
 			}
 		}
