@@ -28,27 +28,27 @@ func TestEditCastlingAsStored(t *testing.T) {
 	}
 	defer f.Close()
 	for _, spelling := range []string{"e1g1", "e1h1"} {
-		undo, err := f.Edit(book.Edit{Kind: book.EditWeight, Pos: pos, Move: mustMove(t, spelling), Weight: 30})
+		undo, err := f.Edit(t.Context(), book.Edit{Kind: book.EditWeight, Pos: pos, Move: mustMove(t, spelling), Weight: 30})
 		if err != nil {
 			t.Fatalf("weight of %s: %v", spelling, err)
 		}
 		if got := weightsAt(t, path, &pos); got != "e1g1:30 h1h8:5 " {
 			t.Errorf("weight of %s set: %s", spelling, got)
 		}
-		if _, err := f.Edit(book.Edit{Kind: book.EditAdd, Pos: pos, Move: mustMove(t, spelling), Weight: 7}); !errors.Is(err, book.ErrEdit) {
+		if _, err := f.Edit(t.Context(), book.Edit{Kind: book.EditAdd, Pos: pos, Move: mustMove(t, spelling), Weight: 7}); !errors.Is(err, book.ErrEdit) {
 			t.Errorf("add %s again: %v", spelling, err)
 		}
-		if _, err := f.Edit(undo); err != nil {
+		if _, err := f.Edit(t.Context(), undo); err != nil {
 			t.Fatal(err)
 		}
-		del, err := f.Edit(book.Edit{Kind: book.EditDelete, Pos: pos, Move: mustMove(t, spelling)})
+		del, err := f.Edit(t.Context(), book.Edit{Kind: book.EditDelete, Pos: pos, Move: mustMove(t, spelling)})
 		if err != nil {
 			t.Fatalf("delete %s: %v", spelling, err)
 		}
 		if got := weightsAt(t, path, &pos); got != "h1h8:5 " {
 			t.Errorf("%s deleted: %s", spelling, got)
 		}
-		if _, err := f.Edit(del); err != nil {
+		if _, err := f.Edit(t.Context(), del); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(fixture.ReadFile(t, path), orig) {
@@ -99,7 +99,7 @@ func TestUndoNoLongerPossible(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := f.Edit(undo); !errors.Is(err, book.ErrEdit) {
+	if _, err := f.Edit(t.Context(), undo); !errors.Is(err, book.ErrEdit) {
 		t.Fatalf("undo of a change since deleted: %v", err)
 	}
 	if !bytes.Equal(fixture.ReadFile(t, path), now) {
@@ -133,7 +133,7 @@ func TestEditOfABookTruncatedUnderIt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := f.Edit(e); err == nil || errors.Is(err, book.ErrEdit) {
+		if _, err := f.Edit(t.Context(), e); err == nil || errors.Is(err, book.ErrEdit) {
 			t.Errorf("%v of a book truncated under it: %v", e.Kind, err)
 		}
 		f.Close()
