@@ -28,6 +28,7 @@ import (
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/internal/filelock"
 	"github.com/polyproxy/polyproxy/probe"
 )
 
@@ -612,6 +613,9 @@ func (s *Server) endChange() { <-s.edits }
 func (s *Server) write(r *http.Request, ob *openBook, e book.Edit) (book.Edit, error) {
 	ctx, cancel := context.WithTimeoutCause(r.Context(), lockWait, errBusy)
 	defer cancel()
+	ctx = filelock.OnWait(ctx, func() {
+		s.opts.Warn(ob.path + ": waiting for its lock: another program is writing it")
+	})
 	undo, err := ob.edit.Edit(ctx, e)
 	if errors.Is(err, errBusy) {
 		err = fmt.Errorf("%w: another program holds its lock (a proxy learning into it, learn, another explorer's change); nothing was changed: try again", errBusy)
@@ -680,6 +684,7 @@ func (s *Server) handleUndo(w http.ResponseWriter, r *http.Request) {
 	}
 	last := s.undo[len(s.undo)-1]
 	ob := s.books[last.path]
+	ob.refresh(s.opts.Warn) // undone in the book as it is now, as an edit is made
 	s.mu.Unlock()
 	_, err = s.write(r, ob, last.edit)
 	s.mu.Lock()

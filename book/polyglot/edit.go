@@ -158,29 +158,50 @@ func edited(group []book.Entry, e book.Edit) ([]book.Entry, error) {
 	return after, nil
 }
 
-// restored is the position's entries as they were before the edit that
-// e undoes, when they are now as that edit left them (learn fields aside:
-// games learned since stay counted); else the edit can no longer be
-// undone.
+// restored is the position's entries with the edit that e undoes taken
+// back: the entries as they were before it, in their order, when they
+// are now as it left them; else, when its move is still as it left it,
+// that move alone put back as it was (the others as they are now). Learn
+// fields stay as they are now: games learned since stay counted. A move
+// changed since cannot be undone.
 func restored(group []book.Entry, e book.Edit) ([]book.Entry, error) {
 	c, ok := e.Restore.(groupChange)
 	if !ok {
 		return nil, book.EditErrorf("nothing a Polyglot book can restore")
 	}
 	same := func(a, b book.Entry) bool { return a.Key == b.Key && a.Move == b.Move && a.Weight == b.Weight }
-	if !slices.EqualFunc(group, c.after, same) {
-		return nil, book.EditErrorf("the moves of the position changed since (another program edited the book): this change can no longer be undone")
-	}
 	learned := make(map[board.Move]book.Learn, len(group))
 	for _, g := range group {
 		learned[g.Move] = g.Learn
 	}
-	out := slices.Clone(c.before)
-	for i := range out {
-		if l, ok := learned[out[i].Move]; ok {
-			out[i].Learn = l
+	if slices.EqualFunc(group, c.after, same) {
+		out := slices.Clone(c.before)
+		for i := range out {
+			if l, ok := learned[out[i].Move]; ok {
+				out[i].Learn = l
+			}
 		}
+		return out, nil
 	}
+	of := func(es []book.Entry) int {
+		return slices.IndexFunc(es, func(g book.Entry) bool { return e.Pos.Stores(g.Move, e.Move) })
+	}
+	was, left, now := of(c.before), of(c.after), of(group)
+	if (left < 0) != (now < 0) || (now >= 0 && group[now].Weight != c.after[left].Weight) {
+		return nil, book.EditErrorf("%s changed since (another program edited the book): this change can no longer be undone", e.Move)
+	}
+	out := slices.Clone(group)
+	if now >= 0 {
+		out = slices.Delete(out, now, now+1)
+	}
+	if was >= 0 {
+		put := c.before[was]
+		if now >= 0 {
+			put.Learn = group[now].Learn
+		}
+		out = slices.Insert(out, min(was, len(out)), put)
+	}
+	slices.SortStableFunc(out, book.CompareEntries)
 	return out, nil
 }
 
