@@ -2,7 +2,6 @@ package polyglot
 
 import (
 	"bufio"
-	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -54,7 +53,7 @@ func (format) Edit(file *os.File, size int64, e book.Edit, rewrite func(write fu
 			group[i] = view.Entry(first + i)
 		}
 	}); err != nil {
-		return book.Edit{}, fmt.Errorf("edit: %w", err)
+		return book.Edit{}, cutShort(path, err)
 	}
 	if unsorted {
 		return book.Edit{}, book.EditErrorf("%s is not sorted: sort it first (merge-book or convert-book write it sorted)", path)
@@ -92,10 +91,19 @@ func (format) Edit(file *os.File, size int64, e book.Edit, rewrite func(write fu
 			return nil
 		})
 	})
-	if err := cmp.Or(gerr, werr); err != nil {
-		return book.Edit{}, err
+	if gerr != nil {
+		return book.Edit{}, cutShort(path, gerr)
+	}
+	if werr != nil {
+		return book.Edit{}, werr
 	}
 	return undo, nil
+}
+
+// cutShort is the error of an edit whose book another program cut short
+// while it read it (err, the guard's).
+func cutShort(path string, err error) error {
+	return fmt.Errorf("edit %s: %w: it was cut short while read (%v): nothing written", path, book.ErrBookChanged, err)
 }
 
 // afterLookup, set by the tests, runs where an edit has found its

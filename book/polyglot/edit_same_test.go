@@ -133,7 +133,7 @@ func TestEditOfABookTruncatedUnderIt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := f.Edit(t.Context(), e); err == nil || errors.Is(err, book.ErrEdit) {
+		if _, err := f.Edit(t.Context(), e); !errors.Is(err, book.ErrBookChanged) {
 			t.Errorf("%v of a book truncated under it: %v", e.Kind, err)
 		}
 		f.Close()
