@@ -50,7 +50,7 @@ func TestEditOfABookNowOfAnotherFormat(t *testing.T) {
 	if err := os.Rename(moved, path); err != nil {
 		t.Fatal(err)
 	}
-	res, body := s.post("/api/edit", map[string]any{"moves": "e2e4", "op": "add", "move": "a7a6", "priority": 4, "games": 2})
+	res, body := s.post("/api/edit", map[string]any{"op": "add", "move": "a2a3", "priority": 4, "games": 2})
 	if res.StatusCode != 409 || !strings.Contains(string(body), "no longer fits the ABK format") {
 		t.Errorf("add into a Polyglot book moved onto the ABK book: %s %s", res.Status, body)
 	}
