@@ -2,6 +2,7 @@ package book
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -77,7 +78,9 @@ type Editor interface {
 // change that moves what follows it rewrites the book while the lock on
 // the old file is held (rewrite): a learner waiting for it then finds the
 // book replaced and writes into the new one (see lock).
-func (f *LearnFile) Edit(e Edit) (undo Edit, err error) {
+//
+// A wait for the lock ends with ctx, and nothing is written then.
+func (f *LearnFile) Edit(ctx context.Context, e Edit) (undo Edit, err error) {
 	ed, ok := f.format.(Editor)
 	if !ok {
 		return Edit{}, fmt.Errorf("edit %s: the %s format cannot be edited", f.path, f.format.Name())
@@ -91,7 +94,7 @@ func (f *LearnFile) Edit(e Edit) (undo Edit, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	defer f.release()
-	st, err := f.lock(true)
+	st, err := f.lock(ctx, "edit", true)
 	if err != nil {
 		return Edit{}, err
 	}
@@ -101,7 +104,9 @@ func (f *LearnFile) Edit(e Edit) (undo Edit, err error) {
 			err = fmt.Errorf("edit %s: unlock: %w", f.path, uerr)
 		}
 	}()
-	return ed.Edit(f.f, st.Size(), e, f.rewrite)
+	undo, err = ed.Edit(f.f, st.Size(), e, f.rewrite)
+	f.saw()
+	return undo, err
 }
 
 // rewrite writes the book anew at its path with what write writes, while

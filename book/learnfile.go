@@ -1,6 +1,7 @@
 package book
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -21,7 +22,21 @@ type LearnFile struct {
 	path     string
 	writable bool
 	format   Learner // what counts the updates into the file
+	// known is the file as f last saw it (opened, read, written): one
+	// that differs under the lock is told its format again.
+	known os.FileInfo
+	// readAs is the file its writer read (ReadAs), nil when not said: a
+	// file that differs from it under the lock is refused. Its own lock,
+	// so that a reader telling it never waits behind a write.
+	readMu sync.Mutex
+	readAs os.FileInfo
 }
+
+// ErrBookChanged is returned (wrapped) by a write refused because the
+// book changed on disk: it is no longer of its format, or, for a writer
+// that said which file it read (ReadAs), no longer that file. Nothing was
+// written.
+var ErrBookChanged = errors.New("the book changed on disk")
 
 // ErrBookDeleted is returned (wrapped) by Apply and Preview when the
 // book's path no longer names a file: it was deleted since it was opened.
@@ -76,7 +91,7 @@ func newFile(f *os.File, path string, format Learner, writable bool) (*LearnFile
 		f.Close()
 		return nil, fmt.Errorf("open book %s: not a regular file", path)
 	}
-	lf := &LearnFile{f: f, path: path, writable: writable, format: format}
+	lf := &LearnFile{f: f, path: path, writable: writable, format: format, known: st}
 	lf.release()
 	return lf, nil
 }
@@ -91,6 +106,26 @@ func (f *LearnFile) release() {
 		f.f.Close()
 		f.f = nil
 	}
+}
+
+// ReadAs has every later write go only into the file st describes (as
+// os.Stat gave it), the book as its writer read it: a book changed on
+// disk since (replaced, overwritten to another size) is refused with
+// ErrBookChanged, until ReadAs names the new one. Without it a writer
+// follows a book replaced by one of its format (learning, whose updates
+// are found by position and move in the file as it is under the lock);
+// a file no longer of the format is refused either way.
+func (f *LearnFile) ReadAs(st os.FileInfo) {
+	f.readMu.Lock()
+	defer f.readMu.Unlock()
+	f.readAs = st
+}
+
+// readFile is what ReadAs said, nil when nothing.
+func (f *LearnFile) readFile() os.FileInfo {
+	f.readMu.Lock()
+	defer f.readMu.Unlock()
+	return f.readAs
 }
 
 // Path is the book's file name as given to Open.
@@ -162,26 +197,28 @@ func (c LearnChange) Found() bool { return c.Index >= 0 }
 // searched under the lock, never remembered from before, so a stale index
 // cannot hit the wrong entry. The changes are returned in the order each
 // entry first appears in updates.
-func (f *LearnFile) Apply(updates []LearnUpdate) ([]LearnChange, error) {
+//
+// A wait for the lock ends with ctx, and nothing is written then.
+func (f *LearnFile) Apply(ctx context.Context, updates []LearnUpdate) ([]LearnChange, error) {
 	if !f.writable {
 		return nil, fmt.Errorf("learn %s: book was opened read-only", f.path)
 	}
-	return f.run(updates, true)
+	return f.run(ctx, updates, true)
 }
 
 // Preview computes what Apply would do without writing anything.
-func (f *LearnFile) Preview(updates []LearnUpdate) ([]LearnChange, error) {
-	return f.run(updates, false)
+func (f *LearnFile) Preview(ctx context.Context, updates []LearnUpdate) ([]LearnChange, error) {
+	return f.run(ctx, updates, false)
 }
 
-func (f *LearnFile) run(updates []LearnUpdate, write bool) (changes []LearnChange, err error) {
+func (f *LearnFile) run(ctx context.Context, updates []LearnUpdate, write bool) (changes []LearnChange, err error) {
 	if len(updates) == 0 {
 		return nil, nil
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	defer f.release() // after the unlock below
-	st, err := f.lock(write)
+	st, err := f.lock(ctx, "learn", write)
 	if err != nil {
 		return nil, err
 	}
@@ -191,7 +228,25 @@ func (f *LearnFile) run(updates []LearnUpdate, write bool) (changes []LearnChang
 			err = fmt.Errorf("learn %s: unlock: %w", f.path, uerr)
 		}
 	}()
-	return f.format.Learn(f.f, st.Size(), updates, write)
+	changes, err = f.format.Learn(f.f, st.Size(), updates, write)
+	f.saw()
+	return changes, err
+}
+
+// saw notes the file the path names now, under the lock, as the one f
+// knows: what f's own writes made of it (a record appended, the book
+// rewritten) is no change to refuse.
+func (f *LearnFile) saw() {
+	st, err := os.Stat(f.path)
+	if err != nil {
+		return
+	}
+	f.known = st
+	f.readMu.Lock()
+	defer f.readMu.Unlock()
+	if f.readAs != nil {
+		f.readAs = st
+	}
 }
 
 // Unwritten marks changes[i:] as not made, when writing change i failed
@@ -215,28 +270,67 @@ const maxReplacedReopens = 1000
 // writers and the editor do) is opened again, as often as it was
 // replaced, so that updates go to the book the path names rather than to
 // a file nobody will read again.
-func (f *LearnFile) lock(exclusive bool) (os.FileInfo, error) {
+//
+// Under the lock the file is then checked against the one f knows (its
+// identity and size): a changed file must still be of f's format, and,
+// for a writer that said which file it read (ReadAs), the same file.
+// Else the write is refused (ErrBookChanged) and nothing written.
+func (f *LearnFile) lock(ctx context.Context, op string, exclusive bool) (os.FileInfo, error) {
+	st, err := f.lockNamed(ctx, op, exclusive)
+	if err != nil {
+		return nil, err
+	}
+	same := func(known os.FileInfo) bool { return os.SameFile(st, known) && st.Size() == known.Size() }
+	read := f.readFile()
+	if same(f.known) && (read == nil || same(read)) {
+		return st, nil
+	}
+	refuse := func(format string, args ...any) (os.FileInfo, error) {
+		filelock.Unlock(f.f)
+		return nil, fmt.Errorf("%s %s: %w %s: nothing written", op, f.path, ErrBookChanged, fmt.Sprintf(format, args...))
+	}
+	if err := f.format.Fits(f.f, st.Size()); err != nil {
+		return refuse("and no longer fits the %s format (%v)", f.format.Name(), err)
+	}
+	if read != nil && !same(read) {
+		return refuse("since it was read (%s)", changeOf(read, st))
+	}
+	f.known = st
+	return st, nil
+}
+
+// changeOf says how the file now differs from the one known.
+func changeOf(known, now os.FileInfo) string {
+	if !os.SameFile(known, now) {
+		return "another file was put in its place"
+	}
+	return fmt.Sprintf("%d bytes, not %d", now.Size(), known.Size())
+}
+
+// lockNamed takes the lock on the file the path names, opened again as
+// often as it was replaced while the lock was waited for.
+func (f *LearnFile) lockNamed(ctx context.Context, op string, exclusive bool) (os.FileInfo, error) {
 	if f.f == nil {
 		nf, err := f.open()
 		if err != nil {
-			return nil, fmt.Errorf("learn %s: %w", f.path, err)
+			return nil, fmt.Errorf("%s %s: %w", op, f.path, err)
 		}
 		f.f = nf
 	}
 	for attempt := 0; ; attempt++ {
-		if err := filelock.Lock(f.f, exclusive); err != nil {
-			return nil, fmt.Errorf("learn %s: lock: %w", f.path, err)
+		if err := filelock.Lock(ctx, f.f, exclusive); err != nil {
+			return nil, fmt.Errorf("%s %s: waiting for the book's lock: %w", op, f.path, err)
 		}
 		st, err := f.f.Stat()
 		if err != nil {
 			filelock.Unlock(f.f)
-			return nil, fmt.Errorf("learn %s: %w", f.path, err)
+			return nil, fmt.Errorf("%s %s: %w", op, f.path, err)
 		}
 		now, err := os.Stat(f.path)
 		if errors.Is(err, fs.ErrNotExist) {
 			// Updates to the open file would go where nobody reads them.
 			filelock.Unlock(f.f)
-			return nil, fmt.Errorf("learn %s: %w", f.path, ErrBookDeleted)
+			return nil, fmt.Errorf("%s %s: %w", op, f.path, ErrBookDeleted)
 		}
 		if err != nil || os.SameFile(st, now) {
 			return st, nil
@@ -244,18 +338,18 @@ func (f *LearnFile) lock(exclusive bool) (os.FileInfo, error) {
 		filelock.Unlock(f.f)
 		if attempt == maxReplacedReopens {
 			// Writing into the file we hold would lose the updates.
-			return nil, fmt.Errorf("learn %s: the book was replaced %d times while waiting for its lock", f.path, attempt+1)
+			return nil, fmt.Errorf("%s %s: the book was replaced %d times while waiting for its lock", op, f.path, attempt+1)
 		}
 		nf, err := f.open()
 		if err != nil {
-			return nil, fmt.Errorf("learn %s: reopen the replaced book: %w", f.path, err)
+			return nil, fmt.Errorf("%s %s: reopen the replaced book: %w", op, f.path, err)
 		}
 		if nst, err := nf.Stat(); err == nil && os.SameFile(st, nst) {
 			// The path names the file held after all: a file system whose
 			// file ids differ between the two calls, not a replacement.
 			nf.Close()
-			if err := filelock.Lock(f.f, exclusive); err != nil {
-				return nil, fmt.Errorf("learn %s: lock: %w", f.path, err)
+			if err := filelock.Lock(ctx, f.f, exclusive); err != nil {
+				return nil, fmt.Errorf("%s %s: waiting for the book's lock: %w", op, f.path, err)
 			}
 			return st, nil
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/book/pgn"
+	"github.com/polyproxy/polyproxy/internal/filelock"
 	"github.com/polyproxy/polyproxy/internal/suggest"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
@@ -77,6 +78,10 @@ func (o *learnOptions) run(e *env) error {
 	if o.dryRun {
 		open = formats.OpenLearnFileReadOnly
 	}
+	read, err := os.Stat(o.book)
+	if err != nil {
+		return err
+	}
 	lf, err := open(o.book)
 	if err != nil {
 		return err
@@ -87,6 +92,9 @@ func (o *learnOptions) run(e *env) error {
 		return err
 	}
 	defer b.Close()
+	// The games are counted into the book they were read against, or
+	// into none.
+	lf.ReadAs(read)
 	warnBook(e, b, b.Warnings())
 	pf, err := openInput(o.pgn)
 	if err != nil {
@@ -98,13 +106,16 @@ func (o *learnOptions) run(e *env) error {
 		return err
 	}
 	var changes []book.LearnChange
+	ctx := filelock.OnWait(e.stop.ctx, func() {
+		fmt.Fprintf(e.stderr, "%s: waiting for the lock of %s (another program is writing it); Ctrl-C stops without writing\n", e.cmd, o.book)
+	})
 	if o.dryRun {
-		changes, err = lf.Preview(updates)
+		changes, err = lf.Preview(ctx, updates)
 	} else {
 		// Every game counted or none: a signal waits for the book to be
-		// written.
+		// written, but not for its lock (nothing is written then).
 		err = e.stop.finish(func() (err error) {
-			if changes, err = lf.Apply(updates); err == nil {
+			if changes, err = lf.Apply(ctx, updates); err == nil {
 				err = lf.Sync()
 			}
 			return err

@@ -14,6 +14,9 @@ import (
 // its outputs in place: the signal tests stop it there.
 const helperEnv = "POLYPROXY_CLI_PAUSED_HELPER"
 
+// unpaused, as helperEnv's value, runs the command line without a pause.
+const unpaused = "unpaused"
+
 // pausedMark is what the helper prints on stderr once paused.
 const pausedMark = "paused before putting the outputs in place"
 
@@ -21,10 +24,12 @@ const pausedMark = "paused before putting the outputs in place"
 // tests name their inputs as a user at the root would (testdata/...), and
 // removes the programs they built (testenv.Polyproxy).
 func TestMain(m *testing.M) {
-	if os.Getenv(helperEnv) != "" {
-		pauseBeforeFinish = func() {
-			fmt.Fprintln(os.Stderr, pausedMark)
-			select {}
+	if how := os.Getenv(helperEnv); how != "" {
+		if how != unpaused {
+			pauseBeforeFinish = func() {
+				fmt.Fprintln(os.Stderr, pausedMark)
+				select {}
+			}
 		}
 		haltGrace = 50 * time.Millisecond
 		os.Exit(Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))

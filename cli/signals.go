@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -29,6 +31,11 @@ type interrupt struct {
 	sigs chan os.Signal
 	done chan struct{}
 	once sync.Once
+	// ctx ends on a stop signal, with errStopped: a wait in finish before
+	// anything is written (for a book's lock) ends with it, and the tool
+	// stops as it would have before finish.
+	ctx    context.Context
+	cancel context.CancelCauseFunc
 
 	mu        sync.Mutex // held by finish, and by the handler from the signal on
 	finishing bool
@@ -53,6 +60,7 @@ var haltGrace = time.Second
 func catchSignals(e *env) *interrupt {
 	halt.once.Do(func() { halt.returned = make(chan struct{}) })
 	s := &interrupt{e: e, sigs: make(chan os.Signal, 1), done: make(chan struct{})}
+	s.ctx, s.cancel = context.WithCancelCause(context.Background())
 	signal.Notify(s.sigs, stopSignals...)
 	go func() {
 		select {
@@ -76,7 +84,12 @@ func (s *interrupt) onStop(f func()) {
 // beside their files.
 var pauseBeforeFinish func()
 
-// finish runs put, which puts the outputs in place, with signals held.
+// errStopped ends the interrupt's ctx on a stop signal.
+var errStopped = errors.New("stopped by a signal")
+
+// finish runs put, which puts the outputs in place, with signals held:
+// a wait in put that ends with the interrupt's ctx (errStopped, nothing
+// written yet) lets the signal stop the tool after all.
 func (s *interrupt) finish(put func() error) error {
 	if pauseBeforeFinish != nil {
 		pauseBeforeFinish()
@@ -84,11 +97,17 @@ func (s *interrupt) finish(put func() error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.finishing = true
-	return put()
+	err := put()
+	if errors.Is(err, errStopped) {
+		halt.begun.Store(true) // before the tool can report err
+		s.finishing = false
+	}
+	return err
 }
 
 func (s *interrupt) handle(sig os.Signal) {
-	s.mu.Lock() // never unlocked: the process exits, or the tool ends
+	s.cancel(errStopped) // a wait in finish ends, nothing written
+	s.mu.Lock()          // never unlocked: the process exits, or the tool ends
 	if s.finishing {
 		s.mu.Unlock()
 		return

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polyproxy/polyproxy/internal/filelock"
 	"github.com/polyproxy/polyproxy/internal/fixture"
 	"github.com/polyproxy/polyproxy/internal/lichessgames"
 )
@@ -199,5 +200,40 @@ func TestSignalsWhileReading(t *testing.T) {
 		if after, _ := os.ReadFile(bookPath); !bytes.Equal(after, before) {
 			t.Errorf("learn %v: the book changed", sig)
 		}
+	}
+}
+
+// TestSignalsWhileWaitingForALock: learn waiting for its book's lock,
+// which another program holds, stops on each signal: exit 128 + its
+// number, one message, the book unchanged. (It waited for the lock with
+// the signals held, then wrote and exited 0.)
+func TestSignalsWhileWaitingForALock(t *testing.T) {
+	for _, sig := range stopSignalsTested {
+		bookPath, before := learnFixtureCopy(t)
+		holder, err := os.Open(bookPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := filelock.Lock(t.Context(), holder, true); err != nil {
+			t.Fatal(err)
+		}
+		cmd := helper(t, "learn", "-book", bookPath, "-pgn", "testdata/learn/games.pgn", "-player", "Alpha")
+		cmd.Env = append(cmd.Env, helperEnv+"="+unpaused)
+		stopped(t, cmd, sig, func(stderr *bufio.Reader) error {
+			for {
+				line, err := stderr.ReadString('\n')
+				if err != nil {
+					return errors.New("ended before waiting for the lock")
+				}
+				if strings.Contains(line, "waiting for the lock of "+bookPath) {
+					return nil
+				}
+			}
+		})
+		holder.Close()
+		if after, _ := os.ReadFile(bookPath); !bytes.Equal(after, before) {
+			t.Errorf("%v: the book changed", sig)
+		}
+		folderHolds(t, "learn", filepath.Dir(bookPath), "book.bin")
 	}
 }

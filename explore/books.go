@@ -59,6 +59,9 @@ func (ob *openBook) reopen(warn func(string), first bool) error {
 		ob.b.Close()
 	}
 	ob.b, ob.st = b, st
+	if ob.edit != nil {
+		ob.edit.ReadAs(st) // an edit goes into the book the page shows, or none
+	}
 	return nil
 }
 

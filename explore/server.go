@@ -7,6 +7,7 @@
 package explore
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/subtle"
 	"embed"
@@ -21,11 +22,13 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/internal/filelock"
 	"github.com/polyproxy/polyproxy/probe"
 )
 
@@ -61,6 +64,10 @@ type Server struct {
 	mu    sync.Mutex // the books and the undo stack: one request at a time
 	books map[string]*openBook
 	undo  []undoStep
+	// edits lets one change (edit or undo) be made at a time, and is held
+	// while it waits for the book's lock, which mu never is: the page's
+	// reads go on meanwhile.
+	edits chan struct{}
 	// What a request's Host must name (DNS rebinding sends another name):
 	// the port served, and the IP served (nil: any IP literal, for a
 	// server on every interface) or one of names (localhost, the name
@@ -90,7 +97,7 @@ func New(opts Options) (*Server, error) {
 	if opts.Warn == nil {
 		opts.Warn = func(string) {}
 	}
-	s := &Server{opts: opts, books: map[string]*openBook{}}
+	s := &Server{opts: opts, books: map[string]*openBook{}, edits: make(chan struct{}, 1)}
 	var tok [16]byte
 	if _, err := rand.Read(tok[:]); err != nil {
 		return nil, err
@@ -119,6 +126,7 @@ func New(opts Options) (*Server, error) {
 					s.Close()
 					return nil, fmt.Errorf("-edit: %w", err)
 				}
+				ob.edit.ReadAs(ob.st)
 			}
 		}
 	}
@@ -552,22 +560,80 @@ func (s *Server) handleEdit(w http.ResponseWriter, r *http.Request) {
 		// the view of the side that plays it); the others have none.
 		e.Fields = map[string]int64{"priority": int64(req.Priority), "games": req.Games, "won": req.Won, "lost": req.Lost}
 	}
+	if !s.startChange(w, r) {
+		return
+	}
+	defer s.endChange()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	c := s.opts.Columns[req.Column]
 	path := probe.Report(s.shelf(c.Settings), p.start, p.moves[:p.ply], c.Settings).Book
-	undo, err := s.books[path].edit.Edit(e)
+	ob := s.books[path]
+	s.mu.Unlock()
+	undo, err := s.write(r, ob, e)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ob.refresh(s.opts.Warn)
 	if err != nil {
-		code := http.StatusInternalServerError
-		if errors.Is(err, book.ErrEdit) {
-			code = http.StatusConflict
-		}
-		fail(w, code, err)
+		fail(w, changeFailure(err), err)
 		return
 	}
 	s.pushUndo(undoStep{path: path, edit: undo, what: what + " in " + path})
-	s.books[path].refresh(s.opts.Warn)
 	writeJSON(w, s.position(p))
+}
+
+// lockWait is how long a change waits for a book's lock (another program
+// writing it: a proxy learning, learn, another explorer) before the
+// editor is told the book is busy.
+const lockWait = 3 * time.Second
+
+// errBusy is a change given up: the book, or the server, is busy with
+// another.
+var errBusy = errors.New("the book is busy")
+
+// startChange waits for the changes before this one, as long as a
+// change waits for a book's lock; false when it answered that the server
+// is busy.
+func (s *Server) startChange(w http.ResponseWriter, r *http.Request) bool {
+	t := time.NewTimer(lockWait)
+	defer t.Stop()
+	select {
+	case s.edits <- struct{}{}:
+		return true
+	case <-r.Context().Done():
+	case <-t.C:
+	}
+	fail(w, http.StatusServiceUnavailable, fmt.Errorf("%w: another change is being made to the books; nothing was changed: try again", errBusy))
+	return false
+}
+
+func (s *Server) endChange() { <-s.edits }
+
+// write makes e in the book, waiting for its lock no longer than
+// lockWait, with the server's lock free meanwhile.
+func (s *Server) write(r *http.Request, ob *openBook, e book.Edit) (book.Edit, error) {
+	ctx, cancel := context.WithTimeoutCause(r.Context(), lockWait, errBusy)
+	defer cancel()
+	ctx = filelock.OnWait(ctx, func() {
+		s.opts.Warn(ob.path + ": waiting for its lock: another program is writing it")
+	})
+	undo, err := ob.edit.Edit(ctx, e)
+	if errors.Is(err, errBusy) {
+		err = fmt.Errorf("%w: another program holds its lock (a proxy learning into it, learn, another explorer's change); nothing was changed: try again", errBusy)
+	}
+	return undo, err
+}
+
+// changeFailure is the status of a change that failed: 409 for one the
+// book as it is refuses (it changed on disk: the page shows it anew),
+// 503 for a busy book.
+func changeFailure(err error) int {
+	switch {
+	case errors.Is(err, book.ErrEdit), errors.Is(err, book.ErrBookChanged):
+		return http.StatusConflict
+	case errors.Is(err, errBusy):
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
 }
 
 func (s *Server) pushUndo(u undoStep) {
@@ -606,22 +672,35 @@ func (s *Server) handleUndo(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, err)
 		return
 	}
+	if !s.startChange(w, r) {
+		return
+	}
+	defer s.endChange()
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	if len(s.undo) == 0 {
+		s.mu.Unlock()
 		fail(w, http.StatusConflict, errors.New("nothing to undo"))
 		return
 	}
 	last := s.undo[len(s.undo)-1]
-	if _, err := s.books[last.path].edit.Edit(last.edit); err != nil {
-		code := http.StatusInternalServerError
-		if errors.Is(err, book.ErrEdit) {
-			code = http.StatusConflict
-		}
-		fail(w, code, fmt.Errorf("undo the %s: %w", last.what, err))
+	ob := s.books[last.path]
+	ob.refresh(s.opts.Warn) // undone in the book as it is now, as an edit is made
+	s.mu.Unlock()
+	_, err = s.write(r, ob, last.edit)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ob.refresh(s.opts.Warn)
+	if errors.Is(err, book.ErrEdit) {
+		// The book no longer holds what the change made (another program
+		// changed it since): the step is dropped, so that the changes
+		// before it can still be undone.
+		s.undo = s.undo[:len(s.undo)-1]
+		err = fmt.Errorf("%w; it is dropped (%d earlier change(s) can still be undone)", err, len(s.undo))
+	}
+	if err != nil {
+		fail(w, changeFailure(err), fmt.Errorf("undo the %s: %w", last.what, err))
 		return
 	}
 	s.undo = s.undo[:len(s.undo)-1]
-	s.books[last.path].refresh(s.opts.Warn)
 	writeJSON(w, s.position(p))
 }

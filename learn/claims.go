@@ -2,6 +2,7 @@ package learn
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"hash/fnv"
 	"io"
@@ -99,7 +100,7 @@ func (c *claimFile) take(now, since time.Time, white, black bool, choose func(cl
 		return nil, err
 	}
 	defer f.Close()
-	if err := filelock.Lock(f, true); err != nil {
+	if err := filelock.Lock(context.Background(), f, true); err != nil {
 		return nil, err
 	}
 	defer filelock.Unlock(f)

@@ -392,7 +392,7 @@ func learnPGNModel(t testing.TB, path, text, player string) []byte {
 		t.Fatal(err)
 	}
 	defer lf.Close()
-	if _, err := lf.Apply(updates); err != nil {
+	if _, err := lf.Apply(t.Context(), updates); err != nil {
 		t.Fatal(err)
 	}
 	return fixture.ReadFile(t, path)

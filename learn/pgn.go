@@ -118,9 +118,7 @@ func gameUpdates(g *pgn.Game, b *book.Book, white, black bool, out []book.LearnU
 		// has no entry of its own to learn into.
 		if mover := pos.WhiteToMove(); ((mover && white) || (!mover && black)) && pos.NoKeyReason() == "" {
 			for _, e := range b.Entries(key) {
-				// Books store castling king-to-rook (e1h1) or, some,
-				// king-to-destination (e1g1): compare as played.
-				if pos.ToPlayed(e.Move) == m {
+				if pos.Stores(e.Move, m) {
 					out = append(out, book.LearnUpdate{Key: key, Move: e.Move, Result: outcome.For(mover), Line: line[:len(line):len(line)]})
 					break
 				}

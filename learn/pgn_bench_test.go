@@ -34,7 +34,7 @@ func BenchmarkLearnPGN10000(b *testing.B) {
 		if st.Games != 10000 || len(updates) == 0 {
 			b.Fatalf("%+v, %d updates", st, len(updates))
 		}
-		changes, err := f.Apply(updates)
+		changes, err := f.Apply(b.Context(), updates)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -153,7 +153,7 @@ func TestLearnFromPGN(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			if _, err := f.Apply(updates); err != nil {
+			if _, err := f.Apply(t.Context(), updates); err != nil {
 				t.Fatal(err)
 			}
 			after := fixture.ReadFile(t, path)

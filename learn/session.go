@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"context"
 	"errors"
 	"time"
 
@@ -557,7 +558,7 @@ func (s *Session) apply(path string, updates []book.LearnUpdate) {
 		}
 		return
 	}
-	changes, err := f.Apply(updates)
+	changes, err := f.Apply(context.Background(), updates)
 	notLearned := func(key board.Key, move board.Move) {
 		why := err.Error()
 		if errors.Is(err, book.ErrBookDeleted) {

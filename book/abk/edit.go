@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
@@ -126,10 +127,28 @@ type restore struct {
 	records, flags []int32
 }
 
-// adjust is what undoing a change of a move's fields needs: the priority
-// before, and the statistics changed by a difference, so that games
-// learned meanwhile stay counted.
-type adjust Fields
+// adjust is what undoing a change of a move's fields needs: its records
+// before the change and as the change left them, put back as they were
+// when they are still so; else the priority before, and the statistics
+// changed by the difference, so that games learned meanwhile stay
+// counted.
+type adjust struct {
+	diff          Fields
+	before, wrote []placed
+}
+
+// appended is what undoing an added move needs: the record appended, the
+// pointer that put it in the tree (rec -1: none) with its value before,
+// and the book's size before.
+type appended struct {
+	rec     int32
+	pointer struct {
+		rec    int32
+		offset int
+		was    int32
+	}
+	size int64
+}
 
 // Edit changes an ABK book's move in place, under the lock (see
 // book.LearnFile.Edit): only what the reader serves is found (within the
@@ -147,7 +166,7 @@ func (format) Edit(file *os.File, size int64, e book.Edit, _ func(func(io.Writer
 	if err != nil {
 		return book.Edit{}, fmt.Errorf("edit %s: %w", path, err)
 	}
-	at := t.find(e.Pos.Key(), e.Pos.ToBook(e.Move))
+	at := t.find(e.Pos.Key(), e.Move)
 	undo := book.Edit{Pos: e.Pos, Move: e.Move} // each kind sets its Kind and fields
 	switch was, adjusting := e.Restore.(adjust); {
 	case e.Kind == book.EditFields:
@@ -157,7 +176,12 @@ func (format) Edit(file *os.File, size int64, e book.Edit, _ func(func(io.Writer
 		}
 		return editTotals(file, at.plays, e.Move, want, false, undo)
 	case e.Kind == book.EditRestore && adjusting:
-		return editTotals(file, at.plays, e.Move, Fields(was), true, undo)
+		if recordsAre(at.plays, was.wrote) {
+			return putRecords(file, at.plays, was.before, undo)
+		}
+		return editTotals(file, at.plays, e.Move, was.diff, true, undo)
+	case e.Kind == book.EditRestore && isAppended(e.Restore):
+		return unappend(file, t, at.plays, e, undo)
 	case e.Kind == book.EditDelete:
 		return deleteMove(file, at.plays, e, undo)
 	case e.Kind == book.EditRestore:
@@ -176,15 +200,16 @@ type site struct {
 	ply     int      // the position's ply; -1: no line reaches it
 }
 
-// find walks the tree for the move stored of the position key.
-func (t *tree) find(key board.Key, stored board.Move) site {
+// find walks the tree for the move of the position key, matched as
+// every reader matches it (board.Stores).
+func (t *tree) find(key board.Key, move board.Move) site {
 	s := site{inPos: -1, reached: -1, ply: -1}
 	t.walk(-1, func(rec int32, r Record, pos *board.Position, played board.Move, p int, _ int32) int32 {
 		if pos.Key() == key {
 			if s.inPos < 0 {
 				s.inPos, s.ply = rec, p
 			}
-			if pos.ToBook(played) == stored {
+			if pos.Stores(played, move) {
 				s.plays = append(s.plays, placed{rec, r})
 			}
 		}
@@ -222,8 +247,48 @@ func editTotals(file *os.File, plays []placed, move board.Move, want Fields, by 
 		return book.Edit{}, book.EditErrorf("%v", err)
 	}
 	undo.Kind = book.EditRestore
-	undo.Restore = adjust{Priority: total.Priority, Games: total.Games - want.Games, Wins: total.Wins - want.Wins, Losses: total.Losses - want.Losses}
-	return undo, setTotals(file, plays, total, want)
+	wrote, err := setTotals(file, plays, total, want)
+	undo.Restore = adjust{
+		diff:   Fields{Priority: total.Priority, Games: total.Games - want.Games, Wins: total.Wins - want.Wins, Losses: total.Losses - want.Losses},
+		before: plays, wrote: wrote,
+	}
+	return undo, err
+}
+
+// recordsAre reports whether the move's records are now those that an
+// edit left.
+func recordsAre(now, wrote []placed) bool {
+	return len(wrote) > 0 && slices.Equal(now, wrote)
+}
+
+// putRecords gives the move's records now the priority and statistics of
+// to, record by record: an edit undone to the bytes.
+func putRecords(file *os.File, now, to []placed, undo book.Edit) (book.Edit, error) {
+	wrote := make([]placed, len(now))
+	for i, p := range now {
+		r := p.r
+		r.Priority, r.Games, r.Wins, r.Losses = to[i].r.Priority, to[i].r.Games, to[i].r.Wins, to[i].r.Losses
+		if err := writeRecord(file, p, r); err != nil {
+			return book.Edit{}, err
+		}
+		wrote[i] = placed{p.rec, r}
+	}
+	undo.Kind, undo.Restore = book.EditRestore, adjust{before: now, wrote: wrote}
+	return undo, nil
+}
+
+// writeRecord writes what differs of r's priority and statistics from
+// the record p.
+func writeRecord(file *os.File, p placed, r Record) error {
+	if r.Games != p.r.Games || r.Wins != p.r.Wins || r.Losses != p.r.Losses {
+		if err := writeStats(file, p.rec, r); err != nil {
+			return fmt.Errorf("edit %s: write record %d: %w", file.Name(), p.rec, err)
+		}
+	}
+	if r.Priority != p.r.Priority {
+		return writeByte(file, p.rec, priorityOffset, byte(r.Priority))
+	}
+	return nil
 }
 
 // deleteMove marks the move's records deleted, as Arena does.
@@ -283,20 +348,59 @@ func addMove(file *os.File, t *tree, at site, e, undo book.Edit) (book.Edit, err
 	if at.ply >= t.maxPly {
 		return book.Edit{}, book.EditErrorf("the position is at ply %d, and the book's max ply is %d: a move there is never read", at.ply, t.maxPly)
 	}
-	undo.Kind = book.EditDelete
-	return undo, appendRecord(file, t, e, fields, at.inPos, at.reached)
+	a, err := appendRecord(file, t, e, fields, at.inPos, at.reached)
+	undo.Kind, undo.Restore = book.EditRestore, a
+	return undo, err
+}
+
+func isAppended(r any) bool {
+	_, ok := r.(appended)
+	return ok
+}
+
+// unappend takes out the record an add appended, and the pointer to it,
+// when it is still the last record, live and pointed to so; else the move
+// is deleted as Arena deletes one.
+func unappend(file *os.File, t *tree, plays []placed, e, undo book.Edit) (book.Edit, error) {
+	a := e.Restore.(appended)
+	last := len(plays) == 1 && plays[0].rec == a.rec && a.rec == t.records-1
+	if last && a.pointer.rec >= 0 {
+		r := t.record(a.pointer.rec)
+		last = (a.pointer.offset == nextOffset && r.Next == a.rec) || (a.pointer.offset == siblingOffset && r.Sibling == a.rec)
+	}
+	if !last {
+		e.Kind = book.EditDelete
+		return deleteMove(file, plays, e, undo)
+	}
+	if a.pointer.rec >= 0 {
+		if err := writeInt32(file, a.pointer.rec, a.pointer.offset, a.pointer.was); err != nil {
+			return book.Edit{}, err
+		}
+	}
+	if err := file.Truncate(a.size); err != nil {
+		return book.Edit{}, fmt.Errorf("edit %s: %w", file.Name(), err)
+	}
+	r := plays[0].r
+	won, lost := r.Wins, r.Losses
+	if !e.Pos.WhiteToMove() {
+		won, lost = lost, won
+	}
+	undo.Kind = book.EditAdd
+	undo.Fields = map[string]int64{"priority": int64(r.Priority), "games": int64(r.Games), "won": int64(won), "lost": int64(lost)}
+	return undo, nil
 }
 
 // setTotals gives the move's records the totals want: the priority to
 // each, the difference of the statistics to the first record (where
 // learning counts games); when that record cannot take it (a count would
 // go below 0), the first holds all and the others none.
-func setTotals(file *os.File, plays []placed, total, want Fields) error {
+func setTotals(file *os.File, plays []placed, total, want Fields) ([]placed, error) {
 	first := plays[0].r
 	first.Games += want.Games - total.Games
 	first.Wins += want.Wins - total.Wins
 	first.Losses += want.Losses - total.Losses
 	spread := Fields{Games: first.Games, Wins: first.Wins, Losses: first.Losses}.Check() != nil
+	wrote := make([]placed, 0, len(plays))
 	for i, p := range plays {
 		r := p.r
 		switch {
@@ -307,18 +411,15 @@ func setTotals(file *os.File, plays []placed, total, want Fields) error {
 		case spread:
 			r.Games, r.Wins, r.Losses = 0, 0, 0
 		}
-		if r != p.r {
-			if err := writeStats(file, p.rec, r); err != nil {
-				return fmt.Errorf("edit %s: write record %d: %w", file.Name(), p.rec, err)
-			}
+		if total.Priority != want.Priority {
+			r.Priority = want.Priority
 		}
-		if total.Priority != want.Priority && r.Priority != want.Priority {
-			if err := writeByte(file, p.rec, priorityOffset, byte(want.Priority)); err != nil {
-				return err
-			}
+		if err := writeRecord(file, p, r); err != nil {
+			return wrote, err
 		}
+		wrote = append(wrote, placed{p.rec, r})
 	}
-	return nil
+	return wrote, nil
 }
 
 // appendRecord writes a record for e's move at the end of the records, then
@@ -327,14 +428,20 @@ func setTotals(file *os.File, plays []placed, total, want Fields) error {
 // reached leads to the position, or as the root when the book has no
 // move. A crash between the two writes leaves a record no line reaches,
 // as Arena's free space is.
-func appendRecord(file *os.File, t *tree, e book.Edit, f Fields, inPos, reached int32) error {
+func appendRecord(file *os.File, t *tree, e book.Edit, f Fields, inPos, reached int32) (appended, error) {
 	rec := t.records
+	a := appended{rec: rec, size: int64(rec) * RecordSize}
+	a.pointer.rec = -1
 	r := Record{From: e.Move.From(), To: e.Move.To(), Promo: promoCode(e.Move.Promo(), e.Pos.WhiteToMove()),
 		Priority: f.Priority, Games: f.Games, Wins: f.Wins, Losses: f.Losses}
 	var buf [RecordSize]byte
 	r.Encode(buf[:])
 	if _, err := file.WriteAt(buf[:], int64(rec)*RecordSize); err != nil {
-		return fmt.Errorf("edit %s: append record %d: %w", file.Name(), rec, err)
+		return a, fmt.Errorf("edit %s: append record %d: %w", file.Name(), rec, err)
+	}
+	point := func(at int32, offset int, was int32) (appended, error) {
+		a.pointer.rec, a.pointer.offset, a.pointer.was = at, offset, was
+		return a, writeInt32(file, at, offset, rec)
 	}
 	head := int32(FirstRecord) // with no record of the position: the root's moves, all deleted
 	switch {
@@ -343,13 +450,14 @@ func appendRecord(file *os.File, t *tree, e book.Edit, f Fields, inPos, reached 
 	case reached >= 0:
 		head = t.record(reached).Next
 		if head < FirstRecord || head >= t.records {
-			return writeInt32(file, reached, nextOffset, rec)
+			return point(reached, nextOffset, head)
 		}
 		// Replies all deleted or unreadable: their chain is still there.
 	case rec == FirstRecord:
-		return nil // the first move of an empty book is the root by its place
+		return a, nil // the first move of an empty book is the root by its place
 	}
-	return writeInt32(file, t.lastSibling(head), siblingOffset, rec)
+	last := t.lastSibling(head)
+	return point(last, siblingOffset, t.record(last).Sibling)
 }
 
 // lastSibling is the last record of the chain of siblings from rec, up to

@@ -24,7 +24,7 @@ func editBook(t *testing.T, path string, e book.Edit) book.Edit {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	undo, err := f.Edit(e)
+	undo, err := f.Edit(t.Context(), e)
 	if err != nil {
 		t.Fatalf("%v %s: %v", e.Kind, e.Move, err)
 	}
@@ -139,10 +139,10 @@ func TestEditABK(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := f.Edit(book.Edit{Kind: book.EditAdd, Pos: off, Move: mustMove(t, "a2a3"), Fields: map[string]int64{"games": 1}}); !errors.Is(err, book.ErrEdit) {
+	if _, err := f.Edit(t.Context(), book.Edit{Kind: book.EditAdd, Pos: off, Move: mustMove(t, "a2a3"), Fields: map[string]int64{"games": 1}}); !errors.Is(err, book.ErrEdit) {
 		t.Errorf("off the tree: %v", err)
 	}
-	if _, err := f.Edit(book.Edit{Kind: book.EditFields, Pos: start, Move: mustMove(t, "e2e4"), Fields: map[string]int64{"games": 1, "won": 1, "lost": 1}}); !errors.Is(err, book.ErrEdit) {
+	if _, err := f.Edit(t.Context(), book.Edit{Kind: book.EditFields, Pos: start, Move: mustMove(t, "e2e4"), Fields: map[string]int64{"games": 1, "won": 1, "lost": 1}}); !errors.Is(err, book.ErrEdit) {
 		t.Errorf("more results than games: %v", err)
 	}
 }
@@ -165,7 +165,7 @@ func TestEditABKWhileLearning(t *testing.T) {
 		}
 		defer f.Close()
 		for range rounds {
-			if _, err := f.Apply([]book.LearnUpdate{{Key: start.Key(), Move: e2e4, Result: book.Win}}); err != nil {
+			if _, err := f.Apply(t.Context(), []book.LearnUpdate{{Key: start.Key(), Move: e2e4, Result: book.Win}}); err != nil {
 				done <- err
 				return
 			}
@@ -187,11 +187,11 @@ func TestEditABKWhileLearning(t *testing.T) {
 		default:
 		}
 		now, _ := abkTotals(t, path, &start, "e2e4")
-		undo, err := ed.Edit(book.Edit{Kind: book.EditFields, Pos: start, Move: e2e4, Fields: map[string]int64{"priority": 9, "games": now.Games + 1000, "won": now.Wins + 500, "lost": now.Losses}})
+		undo, err := ed.Edit(t.Context(), book.Edit{Kind: book.EditFields, Pos: start, Move: e2e4, Fields: map[string]int64{"priority": 9, "games": now.Games + 1000, "won": now.Wins + 500, "lost": now.Losses}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := ed.Edit(undo); err != nil {
+		if _, err := ed.Edit(t.Context(), undo); err != nil {
 			t.Fatal(err)
 		}
 	}

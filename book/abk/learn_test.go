@@ -49,7 +49,7 @@ func TestLearnOnTheLinePlayed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		changes, err := lf.Apply([]book.LearnUpdate{{Key: game.Pos.Key(), Move: e4, Result: book.Win, Line: game.Keys}})
+		changes, err := lf.Apply(t.Context(), []book.LearnUpdate{{Key: game.Pos.Key(), Move: e4, Result: book.Win, Line: game.Keys}})
 		lf.Close()
 		if err != nil {
 			t.Fatal(err)

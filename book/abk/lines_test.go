@@ -413,13 +413,13 @@ func TestLearnWhereTheReadersRead(t *testing.T) {
 			// Where each update goes alone, then the game's updates at once.
 			alone := make([]int, len(ups))
 			for i, u := range ups {
-				c, err := lf.Preview([]book.LearnUpdate{u})
+				c, err := lf.Preview(t.Context(), []book.LearnUpdate{u})
 				if err != nil || len(c) != 1 || !c[0].Found() {
 					t.Fatalf("tree %d: %s %s is served, and learning finds %+v, %v", tree, u.Key, u.Move, c, err)
 				}
 				alone[i] = c[0].Index
 			}
-			changes, err := lf.Apply(ups)
+			changes, err := lf.Apply(t.Context(), ups)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -542,7 +542,7 @@ func TestLearnedTreesUpToDate(t *testing.T) {
 			}
 			ups := gameUpdates(b, moves, r.IntN(2) == 0, book.Result(r.IntN(3)))
 			b.Close()
-			changes, err := lf.Apply(ups)
+			changes, err := lf.Apply(t.Context(), ups)
 			if err != nil {
 				t.Fatal(err)
 			}

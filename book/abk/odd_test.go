@@ -295,14 +295,14 @@ func TestABKLearn(t *testing.T) {
 		{Key: afterE4.Pos.Key(), Move: c5, Result: book.Draw},
 		{Key: start.Pos.Key(), Move: c5, Result: book.Win}, // not in the book
 	}
-	preview, err := lf.Preview(updates)
+	preview, err := lf.Preview(t.Context(), updates)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(readFile(t, path), data) {
 		t.Fatal("Preview wrote")
 	}
-	changes, err := lf.Apply(updates)
+	changes, err := lf.Apply(t.Context(), updates)
 	if err != nil {
 		t.Fatal(err)
 	}

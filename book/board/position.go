@@ -352,6 +352,16 @@ func (p *Position) ToPlayed(m Move) Move {
 	return m
 }
 
+// Stores reports whether stored, a move as a book keeps it, is the move
+// played: castling matches in either spelling books use (king takes rook,
+// e1h1, or king to its square, e1g1; in Chess960 only the first), every
+// other move, promotions included, as it is. Every reader and writer of
+// books (the chooser, learning, the editor) matches a played move to a
+// book's entry by it.
+func (p *Position) Stores(stored, played Move) bool {
+	return p.ToPlayed(stored) == p.ToPlayed(played)
+}
+
 // ToBook turns a played move into Polyglot's stored form: castling as king
 // takes own rook (e1g1 becomes e1h1).
 func (p *Position) ToBook(m Move) Move {

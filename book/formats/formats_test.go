@@ -85,7 +85,7 @@ func TestSortedBookIsPolyglot(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer lf.Close()
-	changes, err := lf.Preview([]book.LearnUpdate{{Key: key, Move: es[at].Move, Result: book.Win}})
+	changes, err := lf.Preview(t.Context(), []book.LearnUpdate{{Key: key, Move: es[at].Move, Result: book.Win}})
 	if err != nil || len(changes) != 1 || changes[0].Index != at {
 		t.Errorf("learning finds %+v, %v; want entry %d", changes, err, at)
 	}

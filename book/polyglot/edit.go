@@ -2,7 +2,6 @@ package polyglot
 
 import (
 	"bufio"
-	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -14,21 +13,20 @@ import (
 )
 
 // Edit changes a Polyglot book's entry (see book.LearnFile.Edit): a
-// weight that keeps the position's entries in order is one aligned
-// 2-byte write in place, as a learn field is; any other change (an entry
-// added, removed or moved within its position) rewrites the book while
-// the lock on the old file is held. The book stays sorted with every
-// weight above 0.
+// change that keeps the position's entries in their order is written in
+// place, aligned 2-byte weights as a learn field is; any other change (an
+// entry added, removed or moved within its position) rewrites the book
+// while the lock on the old file is held. The book stays sorted with every
+// weight above 0. The undo puts back the position's entries as they were,
+// in their order (ties included), with the learn fields they have then.
 func (format) Edit(file *os.File, size int64, e book.Edit, rewrite func(write func(io.Writer) error) error) (book.Edit, error) {
 	path := file.Name()
-	key := e.Pos.Key()
-	stored := e.Pos.ToBook(e.Move)
 	switch e.Kind {
-	case book.EditWeight, book.EditDelete, book.EditAdd:
+	case book.EditWeight, book.EditDelete, book.EditAdd, book.EditRestore:
 	default:
 		return book.Edit{}, book.EditErrorf("a Polyglot book's moves have a weight, no fields of their own")
 	}
-	if e.Kind != book.EditDelete && e.Weight == 0 {
+	if (e.Kind == book.EditWeight || e.Kind == book.EditAdd) && e.Weight == 0 {
 		return book.Edit{}, book.EditErrorf("weight 0 is a move never played: delete the move instead")
 	}
 	view, release, err := editView(file, path, size)
@@ -37,33 +35,42 @@ func (format) Edit(file *os.File, size int64, e book.Edit, rewrite func(write fu
 	}
 	defer release()
 	var (
-		first, count int
-		unsorted     bool
+		first    int
+		group    []book.Entry
+		unsorted bool
 	)
+	// Every read of the mapping is guarded: a file truncated under it (by
+	// a program that takes no lock) faults, and the edit fails.
 	if err := view.guard(func() {
-		first, count = view.lookup(key)
+		var count int
+		first, count = view.lookup(e.Pos.Key())
 		unsorted = view.verify() != nil
+		if afterLookup != nil {
+			afterLookup(file)
+		}
+		group = make([]book.Entry, count)
+		for i := range group {
+			group[i] = view.Entry(first + i)
+		}
 	}); err != nil {
-		return book.Edit{}, fmt.Errorf("edit: %w", err)
+		return book.Edit{}, cutShort(path, err)
 	}
 	if unsorted {
 		return book.Edit{}, book.EditErrorf("%s is not sorted: sort it first (merge-book or convert-book write it sorted)", path)
 	}
-	group := make([]book.Entry, count)
-	at := -1
-	for i := range group {
-		group[i] = view.Entry(first + i)
-		if group[i].Move == stored && at < 0 {
-			at = i
-		}
-	}
-	after, undo, err := edited(group, at, e)
+	after, err := edited(group, e)
 	if err != nil {
 		return book.Edit{}, err
 	}
-	if e.Kind == book.EditWeight && slices.Equal(moveOrder(after), moveOrder(group)) {
-		if err := writeWeight(file, first+at, e.Weight); err != nil {
-			return book.Edit{}, fmt.Errorf("edit %s: write entry %d: %w", path, first+at, err)
+	undo := book.Edit{Kind: book.EditRestore, Pos: e.Pos, Move: e.Move, Restore: groupChange{before: group, after: after}}
+	if slices.Equal(moveOrder(after), moveOrder(group)) {
+		for i := range after {
+			if after[i].Weight == group[i].Weight {
+				continue
+			}
+			if err := writeWeight(file, first+i, after[i].Weight); err != nil {
+				return book.Edit{}, fmt.Errorf("edit %s: write entry %d: %w", path, first+i, err)
+			}
 		}
 		return undo, nil
 	}
@@ -77,17 +84,36 @@ func (format) Edit(file *os.File, size int64, e book.Edit, rewrite func(write fu
 				PutEntry(buf[:], a)
 				bw.Write(buf[:])
 			}
-			bw.Write(view.mapping[(first+count)*EntrySize:]) // the rest, and a ragged tail as it was
+			bw.Write(view.mapping[(first+len(group))*EntrySize:]) // the rest, and a ragged tail as it was
 			if err := bw.Flush(); err != nil {
 				return fmt.Errorf("edit %s: %w", path, err)
 			}
 			return nil
 		})
 	})
-	if err := cmp.Or(gerr, werr); err != nil {
-		return book.Edit{}, err
+	if gerr != nil {
+		return book.Edit{}, cutShort(path, gerr)
+	}
+	if werr != nil {
+		return book.Edit{}, werr
 	}
 	return undo, nil
+}
+
+// cutShort is the error of an edit whose book another program cut short
+// while it read it (err, the guard's).
+func cutShort(path string, err error) error {
+	return fmt.Errorf("edit %s: %w: it was cut short while read (%v): nothing written", path, book.ErrBookChanged, err)
+}
+
+// afterLookup, set by the tests, runs where an edit has found its
+// position and not yet read its entries.
+var afterLookup func(*os.File)
+
+// groupChange is what undoes a Polyglot edit: the position's entries
+// before it and after it, in the file's order.
+type groupChange struct {
+	before, after []book.Entry
 }
 
 // editView is the Polyglot book file as Edit reads it, under its lock:
@@ -107,37 +133,84 @@ func editView(file *os.File, path string, size int64) (view *table, release func
 	return view, view.unmap, nil
 }
 
-// edited is a position's entries group after e, whose move is group[at]
-// (-1: not in the book), in the file's order, and the edit that undoes e.
-func edited(group []book.Entry, at int, e book.Edit) (after []book.Entry, undo book.Edit, err error) {
-	undo = book.Edit{Pos: e.Pos, Move: e.Move}
+// edited is a position's entries group after e, in the file's order.
+// The move is matched as every reader matches it (board.Stores).
+func edited(group []book.Entry, e book.Edit) ([]book.Entry, error) {
+	at := slices.IndexFunc(group, func(g book.Entry) bool { return e.Pos.Stores(g.Move, e.Move) })
+	var after []book.Entry
 	switch e.Kind {
+	case book.EditRestore:
+		return restored(group, e)
 	case book.EditAdd:
 		if at >= 0 {
-			return nil, book.Edit{}, book.EditErrorf("%s is in the book already", e.Move)
+			return nil, book.EditErrorf("%s is in the book already", e.Move)
 		}
 		if _, err := e.Pos.LegalMove(e.Move); err != nil {
-			return nil, book.Edit{}, book.EditErrorf("%v", err)
+			return nil, book.EditErrorf("%v", err)
 		}
 		after = append(slices.Clone(group), book.Entry{Key: e.Pos.Key(), Move: e.Pos.ToBook(e.Move), Weight: e.Weight, Learn: e.Learn})
-		undo.Kind = book.EditDelete
 	case book.EditDelete:
 		if at < 0 {
-			return nil, book.Edit{}, book.EditErrorf("%s is not in the book", e.Move)
+			return nil, book.EditErrorf("%s is not in the book", e.Move)
 		}
 		after = slices.Delete(slices.Clone(group), at, at+1)
-		undo.Kind, undo.Weight, undo.Learn = book.EditAdd, group[at].Weight, group[at].Learn
 	case book.EditWeight:
 		if at < 0 {
-			return nil, book.Edit{}, book.EditErrorf("%s is not in the book", e.Move)
+			return nil, book.EditErrorf("%s is not in the book", e.Move)
 		}
 		after = slices.Clone(group)
 		after[at].Weight = e.Weight
-		undo.Kind, undo.Weight = book.EditWeight, group[at].Weight
 	}
 	// The file's order: weights descending within the key, ties as they were.
 	slices.SortStableFunc(after, book.CompareEntries)
-	return after, undo, nil
+	return after, nil
+}
+
+// restored is the position's entries with the edit that e undoes taken
+// back: the entries as they were before it, in their order, when they
+// are now as it left them; else, when its move is still as it left it,
+// that move alone put back as it was (the others as they are now). Learn
+// fields stay as they are now: games learned since stay counted. A move
+// changed since cannot be undone.
+func restored(group []book.Entry, e book.Edit) ([]book.Entry, error) {
+	c, ok := e.Restore.(groupChange)
+	if !ok {
+		return nil, book.EditErrorf("nothing a Polyglot book can restore")
+	}
+	same := func(a, b book.Entry) bool { return a.Key == b.Key && a.Move == b.Move && a.Weight == b.Weight }
+	learned := make(map[board.Move]book.Learn, len(group))
+	for _, g := range group {
+		learned[g.Move] = g.Learn
+	}
+	if slices.EqualFunc(group, c.after, same) {
+		out := slices.Clone(c.before)
+		for i := range out {
+			if l, ok := learned[out[i].Move]; ok {
+				out[i].Learn = l
+			}
+		}
+		return out, nil
+	}
+	of := func(es []book.Entry) int {
+		return slices.IndexFunc(es, func(g book.Entry) bool { return e.Pos.Stores(g.Move, e.Move) })
+	}
+	was, left, now := of(c.before), of(c.after), of(group)
+	if (left < 0) != (now < 0) || (now >= 0 && group[now].Weight != c.after[left].Weight) {
+		return nil, book.EditErrorf("%s changed since (another program edited the book): this change can no longer be undone", e.Move)
+	}
+	out := slices.Clone(group)
+	if now >= 0 {
+		out = slices.Delete(out, now, now+1)
+	}
+	if was >= 0 {
+		put := c.before[was]
+		if now >= 0 {
+			put.Learn = group[now].Learn
+		}
+		out = slices.Insert(out, min(was, len(out)), put)
+	}
+	slices.SortStableFunc(out, book.CompareEntries)
+	return out, nil
 }
 
 func moveOrder(entries []book.Entry) []board.Move {

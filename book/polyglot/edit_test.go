@@ -22,7 +22,7 @@ func editBook(t *testing.T, path string, e book.Edit) book.Edit {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	undo, err := f.Edit(e)
+	undo, err := f.Edit(t.Context(), e)
 	if err != nil {
 		t.Fatalf("%v %s: %v", e.Kind, e.Move, err)
 	}
@@ -146,7 +146,7 @@ func TestEditPolyglotRefuses(t *testing.T) {
 		{Kind: book.EditDelete, Pos: pos, Move: mustMove(t, "h2h4")},
 		{Kind: book.EditFields, Pos: pos, Move: mustMove(t, "e2e4"), Fields: map[string]int64{"priority": 1}},
 	} {
-		if _, err := f.Edit(e); !errors.Is(err, book.ErrEdit) {
+		if _, err := f.Edit(t.Context(), e); !errors.Is(err, book.ErrEdit) {
 			t.Errorf("%v %s: %v", e.Kind, e.Move, err)
 		}
 	}
@@ -159,7 +159,7 @@ func TestEditPolyglotRefuses(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer u.Close()
-	if _, err := u.Edit(book.Edit{Kind: book.EditAdd, Pos: pos, Move: mustMove(t, "h2h3"), Weight: 1}); !errors.Is(err, book.ErrEdit) {
+	if _, err := u.Edit(t.Context(), book.Edit{Kind: book.EditAdd, Pos: pos, Move: mustMove(t, "h2h3"), Weight: 1}); !errors.Is(err, book.ErrEdit) {
 		t.Errorf("unsorted book: %v", err)
 	}
 }
@@ -202,7 +202,7 @@ func TestEditWhileLearning(t *testing.T) {
 		defer f.Close()
 		for i := range rounds {
 			l := learned[i%len(learned)]
-			if _, err := f.Apply([]book.LearnUpdate{{Key: l.pos.Key(), Move: mustMove(t, l.move), Result: book.Draw}}); err != nil {
+			if _, err := f.Apply(t.Context(), []book.LearnUpdate{{Key: l.pos.Key(), Move: mustMove(t, l.move), Result: book.Draw}}); err != nil {
 				done <- err
 				return
 			}
@@ -230,11 +230,11 @@ func TestEditWhileLearning(t *testing.T) {
 			{Kind: book.EditAdd, Pos: start, Move: mustMove(t, "h2h3"), Weight: 40000},
 			{Kind: book.EditWeight, Pos: e4, Move: mustMove(t, "c7c5"), Weight: uint16(30000 + edits%2*20000)},
 		} {
-			undo, err := ed.Edit(e)
+			undo, err := ed.Edit(t.Context(), e)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := ed.Edit(undo); err != nil {
+			if _, err := ed.Edit(t.Context(), undo); err != nil {
 				t.Fatal(err)
 			}
 			edits += 2

@@ -1,6 +1,8 @@
 package polyglot
 
 import (
+	"os"
+
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 )
@@ -29,4 +31,11 @@ func LowerBound(b *book.Book, k board.Key) int { return tableOf(b).lowerBound(k)
 // b.
 func IndexOf(b *book.Book, k board.Key, m board.Move) (int, book.Learn, error) {
 	return tableOf(b).indexOf(k, m)
+}
+
+// SetAfterLookup has every edit run f where it has found its position
+// and not yet read its entries, until the test ends.
+func SetAfterLookup(t interface{ Cleanup(func()) }, f func(*os.File)) {
+	afterLookup = f
+	t.Cleanup(func() { afterLookup = nil })
 }

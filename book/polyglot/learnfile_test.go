@@ -2,6 +2,7 @@ package polyglot_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -72,7 +73,7 @@ func TestApplyWritesOnlyLearnBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	changes, err := f.Apply([]book.LearnUpdate{
+	changes, err := f.Apply(t.Context(), []book.LearnUpdate{
 		{Key: e0.Key, Move: e0.Move, Result: book.Win},
 		{Key: e1.Key, Move: e1.Move, Result: book.Loss},
 		{Key: e0.Key, Move: e0.Move, Result: book.Draw},
@@ -114,14 +115,14 @@ func TestPreviewWritesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	changes, err := f.Preview([]book.LearnUpdate{{Key: e.Key, Move: e.Move, Result: book.Win}})
+	changes, err := f.Preview(t.Context(), []book.LearnUpdate{{Key: e.Key, Move: e.Move, Result: book.Win}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(changes) != 1 || changes[0].After != book.Learn(e.Learn).Add(book.Win) {
 		t.Fatalf("preview: %+v", changes)
 	}
-	if _, err := f.Apply([]book.LearnUpdate{{Key: e.Key, Move: e.Move, Result: book.Win}}); err == nil {
+	if _, err := f.Apply(t.Context(), []book.LearnUpdate{{Key: e.Key, Move: e.Move, Result: book.Win}}); err == nil {
 		t.Fatal("Apply on a read-only book succeeded")
 	}
 	if !bytes.Equal(before, fixture.ReadFile(t, path)) {
@@ -244,7 +245,7 @@ func TestApplyToAnUnsortedBook(t *testing.T) {
 	for i, k := range keys {
 		updates = append(updates, book.LearnUpdate{Key: k, Move: board.Move(i + 1), Result: book.Win})
 	}
-	changes, err := f.Apply(updates)
+	changes, err := f.Apply(t.Context(), updates)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +286,7 @@ func TestApplyFollowsAReplacedBook(t *testing.T) {
 	if err := os.Rename(fresh, path); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Apply([]book.LearnUpdate{{Key: e.Key, Move: e.Move, Result: book.Win}}); err != nil {
+	if _, err := f.Apply(t.Context(), []book.LearnUpdate{{Key: e.Key, Move: e.Move, Result: book.Win}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := fixture.LearnAt(fixture.ReadFile(t, path), 0); got != book.MakeLearn(10, 11) {
@@ -303,8 +304,8 @@ func TestApplyToADeletedBook(t *testing.T) {
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
-	for _, run := range []func([]book.LearnUpdate) ([]book.LearnChange, error){f.Apply, f.Preview} {
-		changes, err := run([]book.LearnUpdate{{Key: e.Key, Move: e.Move, Result: book.Win}})
+	for _, run := range []func(context.Context, []book.LearnUpdate) ([]book.LearnChange, error){f.Apply, f.Preview} {
+		changes, err := run(t.Context(), []book.LearnUpdate{{Key: e.Key, Move: e.Move, Result: book.Win}})
 		if !errors.Is(err, book.ErrBookDeleted) || !strings.Contains(err.Error(), path) || changes != nil {
 			t.Fatalf("got %v, %v; want ErrBookDeleted naming %s", changes, err, path)
 		}
@@ -313,7 +314,7 @@ func TestApplyToADeletedBook(t *testing.T) {
 	if err := os.WriteFile(path, polyglot.AppendEntry(nil, e), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Apply([]book.LearnUpdate{{Key: e.Key, Move: e.Move, Result: book.Win}}); err != nil {
+	if _, err := f.Apply(t.Context(), []book.LearnUpdate{{Key: e.Key, Move: e.Move, Result: book.Win}}); err != nil {
 		t.Fatal(err)
 	}
 	if got := fixture.LearnAt(fixture.ReadFile(t, path), 0); got != book.MakeLearn(2, 3) {
@@ -363,7 +364,7 @@ func TestHelperProcess(t *testing.T) {
 	}
 	defer f.Close()
 	for j := 0; j < helperUpdates; j++ {
-		c, err := f.Apply([]book.LearnUpdate{helperUpdate(p, j, entries)})
+		c, err := f.Apply(t.Context(), []book.LearnUpdate{helperUpdate(p, j, entries)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -456,7 +457,7 @@ func BenchmarkApplyOne(b *testing.B) {
 	defer f.Close()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := f.Apply(updates[i%len(updates) : i%len(updates)+1]); err != nil {
+		if _, err := f.Apply(b.Context(), updates[i%len(updates):i%len(updates)+1]); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -487,7 +488,7 @@ func TestConcurrentGoroutines(t *testing.T) {
 				f = own
 			}
 			for i := 0; i < each; i++ {
-				if _, err := f.Apply([]book.LearnUpdate{{Key: e.Key, Move: e.Move, Result: book.Win}}); err != nil {
+				if _, err := f.Apply(t.Context(), []book.LearnUpdate{{Key: e.Key, Move: e.Move, Result: book.Win}}); err != nil {
 					errs <- err
 					return
 				}

@@ -13,17 +13,23 @@ import (
 // descriptor of the same file does not silently drop the lock as it does
 // with fcntl locks. Locks are advisory: every writer of learn fields goes
 // through here.
-//
-// Lock takes the lock on f, shared or exclusive, waiting for it.
-func Lock(f *os.File, exclusive bool) error {
-	how := unix.LOCK_SH
+
+// tryLock takes the lock on f, shared or exclusive, when no other holds
+// it; got is false when another does.
+func tryLock(f *os.File, exclusive bool) (got bool, err error) {
+	how := unix.LOCK_SH | unix.LOCK_NB
 	if exclusive {
-		how = unix.LOCK_EX
+		how = unix.LOCK_EX | unix.LOCK_NB
 	}
 	for {
-		err := unix.Flock(int(f.Fd()), how)
-		if err != unix.EINTR {
-			return wrap("flock", err)
+		switch err := unix.Flock(int(f.Fd()), how); err {
+		case nil:
+			return true, nil
+		case unix.EWOULDBLOCK:
+			return false, nil
+		case unix.EINTR:
+		default:
+			return false, wrap("flock", err)
 		}
 	}
 }

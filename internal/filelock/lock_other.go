@@ -10,9 +10,9 @@ import (
 // Without a file lock concurrent updates could be lost, so learning is
 // refused rather than done unsafely.
 //
-// Lock takes the lock on f; here it always fails.
-func Lock(f *os.File, exclusive bool) error {
-	return errors.New("file locking is not supported on this system")
+// tryLock always fails here.
+func tryLock(*os.File, bool) (bool, error) {
+	return false, errors.New("file locking is not supported on this system")
 }
 
 // Unlock releases the lock on f.

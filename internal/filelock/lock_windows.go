@@ -18,14 +18,22 @@ const (
 	lockOffsetHigh = 0x7fff0000
 )
 
-// Lock takes the lock on f, shared or exclusive, waiting for it.
-func Lock(f *os.File, exclusive bool) error {
-	var flags uint32
+// tryLock takes the lock on f, shared or exclusive, when no other holds
+// it; got is false when another does.
+func tryLock(f *os.File, exclusive bool) (got bool, err error) {
+	flags := uint32(windows.LOCKFILE_FAIL_IMMEDIATELY)
 	if exclusive {
-		flags = windows.LOCKFILE_EXCLUSIVE_LOCK
+		flags |= windows.LOCKFILE_EXCLUSIVE_LOCK
 	}
 	ol := windows.Overlapped{Offset: lockOffsetLow, OffsetHigh: lockOffsetHigh}
-	return wrap("LockFileEx", windows.LockFileEx(windows.Handle(f.Fd()), flags, 0, 1, 0, &ol))
+	switch err := windows.LockFileEx(windows.Handle(f.Fd()), flags, 0, 1, 0, &ol); err {
+	case nil:
+		return true, nil
+	case windows.ERROR_LOCK_VIOLATION, windows.ERROR_IO_PENDING:
+		return false, nil
+	default:
+		return false, wrap("LockFileEx", err)
+	}
 }
 
 // Unlock releases the lock on f.

@@ -341,7 +341,7 @@ func TestXboardResultLearnsAsLearnPGN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := lf.Apply(updates); err != nil {
+	if _, err := lf.Apply(t.Context(), updates); err != nil {
 		t.Fatal(err)
 	}
 	lf.Close()
