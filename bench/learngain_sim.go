@@ -2,6 +2,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -358,7 +359,7 @@ func (t *simTree) play(ours *book.Chooser, b *book.Book, lf *book.LearnFile, the
 	fmt.Fprintf(game, "[White \"polyproxy\"]\n[Black \"opponent\"]\n[Result \"%s\"]\n\n%s%s\n\n", result, moves.String(), result)
 	updates, _, err := learn.FromPGN(strings.NewReader(game.String()), b, "polyproxy", nil)
 	if err == nil {
-		_, err = lf.Apply(updates)
+		_, err = lf.Apply(context.Background(), updates)
 	}
 	return score, err
 }
