@@ -21,6 +21,11 @@
 #                    8 moves in a row score within 20 cp, resign after 3
 #                    moves at 600 cp or more (both hosts' -draw and -resign)
 #   CONCURRENCY=N    games at a time (default 1)
+#   TIMEMARGIN=MS    cutechess only: each engine may go MS milliseconds over
+#                    its time before it loses on time (cutechess's
+#                    timemargin, as operators set it on a loaded machine);
+#                    the proxy's own cost is microseconds, so a fault of
+#                    the proxy still shows
 # Everything goes to a new folder under ${TMPDIR:-/tmp}, named at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,6 +36,7 @@ games=${4:-100}
 tc=${5:-2+0.05}
 adjudicate=${ADJUDICATE:-0}
 concurrency=${CONCURRENCY:-1}
+timemargin=${TIMEMARGIN:-0}
 engine=/usr/games/stockfish
 gnubook=${BOOK:-/usr/share/games/gnuchess/book.bin}
 [ -x "$engine" ] && [ -f "$gnubook" ] || { echo "hostmatch: needs stockfish and gnuchess-book (scripts/setup.sh), or BOOK naming a book" >&2; exit 2; }
@@ -68,7 +74,7 @@ cutechess)
 	# BookLearnPGN as the GUI sets it: the option Polyglot BookLearnPGN.
 	"$bin" -engine name=proxy cmd="$out/polyproxy" "${args[@]}" proto="$proto" "option.Polyglot BookLearnPGN=$out/games.pgn" \
 		-engine name=sf cmd="$engine" proto=uci option.Hash=16 option.Threads=1 "option.Move Overhead=$overhead" \
-		-each tc="$tc" -games "$games" -repeat -recover "${adjudication[@]}" -pgnout "$out/games.pgn" \
+		-each tc="$tc" timemargin="$timemargin" -games "$games" -repeat -recover "${adjudication[@]}" -pgnout "$out/games.pgn" \
 		-concurrency "$concurrency" >"$out/host.out" 2>&1
 	;;
 fastchess)
