@@ -32,6 +32,22 @@ const (
 	maxPlyOffset             = 0xFA
 )
 
+// syntheticMark, in the header far from the settings, marks a book
+// whose game counts are no games played: polyproxy's writer made them to
+// carry a converted book's chances (Write), and its reader shows them as
+// such, never as learned results. DroidFish reads nothing of the header
+// but the settings; a header Arena rewrites loses the mark.
+var syntheticMark = []byte("polyproxy: the game counts are a converted book's chances, not games played")
+
+const syntheticMarkOffset = 0x4000
+
+// SyntheticGames reports a header marked by polyproxy's writer: the
+// book's game counts carry a converted book's chances.
+func SyntheticGames(header []byte) bool {
+	end := syntheticMarkOffset + len(syntheticMark)
+	return len(header) >= end && string(header[syntheticMarkOffset:end]) == string(syntheticMark)
+}
+
 // deletedFlag is the flags value of a deleted record.
 const deletedFlag = 0x01000000
 

@@ -118,7 +118,7 @@ type placed struct {
 }
 
 // ABK books are edited record by record.
-var _ book.Editor = format{}
+var _ book.Editor = format{DefaultWriteThreshold}
 
 // restore is what undoing a deletion needs: the records marked deleted,
 // and their flags before.

@@ -15,17 +15,21 @@ import (
 // Info is what reading an ABK book found: its settings, its records
 // and the problems of its tree.
 type Info struct {
-	Settings      Settings  `json:"settings"`       // as stored in the header
-	Records       int       `json:"records"`        // move records after the header
-	TrailingBytes int       `json:"trailing_bytes"` // after the last whole record (ignored)
-	Reached       int       `json:"reached"`        // records reached from the root
-	Deleted       int       `json:"deleted"`        // of them, marked deleted (skipped with their replies)
-	Unreached     int       `json:"unreached"`      // records no line reaches (free space Arena leaves)
-	Depth         int       `json:"depth"`          // the longest line, in plies
-	Positions     int       `json:"positions"`      // distinct positions with moves (within max ply)
-	Moves         int       `json:"moves"`          // distinct (position, move) pairs (within max ply)
-	Merged        int       `json:"merged"`         // records whose (position, move) another line has too
-	Problems      []Problem `json:"problems"`       // corrupt parts, in the order met
+	Settings      Settings `json:"settings"`       // as stored in the header
+	Records       int      `json:"records"`        // move records after the header
+	TrailingBytes int      `json:"trailing_bytes"` // after the last whole record (ignored)
+	Reached       int      `json:"reached"`        // records reached from the root
+	Deleted       int      `json:"deleted"`        // of them, marked deleted (skipped with their replies)
+	Unreached     int      `json:"unreached"`      // records no line reaches (free space Arena leaves)
+	Depth         int      `json:"depth"`          // the longest line, in plies
+	Positions     int      `json:"positions"`      // distinct positions with moves (within max ply)
+	Moves         int      `json:"moves"`          // distinct (position, move) pairs (within max ply)
+	Merged        int      `json:"merged"`         // records whose (position, move) another line has too
+	// SyntheticGames: the header says the game counts are no games
+	// played but a converted book's chances (SyntheticGames), so the
+	// entries' learn fields are empty.
+	SyntheticGames bool      `json:"synthetic_games,omitempty"`
+	Problems       []Problem `json:"problems"` // corrupt parts, in the order met
 }
 
 // maxWarnings is how many of an ABK tree's problems become warnings of
@@ -56,17 +60,18 @@ func Open(path string) (*book.Book, error) {
 		}
 		warnings = append(warnings, "ABK tree: "+p.Error()+"; the rest of the book is used")
 	}
-	return book.New(path, Format, &source{Table: book.Memory(entries), path: path}, info, warnings), nil
+	return book.New(path, Format, &source{Table: book.Memory(entries), path: path, synthetic: info.SyntheticGames}, info, warnings), nil
 }
 
 // source is an ABK book read whole: its entries, and what its records
 // hold of each move beyond them (Describe).
 type source struct {
 	book.Table
-	path   string
-	once   sync.Once
-	totals map[MoveID]Totals // read the first time they are asked for
-	err    error
+	path      string
+	synthetic bool // the counts are a converted book's chances (SyntheticGames)
+	once      sync.Once
+	totals    map[MoveID]Totals // read the first time they are asked for
+	err       error
 }
 
 // Describe gives each of pos's moves asked what its records hold: its
@@ -84,9 +89,14 @@ func (s *source) Describe(pos *board.Position, moves []board.Move) (book.Facts, 
 		return book.Facts{}, s.err
 	}
 	f := book.Facts{Moves: make([]book.Row, len(moves)), Columns: []string{"priority", "games", "won", "lost", "records"}}
+	if s.synthetic {
+		// Made by a conversion: the chances of the book converted, no
+		// games played; won and lost are what learning counted since.
+		f.Columns[1] = "synthetic count"
+	}
 	for i, m := range moves {
 		if t, ok := s.totals[MoveID{Key: pos.Key(), Move: pos.ToBook(m)}]; ok {
-			f.Moves[i] = factsOf(t, pos.WhiteToMove())
+			f.Moves[i] = factsOf(t, pos.WhiteToMove(), s.synthetic)
 		}
 	}
 	return f, nil
@@ -101,10 +111,13 @@ type MoveFacts struct {
 	Won      int64 `json:"won"`
 	Lost     int64 `json:"lost"`
 	Records  int   `json:"records"` // the records that play it (transpositions)
+	// Synthetic: the counts are no games played but the move's chance in
+	// the book it was converted from (SyntheticGames).
+	Synthetic bool `json:"synthetic,omitempty"`
 }
 
-func factsOf(t Totals, white bool) *MoveFacts {
-	f := &MoveFacts{Priority: t.Priority, Games: t.Games, Won: t.Wins, Lost: t.Losses, Records: t.Records}
+func factsOf(t Totals, white, synthetic bool) *MoveFacts {
+	f := &MoveFacts{Priority: t.Priority, Games: t.Games, Won: t.Wins, Lost: t.Losses, Records: t.Records, Synthetic: synthetic}
 	if !white {
 		f.Won, f.Lost = f.Lost, f.Won
 	}
@@ -117,6 +130,13 @@ func (f *MoveFacts) Row() []string {
 }
 
 func (f *MoveFacts) String() string {
+	if f.Synthetic {
+		s := fmt.Sprintf("priority %d, synthetic count %d (the chance this move had in the book converted, no games played)", f.Priority, f.Games)
+		if f.Won != 0 || f.Lost != 0 {
+			s += fmt.Sprintf(", +%d -%d counted since", f.Won, f.Lost)
+		}
+		return s
+	}
 	s := fmt.Sprintf("priority %d, %d games, +%d -%d for the side that plays it", f.Priority, f.Games, f.Won, f.Lost)
 	if f.Records > 1 {
 		s += fmt.Sprintf(", in %d records", f.Records)
@@ -268,9 +288,10 @@ func newTree(data []byte) (*tree, error) {
 	}
 	records := int32(len(data) / RecordSize)
 	info := &Info{
-		Settings:      DecodeSettings(data),
-		Records:       int(records) - FirstRecord,
-		TrailingBytes: len(data) % RecordSize,
+		Settings:       DecodeSettings(data),
+		Records:        int(records) - FirstRecord,
+		TrailingBytes:  len(data) % RecordSize,
+		SyntheticGames: SyntheticGames(data),
 	}
 	return &tree{data: data, records: records, maxPly: int(info.Settings.Effective().MaxPly), info: info}, nil
 }
@@ -332,7 +353,11 @@ func Read(data []byte) (*Info, []book.Entry, error) {
 		weights := weigh.weights(weigh.statsOf(pos), eff)
 		n := len(entries)
 		for i, m := range pos {
-			entries = append(entries, book.Entry{Key: m.key, Move: m.move, Weight: weights[i], Learn: learnField(m.games, m.wins, m.losses, m.white)})
+			e := book.Entry{Key: m.key, Move: m.move, Weight: weights[i]}
+			if !t.info.SyntheticGames {
+				e.Learn = learnField(m.games, m.wins, m.losses, m.white)
+			}
+			entries = append(entries, e)
 		}
 		slices.SortStableFunc(entries[n:], book.CompareEntries) // a position's few: the file's order
 		t.info.Positions++
@@ -506,6 +531,9 @@ func (i *Info) Lines() [][2]string {
 		{"ABK filters", fmt.Sprintf("min games %d, min won games %d, min win %% %d (White) %d (Black)", e.MinGames, e.MinWonGames, e.MinWinPercentWhite, e.MinWinPercentBlack)},
 		{"ABK importances", fmt.Sprintf("priority %d, games %d, score %d", e.PriorityImportance, e.GamesImportance, e.ScoreImportance)},
 		{"ABK max ply", fmt.Sprint(e.MaxPly)},
+	}
+	if i.SyntheticGames {
+		lines = append(lines, [2]string{"ABK game counts", "synthetic: each move's count is the chance it had in the book polyproxy converted, no games played (no learned results are read from them)"})
 	}
 	if st := i.Settings; e != st {
 		lines = append(lines, [2]string{"ABK settings as stored", fmt.Sprintf("%d %d %d %d, %d %d %d, %d (out of range, or the filters are off with every importance 0)",
