@@ -33,6 +33,9 @@ type Totals struct {
 	Priority            int8
 	Games, Wins, Losses int64 // White's wins and losses
 	Records             int
+	// Synthetic is, in a converted book (SyntheticGames), the part of
+	// Games that carries the move's chance: no games played.
+	Synthetic int64
 }
 
 // ReadTotals reads the bytes of an ABK book: every move its reader
@@ -54,6 +57,9 @@ func ReadTotals(data []byte) (map[MoveID]Totals, error) {
 		m.Wins += int64(r.Wins)
 		m.Losses += int64(r.Losses)
 		m.Records++
+		if t.info.SyntheticGames {
+			m.Synthetic += syntheticPart(r.Games)
+		}
 		out[id] = m
 		return -1
 	})

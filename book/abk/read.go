@@ -25,9 +25,9 @@ type Info struct {
 	Positions     int      `json:"positions"`      // distinct positions with moves (within max ply)
 	Moves         int      `json:"moves"`          // distinct (position, move) pairs (within max ply)
 	Merged        int      `json:"merged"`         // records whose (position, move) another line has too
-	// SyntheticGames: the header says the game counts are no games
-	// played but a converted book's chances (SyntheticGames), so the
-	// entries' learn fields are empty.
+	// SyntheticGames: the header says the game counts carry a converted
+	// book's chances (SyntheticGames): the entries' learn fields hold the
+	// games played alone.
 	SyntheticGames bool      `json:"synthetic_games,omitempty"`
 	Problems       []Problem `json:"problems"` // corrupt parts, in the order met
 }
@@ -90,9 +90,8 @@ func (s *source) Describe(pos *board.Position, moves []board.Move) (book.Facts, 
 	}
 	f := book.Facts{Moves: make([]book.Row, len(moves)), Columns: []string{"priority", "games", "won", "lost", "records"}}
 	if s.synthetic {
-		// Made by a conversion: the chances of the book converted, no
-		// games played; won and lost are what learning counted since.
-		f.Columns[1] = "synthetic count"
+		// A converted book's counts: the chance, then the games played.
+		f.Columns = []string{"priority", "chance units", "games", "won", "lost", "records"}
 	}
 	for i, m := range moves {
 		if t, ok := s.totals[MoveID{Key: pos.Key(), Move: pos.ToBook(m)}]; ok {
@@ -111,33 +110,42 @@ type MoveFacts struct {
 	Won      int64 `json:"won"`
 	Lost     int64 `json:"lost"`
 	Records  int   `json:"records"` // the records that play it (transpositions)
-	// Synthetic: the counts are no games played but the move's chance in
-	// the book it was converted from (SyntheticGames).
-	Synthetic bool `json:"synthetic,omitempty"`
+	// Synthetic is set in a converted book (SyntheticGames): the part of
+	// Games that carries the move's chance, in units of SyntheticUnit, no
+	// games played; the rest of Games, and Won and Lost, are games played.
+	Synthetic *int64 `json:"synthetic_games,omitempty"`
 }
 
 func factsOf(t Totals, white, synthetic bool) *MoveFacts {
-	f := &MoveFacts{Priority: t.Priority, Games: t.Games, Won: t.Wins, Lost: t.Losses, Records: t.Records, Synthetic: synthetic}
+	f := &MoveFacts{Priority: t.Priority, Games: t.Games, Won: t.Wins, Lost: t.Losses, Records: t.Records}
+	if synthetic {
+		f.Synthetic = &t.Synthetic
+	}
 	if !white {
 		f.Won, f.Lost = f.Lost, f.Won
 	}
 	return f
 }
 
-// Row is the move's facts as a table's row.
+// Row is the move's facts as a table's row: in a converted book, the
+// chance units apart from the games played.
 func (f *MoveFacts) Row() []string {
+	if f.Synthetic != nil {
+		return []string{fmt.Sprint(f.Priority), fmt.Sprint(*f.Synthetic / SyntheticUnit), fmt.Sprint(f.Games - *f.Synthetic),
+			fmt.Sprint(f.Won), fmt.Sprint(f.Lost), fmt.Sprint(f.Records)}
+	}
 	return []string{fmt.Sprint(f.Priority), fmt.Sprint(f.Games), fmt.Sprint(f.Won), fmt.Sprint(f.Lost), fmt.Sprint(f.Records)}
 }
 
 func (f *MoveFacts) String() string {
-	if f.Synthetic {
-		s := fmt.Sprintf("priority %d, synthetic count %d (the chance this move had in the book converted, no games played)", f.Priority, f.Games)
-		if f.Won != 0 || f.Lost != 0 {
-			s += fmt.Sprintf(", +%d -%d counted since", f.Won, f.Lost)
-		}
-		return s
+	games, units := f.Games, int64(0)
+	if f.Synthetic != nil {
+		games, units = f.Games-*f.Synthetic, *f.Synthetic/SyntheticUnit
 	}
-	s := fmt.Sprintf("priority %d, %d games, +%d -%d for the side that plays it", f.Priority, f.Games, f.Won, f.Lost)
+	s := fmt.Sprintf("priority %d, %d games, +%d -%d for the side that plays it", f.Priority, games, f.Won, f.Lost)
+	if f.Synthetic != nil {
+		s += fmt.Sprintf(", and %d units of chance from the book converted (no games played)", units)
+	}
 	if f.Records > 1 {
 		s += fmt.Sprintf(", in %d records", f.Records)
 	}
@@ -151,8 +159,9 @@ type treeMove struct {
 	move                board.Move // stored form
 	white               bool       // played by White
 	games, wins, losses int64
-	priority            int8 // the highest of the records
-	seq                 int  // the order first met
+	synthetic           int64 // of games, a converted book's chance units (SyntheticGames)
+	priority            int8  // the highest of the records
+	seq                 int   // the order first met
 }
 
 type moveID struct {
@@ -327,6 +336,9 @@ func Read(data []byte) (*Info, []book.Entry, error) {
 		}
 		m := &moves[i]
 		m.games += int64(r.Games)
+		if t.info.SyntheticGames {
+			m.synthetic += syntheticPart(r.Games)
+		}
 		m.wins += int64(r.Wins)
 		m.losses += int64(r.Losses)
 		m.priority = max(m.priority, r.Priority)
@@ -353,11 +365,7 @@ func Read(data []byte) (*Info, []book.Entry, error) {
 		weights := weigh.weights(weigh.statsOf(pos), eff)
 		n := len(entries)
 		for i, m := range pos {
-			e := book.Entry{Key: m.key, Move: m.move, Weight: weights[i]}
-			if !t.info.SyntheticGames {
-				e.Learn = learnField(m.games, m.wins, m.losses, m.white)
-			}
-			entries = append(entries, e)
+			entries = append(entries, book.Entry{Key: m.key, Move: m.move, Weight: weights[i], Learn: learnField(m.games-m.synthetic, m.wins, m.losses, m.white)})
 		}
 		slices.SortStableFunc(entries[n:], book.CompareEntries) // a position's few: the file's order
 		t.info.Positions++
@@ -533,7 +541,7 @@ func (i *Info) Lines() [][2]string {
 		{"ABK max ply", fmt.Sprint(e.MaxPly)},
 	}
 	if i.SyntheticGames {
-		lines = append(lines, [2]string{"ABK game counts", "synthetic: each move's count is the chance it had in the book polyproxy converted, no games played (no learned results are read from them)"})
+		lines = append(lines, [2]string{"ABK game counts", fmt.Sprintf("converted by polyproxy: each move's games are its chance in units of %d (no games played), plus the games played since", SyntheticUnit)})
 	}
 	if st := i.Settings; e != st {
 		lines = append(lines, [2]string{"ABK settings as stored", fmt.Sprintf("%d %d %d %d, %d %d %d, %d (out of range, or the filters are off with every importance 0)",

@@ -16,11 +16,13 @@ import (
 const MaxPly = 9999
 
 // WriteSettings are the settings Write gives a book: the weight from
-// the games alone, as they are (games importance 3), no filters: a reader
-// applying Arena's settings plays each move in proportion to its games,
-// which Write makes the source's chances.
+// the games alone, as they are (games importance 3), and a move of fewer
+// games than one SyntheticUnit never played: a reader applying Arena's
+// settings plays each move in proportion to its games, whose units Write
+// makes the source's chances, and never a move the source never plays,
+// whatever games are learned into it.
 func WriteSettings(maxPly int) Settings {
-	return Settings{GamesImportance: 3, MaxPly: int32(maxPly)}
+	return Settings{MinGames: SyntheticUnit, GamesImportance: 3, MaxPly: int32(maxPly)}
 }
 
 // DefaultWriteThreshold is the BookTreshold (per mille) whose chances
@@ -38,9 +40,10 @@ type WriteStats struct {
 	// book moves from the start position reaches within the max ply are
 	// not in the tree.
 	BookPositions int
-	// Learned counts the moves written whose source entry held learned
-	// results: their game counts carry the chances instead.
-	Learned int
+	// Scaled counts the moves whose learned games, more than a record
+	// holds beside its chance (SyntheticUnit-1), were scaled down to it
+	// with their points.
+	Scaled int
 }
 
 // node is a position of the tree being written and the record whose
@@ -88,8 +91,8 @@ func (f format) Write(b *book.Batch, path string, src *book.Book, maxPly int) (b
 	if off := st.BookPositions - st.Positions; off > 0 {
 		w.Warnings = append(w.Warnings, fmt.Sprintf("%d of the book's %d positions are not on the ABK tree: no line of book moves from the start position reaches them within %d plies (ABK holds lines from the start position only)", off, st.BookPositions, maxPly))
 	}
-	if st.Learned > 0 {
-		w.Warnings = append(w.Warnings, fmt.Sprintf("the learned results of %d moves are not kept: an ABK book's game counts weigh its moves, so they carry the chances (a .bin keeps learned results)", st.Learned))
+	if st.Scaled > 0 {
+		w.Warnings = append(w.Warnings, fmt.Sprintf("%d moves had learned more than %d games, all a record holds beside its chance: their games and points are scaled down to it", st.Scaled, SyntheticUnit-1))
 	}
 	return w, nil
 }
@@ -105,16 +108,20 @@ func (f format) Write(b *book.Batch, path string, src *book.Book, maxPly int) (b
 // polyproxy finds them from any move order, Arena follows that line.
 //
 // The book plays as src does: each move's chance in src under the
-// threshold (book.Chooser.Decide, weighted) becomes its game count, the
-// likeliest move 65535 and the others in proportion (at least 1), and the
-// settings weigh by games alone (WriteSettings), so Arena's weighting (as
-// DroidFish implements it) gives each move its chance again, to a
-// 65535th. A move src never plays there (weight 0, below the threshold)
-// has no games: listed, never played, as Arena's readers skip a move
-// without games. Wins and losses are 0: the counts are no games played,
-// and the header says so (SyntheticGames). A record's priority, which the
-// settings leave out, shows the chance to Arena's user: 9 for the
-// likeliest move, in proportion down to 1, 0 for a move never played.
+// threshold (book.Chooser.Decide, weighted) becomes its games in units of
+// SyntheticUnit, the likeliest move 65535 units and the others in
+// proportion (at least 1), and the settings weigh by games alone
+// (WriteSettings), so Arena's weighting (as DroidFish implements it) gives
+// each move its chance again, to a 65535th. A move src never plays there
+// (weight 0, below the threshold) has no units: listed, never played, as
+// the settings' minimum games leave it out. Below the units lie the games
+// of the source's learn field, with its points split into as many draws
+// as they allow (3 games of 4 points: a win and two draws), so learned
+// results survive the conversion and learning goes on counting there; the
+// header says that the units are no games played (SyntheticGames). A
+// record's priority, which the settings leave out, shows the chance to
+// Arena's user: 9 for the likeliest move, in proportion down to 1, 0 for a
+// move never played.
 func WriteTo(b *book.Batch, path string, src *book.Book, maxPly, thresholdPerMille int) (WriteStats, error) {
 	var st WriteStats
 	if maxPly < 1 || maxPly > MaxPly {
@@ -157,12 +164,12 @@ func bookPositions(src *book.Book) (int, error) {
 }
 
 // treeMoveOut is a move of a position being written: as played, its
-// chance in the source (its entries' added), and whether an entry of it
-// held learned results.
+// chance in the source (its entries' added), and the learn field of its
+// first entry.
 type treeMoveOut struct {
-	played  board.Move
-	chance  float64
-	learned bool
+	played board.Move
+	chance float64
+	learn  book.Learn
 }
 
 // movesAt are the moves of pos in src, each once, the likeliest first,
@@ -177,10 +184,9 @@ func movesAt(chooser *book.Chooser, shelf *book.Shelf, pos *board.Position, out 
 		i := slices.IndexFunc(out, func(m treeMoveOut) bool { return m.played == cd.Move })
 		if i < 0 { // e1h1 and e1g1 play one move
 			i = len(out)
-			out = append(out, treeMoveOut{played: cd.Move})
+			out = append(out, treeMoveOut{played: cd.Move, learn: cd.Entry.Learn})
 		}
 		out[i].chance += cd.Chance
-		out[i].learned = out[i].learned || cd.Entry.Learn != 0
 	}
 	slices.SortStableFunc(out, func(x, y treeMoveOut) int { return cmp.Compare(y.chance, x.chance) })
 	return out
@@ -235,16 +241,9 @@ func treeOf(src *book.Book, maxPly, thresholdPerMille int) ([]Record, WriteStats
 		}
 		white := n.pos.WhiteToMove()
 		for i, m := range moves {
-			r := Record{From: m.played.From(), To: m.played.To(), Promo: promoCode(m.played.Promo(), white),
-				Games: int32(games[i]), Next: -1, Sibling: -1}
-			if games[i] > 0 {
-				r.Priority = int8(max(1, math.Round(9*float64(games[i])/65535)))
-			}
+			r := recordFor(m.played, games[i], m.learn, white, &st)
 			if i < len(moves)-1 {
 				r.Sibling = int32(FirstRecord + first + i + 1)
-			}
-			if m.learned {
-				st.Learned++
 			}
 			records = append(records, r)
 			next := node{n.pos.Next(m.played), n.ply + 1, first + i, n.played && games[i] > 0}
@@ -260,4 +259,30 @@ func treeOf(src *book.Book, maxPly, thresholdPerMille int) ([]Record, WriteStats
 	}
 	st.Records = len(records)
 	return records, st, nil
+}
+
+// recordFor is the record of a move played (Next and Sibling left -1) by
+// White (white) or Black, of chance units (see WriteTo) and learned
+// results learn.
+func recordFor(played board.Move, units uint16, learn book.Learn, white bool, st *WriteStats) Record {
+	r := Record{From: played.From(), To: played.To(), Promo: promoCode(played.Promo(), white), Next: -1, Sibling: -1}
+	if units > 0 {
+		r.Priority = int8(max(1, math.Round(9*float64(units)/65535)))
+	}
+	games, points := int32(learn.Games()), int32(learn.Points())
+	if games > SyntheticUnit-1 {
+		st.Scaled++
+		points = int32(int64(points) * (SyntheticUnit - 1) / int64(games))
+		games = SyntheticUnit - 1
+	}
+	won := min(max(points-games, 0), games) // as many draws as the points allow
+	drawn := min(points-2*won, games-won)
+	lost := games - won - drawn
+	r.Games = int32(units)*SyntheticUnit + games
+	if white {
+		r.Wins, r.Losses = won, lost
+	} else {
+		r.Wins, r.Losses = lost, won
+	}
+	return r
 }

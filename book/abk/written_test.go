@@ -49,6 +49,14 @@ var writtenABK = []struct {
 		}
 		return book.FromEntries("random.pgn", bld.Entries())
 	}},
+	// Arena's settings and statistics: learned games below the chance.
+	{"written-small.abk", 40, func(t *testing.T) *book.Book {
+		b, err := abk.Open("testdata/small.abk")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}},
 }
 
 // TestABKWrittenUpToDate: the written-*.abk books are what the writer
@@ -121,7 +129,7 @@ func TestWrittenABKPlaysAsItsSourceInDroidFish(t *testing.T) {
 				}
 				agree++
 			}
-			if agree < 100 {
+			if agree < 30 {
 				t.Errorf("%d positions compared", agree)
 			}
 			t.Logf("%d positions with the source's chances in DroidFish (largest change %.2g), %d whose moves hang under another line", agree, most, elsewhere)
