@@ -22,12 +22,13 @@ var convertBookCommand = command{
 	usage: `usage: polyproxy convert-book BOOK -out FILE [-max-ply N] [-threshold N] [-ctg-tournament-mode] [-ctg-prefer-main-lines]
 The book written plays as the book read: each move's chance under -threshold (BookTreshold) is kept,
 and the largest change of a move's chance over the book is printed.
-Polyglot -> ABK: the tree from the start position through the book's legal moves; each move's game
-count is its chance (the likeliest 65535, a move below the threshold 0: never played), the settings
-weigh by games alone, and the book is marked so that its counts are never shown as games played.
+Polyglot -> ABK: the tree from the start position through the book's legal moves; each move's games
+are its chance in units of 32768 (the likeliest 65535 units, a move below the threshold none: never
+played) plus the games of its learn field, the settings weigh by games alone, and the book is marked
+so that the units are never shown as games played.
 ABK -> Polyglot: every position of the tree keyed the Polyglot way (move orders that transpose
-merged), weights from the ABK book's own settings, learn fields from its statistics (none from
-counts a conversion made).
+merged), weights from the ABK book's own settings, learn fields from its statistics (the games
+played alone, of a book a conversion made).
 CTG -> either: the positions lines of book moves from the start position reach (to -max-ply),
 DroidFish's weights, learn fields from the statistics; the positions no line reaches are counted.
 A counts file becomes a book with make-book's default move rules (make-book -from-counts has them all).

@@ -84,7 +84,7 @@ func (f format) Write(b *book.Batch, path string, src *book.Book, maxPly int) (b
 		return book.Written{}, err
 	}
 	w := book.Written{Count: fmt.Sprintf("%d ABK records", st.Records),
-		Said: fmt.Sprintf("ABK book %s: %d records, %d positions to ply %d; each move's game count is its chance (threshold %d per mille), marked as no games played", path, st.Records, st.Positions, maxPly, f.threshold)}
+		Said: fmt.Sprintf("ABK book %s: %d records, %d positions to ply %d; each move's games are its chance (threshold %d per mille) in units of %d, marked as no games played, and its learned games", path, st.Records, st.Positions, maxPly, f.threshold, SyntheticUnit)}
 	if st.Transposed > 0 {
 		w.Said += fmt.Sprintf("; %d positions reached again by another move order have their moves under their first line only", st.Transposed)
 	}
