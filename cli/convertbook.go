@@ -6,20 +6,29 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/polyproxy/polyproxy/book"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/build"
 	"github.com/polyproxy/polyproxy/book/formats"
+	"github.com/polyproxy/polyproxy/config"
 )
 
 var convertBookCommand = command{
 	name: "convert-book", summary: "convert a book between Polyglot and ABK (Arena's format), a CTG book (ChessBase's) or a counts file into either",
-	usage: `usage: polyproxy convert-book BOOK -out FILE [-max-ply N] [-ctg-tournament-mode] [-ctg-prefer-main-lines]
-Polyglot -> ABK: the tree from the start position through the book's legal moves, priority from
-the weight (9 for a position's heaviest), games/wins/losses from the learn fields.
+	usage: `usage: polyproxy convert-book BOOK -out FILE [-max-ply N] [-threshold N] [-ctg-tournament-mode] [-ctg-prefer-main-lines]
+The book written plays as the book read: each move's chance under -threshold (BookTreshold) is kept,
+and the largest change of a move's chance over the book is printed.
+Polyglot -> ABK: the tree from the start position through the book's legal moves; each move's games
+are its chance in units of 32768 (the likeliest 65535 units, a move below the threshold none: never
+played) plus the games of its learn field, the settings weigh by games alone, and the book is marked
+so that the units are never shown as games played.
 ABK -> Polyglot: every position of the tree keyed the Polyglot way (move orders that transpose
-merged), weights from the ABK book's own settings, learn fields from its statistics.
+merged), weights from the ABK book's own settings, learn fields from its statistics (the games
+played alone, of a book a conversion made).
 CTG -> either: the positions lines of book moves from the start position reach (to -max-ply),
 DroidFish's weights, learn fields from the statistics; the positions no line reaches are counted.
 A counts file becomes a book with make-book's default move rules (make-book -from-counts has them all).
@@ -30,15 +39,17 @@ A counts file becomes a book with make-book's default move rules (make-book -fro
 }
 
 type convertBookOptions struct {
-	in, out string
-	maxPly  int
-	read    readFlags
+	in, out   string
+	maxPly    int
+	threshold int // per mille
+	read      readFlags
 }
 
 func (o *convertBookOptions) define(fs *flag.FlagSet) {
 	fs.StringVar(&o.in, "in", "", "book `file` to read (or give it as the argument): Polyglot, ABK (Arena's), CTG (ChessBase's: any of its three files) or a counts file (make-book -counts), told by content")
 	fs.StringVar(&o.out, "out", "", "book `file` to write: ABK for a .abk name, else Polyglot (replaced atomically; not the input)")
 	intFlag(fs, &o.maxPly, "max-ply", formats.MaxPly, 1, formats.MaxPly, "an ABK book's tree, and the walk reading a CTG book, go `N` plies deep from the start position")
+	intFlag(fs, &o.threshold, "threshold", config.DefaultBookThreshold, 0, 1000, "keep the chances the book gives under a BookTreshold of `N` per mille (the moves below it are written never to be played where the format weighs by its own rules: ABK)")
 	o.read.define(fs)
 }
 
@@ -55,10 +66,13 @@ func (o *convertBookOptions) run(e *env) error {
 		return err
 	}
 	defer src.Close()
-	if _, err := writeBook(e, formats.Claimed(o.out), o.out, src, o.maxPly); err != nil {
+	if _, err := writeBook(e, formats.Keeping(formats.Claimed(o.out), o.threshold), o.out, src, o.maxPly); err != nil {
 		return err
 	}
 	if err := e.commit(); err != nil {
+		return err
+	}
+	if err := o.sayChanceChange(e, src); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "convert-book: %s -> %s in %.2fs\n", o.in, o.out, time.Since(start).Seconds())
@@ -107,4 +121,56 @@ func isCountsFile(path string) (bool, error) {
 	head := make([]byte, len(build.CountsMagic))
 	n, _ := io.ReadFull(f, head)
 	return bytes.Equal(head[:n], []byte(build.CountsMagic)), nil
+}
+
+// sayChanceChange reads the book written and says the largest change of
+// a move's chance from the book read, under the threshold.
+func (o *convertBookOptions) sayChanceChange(e *env, src *book.Book) error {
+	dst, err := formats.OpenWhole(o.out, o.read.options(), o.maxPly)
+	if err != nil {
+		return fmt.Errorf("reading the book written: %w", err)
+	}
+	defer dst.Close()
+	c := formats.CompareChances(src, dst, o.threshold, o.maxPly)
+	if c.Largest == 0 {
+		fmt.Fprintf(e.stderr, "convert-book: every move's chance kept exactly over %d positions (threshold %d per mille)\n", c.Positions, o.threshold)
+		return nil
+	}
+	fmt.Fprintf(e.stderr, "convert-book: largest change of a move's chance over %d positions (threshold %d per mille): %s (%s: %s in %s, %s in %s)\n",
+		c.Positions, o.threshold, percentPoints(c.Largest), sanLine(c.Line, c.Move), chancePercent(c.From), o.in, chancePercent(c.To), o.out)
+	return nil
+}
+
+// chancePercent is a chance in per cent, to a precision that shows a change of
+// a 65535th.
+func chancePercent(x float64) string { return strconv.FormatFloat(100*x, 'f', 4, 64) + "%" }
+
+// percentPoints is a change of chance in percentage points.
+func percentPoints(x float64) string {
+	return strconv.FormatFloat(100*x, 'f', 4, 64) + " percentage points"
+}
+
+// sanLine is the move m after the line of moves from the start position,
+// in SAN with move numbers ("after 1.e4 e5: c3"; "at the start: e4").
+func sanLine(line []board.Move, m board.Move) string {
+	pos := board.StartPosition()
+	var b strings.Builder
+	for i, mv := range line {
+		if i%2 == 0 {
+			fmt.Fprintf(&b, "%d.", i/2+1)
+		}
+		b.WriteString(pos.SAN(mv))
+		b.WriteByte(' ')
+		pos = pos.Next(mv)
+	}
+	num := ""
+	if len(line)%2 == 0 {
+		num = fmt.Sprintf("%d.", len(line)/2+1)
+	} else {
+		num = fmt.Sprintf("%d...", len(line)/2+1)
+	}
+	if len(line) == 0 {
+		return "at the start, " + num + pos.SAN(m)
+	}
+	return "after " + strings.TrimSpace(b.String()) + ", " + num + pos.SAN(m)
 }

@@ -887,3 +887,26 @@ func TestBrowserCTGMarks(t *testing.T) {
 	}
 	b.clean()
 }
+
+// TestBrowserConvertedABK: a book convert-book made ABK keeps each move's
+// chance in its game counts; the page shows no score for them (the
+// gnuchess book, converted, had a 50% bar for every move), but "converted",
+// and a move's games learned since as any book's.
+func TestBrowserConvertedABK(t *testing.T) {
+	path := abkFromGnuchess(t)
+	s := serve(t, books(path))
+	b := openBrowser(t, s, "/?moves=e2e4,e7e5")
+	pos := s.position(url.Values{"moves": {"e2e4,e7e5"}})
+	moves := len(pos.Columns[0].Report.Entries)
+	if got := eval[int](b, `document.querySelectorAll('#col-0 td.learn .synthetic').length`); moves < 5 || got != moves {
+		t.Errorf("%d moves marked converted of %d", got, moves)
+	}
+	if got := eval[int](b, `document.querySelectorAll('#col-0 td.learn .learn').length`); got != 0 {
+		t.Errorf("%d scores shown for counts no games made", got)
+	}
+	if got := eval[string](b, `document.querySelector('#col-0 tr[data-move="g1f3"] td.learn .synthetic').title`); !strings.Contains(got, "65535 units of the chance") {
+		t.Errorf("the mark of 2.Nf3 says %q", got)
+	}
+	b.shot("converted-abk.png")
+	b.clean()
+}

@@ -32,6 +32,34 @@ const (
 	maxPlyOffset             = 0xFA
 )
 
+// syntheticMark, in the header far from the settings, marks a book
+// whose game counts carry the chances of the book it was converted from
+// (Write): each record's games are the chance in units of SyntheticUnit,
+// plus the games played and learned (wins and losses are those games').
+// polyproxy's reader tells the two apart and never shows the chance as
+// games played. DroidFish reads nothing of the header but the settings; a
+// header Arena rewrites loses the mark.
+var syntheticMark = []byte("polyproxy: the game counts are a converted book's chances in units of 32768, plus the games learned since")
+
+const syntheticMarkOffset = 0x4000
+
+// SyntheticUnit is a converted book's unit of chance in a record's games
+// (SyntheticGames): below it, the games learned; 32767 at most a record,
+// and the chance of the likeliest move, 65535 units, still fits an int32.
+const SyntheticUnit = 1 << 15
+
+// SyntheticGames reports a header marked by polyproxy's writer: the
+// book's game counts carry a converted book's chances in units of
+// SyntheticUnit.
+func SyntheticGames(header []byte) bool {
+	end := syntheticMarkOffset + len(syntheticMark)
+	return len(header) >= end && string(header[syntheticMarkOffset:end]) == string(syntheticMark)
+}
+
+// syntheticPart is the part of a record's games that carries a chance
+// in a converted book (SyntheticGames), the rest being games played.
+func syntheticPart(games int32) int64 { return int64(max(games, 0)) &^ (SyntheticUnit - 1) }
+
 // deletedFlag is the flags value of a deleted record.
 const deletedFlag = 0x01000000
 

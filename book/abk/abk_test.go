@@ -2,6 +2,7 @@ package abk_test
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -81,9 +82,45 @@ func gnuchessABK(t *testing.T, maxPly int) (bin *book.Book, abkPath string) {
 	return bin, abkPath
 }
 
+// chancesAt is each legal move's chance at pos in b, as the book
+// decision gives it (weighted, under the proxy's default threshold),
+// entries playing one move added.
+func chancesAt(b *book.Book, pos *board.Position) map[board.Move]float64 {
+	c := book.NewChooser(book.Options{Mode: book.Weighted, ThresholdPerMille: abk.DefaultWriteThreshold}, 1)
+	out := map[board.Move]float64{}
+	for _, cd := range c.Decide(book.Both(b), book.At(pos)).Candidates {
+		if cd.Legal {
+			out[cd.Move] += cd.Chance
+		}
+	}
+	return out
+}
+
+// maxChanceChange is the largest change of a move's chance at pos from
+// b to c.
+func maxChanceChange(b, c *book.Book, pos *board.Position) (float64, board.Move) {
+	was, now := chancesAt(b, pos), chancesAt(c, pos)
+	var most float64
+	var at board.Move
+	for _, m := range [2]map[board.Move]float64{was, now} {
+		for mv := range m {
+			if d := math.Abs(was[mv] - now[mv]); d > most {
+				most, at = d, mv
+			}
+		}
+	}
+	return most, at
+}
+
+// chanceBound is how far a move's chance may move in a conversion at a
+// position of n moves: each game count is rounded to a 65535th of the
+// likeliest move's, and the weights read from them again.
+func chanceBound(n int) float64 { return float64(n) / 65535 }
+
 // TestABKFromPolyglotKeepsEveryMove: bin -> abk -> bin keeps every
-// (position, move) within the max ply, and the weights' proportions to
-// the nearest ninth of the heaviest (the ABK priority).
+// (position, move) within the max ply, and each move's chance under the
+// threshold to within chanceBound; a move below the threshold comes back
+// with weight 0, never played.
 func TestABKFromPolyglotKeepsEveryMove(t *testing.T) {
 	const maxPly = 14
 	bin, abkPath := gnuchessABK(t, maxPly)
@@ -104,7 +141,8 @@ func TestABKFromPolyglotKeepsEveryMove(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer round.Close()
-	positions := 0
+	positions, unplayed := 0, 0
+	var most float64
 	reachable(bin, maxPly, func(pos *board.Position, ply int) {
 		want := legalMoves(bin, pos)
 		if len(want) > 0 {
@@ -114,29 +152,28 @@ func TestABKFromPolyglotKeepsEveryMove(t *testing.T) {
 		if !slices.Equal(moveSet(want), moveSet(got)) {
 			t.Fatalf("ply %d %s: moves %v, want %v", ply, pos.FEN(), moveSet(got), moveSet(want))
 		}
-		var top uint16
-		for _, e := range want {
-			top = max(top, e.Weight)
+		d, m := maxChanceChange(bin, round, pos)
+		if d > chanceBound(len(want)) {
+			t.Errorf("%s %s: chance %.6f came back %.6f", pos.FEN(), m, chancesAt(bin, pos)[m], chancesAt(round, pos)[m])
 		}
-		for _, w := range want {
-			i := slices.IndexFunc(got, func(g book.Entry) bool { return g.Move == w.Move })
-			prio := 0
-			if w.Weight > 0 {
-				prio = max(1, int(float64(9*int(w.Weight))/float64(top)+0.5))
-			}
-			wantWeight := uint16(float64(prio)/9*65535 + 0.5)
-			if top > 0 && w.Weight == top {
-				wantWeight = 65535
-			}
-			if got[i].Weight != wantWeight {
-				t.Errorf("%s %s: weight %d (of %d) came back %d, want %d (priority %d)", pos.FEN(), w.Move, w.Weight, top, got[i].Weight, wantWeight, prio)
+		most = max(most, d)
+		chances := chancesAt(bin, pos)
+		for _, e := range got {
+			if chances[pos.ToPlayed(e.Move)] == 0 {
+				unplayed++
+				if e.Weight != 0 {
+					t.Errorf("%s %s: never played in the source, weight %d in the round trip", pos.FEN(), e.Move, e.Weight)
+				}
 			}
 		}
 	})
 	if positions != abk.InfoOf(ab).Positions {
 		t.Errorf("the bin book has moves in %d positions within %d plies, the ABK book has %d", positions, maxPly, abk.InfoOf(ab).Positions)
 	}
-	t.Logf("%d positions, %+v", positions, *abk.InfoOf(ab))
+	if unplayed == 0 {
+		t.Error("no move below the threshold: the test tests nothing of it")
+	}
+	t.Logf("%d positions, %d moves never played, largest change of a chance %.2g; %+v", positions, unplayed, most, *abk.InfoOf(ab))
 }
 
 // entriesOf lists a book's entries in file order.
@@ -243,11 +280,11 @@ func BenchmarkABKProbe(b *testing.B) {
 }
 
 // TestArenaABKThroughPolyglot: a book with Arena's own settings and
-// statistics (testdata/abk/small.abk) through bin and back to ABK keeps
-// every (position, move) and each move's games and points. What Polyglot's
-// learn field has no room for is not kept: the split of the points into
-// wins and draws, and the book's settings (the new book weighs by priority,
-// the priorities made from the weights the old settings gave).
+// statistics (testdata/small.abk) through bin and back to ABK keeps every
+// (position, move), each move's chance and its games and points (the new
+// book's games are the chance in units, marked so, plus the games played).
+// What Polyglot's learn field has no room for is not kept: the split of
+// the points into wins and draws, and the book's settings.
 func TestArenaABKThroughPolyglot(t *testing.T) {
 	src, err := abk.Open("testdata/small.abk")
 	if err != nil {
@@ -265,32 +302,54 @@ func TestArenaABKThroughPolyglot(t *testing.T) {
 	}
 	defer mid.Close()
 	again := filepath.Join(dir, "again.abk")
-	if _, err := abk.Write(again, mid, int(abk.InfoOf(src).Settings.MaxPly)); err != nil {
+	var batch book.Batch
+	defer batch.Abort()
+	w, err := abk.Format.Write(&batch, again, mid, int(abk.InfoOf(src).Settings.MaxPly))
+	if err != nil {
 		t.Fatal(err)
+	}
+	if err := batch.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Warnings) != 0 {
+		t.Errorf("warnings %q", w.Warnings)
 	}
 	back, err := abk.Open(again)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer back.Close()
+	if !abk.InfoOf(back).SyntheticGames || abk.InfoOf(src).SyntheticGames {
+		t.Errorf("synthetic games: %v in Arena's book, %v in the one written", abk.InfoOf(src).SyntheticGames, abk.InfoOf(back).SyntheticGames)
+	}
 	type id struct {
 		k board.Key
 		m board.Move
 	}
-	learnOf := func(b *book.Book) map[id]book.Learn {
-		out := map[id]book.Learn{}
+	movesOf := func(b *book.Book) map[id]book.Entry {
+		out := map[id]book.Entry{}
 		for _, e := range entriesOf(b) {
-			out[id{e.Key, e.Move}] = e.Learn
+			out[id{e.Key, e.Move}] = e
 		}
 		return out
 	}
-	want, got := learnOf(src), learnOf(back)
+	want, got := movesOf(src), movesOf(back)
 	if len(want) == 0 || len(got) != len(want) {
 		t.Fatalf("%d moves came back of %d", len(got), len(want))
 	}
-	for k, l := range want {
-		if g, ok := got[k]; !ok || g != l {
-			t.Errorf("%s %s: %v came back as %v (found: %v)", k.k, k.m, l, g, ok)
+	for k, e := range want {
+		if g, ok := got[k]; !ok || g.Learn != e.Learn {
+			t.Errorf("%s %s: %v came back as %v (found: %v)", k.k, k.m, e.Learn, g.Learn, ok)
 		}
+	}
+	positions := 0
+	reachable(src, abk.MaxPly, func(pos *board.Position, _ int) {
+		positions++
+		if d, m := maxChanceChange(src, back, pos); d > chanceBound(len(legalMoves(src, pos))) {
+			t.Errorf("%s %s: chance %.6f came back %.6f", pos.FEN(), m, chancesAt(src, pos)[m], chancesAt(back, pos)[m])
+		}
+	})
+	if positions < 30 {
+		t.Errorf("%d positions compared", positions)
 	}
 }

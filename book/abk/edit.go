@@ -34,6 +34,9 @@ type Totals struct {
 	Priority            int8
 	Games, Wins, Losses int64 // White's wins and losses
 	Records             int
+	// Synthetic is, in a converted book (SyntheticGames), the part of
+	// Games that carries the move's chance: no games played.
+	Synthetic int64
 }
 
 // ReadTotals reads the bytes of an ABK book: every move its reader
@@ -55,6 +58,9 @@ func ReadTotals(data []byte) (map[MoveID]Totals, error) {
 		m.Wins += int64(r.Wins)
 		m.Losses += int64(r.Losses)
 		m.Records++
+		if t.info.SyntheticGames {
+			m.Synthetic += syntheticPart(r.Games)
+		}
 		out[id] = m
 		return -1
 	})
@@ -119,7 +125,7 @@ type placed struct {
 }
 
 // ABK books are edited record by record.
-var _ book.Editor = format{}
+var _ book.Editor = format{DefaultWriteThreshold}
 
 // restore is what undoing a deletion needs: the records marked deleted,
 // and their flags before.

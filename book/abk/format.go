@@ -13,9 +13,11 @@ import (
 var Format interface {
 	book.Editor
 	book.Writer
-} = format{}
+} = format{DefaultWriteThreshold}
 
-type format struct{}
+// format is the ABK format writing books that keep their source's
+// chances under a threshold (per mille, Keeping).
+type format struct{ threshold int }
 
 func (format) Name() string                         { return "ABK" }
 func (format) Ext() string                          { return ".abk" }

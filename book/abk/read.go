@@ -15,17 +15,21 @@ import (
 // Info is what reading an ABK book found: its settings, its records
 // and the problems of its tree.
 type Info struct {
-	Settings      Settings  `json:"settings"`       // as stored in the header
-	Records       int       `json:"records"`        // move records after the header
-	TrailingBytes int       `json:"trailing_bytes"` // after the last whole record (ignored)
-	Reached       int       `json:"reached"`        // records reached from the root
-	Deleted       int       `json:"deleted"`        // of them, marked deleted (skipped with their replies)
-	Unreached     int       `json:"unreached"`      // records no line reaches (free space Arena leaves)
-	Depth         int       `json:"depth"`          // the longest line, in plies
-	Positions     int       `json:"positions"`      // distinct positions with moves (within max ply)
-	Moves         int       `json:"moves"`          // distinct (position, move) pairs (within max ply)
-	Merged        int       `json:"merged"`         // records whose (position, move) another line has too
-	Problems      []Problem `json:"problems"`       // corrupt parts, in the order met
+	Settings      Settings `json:"settings"`       // as stored in the header
+	Records       int      `json:"records"`        // move records after the header
+	TrailingBytes int      `json:"trailing_bytes"` // after the last whole record (ignored)
+	Reached       int      `json:"reached"`        // records reached from the root
+	Deleted       int      `json:"deleted"`        // of them, marked deleted (skipped with their replies)
+	Unreached     int      `json:"unreached"`      // records no line reaches (free space Arena leaves)
+	Depth         int      `json:"depth"`          // the longest line, in plies
+	Positions     int      `json:"positions"`      // distinct positions with moves (within max ply)
+	Moves         int      `json:"moves"`          // distinct (position, move) pairs (within max ply)
+	Merged        int      `json:"merged"`         // records whose (position, move) another line has too
+	// SyntheticGames: the header says the game counts carry a converted
+	// book's chances (SyntheticGames): the entries' learn fields hold the
+	// games played alone.
+	SyntheticGames bool      `json:"synthetic_games,omitempty"`
+	Problems       []Problem `json:"problems"` // corrupt parts, in the order met
 }
 
 // maxWarnings is how many of an ABK tree's problems become warnings of
@@ -56,17 +60,18 @@ func Open(path string) (*book.Book, error) {
 		}
 		warnings = append(warnings, "ABK tree: "+p.Error()+"; the rest of the book is used")
 	}
-	return book.New(path, Format, &source{Table: book.Memory(entries), path: path}, info, warnings), nil
+	return book.New(path, Format, &source{Table: book.Memory(entries), path: path, synthetic: info.SyntheticGames}, info, warnings), nil
 }
 
 // source is an ABK book read whole: its entries, and what its records
 // hold of each move beyond them (Describe).
 type source struct {
 	book.Table
-	path   string
-	once   sync.Once
-	totals map[MoveID]Totals // read the first time they are asked for
-	err    error
+	path      string
+	synthetic bool // the counts are a converted book's chances (SyntheticGames)
+	once      sync.Once
+	totals    map[MoveID]Totals // read the first time they are asked for
+	err       error
 }
 
 // Describe gives each of pos's moves asked what its records hold: its
@@ -84,9 +89,13 @@ func (s *source) Describe(pos *board.Position, moves []board.Move) (book.Facts, 
 		return book.Facts{}, s.err
 	}
 	f := book.Facts{Moves: make([]book.Row, len(moves)), Columns: []string{"priority", "games", "won", "lost", "records"}}
+	if s.synthetic {
+		// A converted book's counts: the chance, then the games played.
+		f.Columns = []string{"priority", "chance units", "games", "won", "lost", "records"}
+	}
 	for i, m := range moves {
 		if t, ok := s.totals[MoveID{Key: pos.Key(), Move: pos.ToBook(m)}]; ok {
-			f.Moves[i] = factsOf(t, pos.WhiteToMove())
+			f.Moves[i] = factsOf(t, pos.WhiteToMove(), s.synthetic)
 		}
 	}
 	return f, nil
@@ -101,23 +110,42 @@ type MoveFacts struct {
 	Won      int64 `json:"won"`
 	Lost     int64 `json:"lost"`
 	Records  int   `json:"records"` // the records that play it (transpositions)
+	// Synthetic is set in a converted book (SyntheticGames): the part of
+	// Games that carries the move's chance, in units of SyntheticUnit, no
+	// games played; the rest of Games, and Won and Lost, are games played.
+	Synthetic *int64 `json:"synthetic_games,omitempty"`
 }
 
-func factsOf(t Totals, white bool) *MoveFacts {
+func factsOf(t Totals, white, synthetic bool) *MoveFacts {
 	f := &MoveFacts{Priority: t.Priority, Games: t.Games, Won: t.Wins, Lost: t.Losses, Records: t.Records}
+	if synthetic {
+		f.Synthetic = &t.Synthetic
+	}
 	if !white {
 		f.Won, f.Lost = f.Lost, f.Won
 	}
 	return f
 }
 
-// Row is the move's facts as a table's row.
+// Row is the move's facts as a table's row: in a converted book, the
+// chance units apart from the games played.
 func (f *MoveFacts) Row() []string {
+	if f.Synthetic != nil {
+		return []string{fmt.Sprint(f.Priority), fmt.Sprint(*f.Synthetic / SyntheticUnit), fmt.Sprint(f.Games - *f.Synthetic),
+			fmt.Sprint(f.Won), fmt.Sprint(f.Lost), fmt.Sprint(f.Records)}
+	}
 	return []string{fmt.Sprint(f.Priority), fmt.Sprint(f.Games), fmt.Sprint(f.Won), fmt.Sprint(f.Lost), fmt.Sprint(f.Records)}
 }
 
 func (f *MoveFacts) String() string {
-	s := fmt.Sprintf("priority %d, %d games, +%d -%d for the side that plays it", f.Priority, f.Games, f.Won, f.Lost)
+	games, units := f.Games, int64(0)
+	if f.Synthetic != nil {
+		games, units = f.Games-*f.Synthetic, *f.Synthetic/SyntheticUnit
+	}
+	s := fmt.Sprintf("priority %d, %d games, +%d -%d for the side that plays it", f.Priority, games, f.Won, f.Lost)
+	if f.Synthetic != nil {
+		s += fmt.Sprintf(", and %d units of chance from the book converted (no games played)", units)
+	}
 	if f.Records > 1 {
 		s += fmt.Sprintf(", in %d records", f.Records)
 	}
@@ -131,8 +159,9 @@ type treeMove struct {
 	move                board.Move // stored form
 	white               bool       // played by White
 	games, wins, losses int64
-	priority            int8 // the highest of the records
-	seq                 int  // the order first met
+	synthetic           int64 // of games, a converted book's chance units (SyntheticGames)
+	priority            int8  // the highest of the records
+	seq                 int   // the order first met
 }
 
 type moveID struct {
@@ -268,9 +297,10 @@ func newTree(data []byte) (*tree, error) {
 	}
 	records := int32(len(data) / RecordSize)
 	info := &Info{
-		Settings:      DecodeSettings(data),
-		Records:       int(records) - FirstRecord,
-		TrailingBytes: len(data) % RecordSize,
+		Settings:       DecodeSettings(data),
+		Records:        int(records) - FirstRecord,
+		TrailingBytes:  len(data) % RecordSize,
+		SyntheticGames: SyntheticGames(data),
 	}
 	return &tree{data: data, records: records, maxPly: int(info.Settings.Effective().MaxPly), info: info}, nil
 }
@@ -306,6 +336,9 @@ func Read(data []byte) (*Info, []book.Entry, error) {
 		}
 		m := &moves[i]
 		m.games += int64(r.Games)
+		if t.info.SyntheticGames {
+			m.synthetic += syntheticPart(r.Games)
+		}
 		m.wins += int64(r.Wins)
 		m.losses += int64(r.Losses)
 		m.priority = max(m.priority, r.Priority)
@@ -332,7 +365,7 @@ func Read(data []byte) (*Info, []book.Entry, error) {
 		weights := weigh.weights(weigh.statsOf(pos), eff)
 		n := len(entries)
 		for i, m := range pos {
-			entries = append(entries, book.Entry{Key: m.key, Move: m.move, Weight: weights[i], Learn: learnField(m.games, m.wins, m.losses, m.white)})
+			entries = append(entries, book.Entry{Key: m.key, Move: m.move, Weight: weights[i], Learn: learnField(m.games-m.synthetic, m.wins, m.losses, m.white)})
 		}
 		slices.SortStableFunc(entries[n:], book.CompareEntries) // a position's few: the file's order
 		t.info.Positions++
@@ -506,6 +539,9 @@ func (i *Info) Lines() [][2]string {
 		{"ABK filters", fmt.Sprintf("min games %d, min won games %d, min win %% %d (White) %d (Black)", e.MinGames, e.MinWonGames, e.MinWinPercentWhite, e.MinWinPercentBlack)},
 		{"ABK importances", fmt.Sprintf("priority %d, games %d, score %d", e.PriorityImportance, e.GamesImportance, e.ScoreImportance)},
 		{"ABK max ply", fmt.Sprint(e.MaxPly)},
+	}
+	if i.SyntheticGames {
+		lines = append(lines, [2]string{"ABK game counts", fmt.Sprintf("converted by polyproxy: each move's games are its chance in units of %d (no games played), plus the games played since", SyntheticUnit)})
 	}
 	if st := i.Settings; e != st {
 		lines = append(lines, [2]string{"ABK settings as stored", fmt.Sprintf("%d %d %d %d, %d %d %d, %d (out of range, or the filters are off with every importance 0)",

@@ -3,12 +3,15 @@ package abk_test
 import (
 	"bytes"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/abk"
+	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/build"
 	"github.com/polyproxy/polyproxy/book/polyglot"
 	"github.com/polyproxy/polyproxy/internal/testenv"
@@ -46,6 +49,14 @@ var writtenABK = []struct {
 		}
 		return book.FromEntries("random.pgn", bld.Entries())
 	}},
+	// Arena's settings and statistics: learned games below the chance.
+	{"written-small.abk", 40, func(t *testing.T) *book.Book {
+		b, err := abk.Open("testdata/small.abk")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}},
 }
 
 // TestABKWrittenUpToDate: the written-*.abk books are what the writer
@@ -70,8 +81,58 @@ func TestABKWrittenUpToDate(t *testing.T) {
 				return
 			}
 			if !bytes.Equal(readFile(t, path), made) {
-				t.Errorf("%s is not what the writer makes today: go test ./book -run TestABKWrittenUpToDate -update-abk, then remake its oracle table (testdata/abk/README.md)", path)
+				t.Errorf("%s is not what the writer makes today: go test ./book/abk -run TestABKWrittenUpToDate -update-abk, then remake its oracle table (testdata/README.md)", path)
 			}
+		})
+	}
+}
+
+// TestWrittenABKPlaysAsItsSourceInDroidFish: on every position DroidFish's
+// reader walks in the books the writer made (its oracle tables), it plays
+// each move with the chance the source book gives it under the proxy's
+// default threshold, to within chanceBound; the moves below the threshold
+// never. A position whose moves hang under another line (a
+// transposition: DroidFish follows the line played) offers nothing there
+// and is counted apart.
+func TestWrittenABKPlaysAsItsSourceInDroidFish(t *testing.T) {
+	for _, w := range writtenABK {
+		t.Run(w.name, func(t *testing.T) {
+			src := w.source(t)
+			defer src.Close()
+			agree, elsewhere := 0, 0
+			var most float64
+			for _, l := range readOracle(t, filepath.Join("testdata", strings.TrimSuffix(w.name, ".abk")+".oracle.txt")) {
+				pos := playable(l.moves)
+				if pos == nil {
+					t.Fatalf("the table walks an illegal line %q", l.moves)
+				}
+				want := chancesAt(src, pos)
+				if len(l.offers) == 0 {
+					if len(want) > 0 && len(strings.Fields(l.moves)) < w.maxPly {
+						elsewhere++
+					}
+					continue
+				}
+				got := droidFishPlays(pos, l.offers)
+				for m, c := range want {
+					d := math.Abs(got[m.String()] - c)
+					most = max(most, d)
+					if d > chanceBound(len(want)) {
+						t.Errorf("after %q: DroidFish plays %s %.6f of the time, the source %.6f", l.moves, m, got[m.String()], c)
+					}
+				}
+				for m := range got {
+					mv, _ := board.ParseMove(m)
+					if want[mv] == 0 {
+						t.Errorf("after %q: DroidFish plays %s, which the source never plays", l.moves, m)
+					}
+				}
+				agree++
+			}
+			if agree < 30 {
+				t.Errorf("%d positions compared", agree)
+			}
+			t.Logf("%d positions with the source's chances in DroidFish (largest change %.2g), %d whose moves hang under another line", agree, most, elsewhere)
 		})
 	}
 }

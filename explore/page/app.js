@@ -311,11 +311,15 @@ function chance(e) {
 const points = (half) => (half >= 2 || half % 2 === 0 ? Math.floor(half / 2) : '') + (half % 2 ? '½' : '');
 
 // record is a move's games where the book keeps won, drawn and lost apart
-// (an ABK move's records; in a CTG book the games of the position the move
-// leads to), from the side that plays it; null for a Polyglot book, whose
-// learn field holds games and points only.
+// (an ABK move's records, but for a converted book's units of chance; in a
+// CTG book the games of the position the move leads to), from the side
+// that plays it; null for a Polyglot book, whose learn field holds games
+// and points only.
 function record(e, x) {
-  if (x.abk) return { games: x.abk.games, won: x.abk.won, drawn: Math.max(x.abk.games - x.abk.won - x.abk.lost, 0), lost: x.abk.lost };
+  if (x.abk) {
+    const games = x.abk.games - (x.abk.synthetic_games || 0);
+    return { games, won: x.abk.won, drawn: Math.max(games - x.abk.won - x.abk.lost, 0), lost: x.abk.lost };
+  }
   if (e.ctg) return { games: e.ctg.games, won: e.ctg.won, drawn: e.ctg.drawn, lost: e.ctg.lost };
   return null;
 }
@@ -326,14 +330,20 @@ function record(e, x) {
 function learn(e, x) {
   const r = record(e, x);
   const games = r ? r.games : e.games;
-  if (!games) return el('span', { class: 'none', text: '—' });
+  // A book polyproxy converted to ABK keeps each move's chance in its game
+  // counts: no games played, never shown as a score.
+  const converted = x.abk && x.abk.synthetic_games != null
+    ? `; the book's count also holds ${x.abk.synthetic_games / 32768} units of the chance the move had in the book converted (no games played)` : '';
+  if (!games) {
+    return converted ? el('span', { class: 'synthetic', title: 'no games played' + converted, text: 'converted' }) : el('span', { class: 'none', text: '—' });
+  }
   const half = r ? 2 * r.won + r.drawn : e.points;
   const score = half / (2 * games), share = (n) => pct(n / games);
   const track = r
     ? el('div', { class: 'track wdl' }, el('span', { class: 'w', style: 'width:' + share(r.won) }), el('span', { class: 'd', style: 'width:' + share(r.drawn) }), el('span', { class: 'l', style: 'width:' + share(r.lost) }))
     : el('div', { class: 'track score' }, el('span', { class: 'fill', style: 'width:' + pct(score) }));
   const of = `${points(half)} ${half === 2 ? 'point' : 'points'} of ${games} ${games === 1 ? 'game' : 'games'}, ${(100 * score).toFixed(0)}%` +
-    (r ? `: won ${r.won}, drawn ${r.drawn}, lost ${r.lost}` : '');
+    (r ? `: won ${r.won}, drawn ${r.drawn}, lost ${r.lost}` : '') + converted;
   return el('div', { class: 'learn', title: of, 'data-games': games, 'data-points': half / 2 },
     el('div', { class: 'bar' }, track, el('span', { class: 'txt', text: (100 * score).toFixed(0) + '%' })),
     // A space between the record and the points, where a narrow column

@@ -83,10 +83,11 @@ func TestABKBookWrittenInPlace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The root's two moves, e2e4 then d2d4: swap their priorities.
+	// The root's two moves, e2e4 then d2d4: swap their games, which the
+	// book written weighs by.
 	e4 := abk.DecodeRecord(data[abk.HeaderSize:])
 	d4 := abk.DecodeRecord(data[abk.HeaderSize+abk.RecordSize:])
-	e4.Priority, d4.Priority = d4.Priority, e4.Priority
+	e4.Games, d4.Games = d4.Games, e4.Games
 	e4.Encode(data[abk.HeaderSize:])
 	d4.Encode(data[abk.HeaderSize+abk.RecordSize:])
 	if err := os.WriteFile(path, data, 0o644); err != nil {
