@@ -111,8 +111,11 @@ func docBlocks(page string) []docBlock {
 // isTranscript tells whether b shows commands with their output.
 func (b docBlock) isTranscript() bool { return len(b.lines) > 0 && strings.HasPrefix(b.lines[0], "$ ") }
 
-// toolOutput is a line a command prints, as shown without the command.
-var toolOutput = regexp.MustCompile(`^(polyproxy|probe|info-book|dump-book|make-book|sum-counts|convert-book|merge-book|book-to-pgn|book-to-openings|compile-book|learn|explore): |^(info string|bestmove|tellusererror|id name) `)
+// toolOutput is a line a command prints, as shown without the command:
+// a tool's message, the proxy's answer to a GUI, probe's report (its
+// heading, its tables, its JSON object) and info-book's aligned lines.
+var toolOutput = regexp.MustCompile(`^(polyproxy|probe|info-book|dump-book|make-book|sum-counts|convert-book|merge-book|book-to-pgn|book-to-openings|compile-book|learn|explore): |^(info string|bestmove|tellusererror|id name) ` +
+	`|^(book|fen|key): |^[A-Za-z][A-Za-z ]* position: |^ *move +(raw|annotation|priority) |^\{"key":"|^[A-Za-z][A-Za-z ]*: {2,}\S`)
 
 func TestDocTranscripts(t *testing.T) {
 	covered := 0
