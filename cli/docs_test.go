@@ -22,7 +22,11 @@ import (
 // "$ " line, are what it prints, stderr and stdout as a terminal shows
 // them. "$ printf 'uci\n' | polyproxy ..." gives the command that input,
 // as a GUI would. A line "..." stands for any lines. Paths of the folder
-// and timings ("0.01s") are normalised.
+// and timings ("0.01s") are normalised, and blanks at a line's end are
+// not compared (a page keeps none). A JSON object, which a command prints
+// on one line, may be shown wrapped: shown output starting with "{" is
+// one line, its lines joined without their leading blanks, and in it
+// "..." stands for any text.
 //
 // A comment before a transcript says what it needs, in words separated
 // by blanks:
@@ -107,8 +111,11 @@ func docBlocks(page string) []docBlock {
 // isTranscript tells whether b shows commands with their output.
 func (b docBlock) isTranscript() bool { return len(b.lines) > 0 && strings.HasPrefix(b.lines[0], "$ ") }
 
-// toolOutput is a line a command prints, as shown without the command.
-var toolOutput = regexp.MustCompile(`^(polyproxy|probe|info-book|dump-book|make-book|sum-counts|convert-book|merge-book|book-to-pgn|book-to-openings|compile-book|learn|explore): |^(info string|bestmove|tellusererror|id name) `)
+// toolOutput is a line a command prints, as shown without the command:
+// a tool's message, the proxy's answer to a GUI, probe's report (its
+// heading, its tables, its JSON object) and info-book's aligned lines.
+var toolOutput = regexp.MustCompile(`^(polyproxy|probe|info-book|dump-book|make-book|sum-counts|convert-book|merge-book|book-to-pgn|book-to-openings|compile-book|learn|explore): |^(info string|bestmove|tellusererror|id name) ` +
+	`|^(book|fen|key): |^[A-Za-z][A-Za-z ]* position: |^ *move +(raw|annotation|priority) |^\{"key":"|^[A-Za-z][A-Za-z ]*: {2,}\S`)
 
 func TestDocTranscripts(t *testing.T) {
 	covered := 0
@@ -191,6 +198,9 @@ func runTranscript(t *testing.T, page string, b docBlock, pageFiles map[string]s
 		want := make([]string, len(c.output))
 		for i, l := range c.output {
 			want[i] = normal(l)
+		}
+		if len(want) > 0 && strings.HasPrefix(want[0], "{") {
+			want = []string{joinWrapped(want)}
 		}
 		if !linesShown(got, want) {
 			t.Errorf("%s:%d: $ %s\nthe page shows\n%s\nthe program prints\n%s", page, b.line, c.command, strings.Join(c.output, "\n"), strings.Join(got, "\n"))
@@ -317,5 +327,35 @@ func linesShown(got, want []string) bool {
 		}
 		return false
 	}
-	return len(got) > 0 && got[0] == want[0] && linesShown(got[1:], want[1:])
+	return len(got) > 0 && lineShown(strings.TrimRight(got[0], " "), want[0]) && linesShown(got[1:], want[1:])
+}
+
+// lineShown tells whether got is the line want shows: in a JSON object,
+// "..." stands for any text.
+func lineShown(got, want string) bool {
+	if !strings.HasPrefix(want, "{") {
+		return got == want
+	}
+	parts := strings.Split(want, "...")
+	rest, ok := strings.CutPrefix(got, parts[0])
+	if !ok {
+		return false
+	}
+	for _, p := range parts[1 : len(parts)-1] {
+		i := strings.Index(rest, p)
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len(p):]
+	}
+	return len(parts) == 1 && rest == "" || len(parts) > 1 && strings.HasSuffix(rest, parts[len(parts)-1])
+}
+
+// joinWrapped is the one line a page shows wrapped over lines.
+func joinWrapped(lines []string) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString(strings.TrimLeft(l, " "))
+	}
+	return b.String()
 }
