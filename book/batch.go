@@ -40,7 +40,8 @@ type Batch struct {
 	mu      sync.Mutex
 	staged  []stagedFile
 	aborted bool
-	done    bool // committed
+	done    bool       // committed
+	locked  []*os.File // the files Lock locked, until the batch ends
 }
 
 // stagedFile is one file of a batch: its new content in tmp, to be
@@ -158,6 +159,7 @@ func (b *Batch) Commit() error {
 		return errors.New("commit: the batch was ended")
 	}
 	b.done = true
+	defer b.unlock()
 	var files []stagedFile
 	for _, s := range b.staged {
 		if s.tmp != "" {
@@ -238,6 +240,7 @@ func (b *Batch) Abort() bool {
 		return !b.done
 	}
 	b.aborted = true
+	defer b.unlock()
 	for _, s := range b.staged {
 		if s.tmp != "" {
 			s.f.Close() // Windows removes no open file

@@ -310,50 +310,60 @@ func changeOf(known, now os.FileInfo) string {
 // lockNamed takes the lock on the file the path names, opened again as
 // often as it was replaced while the lock was waited for.
 func (f *LearnFile) lockNamed(ctx context.Context, op string, exclusive bool) (os.FileInfo, error) {
-	if f.f == nil {
-		nf, err := f.open()
+	held, st, err := lockNamed(ctx, op, f.path, f.f, f.open, exclusive)
+	f.f = held
+	return st, err
+}
+
+// lockNamed takes the lock on the file path names, held (opened when nil)
+// and opened again with open as often as it was replaced while the lock
+// was waited for. It returns the file it holds, locked unless err, and
+// that file's state.
+func lockNamed(ctx context.Context, op, path string, held *os.File, open func() (*os.File, error), exclusive bool) (*os.File, os.FileInfo, error) {
+	if held == nil {
+		nf, err := open()
 		if err != nil {
-			return nil, fmt.Errorf("%s %s: %w", op, f.path, err)
+			return nil, nil, fmt.Errorf("%s %s: %w", op, path, err)
 		}
-		f.f = nf
+		held = nf
 	}
 	for attempt := 0; ; attempt++ {
-		if err := filelock.Lock(ctx, f.f, exclusive); err != nil {
-			return nil, fmt.Errorf("%s %s: waiting for the book's lock: %w", op, f.path, err)
+		if err := filelock.Lock(ctx, held, exclusive); err != nil {
+			return held, nil, fmt.Errorf("%s %s: waiting for the book's lock: %w", op, path, err)
 		}
-		st, err := f.f.Stat()
+		st, err := held.Stat()
 		if err != nil {
-			filelock.Unlock(f.f)
-			return nil, fmt.Errorf("%s %s: %w", op, f.path, err)
+			filelock.Unlock(held)
+			return held, nil, fmt.Errorf("%s %s: %w", op, path, err)
 		}
-		now, err := os.Stat(f.path)
+		now, err := os.Stat(path)
 		if errors.Is(err, fs.ErrNotExist) {
 			// Updates to the open file would go where nobody reads them.
-			filelock.Unlock(f.f)
-			return nil, fmt.Errorf("%s %s: %w", op, f.path, ErrBookDeleted)
+			filelock.Unlock(held)
+			return held, nil, fmt.Errorf("%s %s: %w", op, path, ErrBookDeleted)
 		}
 		if err != nil || os.SameFile(st, now) {
-			return st, nil
+			return held, st, nil
 		}
-		filelock.Unlock(f.f)
+		filelock.Unlock(held)
 		if attempt == maxReplacedReopens {
 			// Writing into the file we hold would lose the updates.
-			return nil, fmt.Errorf("%s %s: the book was replaced %d times while waiting for its lock", op, f.path, attempt+1)
+			return held, nil, fmt.Errorf("%s %s: the book was replaced %d times while waiting for its lock", op, path, attempt+1)
 		}
-		nf, err := f.open()
+		nf, err := open()
 		if err != nil {
-			return nil, fmt.Errorf("%s %s: reopen the replaced book: %w", op, f.path, err)
+			return held, nil, fmt.Errorf("%s %s: reopen the replaced book: %w", op, path, err)
 		}
 		if nst, err := nf.Stat(); err == nil && os.SameFile(st, nst) {
 			// The path names the file held after all: a file system whose
 			// file ids differ between the two calls, not a replacement.
 			nf.Close()
-			if err := filelock.Lock(ctx, f.f, exclusive); err != nil {
-				return nil, fmt.Errorf("%s %s: waiting for the book's lock: %w", op, f.path, err)
+			if err := filelock.Lock(ctx, held, exclusive); err != nil {
+				return held, nil, fmt.Errorf("%s %s: waiting for the book's lock: %w", op, path, err)
 			}
-			return st, nil
+			return held, st, nil
 		}
-		f.f.Close()
-		f.f = nf
+		held.Close()
+		held = nf
 	}
 }

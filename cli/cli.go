@@ -90,6 +90,9 @@ type env struct {
 	outs      *book.Batch
 	stop      *interrupt
 	committed bool
+	// unchanged, when set, is checked just before the outputs are put in
+	// place: an input that is also an output must be as it was read.
+	unchanged func() error
 }
 
 // commit puts the outputs in place, signals held; a command commits
@@ -99,7 +102,14 @@ func (e *env) commit() error {
 		return nil
 	}
 	e.committed = true
-	return e.stop.finish(e.outs.Commit)
+	return e.stop.finish(func() error {
+		if e.unchanged != nil {
+			if err := e.unchanged(); err != nil {
+				return err
+			}
+		}
+		return e.outs.Commit()
+	})
 }
 
 // warnf prints a warning of the command on stderr.

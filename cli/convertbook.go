@@ -15,6 +15,7 @@ import (
 	"github.com/polyproxy/polyproxy/book/build"
 	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/internal/paths"
 )
 
 var convertBookCommand = command{
@@ -32,6 +33,8 @@ played alone, of a book a conversion made).
 CTG -> either: the positions lines of book moves from the start position reach (to -max-ply),
 DroidFish's weights, learn fields from the statistics; the positions no line reaches are counted.
 A counts file becomes a book with make-book's default move rules (make-book -from-counts has them all).
+An existing FILE is replaced under the lock learners take (a learner's write waits, and this waits for it);
+FILE may be BOOK, and is then written only if it is unchanged since it was read.
 `,
 	required: []string{"in", "out"},
 	args:     []operand{{flag: "in", name: "BOOK"}},
@@ -47,11 +50,13 @@ type convertBookOptions struct {
 
 func (o *convertBookOptions) define(fs *flag.FlagSet) {
 	fs.StringVar(&o.in, "in", "", "book `file` to read (or give it as the argument): Polyglot, ABK (Arena's), CTG (ChessBase's: any of its three files) or a counts file (make-book -counts), told by content")
-	fs.StringVar(&o.out, "out", "", "book `file` to write: ABK for a .abk name, else Polyglot (replaced atomically; not the input)")
+	fs.StringVar(&o.out, "out", "", "book `file` to write: ABK for a .abk name, else Polyglot (replaced atomically under its lock; may be the input)")
 	intFlag(fs, &o.maxPly, "max-ply", formats.MaxPly, 1, formats.MaxPly, "an ABK book's tree, and the walk reading a CTG book, go `N` plies deep from the start position")
 	intFlag(fs, &o.threshold, "threshold", config.DefaultBookThreshold, 0, 1000, "keep the chances the book gives under a BookTreshold of `N` per mille (the moves below it are written never to be played where the format weighs by its own rules: ABK)")
 	o.read.define(fs)
 }
+
+func (o *convertBookOptions) replacesInputs() {}
 
 func (o *convertBookOptions) validate(*commandLine) error { return nil }
 
@@ -61,6 +66,11 @@ func (o *convertBookOptions) files() (inputs, outputs []fileArg) {
 
 func (o *convertBookOptions) run(e *env) error {
 	start := time.Now()
+	out, err := lockOutput(e, o.out)
+	if err != nil {
+		return err
+	}
+	out.reading(o.in)
 	src, err := o.open(e)
 	if err != nil {
 		return err
@@ -85,6 +95,9 @@ func (o *convertBookOptions) open(e *env) (*book.Book, error) {
 	counts, err := isCountsFile(o.in)
 	if err != nil {
 		return nil, err
+	}
+	if counts && paths.Same(o.in, o.out) {
+		return nil, usageErrorf("-out %s is the input -in %s, a counts file: give another output file; nothing written", o.out, o.in)
 	}
 	if !counts {
 		src, err := formats.OpenWhole(o.in, o.read.options(), o.maxPly)

@@ -13,7 +13,6 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/formats"
 	"github.com/polyproxy/polyproxy/book/pgn"
-	"github.com/polyproxy/polyproxy/internal/filelock"
 	"github.com/polyproxy/polyproxy/internal/suggest"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/uci"
@@ -106,9 +105,7 @@ func (o *learnOptions) run(e *env) error {
 		return err
 	}
 	var changes []book.LearnChange
-	ctx := filelock.OnWait(e.stop.ctx, func() {
-		fmt.Fprintf(e.stderr, "%s: waiting for the lock of %s (another program is writing it); Ctrl-C stops without writing\n", e.cmd, o.book)
-	})
+	ctx := e.stop.lockWait(o.book)
 	if o.dryRun {
 		changes, err = lf.Preview(ctx, updates)
 	} else {

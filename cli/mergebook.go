@@ -18,7 +18,8 @@ added (capped at 65535), then BOOK2's other moves. Learn fields add as counters 
 points; both halved if a sum overflows). Header entries: BOOK1's, else BOOK2's; a new one when their variant lists differ.
 Either book may be ABK (Arena's format) or CTG (ChessBase's: its walk from the start position),
 read as the Polyglot book it amounts to; a .abk -out writes the merged book as an ABK tree from
-the start position.
+the start position. An existing OUT is replaced under the lock learners take (a learner's write waits,
+and this waits for it); OUT may be BOOK1 or BOOK2, and is then written only if it is unchanged since it was read.
 `,
 	required: []string{"in1", "in2", "out"},
 	args:     []operand{{flag: "in1", name: "BOOK1"}, {flag: "in2", name: "BOOK2"}},
@@ -34,10 +35,12 @@ type mergeBookOptions struct {
 func (o *mergeBookOptions) define(fs *flag.FlagSet) {
 	fs.StringVar(&o.in1, "in1", "", "first book `file` (its order and header win)")
 	fs.StringVar(&o.in2, "in2", "", "second book `file`")
-	fs.StringVar(&o.out, "out", "", "book `file` to write: ABK (Arena's format) for a .abk name, else Polyglot (replaced atomically; not an input)")
+	fs.StringVar(&o.out, "out", "", "book `file` to write: ABK (Arena's format) for a .abk name, else Polyglot (replaced atomically under its lock; may be BOOK1 or BOOK2)")
 	fs.BoolVar(&o.learnOnly, "learn-only", false, "output in1 unchanged except that in2's learn counts are added to the same entries")
 	o.read.define(fs)
 }
+
+func (o *mergeBookOptions) replacesInputs() {}
 
 func (o *mergeBookOptions) validate(*commandLine) error { return nil }
 
@@ -47,11 +50,17 @@ func (o *mergeBookOptions) files() (inputs, outputs []fileArg) {
 
 func (o *mergeBookOptions) run(e *env) error {
 	start := time.Now()
+	out, err := lockOutput(e, o.out)
+	if err != nil {
+		return err
+	}
+	out.reading(o.in1)
 	a, err := formats.OpenWhole(o.in1, o.read.options(), 0)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
+	out.reading(o.in2)
 	b, err := formats.OpenWhole(o.in2, o.read.options(), 0)
 	if err != nil {
 		return err

@@ -20,6 +20,11 @@ type fileArg struct{ flag, path string }
 // book), not replaced: they need no temporary file beside them.
 type inPlaceWriter interface{ writesInPlace() }
 
+// inputReplacer is a command whose output may be one of its inputs
+// (merge-book a.bin b.bin -out a.bin): it takes the output's lock
+// (lockOutput) and checks that input under it before it replaces it.
+type inputReplacer interface{ replacesInputs() }
+
 // checkOutputs checks a command's outputs before anything is read: each
 // must be a file other than the inputs and the other outputs (see
 // sameFiles), and one the batch can write (a folder that is not there or
@@ -27,6 +32,9 @@ type inPlaceWriter interface{ writesInPlace() }
 // written).
 func checkOutputs(b *book.Batch, opts options) error {
 	inputs, outputs := opts.files()
+	if _, ok := opts.(inputReplacer); ok {
+		inputs = nil
+	}
 	if err := sameFiles(inputs, outputs); err != nil {
 		return err
 	}
@@ -104,4 +112,58 @@ func isStdin(path string) bool {
 	}
 	st, err := os.Stat(path)
 	return err == nil && os.SameFile(in, st)
+}
+
+// outputLock is a book a command replaces, locked (lockOutput), and the
+// inputs it read that are that book, as they were read.
+type outputLock struct {
+	path string
+	read []readInput
+}
+
+// readInput is an input as os.Stat gave it before it was read.
+type readInput struct {
+	path string
+	st   os.FileInfo
+}
+
+// lockOutput takes the lock of the book at path, when it exists, that
+// every learner takes to write into it (book.Batch.Lock), before the
+// command reads its inputs: no learner writes into the old book while it
+// is replaced, and one waiting then finds the new book. It is held until
+// the outputs are in place. A signal ends the wait, the tool stopped with
+// nothing written. Before the outputs are put in place, every input read
+// that is the output (reading) must be the file read, of its size and
+// time, else nothing is written.
+func lockOutput(e *env, path string) (*outputLock, error) {
+	if err := e.stop.stoppedBy(e.outs.Lock(e.stop.lockWait(path), path)); err != nil {
+		return nil, fmt.Errorf("%w; nothing written", err)
+	}
+	l := &outputLock{path: path}
+	e.unchanged = l.unchanged
+	return l, nil
+}
+
+// reading notes the input at path as it is before it is read, when it is
+// the output.
+func (l *outputLock) reading(path string) {
+	if !paths.Same(path, l.path) {
+		return
+	}
+	if st, err := os.Stat(path); err == nil {
+		l.read = append(l.read, readInput{path, st})
+	}
+}
+
+// unchanged refuses an input that is the output and changed on disk
+// since it was read (overwritten, truncated, replaced): the book written
+// from it would lose what was written meanwhile.
+func (l *outputLock) unchanged() error {
+	for _, r := range l.read {
+		now, err := os.Stat(r.path)
+		if err != nil || !os.SameFile(now, r.st) || now.Size() != r.st.Size() || !now.ModTime().Equal(r.st.ModTime()) {
+			return fmt.Errorf("%s changed while it was read; nothing written; run again", r.path)
+		}
+	}
+	return nil
 }

@@ -119,6 +119,9 @@ func TestWritersNeverClobberInputs(t *testing.T) {
 	fixtures := writerFixtures(t)
 	for name, cases := range writerCases {
 		for i, tc := range cases {
+			if replacesBooks(name) && tc.input == "book" {
+				continue // a book it may replace: TestReplacingAnInputThatChanged
+			}
 			in := fixture.CopyFile(t, fixtures[tc.input])
 			dir := filepath.Dir(in)
 			want, _ := os.ReadFile(in)
@@ -344,4 +347,16 @@ func dirNames(t *testing.T, dir string) []string {
 		names = append(names, e.Name())
 	}
 	return names
+}
+
+// replacesBooks tells a command that may write over a book it reads
+// (inputReplacer).
+func replacesBooks(name string) bool {
+	for _, c := range commands {
+		if c.name == name {
+			_, ok := c.new().(inputReplacer)
+			return ok
+		}
+	}
+	return false
 }

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/polyproxy/polyproxy/internal/filelock"
 )
 
 // stopSignals are the signals a book tool stops on: Ctrl-C (SIGINT),
@@ -97,12 +99,28 @@ func (s *interrupt) finish(put func() error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.finishing = true
-	err := put()
+	err := s.stoppedBy(put())
 	if errors.Is(err, errStopped) {
-		halt.begun.Store(true) // before the tool can report err
 		s.finishing = false
 	}
 	return err
+}
+
+// stoppedBy is err, from a wait that ended with the interrupt's ctx or
+// not: when it did, the signal stops the tool, which reports nothing.
+func (s *interrupt) stoppedBy(err error) error {
+	if errors.Is(err, errStopped) {
+		halt.begun.Store(true) // before the tool can report err
+	}
+	return err
+}
+
+// lockWait is the interrupt's ctx, with a word to the user whenever a
+// wait for the lock of the book at path begins.
+func (s *interrupt) lockWait(path string) context.Context {
+	return filelock.OnWait(s.ctx, func() {
+		fmt.Fprintf(s.e.stderr, "%s: waiting for the lock of %s (another program is writing it); Ctrl-C stops without writing\n", s.e.cmd, path)
+	})
 }
 
 func (s *interrupt) handle(sig os.Signal) {

@@ -206,34 +206,50 @@ func TestSignalsWhileReading(t *testing.T) {
 // TestSignalsWhileWaitingForALock: learn waiting for its book's lock,
 // which another program holds, stops on each signal: exit 128 + its
 // number, one message, the book unchanged. (It waited for the lock with
-// the signals held, then wrote and exited 0.)
+// the signals held, then wrote and exited 0.) So do merge-book and
+// convert-book waiting for the lock of the book they replace.
 func TestSignalsWhileWaitingForALock(t *testing.T) {
-	for _, sig := range stopSignalsTested {
-		bookPath, before := learnFixtureCopy(t)
-		holder, err := os.Open(bookPath)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := filelock.Lock(t.Context(), holder, true); err != nil {
-			t.Fatal(err)
-		}
-		cmd := helper(t, "learn", "-book", bookPath, "-pgn", "testdata/learn/games.pgn", "-player", "Alpha")
-		cmd.Env = append(cmd.Env, helperEnv+"="+unpaused)
-		stopped(t, cmd, sig, func(stderr *bufio.Reader) error {
-			for {
-				line, err := stderr.ReadString('\n')
-				if err != nil {
-					return errors.New("ended before waiting for the lock")
-				}
-				if strings.Contains(line, "waiting for the lock of "+bookPath) {
-					return nil
-				}
-			}
-		})
-		holder.Close()
-		if after, _ := os.ReadFile(bookPath); !bytes.Equal(after, before) {
-			t.Errorf("%v: the book changed", sig)
-		}
-		folderHolds(t, "learn", filepath.Dir(bookPath), "book.bin")
+	commandLines := [][]string{
+		{"learn", "-pgn", "testdata/learn/games.pgn", "-player", "Alpha", "-book"},
+		{"merge-book", "testdata/learn/book.bin", "testdata/book/header.bin", "-out"},
+		{"convert-book", "testdata/learn/book.bin", "-out"},
 	}
+	for _, args := range commandLines {
+		for _, sig := range stopSignalsTested {
+			waitStopped(t, args, sig)
+		}
+	}
+}
+
+// waitStopped runs the command line args with a book, whose lock another
+// program holds, as its last operand, and stops it with sig while it
+// waits for that lock.
+func waitStopped(t *testing.T, args []string, sig syscall.Signal) {
+	t.Helper()
+	bookPath, before := learnFixtureCopy(t)
+	holder, err := os.Open(bookPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := filelock.Lock(t.Context(), holder, true); err != nil {
+		t.Fatal(err)
+	}
+	cmd := helper(t, append(slices.Clip(args), bookPath)...)
+	cmd.Env = append(cmd.Env, helperEnv+"="+unpaused)
+	stopped(t, cmd, sig, func(stderr *bufio.Reader) error {
+		for {
+			line, err := stderr.ReadString('\n')
+			if err != nil {
+				return errors.New("ended before waiting for the lock")
+			}
+			if strings.Contains(line, "waiting for the lock of "+bookPath) {
+				return nil
+			}
+		}
+	})
+	holder.Close()
+	if after, _ := os.ReadFile(bookPath); !bytes.Equal(after, before) {
+		t.Errorf("%s %v: the book changed", args[0], sig)
+	}
+	folderHolds(t, args[0], filepath.Dir(bookPath), "book.bin")
 }
