@@ -160,6 +160,13 @@ func (b *Batch) Commit() error {
 	}
 	b.done = true
 	defer b.unlock()
+	if OpenFilesBlockReplace {
+		// Windows refuses to rename over a file that handles hold, ours
+		// among them (Lock's): the locks go just before the renames, so
+		// there a learner may still write into the old book in that
+		// instant.
+		b.unlock()
+	}
 	var files []stagedFile
 	for _, s := range b.staged {
 		if s.tmp != "" {
