@@ -1,6 +1,7 @@
 package bookplay
 
 import (
+	"cmp"
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/uci"
@@ -34,7 +35,7 @@ func (s *Books) Move(g *uci.Go, game Game, analyse bool) (d book.Decision, ok bo
 	if len(g.SearchMoves) > 0 {
 		only = searchMoves(g.SearchMoves)
 	}
-	d = s.decide(choose, game, only)
+	d = s.decide(game, only, true)
 	if d.Chosen < 0 && s.noBookAt(game.Line, game.Chess960) == "" {
 		// No move in the books as they were opened.
 		s.CheckOnDisk(false)
@@ -47,10 +48,8 @@ func (s *Books) Move(g *uci.Go, game Game, analyse bool) (d book.Decision, ok bo
 	switch {
 	case ok:
 		s.log.Printf("book%s: %s", list, d.Reason)
-	case d.Reason != "":
-		s.log.Printf("book%s: no (%s)", list, d.Reason)
 	default:
-		s.log.Printf("book%s: no (%s)", list, d.Why)
+		s.log.Printf("book%s: no (%s)", list, cmp.Or(d.Reason, d.Why))
 	}
 	return d, ok
 }
@@ -100,7 +99,7 @@ func (s *Books) View(game Game) View {
 	if why := s.noBook(); why != "" {
 		return View{Chosen: -1, Why: why}
 	}
-	return s.decide(look, game, nil)
+	return s.decide(game, nil, false)
 }
 
 // Asked notes a search asked at ply in game number game: the policies
@@ -113,21 +112,14 @@ func (s *Books) Played(game, ply int, before, after board.Key) {
 	s.policy.played(game, ply, before, after)
 }
 
-// question is what the book is asked (decide).
-type question int
-
-const (
-	choose question = iota // the move it plays, drawn by the policy
-	look                   // its entries and how the policy judges each, nothing drawn
-)
-
 // decide is the one place this room asks the book what it would play: in
 // the last position of game.Line, with the settings (per-side books,
 // BookDepth, BookMaxMoves counted in game.Number, the policy, BookMinLine's
 // look-ahead), among only when given; book.Chooser's decision with what
 // the game holds. Everything the proxy plays from a book or shows of one
-// is decided here.
-func (s *Books) decide(q question, game Game, only []board.Move) book.Decision {
+// is decided here. draw: the move played is drawn by the policy (Choose);
+// else the entries are judged and nothing is drawn (Decide).
+func (s *Books) decide(game Game, only []board.Move, draw bool) book.Decision {
 	cur := game.Line
 	if why := s.noBookAt(cur, game.Chess960); why != "" {
 		return book.Decision{Chosen: -1, Why: why, Reason: why}
@@ -137,7 +129,7 @@ func (s *Books) decide(q question, game Game, only []board.Move) book.Decision {
 	s.asked = book.Shelf{White: s.probed(true, game.Chess960), Black: s.probed(false, game.Chess960)}
 	g := book.Game{Line: cur, Played: s.policy.count(game.Number, cur), Only: only,
 		Lookahead: s.policy.look.For(game.Number, s.gen)}
-	if q == look {
+	if !draw {
 		return s.chooser.Decide(&s.asked, g)
 	}
 	s.chooser.Explain(s.log.On()) // the reasons are for the log alone

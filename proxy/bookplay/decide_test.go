@@ -77,7 +77,7 @@ func TestMove(t *testing.T) {
 		}
 	}
 	deep := smallBooks(t, func(c *config.Config) { c.BookDepth = 0 })
-	if why := deep.decide(choose, start, nil).Why; why != "beyond BookDepth (move 1 > 0)" {
+	if why := deep.decide(start, nil, true).Why; why != "beyond BookDepth (move 1 > 0)" {
 		t.Errorf("BookDepth: %q", why)
 	}
 	off := smallBooks(t, func(c *config.Config) { c.Book = false })
