@@ -639,6 +639,9 @@ func (c *Config) ApplyPolyGlot(name, value string) error {
 // lines that make it unreadable at the next start, and a book a torn
 // entry after its last.
 func (c *Config) checkLogFile() error {
+	if c.LogFile == "" {
+		return nil // no log: nothing to compare, and no path to resolve
+	}
 	for _, f := range []struct {
 		what  string
 		files []string

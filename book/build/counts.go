@@ -57,8 +57,6 @@ const (
 	oldestCountsVersion = 1
 )
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // CountsHeader is a counts file's header.
 type CountsHeader struct {
 	Settings string // what was counted: -max-ply and the game filters
@@ -160,7 +158,7 @@ type CountsWriter struct {
 // version h was read in); a header its reader would refuse is the
 // writer's error.
 func NewCountsWriter(w io.Writer, h CountsHeader) *CountsWriter {
-	cw := &CountsWriter{out: w, crc: crc32.New(castagnoli)}
+	cw := &CountsWriter{out: w, crc: crc32.New(crc32.MakeTable(crc32.Castagnoli))}
 	cw.w = bufio.NewWriterSize(io.MultiWriter(w, cw.crc), 256<<10)
 	if cw.err = checkVariants(h); cw.err != nil {
 		return cw
@@ -277,7 +275,7 @@ const maxSettings = 1 << 16
 
 // NewCountsReader reads and checks the header.
 func NewCountsReader(r io.Reader) (*CountsReader, error) {
-	cr := &CountsReader{r: &crcReader{br: bufio.NewReaderSize(r, 256<<10), crc: crc32.New(castagnoli)}}
+	cr := &CountsReader{r: &crcReader{br: bufio.NewReaderSize(r, 256<<10), crc: crc32.New(crc32.MakeTable(crc32.Castagnoli))}}
 	magic := make([]byte, len(CountsMagic))
 	if _, err := io.ReadFull(cr.r, magic); err != nil || string(magic) != CountsMagic {
 		return nil, errors.New("not a counts file (make-book -counts writes them)")

@@ -436,14 +436,13 @@ const (
 	classUnexpected          // ']', '}', '"'
 )
 
-var byteClasses = func() (t [256]uint8) {
-	for _, c := range []byte(" \t\n\r\f\v") {
-		t[c] = classSpace
-	}
-	t['{'], t[';'], t['['], t['('], t[')'], t['$'] = classComment, classLineComment, classTag, classVariation, classVariationEnd, classNAG
-	t[']'], t['}'], t['"'] = classUnexpected, classUnexpected, classUnexpected
-	return t
-}()
+// byteClasses is a literal, not built at start-up, so that it costs a run
+// that reads no game nothing.
+var byteClasses = [256]uint8{
+	' ': classSpace, '\t': classSpace, '\n': classSpace, '\r': classSpace, '\f': classSpace, '\v': classSpace,
+	'{': classComment, ';': classLineComment, '[': classTag, '(': classVariation, ')': classVariationEnd, '$': classNAG,
+	']': classUnexpected, '}': classUnexpected, '"': classUnexpected,
+}
 
 // gameScan is where next is in a game's text.
 type gameScan struct {
@@ -802,7 +801,8 @@ func badTag(end int, err error) error {
 	return err
 }
 
-var gameTooLong = fmt.Sprintf("the game's tags and moves take more than %d bytes", maxGameText)
+// gameTooLong says maxGameText in words; a constant, so nothing runs at start-up.
+const gameTooLong = "the game's tags and moves take more than 4194304 bytes"
 
 // syntaxError reports a broken game and skips to the next one: the next
 // line starting with '[' that follows an empty line or a line of moves

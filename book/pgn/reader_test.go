@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -326,4 +327,11 @@ func FuzzPGNReaderMoveLimit(f *testing.F) {
 			t.Fatalf("MoveLimit %d:\n got %q\nwant %q", limit, got, want)
 		}
 	})
+}
+
+// The message for a game too long names the limit it has.
+func TestGameTooLongNamesTheLimit(t *testing.T) {
+	if !strings.Contains(gameTooLong, " "+strconv.Itoa(maxGameText)+" bytes") {
+		t.Fatalf("%q does not name the limit %d", gameTooLong, maxGameText)
+	}
 }

@@ -39,9 +39,17 @@ func (e *SyntaxError) Reason() string {
 	return SkipSyntax
 }
 
+// The start positions are read on first use, not at start-up: every run
+// of the proxy would pay for them, and most never read a game.
 var (
-	startPosition       = *board.StartPosition()
-	startPosition960, _ = board.ParseFENVariant(board.StartFEN, true)
+	startPosition    = sync.OnceValue(func() board.Position { return *board.StartPosition() })
+	startPosition960 = sync.OnceValue(func() board.Position {
+		p, err := board.ParseFENVariant(board.StartFEN, true)
+		if err != nil {
+			panic(err) // the start position is valid
+		}
+		return *p
+	})
 )
 
 // chess960Starts maps the FEN tags of the 960 start positions, in X-FEN
@@ -139,9 +147,9 @@ func (g *Game) Start() (board.Position, error) {
 		return *p, nil
 	}
 	if chess960 {
-		return *startPosition960, nil
+		return startPosition960(), nil
 	}
-	return startPosition, nil
+	return startPosition(), nil
 }
 
 // Replay plays the main line from Start, calling fn with the position

@@ -7,6 +7,7 @@ package cecpfront
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/config"
@@ -163,53 +164,56 @@ type xbCommand struct {
 // Step handles the command in its turn.
 func (c xbCommand) Step() { c.x.command(c) }
 
-// xboardCommands handle the GUI's commands, each in its turn.
-var xboardCommands = map[string]func(*Front, xbCommand){
-	"protover":  func(x *Front, _ xbCommand) { x.sendFeatures() },
-	"bk":        func(x *Front, _ xbCommand) { x.showBook() },
-	"hint":      func(x *Front, _ xbCommand) { x.hint() },
-	"new":       (*Front).newGame,
-	"variant":   (*Front).variant,
-	"force":     (*Front).forceMode,
-	"go":        (*Front).goCommand,
-	"playother": (*Front).playOther,
-	"white":     (*Front).sideToMove,
-	"black":     (*Front).sideToMove,
-	"usermove":  func(x *Front, c xbCommand) { x.userMove(c.arg) },
-	"level":     (*Front).level,
-	"st":        (*Front).st,
-	"sd":        (*Front).sd,
-	"time":      (*Front).clockTime,
-	"otim":      (*Front).clockTime,
-	"post":      func(x *Front, _ xbCommand) { x.post = true },
-	"nopost":    func(x *Front, _ xbCommand) { x.post = false },
-	"hard":      (*Front).hardMode,
-	"easy":      func(x *Front, _ xbCommand) { x.hard = false; x.discardPonder() },
-	"ping":      func(x *Front, c xbCommand) { x.ping(c.arg) },
-	"?":         (*Front).moveNow,
-	"analyze":   (*Front).analyze,
-	"exit":      (*Front).exitAnalysis,
-	".":         func(x *Front, _ xbCommand) { x.analysisStatus() },
-	"undo":      func(x *Front, _ xbCommand) { x.takeBack(1, "undo") },
-	"remove":    func(x *Front, _ xbCommand) { x.takeBack(2, "remove") },
-	"setboard":  func(x *Front, c xbCommand) { x.setBoard(c.arg) },
-	"result":    func(x *Front, c xbCommand) { x.result(c.arg) },
-	"draw":      func(x *Front, _ xbCommand) { x.answerDraw() },
-	"memory":    (*Front).resources,
-	"cores":     (*Front).resources,
-	"egtpath":   (*Front).egtPath,
-	"option":    func(x *Front, c xbCommand) { x.setOption(c.arg, c.line) },
-	// Nothing to do: informative, or features we do not offer.
-	"xboard": nothing, "accepted": nothing, "rejected": nothing, "random": nothing, "computer": nothing,
-	"name": nothing, "rating": nothing, "ics": nothing, "nps": nothing, "pause": nothing, "resume": nothing,
-}
+// xboardCommands handle the GUI's commands, each in its turn; made on
+// first use, so that a UCI run does not build them at start-up.
+var xboardCommands = sync.OnceValue(func() map[string]func(*Front, xbCommand) {
+	return map[string]func(*Front, xbCommand){
+		"protover":  func(x *Front, _ xbCommand) { x.sendFeatures() },
+		"bk":        func(x *Front, _ xbCommand) { x.showBook() },
+		"hint":      func(x *Front, _ xbCommand) { x.hint() },
+		"new":       (*Front).newGame,
+		"variant":   (*Front).variant,
+		"force":     (*Front).forceMode,
+		"go":        (*Front).goCommand,
+		"playother": (*Front).playOther,
+		"white":     (*Front).sideToMove,
+		"black":     (*Front).sideToMove,
+		"usermove":  func(x *Front, c xbCommand) { x.userMove(c.arg) },
+		"level":     (*Front).level,
+		"st":        (*Front).st,
+		"sd":        (*Front).sd,
+		"time":      (*Front).clockTime,
+		"otim":      (*Front).clockTime,
+		"post":      func(x *Front, _ xbCommand) { x.post = true },
+		"nopost":    func(x *Front, _ xbCommand) { x.post = false },
+		"hard":      (*Front).hardMode,
+		"easy":      func(x *Front, _ xbCommand) { x.hard = false; x.discardPonder() },
+		"ping":      func(x *Front, c xbCommand) { x.ping(c.arg) },
+		"?":         (*Front).moveNow,
+		"analyze":   (*Front).analyze,
+		"exit":      (*Front).exitAnalysis,
+		".":         func(x *Front, _ xbCommand) { x.analysisStatus() },
+		"undo":      func(x *Front, _ xbCommand) { x.takeBack(1, "undo") },
+		"remove":    func(x *Front, _ xbCommand) { x.takeBack(2, "remove") },
+		"setboard":  func(x *Front, c xbCommand) { x.setBoard(c.arg) },
+		"result":    func(x *Front, c xbCommand) { x.result(c.arg) },
+		"draw":      func(x *Front, _ xbCommand) { x.answerDraw() },
+		"memory":    (*Front).resources,
+		"cores":     (*Front).resources,
+		"egtpath":   (*Front).egtPath,
+		"option":    func(x *Front, c xbCommand) { x.setOption(c.arg, c.line) },
+		// Nothing to do: informative, or features we do not offer.
+		"xboard": nothing, "accepted": nothing, "rejected": nothing, "random": nothing, "computer": nothing,
+		"name": nothing, "rating": nothing, "ics": nothing, "nps": nothing, "pause": nothing, "resume": nothing,
+	}
+})
 
 func nothing(*Front, xbCommand) {}
 
 // command handles one CECP command in its turn: a move without usermove
 // (protocol 1) when it is no command.
 func (x *Front) command(c xbCommand) {
-	if handle, ok := xboardCommands[c.name]; ok {
+	if handle, ok := xboardCommands()[c.name]; ok {
 		handle(x, c)
 		return
 	}

@@ -192,3 +192,10 @@ func TestWarmSearch(t *testing.T) {
 		t.Fatal("a position that killed the engine in a warm search was searched again")
 	}
 }
+
+// The stall's message names the write timeout the pipe really has.
+func TestStalledNamesTheWriteTimeout(t *testing.T) {
+	if stalledAfter != uci.WriteTimeout.String() {
+		t.Fatalf("ErrStalled says %s; the write timeout is %v", stalledAfter, uci.WriteTimeout)
+	}
+}
