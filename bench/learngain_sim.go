@@ -41,6 +41,10 @@ const (
 	// the early shares less noisy.
 	simShortRuns  = 20
 	simShortGames = 1000
+	// simEarlyRuns tournaments of simEarlyGames games a policy more make
+	// the shares after 200 games precise enough to compare with 2%.
+	simEarlyRuns  = 100
+	simEarlyGames = 200
 )
 
 // simCheckpoints are the games after which the book's chances are read.
@@ -192,9 +196,10 @@ func (t *simTree) best(b *book.Book, pos *board.Position) float64 {
 	return v
 }
 
-// simReach is where the book's games end, as its chances stand: each
-// line's chance, by the position it ends at.
-func simReach(c *book.Chooser, b *book.Book, l *board.Line, p float64, out map[board.Key]float64) {
+// reach is where the book's games end, as its chances stand: each
+// line's chance, by the position it ends at; and the choices a game
+// makes, expected.
+func (t *simTree) reach(c *book.Chooser, b *book.Book, l *board.Line, p float64, out map[board.Key]float64, choices *float64) {
 	pos := &l.Pos
 	if pos.WhiteToMove() {
 		d := c.Decide(book.Both(b), book.Game{Line: l})
@@ -202,10 +207,11 @@ func simReach(c *book.Chooser, b *book.Book, l *board.Line, p float64, out map[b
 			out[pos.Key()] += p
 			return
 		}
+		*choices += p
 		// The chooser's candidates are valid until its next decision.
 		for _, cd := range slices.Clone(d.Candidates) {
 			if cd.Chance > 0 {
-				simReach(c, b, simAfter(l, cd.Move), p*cd.Chance, out)
+				t.reach(c, b, simAfter(l, cd.Move), p*cd.Chance, out, choices)
 			}
 		}
 		return
@@ -220,7 +226,7 @@ func simReach(c *book.Chooser, b *book.Book, l *board.Line, p float64, out map[b
 		total += float64(e.Weight)
 	}
 	for _, e := range es {
-		simReach(c, b, simAfter(l, pos.ToPlayed(e.Move)), p*float64(e.Weight)/total, out)
+		t.reach(c, b, simAfter(l, pos.ToPlayed(e.Move)), p*float64(e.Weight)/total, out, choices)
 	}
 }
 
@@ -231,18 +237,23 @@ func simAfter(l *board.Line, m board.Move) *board.Line {
 }
 
 // simState is what the chances at a checkpoint say: the losing lines'
-// share, the lines with 1% or more, and the sound and equal ones among
-// them.
+// share of the games, the choices a game makes (a game into a losing
+// line makes one losing choice, its last), the lines with 1% or more,
+// and the sound and equal ones among them.
 type simState struct {
 	losing      float64
+	choices     float64
 	lines       int
 	soundInPlay int
 }
 
+// losingChoices is the losing lines' share of the choices.
+func (s simState) losingChoices() float64 { return s.losing / s.choices }
+
 func (t *simTree) state(c *book.Chooser, b *book.Book) simState {
 	reach := map[board.Key]float64{}
-	simReach(c, b, &board.Line{Pos: *board.StartPosition()}, 1, reach)
 	var s simState
+	t.reach(c, b, &board.Line{Pos: *board.StartPosition()}, 1, reach, &s.choices)
 	for k, p := range reach {
 		l := t.leaves[k]
 		if l.kind == "losing" {
@@ -414,9 +425,12 @@ func (r *runner) learnGainSim(w io.Writer) error {
 			if errs[i] = os.Mkdir(pdir, 0o755); errs[i] != nil {
 				return
 			}
-			for s := range simRuns + simShortRuns {
+			for s := range simRuns + simShortRuns + simEarlyRuns {
 				games := simGames
-				if s >= simRuns {
+				switch {
+				case s >= simRuns+simShortRuns:
+					games = simEarlyGames
+				case s >= simRuns:
 					games = simShortGames
 				}
 				run, err := tree.simTournament(pdir, p, uint64(1000*i+s+1), games)
@@ -433,8 +447,8 @@ func (r *runner) learnGainSim(w io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(w, "\n### A simulated tournament\n\n")
-	fmt.Fprintf(w, "A book of %d lines (%d always losing, %d sound at 0.55, %d equal at 0.5), %d entries, White's moves chosen at up to three depths; %d tournaments of %d games a policy and %d more of %d, each game learned before the next. The best possible score is %.3f. Run in %v.\n\n",
-		len(tree.leaves), kinds["losing"], kinds["sound"], kinds["equal"], len(tree.entries), simRuns, simGames, simShortRuns, simShortGames, best, time.Since(t0).Round(100*time.Millisecond))
+	fmt.Fprintf(w, "A book of %d lines (%d always losing, %d sound at 0.55, %d equal at 0.5), %d entries, White's moves chosen at up to three depths; %d tournaments of %d games a policy, %d more of %d and %d more of %d, each game learned before the next. The best possible score is %.3f. Run in %v.\n\n",
+		len(tree.leaves), kinds["losing"], kinds["sound"], kinds["equal"], len(tree.entries), simRuns, simGames, simShortRuns, simShortGames, simEarlyRuns, simEarlyGames, best, time.Since(t0).Round(100*time.Millisecond))
 	fmt.Fprintf(w, "| policy | score over 10,000 games | of the best | losing lines' share before any game | after 50 | after 200 | after 1,000 | after 10,000 | lines with 1%% or more at 10,000 (of them not losing) |\n|---|--:|--:|--:|--:|--:|--:|--:|--:|\n")
 	for i, p := range policies {
 		score := simMean(runs[i], func(r simRun) float64 { return r.score }, simGames)
@@ -449,6 +463,18 @@ func (r *runner) learnGainSim(w io.Writer) error {
 			p.name, score, 100*score/best, at(0), at(50), at(200), at(1000), at(10_000), lines, sound)
 	}
 	fmt.Fprintf(w, "\n(A score and the lines in play are means over the %d tournaments of %d games, a share over every tournament that long; a share is the chance, as the book's chances stand after that many games, that the next game goes into an always-losing line; a line is in play when that chance is 1%% or more.)\n", simRuns, simGames)
+	fmt.Fprintf(w, "\nCounted by the choice: a game makes one choice at each of our positions it passes, and a game into an always-losing line makes one losing choice, its last. The share of the choices that are losing, as the book's chances stand after that many games (the game's share above divided by the choices a game makes), with a 95%% interval after 200 games (%d tournaments that long):\n\n", simRuns+simShortRuns+simEarlyRuns)
+	fmt.Fprintf(w, "| policy | choices a game makes, after 200 | losing choices after 50 | after 200 | after 1,000 | games into losing lines after 200 |\n|---|--:|--:|--:|--:|--:|\n")
+	for i, p := range policies {
+		k := func(games int) int { return slices.Index(simCheckpoints, games) }
+		choices, _ := simInterval(runs[i], func(r simRun) float64 { return r.states[k(200)].choices }, 200)
+		at := func(games int) float64 {
+			return 100 * simMean(runs[i], func(r simRun) float64 { return r.states[k(games)].losingChoices() }, games)
+		}
+		c200, c200pm := simInterval(runs[i], func(r simRun) float64 { return 100 * r.states[k(200)].losingChoices() }, 200)
+		g200, g200pm := simInterval(runs[i], func(r simRun) float64 { return 100 * r.states[k(200)].losing }, 200)
+		fmt.Fprintf(w, "| %s | %.2f | %.2f%% | %.2f%% ± %.2f | %.2f%% | %.2f%% ± %.2f |\n", p.name, choices, at(50), c200, c200pm, at(1000), g200, g200pm)
+	}
 	if err := r.startPositionCase(w, dir); err != nil {
 		return err
 	}
@@ -467,6 +493,29 @@ func simMean(runs []simRun, f func(simRun) float64, games int) float64 {
 		}
 	}
 	return sum / n
+}
+
+// simInterval is the mean of f over the runs of at least games games and
+// the half-width of its 95% interval (1.96 standard errors).
+func simInterval(runs []simRun, f func(simRun) float64, games int) (mean, half float64) {
+	var xs []float64
+	for _, r := range runs {
+		if r.games >= games {
+			xs = append(xs, f(r))
+		}
+	}
+	n := float64(len(xs))
+	for _, x := range xs {
+		mean += x / n
+	}
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	if len(xs) > 1 {
+		half = 1.96 * math.Sqrt(ss/(n-1)/n)
+	}
+	return mean, half
 }
 
 // simTempRoot is where the books learned into live: memory when the
