@@ -3,6 +3,7 @@ package learn
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/sirupsen/logrus"
@@ -223,7 +224,12 @@ func (s *Session) GameStart(at time.Time, line []board.Key, pgn PGNStat) {
 	}
 	g.firstPly -= len(line) - 1
 	first := g.held[0]
-	g.keys, g.held = line, make([]heldPosition, len(line))
+	// keys becomes line (the caller's, given with room to grow); held
+	// reuses the room the games before made, so that a game's plies
+	// append without allocating.
+	g.keys = line
+	g.held = slices.Grow(g.held[:0], len(line))[:len(line)]
+	clear(g.held)
 	g.held[len(line)-1] = first
 	g.fromBase = true
 	g.started = at

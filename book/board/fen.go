@@ -63,8 +63,11 @@ func ParseFENVariant(fen string, chess960 bool) (*Position, error) {
 	} else {
 		p.readCastling(fields[2])
 	}
-	if s, err := ParseSquare(fields[3]); err == nil && p.justPushed(s) {
-		p.doublePushFile = int8(s.File())
+	// squareOf, not ParseSquare: "-", the usual field, is no error to build.
+	if f := fields[3]; len(f) == 2 {
+		if s, ok := squareOf(f[0], f[1]); ok && p.justPushed(s) {
+			p.doublePushFile = int8(s.File())
+		}
 	}
 	p.halfmoveClock, p.fullmove = 0, 1
 	if n, err := strconv.Atoi(fields[4]); err == nil && n >= 0 {

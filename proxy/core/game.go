@@ -1,7 +1,6 @@
 package core
 
 import (
-	"slices"
 	"time"
 
 	"github.com/polyproxy/polyproxy/book/board"
@@ -39,6 +38,9 @@ func (c *Core) follow(ch track.Change) {
 
 // observePosition gives live learning the position followed: a copy, as
 // the game moves on before the observer runs (after the flush).
+// gameRoom is the plies a game's line has room for before it grows.
+const gameRoom = 64
+
 func (c *Core) observePosition(continues bool) {
 	if !c.observer.On() {
 		return
@@ -50,7 +52,9 @@ func (c *Core) observePosition(continues bool) {
 		return
 	}
 	// The last game ends: its learning lands now.
-	at, line := time.Now(), slices.Clone(cur.Keys)
+	// The session keeps line and appends the game's plies to it: room for
+	// them spares an allocation at each of the first plies.
+	at, line := time.Now(), append(make([]board.Key, 0, len(cur.Keys)+gameRoom), cur.Keys...)
 	// Where the host's PGN ends now, before our answer: our game lies
 	// after. Its last bytes are read once the answer is out.
 	pgn := learn.StatPGN(c.settings.BookLearnPGN)
