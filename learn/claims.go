@@ -198,6 +198,23 @@ func (c *claimFile) note(cl claim) {
 	c.claimed[cl.game] = t
 }
 
+// forgetBefore drops the claims made before t, and takes none made before
+// it from now on: no game the proxy still looks for with these claims
+// started before t. A game that did is given claims of its own
+// (pgnLearning.claimsOf). So a proxy holds the claims of the games of the
+// last minutes, not of every game of the tournament.
+func (c *claimFile) forgetBefore(t time.Time) {
+	if !t.After(c.since) {
+		return
+	}
+	c.since = t
+	for g, ct := range c.claimed {
+		if ct.white.Before(t) && ct.black.Before(t) {
+			delete(c.claimed, g)
+		}
+	}
+}
+
 // compact writes the file anew with the claims of the last claimKeep.
 func (c *claimFile) compact(f *os.File, now time.Time) (int64, error) {
 	data := make([]byte, c.readTo)

@@ -255,6 +255,7 @@ func (s *Session) look(final bool) {
 	clear(p.waiting[len(keep):])
 	p.waiting = keep
 	s.countInto(final)
+	s.forgetOldClaims(now)
 	for _, h := range p.hosts {
 		var marks []pgnMark
 		for _, pg := range p.waiting {
@@ -271,6 +272,26 @@ func (s *Session) look(final bool) {
 			marks = append(marks, m)
 		}
 		h.prune(marks)
+	}
+}
+
+// forgetOldClaims lets each host file's claims go of the games older than
+// any game still looked for with them: the games waiting, and the game
+// being played (a game that started before it gets claims of its own when
+// it ends). Without, a proxy held every claim of the tournament.
+func (s *Session) forgetOldClaims(now time.Time) {
+	p := &s.fromPGN
+	for _, c := range p.claimFiles {
+		oldest := now
+		if g := &s.game; g.host != nil && !g.started.IsZero() && g.started.Before(oldest) {
+			oldest = g.started
+		}
+		for _, pg := range p.waiting {
+			if pg.claims == c && pg.started.Before(oldest) {
+				oldest = pg.started
+			}
+		}
+		c.forgetBefore(oldest.Add(-claimSlack))
 	}
 }
 

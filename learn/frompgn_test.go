@@ -1524,3 +1524,59 @@ func TestHostPGNClaimMadeDuringOurGameIsSeen(t *testing.T) {
 		t.Errorf("logs:\n%s\n--\n%s", strings.Join(la.info, "\n"), strings.Join(lb.info, "\n"))
 	}
 }
+
+// A proxy holds the claims of the games still looked for, not of every
+// game of the tournament: with four proxies playing round after round, the
+// claims each holds do not grow with the rounds, and every game is still
+// counted once.
+func TestHostPGNClaimsHeldDoNotGrowWithTheGames(t *testing.T) {
+	held := func(rounds int) int {
+		ms := movesFrom(t, "", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8")
+		g := newHosted(t, "", false, ms, "proxy", "fake", "1/2-1/2")
+		pt := newPGNTest(t, g)
+		path := pt.book("book.bin")
+		const proxies = 4
+		sessions := make([]*Session, proxies)
+		logsOf := make([]*logs, proxies)
+		for i := range sessions {
+			sessions[i], logsOf[i] = pt.session(path)
+		}
+		round, most := 0, 0
+		for range rounds {
+			for _, s := range sessions {
+				s.NewGame()
+				for _, turn := range g.loopTurns(s, pt.pgn, true) {
+					turn()()
+				}
+			}
+			// Games a few seconds apart: claims older than the slack a
+			// clock set back is allowed can go.
+			pt.clk.pass(3 * time.Second)
+			for range sessions {
+				round++
+				pt.write(g, round, true)
+			}
+			for _, s := range sessions {
+				s.NewGame() // the game ends and is looked for
+				for _, c := range s.fromPGN.claimFiles {
+					most = max(most, len(c.claimed))
+				}
+			}
+		}
+		for _, s := range sessions {
+			s.Close()
+		}
+		pt.check(path, "proxy", logsOf...)
+		for i, l := range logsOf {
+			if n := l.count("not learned"); n > 0 || len(l.warn) > 0 {
+				t.Errorf("proxy %d: %d games not learned; warnings %q", i, n, l.warn)
+			}
+		}
+		return most
+	}
+	small, large := held(10), held(40)
+	t.Logf("claims held at most: %d over 10 rounds, %d over 40", small, large)
+	if large > small {
+		t.Errorf("a proxy held %d claims over 40 rounds of 4 games, %d over 10: they grow with the games", large, small)
+	}
+}
