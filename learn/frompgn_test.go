@@ -1400,16 +1400,7 @@ func TestHostPGNOlderGameInAFileWrittenAnew(t *testing.T) {
 // allocated per game stay within twice. Every book ends as learn -pgn's.
 func TestHostPGNGamesAlikeCostTheSameAtAnyLength(t *testing.T) {
 	perGame := func(rounds int) float64 {
-		ms := movesFrom(t, "", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8")
-		g := newHosted(t, "", false, ms, "proxy", "fake", "1/2-1/2")
-		pt := newPGNTest(t, g)
-		path := pt.book("book.bin")
-		const proxies = 4
-		sessions := make([]*Session, proxies)
-		logsOf := make([]*logs, proxies)
-		for i := range sessions {
-			sessions[i], logsOf[i] = pt.session(path)
-		}
+		g, pt, path, sessions, logsOf := proxiesAlike(t, 4)
 		var behind []func() // the first proxy's calls
 		round := 0
 		for range rounds {
@@ -1531,16 +1522,7 @@ func TestHostPGNClaimMadeDuringOurGameIsSeen(t *testing.T) {
 // counted once.
 func TestHostPGNClaimsHeldDoNotGrowWithTheGames(t *testing.T) {
 	held := func(rounds int) int {
-		ms := movesFrom(t, "", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8")
-		g := newHosted(t, "", false, ms, "proxy", "fake", "1/2-1/2")
-		pt := newPGNTest(t, g)
-		path := pt.book("book.bin")
-		const proxies = 4
-		sessions := make([]*Session, proxies)
-		logsOf := make([]*logs, proxies)
-		for i := range sessions {
-			sessions[i], logsOf[i] = pt.session(path)
-		}
+		g, pt, path, sessions, logsOf := proxiesAlike(t, 4)
 		round, most := 0, 0
 		for range rounds {
 			for _, s := range sessions {
@@ -1579,4 +1561,19 @@ func TestHostPGNClaimsHeldDoNotGrowWithTheGames(t *testing.T) {
 	if large > small {
 		t.Errorf("a proxy held %d claims over 40 rounds of 4 games, %d over 10: they grow with the games", large, small)
 	}
+}
+
+// proxiesAlike is a tournament of n proxies learning into one book from
+// one host file, every game the same short repetition.
+func proxiesAlike(t *testing.T, n int) (*hosted, *pgnTest, string, []*Session, []*logs) {
+	ms := movesFrom(t, "", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8")
+	g := newHosted(t, "", false, ms, "proxy", "fake", "1/2-1/2")
+	pt := newPGNTest(t, g)
+	path := pt.book("book.bin")
+	sessions := make([]*Session, n)
+	logsOf := make([]*logs, n)
+	for i := range sessions {
+		sessions[i], logsOf[i] = pt.session(path)
+	}
+	return g, pt, path, sessions, logsOf
 }
