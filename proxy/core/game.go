@@ -36,11 +36,11 @@ func (c *Core) follow(ch track.Change) {
 	}
 }
 
-// observePosition gives live learning the position followed: a copy, as
-// the game moves on before the observer runs (after the flush).
 // gameRoom is the plies a game's line has room for before it grows.
 const gameRoom = 64
 
+// observePosition gives live learning the position followed: a copy, as
+// the game moves on before the observer runs (after the flush).
 func (c *Core) observePosition(continues bool) {
 	if !c.observer.On() {
 		return
