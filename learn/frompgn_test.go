@@ -1435,15 +1435,7 @@ func TestHostPGNGamesAlikeCostTheSameAtAnyLength(t *testing.T) {
 		if found := logsOf[0].count(`) is "proxy" - "fake"`); found != rounds {
 			t.Errorf("%d rounds: %d games of the proxy behind counted as their calls came", rounds, found)
 		}
-		for _, s := range sessions {
-			s.Close()
-		}
-		pt.check(path, "proxy", logsOf...)
-		for i, l := range logsOf {
-			if n := l.count("not learned"); n > 0 || len(l.warn) > 0 {
-				t.Errorf("proxy %d: %d games not learned; warnings %q", i, n, l.warn)
-			}
-		}
+		closeAlike(t, pt, path, sessions, logsOf)
 		return float64(after.TotalAlloc-before.TotalAlloc) / float64(rounds)
 	}
 	small, large := perGame(25), perGame(100)
@@ -1545,15 +1537,7 @@ func TestHostPGNClaimsHeldDoNotGrowWithTheGames(t *testing.T) {
 				}
 			}
 		}
-		for _, s := range sessions {
-			s.Close()
-		}
-		pt.check(path, "proxy", logsOf...)
-		for i, l := range logsOf {
-			if n := l.count("not learned"); n > 0 || len(l.warn) > 0 {
-				t.Errorf("proxy %d: %d games not learned; warnings %q", i, n, l.warn)
-			}
-		}
+		closeAlike(t, pt, path, sessions, logsOf)
 		return most
 	}
 	small, large := held(10), held(40)
@@ -1576,4 +1560,19 @@ func proxiesAlike(t *testing.T, n int) (*hosted, *pgnTest, string, []*Session, [
 		sessions[i], logsOf[i] = pt.session(path)
 	}
 	return g, pt, path, sessions, logsOf
+}
+
+// closeAlike ends proxiesAlike's sessions and requires the book to be
+// learn -pgn's, with every game learned and nothing warned.
+func closeAlike(t *testing.T, pt *pgnTest, path string, sessions []*Session, logsOf []*logs) {
+	t.Helper()
+	for _, s := range sessions {
+		s.Close()
+	}
+	pt.check(path, "proxy", logsOf...)
+	for i, l := range logsOf {
+		if n := l.count("not learned"); n > 0 || len(l.warn) > 0 {
+			t.Errorf("proxy %d: %d games not learned; warnings %q", i, n, l.warn)
+		}
+	}
 }
