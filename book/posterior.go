@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+
+	"github.com/polyproxy/polyproxy/internal/lazy"
 )
 
 // The choice that learns (Options.NearBest, BookLearnPolicy nearbest):
@@ -35,14 +37,21 @@ const priorGames = 1
 // at the middle of equal cells of [0, 1].
 const scoreGrid = 256
 
-// logScore and logMiss are log(x) and log(1-x) at the grid's points.
-var logScore, logMiss = func() (ls, lm [scoreGrid]float64) {
+// gridLogs are log(x) and log(1-x) at the grid's points, computed on
+// first use: only a posterior policy reads them, and every run of the
+// proxy would pay.
+var gridLogs = lazy.Value[*logTables]{New: newLogTables}
+
+type logTables struct{ score, miss [scoreGrid]float64 }
+
+func newLogTables() *logTables {
+	t := new(logTables)
 	for k := range scoreGrid {
 		x := (float64(k) + 0.5) / scoreGrid
-		ls[k], lm[k] = math.Log(x), math.Log1p(-x)
+		t.score[k], t.miss[k] = math.Log(x), math.Log1p(-x)
 	}
-	return ls, lm
-}()
+	return t
+}
 
 // posteriorPolicy is the Policy of Options.Posterior, its mode giving the
 // odds. It keeps its sums between decisions: a chooser is one goroutine's.
@@ -174,7 +183,8 @@ func (b *belief) sum(games, points uint16, prior float64, shift int) {
 	b.games, b.points = games, points
 	won := float64(min(points, 2*games)) / 2
 	a, c := prior/2+won-1, prior/2+float64(games)-won-1
-	logAt := func(k int) float64 { return a*logScore[k] + c*logMiss[k] }
+	logs := gridLogs.Get()
+	logAt := func(k int) float64 { return a*logs.score[k] + c*logs.miss[k] }
 	b.lo, b.hi = 0, scoreGrid
 	var top float64
 	if a >= 0 && c >= 0 {

@@ -467,7 +467,7 @@ var settingSamples = map[string]string{
 // anything is written.
 func TestMakeBookSettingsFromCounts(t *testing.T) {
 	flags := slices.Clone(readingFlags)
-	for _, s := range build.Settings {
+	for _, s := range build.Settings() {
 		flags = append(flags, s.Flag)
 	}
 	refused := 0
@@ -496,9 +496,9 @@ func TestMakeBookSettingsFromCounts(t *testing.T) {
 }
 
 func settingOf(flag string) (*build.Setting, bool) {
-	for i := range build.Settings {
-		if build.Settings[i].Flag == flag {
-			return &build.Settings[i], true
+	for i := range build.Settings() {
+		if build.Settings()[i].Flag == flag {
+			return &build.Settings()[i], true
 		}
 	}
 	return nil, false

@@ -84,7 +84,15 @@ type Option struct {
 	Vars     []string
 }
 
-var optionWords = map[string]bool{"name": true, "type": true, "default": true, "min": true, "max": true, "var": true}
+// isOptionWord tells the words of an option line (a switch, not a map:
+// no table to build at start-up, and quicker on a handful of words).
+func isOptionWord(w string) bool {
+	switch w {
+	case "name", "type", "default", "min", "max", "var":
+		return true
+	}
+	return false
+}
 
 // ParseOption reads an option line. Names and values may contain spaces.
 func ParseOption(line string) (Option, error) {
@@ -96,13 +104,13 @@ func ParseOption(line string) (Option, error) {
 	seenName := false
 	for i := 1; i < len(fs); {
 		w := fs[i].s
-		if !optionWords[w] {
+		if !isOptionWord(w) {
 			i++
 			continue
 		}
 		j := i + 1
 		// A name runs until "type"; other values until the next keyword.
-		for j < len(fs) && !(optionWords[fs[j].s] && (w != "name" || fs[j].s == "type")) {
+		for j < len(fs) && !(isOptionWord(fs[j].s) && (w != "name" || fs[j].s == "type")) {
 			j++
 		}
 		v := rawBetween(line, fs, i+1, j)
@@ -165,11 +173,14 @@ type Info struct {
 	String                   string // "info string ...": the rest of the line, raw
 }
 
-var infoWords = map[string]bool{
-	"depth": true, "seldepth": true, "time": true, "nodes": true, "pv": true, "multipv": true,
-	"score": true, "currmove": true, "currmovenumber": true, "hashfull": true, "nps": true,
-	"tbhits": true, "sbhits": true, "cpuload": true, "string": true, "refutation": true,
-	"currline": true, "wdl": true,
+// isInfoWord tells the words of an info line.
+func isInfoWord(w string) bool {
+	switch w {
+	case "depth", "seldepth", "time", "nodes", "pv", "multipv", "score", "currmove", "currmovenumber",
+		"hashfull", "nps", "tbhits", "sbhits", "cpuload", "string", "refutation", "currline", "wdl":
+		return true
+	}
+	return false
 }
 
 // ParseInfo reads an info line tolerantly: unknown words and bad numbers
@@ -255,7 +266,7 @@ func ParseInfo(line string) (Info, error) {
 				break scoreWords
 			}
 		case "pv":
-			for i+1 < len(fs) && !infoWords[fs[i+1].s] {
+			for i+1 < len(fs) && !isInfoWord(fs[i+1].s) {
 				i++
 				in.PV = append(in.PV, fs[i].s)
 			}

@@ -24,10 +24,33 @@ const (
 	CmdQuit
 )
 
-var commandWords = map[string]CommandKind{
-	"uci": CmdUCI, "debug": CmdDebug, "isready": CmdIsReady, "setoption": CmdSetOption,
-	"register": CmdRegister, "ucinewgame": CmdUCINewGame, "position": CmdPosition,
-	"go": CmdGo, "stop": CmdStop, "ponderhit": CmdPonderHit, "quit": CmdQuit,
+// commandKind is the command a word names, if any.
+func commandKind(w string) (CommandKind, bool) {
+	switch w {
+	case "uci":
+		return CmdUCI, true
+	case "debug":
+		return CmdDebug, true
+	case "isready":
+		return CmdIsReady, true
+	case "setoption":
+		return CmdSetOption, true
+	case "register":
+		return CmdRegister, true
+	case "ucinewgame":
+		return CmdUCINewGame, true
+	case "position":
+		return CmdPosition, true
+	case "go":
+		return CmdGo, true
+	case "stop":
+		return CmdStop, true
+	case "ponderhit":
+		return CmdPonderHit, true
+	case "quit":
+		return CmdQuit, true
+	}
+	return 0, false
 }
 
 // Command is one parsed GUI line. Exactly one of Position, Go and SetOption
@@ -99,7 +122,7 @@ func ParseCommand(line string) (Command, error) {
 	}
 	i := 0
 	for ; i < len(fs); i++ {
-		if k, ok := commandWords[fs[i].s]; ok {
+		if k, ok := commandKind(fs[i].s); ok {
 			c.Kind = k
 			break
 		}
@@ -164,9 +187,14 @@ func parsePosition(line string, fs []field) (*Position, error) {
 	return p, nil
 }
 
-var goWords = map[string]bool{
-	"searchmoves": true, "ponder": true, "wtime": true, "btime": true, "winc": true, "binc": true,
-	"movestogo": true, "depth": true, "nodes": true, "mate": true, "movetime": true, "infinite": true, "perft": true,
+// isGoWord tells the words of a go command.
+func isGoWord(w string) bool {
+	switch w {
+	case "searchmoves", "ponder", "wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes",
+		"mate", "movetime", "infinite", "perft":
+		return true
+	}
+	return false
 }
 
 // parseGo never fails: unknown words and bad numbers are skipped.
@@ -187,7 +215,7 @@ func parseGo(fs []field) *Go {
 		}
 		switch w {
 		case "searchmoves":
-			for i+1 < len(fs) && !goWords[fs[i+1].s] {
+			for i+1 < len(fs) && !isGoWord(fs[i+1].s) {
 				i++
 				g.SearchMoves = append(g.SearchMoves, fs[i].s)
 			}

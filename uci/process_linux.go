@@ -15,7 +15,7 @@ import (
 // Linux sends the parent-death signal when the OS thread that created the
 // child exits, not the process; so every engine is started from one
 // goroutine locked to its thread for the life of the process.
-var spawnRequests = make(chan spawnRequest)
+var spawnRequests chan spawnRequest // made with the spawner
 
 type spawnRequest struct {
 	cmd  *exec.Cmd
@@ -34,7 +34,10 @@ func spawner() {
 func setParentDeathSignal(a *syscall.SysProcAttr) { a.Pdeathsig = syscall.SIGKILL }
 
 func startCommand(cmd *exec.Cmd) error {
-	startSpawner.Do(func() { go spawner() })
+	startSpawner.Do(func() {
+		spawnRequests = make(chan spawnRequest)
+		go spawner()
+	})
 	done := make(chan error, 1)
 	spawnRequests <- spawnRequest{cmd, done}
 	return <-done

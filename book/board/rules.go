@@ -17,19 +17,9 @@ var (
 	ErrNullMove      = errors.New("null move")
 )
 
-var (
-	knightJumps [64][]Square
-	kingSteps   [64][]Square
-	// rays[s][d] lists the squares from s outward in direction d; 0-3 are
-	// orthogonal (rook) directions, 4-7 diagonal (bishop) ones.
-	rays [64][8][]Square
-	// lineDir[s][t] is the direction d with t on rays[s][d], or -1.
-	lineDir [64][64]int8
-	// tableSquares holds every list above: they are slices of it, so
-	// building them allocates nothing (548 allocations at start-up, which
-	// every run of the proxy paid before its first line).
-	tableSquares [336 + 420 + 1456]Square // knight jumps, king steps, ray squares
-)
+// The step tables (knightJumps, kingSteps, rays, lineDir) are generated
+// data in steps.go, checked against the rules by TestStepTablesAreTheRules.
+//go:generate go test -run TestStepTablesAreTheRules -update
 
 // rayDirections is the range of rays a slider of type t moves along: rook
 // 0-3, bishop 4-7, queen all eight.
@@ -41,51 +31,6 @@ func rayDirections(t PieceType) (first, end int) {
 		return 4, 8
 	}
 	return 0, 8
-}
-
-func init() {
-	type delta struct{ df, dr int }
-	onBoard := func(f, r int) bool { return f >= 0 && f < 8 && r >= 0 && r < 8 }
-	knight := [...]delta{{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}}
-	dirs := [...]delta{{0, 1}, {0, -1}, {1, 0}, {-1, 0}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
-	used := 0
-	list := func(start int) []Square { return tableSquares[start:used:used] }
-	add := func(s Square) {
-		tableSquares[used] = s
-		used++
-	}
-	for s := Square(0); s < 64; s++ {
-		f, r := s.File(), s.Row()
-		start := used
-		for _, d := range knight {
-			if onBoard(f+d.df, r+d.dr) {
-				add(NewSquare(f+d.df, r+d.dr))
-			}
-		}
-		knightJumps[s] = list(start)
-		start = used
-		for _, d := range dirs {
-			if onBoard(f+d.df, r+d.dr) {
-				add(NewSquare(f+d.df, r+d.dr))
-			}
-		}
-		kingSteps[s] = list(start)
-		for i, d := range dirs {
-			start = used
-			for k := 1; onBoard(f+k*d.df, r+k*d.dr); k++ {
-				add(NewSquare(f+k*d.df, r+k*d.dr))
-			}
-			rays[s][i] = list(start)
-		}
-		for t := range lineDir[s] {
-			lineDir[s][t] = -1
-		}
-		for d := range rays[s] {
-			for _, t := range rays[s][d] {
-				lineDir[s][t] = int8(d)
-			}
-		}
-	}
 }
 
 // sliderOn reports whether pc is a slider of colour white that moves

@@ -10,6 +10,7 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/lazy"
 )
 
 // TextError is one problem in a text book, at a 1-based line and
@@ -77,7 +78,7 @@ func CompileText(r io.Reader) (entries []book.Entry, stats TextStats, problems [
 		if i := bytes.IndexByte(line, '('); i >= 0 {
 			line = line[:i]
 		}
-		pos := startPosition
+		pos := startPosition.Get()
 		moves := 0
 		for i := 0; i < len(line); {
 			c := line[i]
@@ -147,8 +148,8 @@ func CompileText(r io.Reader) (entries []book.Entry, stats TextStats, problems [
 }
 
 // startPosition is copied for every line: parsing its FEN each time would
-// cost more than the line's moves.
-var startPosition = *board.StartPosition()
+// cost more than the line's moves. Made on first use, not at start-up.
+var startPosition = lazy.Value[board.Position]{New: func() board.Position { return *board.StartPosition() }}
 
 func isBlank(b []byte) bool {
 	for _, c := range b {

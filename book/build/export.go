@@ -10,6 +10,7 @@ import (
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/book/pgn"
+	"github.com/polyproxy/polyproxy/internal/lazy"
 )
 
 // TreeOptions chooses the part of a book's tree that TreeToPGN and
@@ -114,9 +115,11 @@ func startTags(start *board.Position) [][2]string {
 
 // pgnTagEscaper escapes a PGN tag value; built once, as a Replacer per
 // call would be one per game written.
-var pgnTagEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+var pgnTagEscaper = lazy.Value[*strings.Replacer]{New: func() *strings.Replacer {
+	return strings.NewReplacer(`\`, `\\`, `"`, `\"`)
+}}
 
-func pgnEscape(s string) string { return pgnTagEscaper.Replace(s) }
+func pgnEscape(s string) string { return pgnTagEscaper.Get().Replace(s) }
 
 type treeWriter struct {
 	b        *book.Book

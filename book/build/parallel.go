@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/polyproxy/polyproxy/book/pgn"
@@ -45,17 +46,15 @@ type pieceResult struct {
 
 const numFilterReasons = 5
 
-// filterIndex numbers FilterReasons for pieceResult.filtered.
-var filterIndex = func() map[string]int {
-	if len(FilterReasons) != numFilterReasons {
-		panic("numFilterReasons is out of date")
+// filterIndex numbers FilterReasons for pieceResult.filtered (a filtered
+// game is rare enough that a look through five is nothing).
+func filterIndex(reason string) int {
+	i := slices.Index(FilterReasons, reason)
+	if i < 0 {
+		panic("not a filter reason: " + reason)
 	}
-	m := map[string]int{}
-	for i, r := range FilterReasons {
-		m[r] = i
-	}
-	return m
-}()
+	return i
+}
 
 // plyBufs recycles the plies of added pieces.
 var plyBufs = sync.Pool{New: func() any { return []ply(nil) }}
@@ -228,7 +227,7 @@ func (p *gameParser) parsePiece(pc pgn.Piece, source string, add func(*pieceResu
 			case out.skip != nil:
 				p.skip(&res, *out.skip)
 			case out.filtered != "":
-				res.filtered[filterIndex[out.filtered]]++
+				res.filtered[filterIndex(out.filtered)]++
 			default:
 				res.innerRookPlies += out.innerRookPlies
 				if out.chess960 {

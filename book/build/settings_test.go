@@ -44,8 +44,8 @@ func TestSettingsHeader(t *testing.T) {
 	o := DefaultOptions()
 	fs := flag.NewFlagSet("make-book", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	for i := range Settings {
-		Settings[i].Define(fs, &o)
+	for i := range Settings() {
+		Settings()[i].Define(fs, &o)
 	}
 	err := fs.Parse([]string{"-max-ply", "20", "-min-elo", "2000", "-min-mover-elo", "2100", "-from-date", "2024", "-to-date", "2024.06",
 		"-player", "B", "-player", "a", "-time-control", "Blitz,rapid", "-min-base-time", "60", "-skip-termination", "Abandoned",
@@ -60,7 +60,7 @@ func TestSettingsHeader(t *testing.T) {
 	if o.MinGame != 1 || o.MinScore != 50 || o.Colours != WhiteOnly || !o.Uniform || o.MinShare != 5 {
 		t.Errorf("move rules not set: %+v", o)
 	}
-	for _, s := range Settings {
+	for _, s := range Settings() {
 		if s.Counted() != (s.Flag == "max-ply" || s.filter) {
 			t.Errorf("%s: counted %v, filter %v", s.Flag, s.Counted(), s.filter)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/lazy"
 )
 
 // A book move is one byte naming a piece of the side to move (the book's
@@ -209,20 +210,29 @@ type moveCode struct {
 	ok     bool
 }
 
-// decodeTable maps each byte to its move; encodeTable is the reverse,
-// indexed by kind, index, dx and dy (modulo 8), 0 for none (0x00 is a
-// pawn move, so a hit is told by the decode table).
-var decodeTable, encodeTable = func() (dec [256]moveCode, enc map[moveCode]byte) {
-	enc = map[moveCode]byte{}
+// codeTables are the move bytes both ways, built on first use: only a
+// CTG book reads them, and every run of the proxy would pay.
+var codeTables = lazy.Value[*moveCodeTables]{New: newMoveCodeTables}
+
+// moveCodeTables map each byte to its move (decode) and back (encode,
+// indexed by kind, index, dx and dy modulo 8, 0 for none: 0x00 is a pawn
+// move, so a hit is told by the decode table).
+type moveCodeTables struct {
+	decode [256]moveCode
+	encode map[moveCode]byte
+}
+
+func newMoveCodeTables() *moveCodeTables {
+	t := &moveCodeTables{encode: make(map[moveCode]byte, len(moveCodes))}
 	for _, c := range moveCodes {
 		m := moveCode{c.kind, c.index, c.dx & 7, c.dy & 7, true}
-		dec[c.code] = m
-		if _, dup := enc[m]; !dup { // 0xf9 repeats 0x1a: the first byte is the one written
-			enc[m] = c.code
+		t.decode[c.code] = m
+		if _, dup := t.encode[m]; !dup { // 0xf9 repeats 0x1a: the first byte is the one written
+			t.encode[m] = c.code
 		}
 	}
-	return dec, enc
-}()
+	return t
+}
 
 // pieceNames are the kinds as a move byte's description names them.
 var pieceNames = [...]string{board.Pawn: "pawn", board.Knight: "knight", board.Bishop: "bishop",
@@ -230,7 +240,7 @@ var pieceNames = [...]string{board.Pawn: "pawn", board.Knight: "knight", board.B
 
 // describeCode says what a move byte means, for problems.
 func describeCode(code byte) string {
-	m := decodeTable[code]
+	m := codeTables.Get().decode[code]
 	if !m.ok {
 		return fmt.Sprintf("move byte 0x%02x (no move has it)", code)
 	}
@@ -263,7 +273,7 @@ func MoveByte(p *board.Position, m board.Move) (byte, error) {
 		}
 	}
 	mc := moveCode{pc.Type(), index, int8(to.File()-from.File()) & 7, int8(to.Row()-from.Row()) & 7, true}
-	code, ok := encodeTable[mc]
+	code, ok := codeTables.Get().encode[mc]
 	if !ok {
 		return 0, fmt.Errorf("%s: no move byte names %s %d moving %+d files, %+d ranks", m, pieceNames[mc.kind], index, mc.dx, mc.dy)
 	}

@@ -129,7 +129,7 @@ func (b *Book) Lookup(p *board.Position) (*Stats, error) {
 // decode is the move a move byte names in the view, in real squares, or
 // why it names none.
 func (v *view) decode(code byte) (board.Move, string) {
-	mc := decodeTable[code]
+	mc := codeTables.Get().decode[code]
 	if !mc.ok {
 		return 0, "names no move"
 	}

@@ -7,9 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"regexp"
-	"sync"
 
+	"github.com/polyproxy/polyproxy/internal/lazy"
 	"github.com/polyproxy/polyproxy/internal/plainerr"
 )
 
@@ -138,30 +137,26 @@ func isText(b []byte) bool {
 // The patterns are compiled on first use, not at start-up: only a file
 // that is not a book needs them, and every run of the proxy would pay.
 var (
-	pgnTag    = lazyRegexp(`(?m)^\s*\[[A-Za-z0-9_]+\s+"`)
-	pgnMoves  = lazyRegexp(`(?m)^\s*1\.\s*([a-h][1-8]|[NBRQK][a-h]?[1-8]?x?[a-h][1-8]|O-O)`)
-	iniLine   = lazyRegexp(`(?mi)^\s*\[(polyglot|engine)\]\s*$`)
-	fenLine   = lazyRegexp(`(?m)^\s*[pnbrqkPNBRQK1-8]+(/[pnbrqkPNBRQK1-8]+){7}\s+[wb]\b`)
-	textMoves = lazyRegexp(`(?m)^\s*[a-h][1-8][a-h][1-8][nbrq]?[?x]?(\s+[a-h][1-8][a-h][1-8][nbrq]?[?x]?)*\s*(\(.*)?$`)
+	pgnTag    = lazy.Regexp{Expr: `(?m)^\s*\[[A-Za-z0-9_]+\s+"`}
+	pgnMoves  = lazy.Regexp{Expr: `(?m)^\s*1\.\s*([a-h][1-8]|[NBRQK][a-h]?[1-8]?x?[a-h][1-8]|O-O)`}
+	iniLine   = lazy.Regexp{Expr: `(?mi)^\s*\[(polyglot|engine)\]\s*$`}
+	fenLine   = lazy.Regexp{Expr: `(?m)^\s*[pnbrqkPNBRQK1-8]+(/[pnbrqkPNBRQK1-8]+){7}\s+[wb]\b`}
+	textMoves = lazy.Regexp{Expr: `(?m)^\s*[a-h][1-8][a-h][1-8][nbrq]?[?x]?(\s+[a-h][1-8][a-h][1-8][nbrq]?[?x]?)*\s*(\(.*)?$`}
 )
-
-func lazyRegexp(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
-}
 
 // textKind says what a text file given as a book is, and what to do.
 func textKind(path string, head []byte) error {
 	switch {
-	case pgnTag().Match(head) || pgnMoves().Match(head):
+	case pgnTag.Get().Match(head) || pgnMoves.Get().Match(head):
 		return &NotABookError{path, "holds PGN games",
 			fmt.Sprintf("make a book of them with \"polyproxy make-book -pgn %s -bin book.bin\"", path)}
-	case iniLine().Match(head):
+	case iniLine.Get().Match(head):
 		return &NotABookError{path, "is an ini file (settings)",
 			"name the book in it with BookFile, and give the ini to polyproxy as its first argument"}
-	case fenLine().Match(head):
+	case fenLine.Get().Match(head):
 		return &NotABookError{path, "holds positions (EPD or FEN)",
 			"a book is made from games (polyproxy make-book -pgn GAMES.pgn -bin book.bin); probe -fen looks a position up in a book"}
-	case textMoves().Match(head):
+	case textMoves.Get().Match(head):
 		return &NotABookError{path, "is a text book (lines of moves)",
 			fmt.Sprintf("compile it with \"polyproxy compile-book -txt %s -bin book.bin\"", path)}
 	}

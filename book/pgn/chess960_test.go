@@ -10,7 +10,7 @@ import (
 // TestChess960StartsLookup: a start read from the table is the position
 // its FEN gives, in X-FEN and Shredder-FEN.
 func TestChess960StartsLookup(t *testing.T) {
-	starts := chess960Starts()
+	starts := chess960Starts.Get()
 	if len(starts) != 2*960 {
 		t.Fatalf("%d FENs for 960 starts", len(starts))
 	}

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/polyproxy/polyproxy/book/board"
+	"github.com/polyproxy/polyproxy/internal/lazy"
 )
 
 // Reasons a game gives no moves, for counting skipped games.
@@ -42,21 +42,21 @@ func (e *SyntaxError) Reason() string {
 // The start positions are read on first use, not at start-up: every run
 // of the proxy would pay for them, and most never read a game.
 var (
-	startPosition    = sync.OnceValue(func() board.Position { return *board.StartPosition() })
-	startPosition960 = sync.OnceValue(func() board.Position {
+	startPosition    = lazy.Value[board.Position]{New: func() board.Position { return *board.StartPosition() }}
+	startPosition960 = lazy.Value[board.Position]{New: func() board.Position {
 		p, err := board.ParseFENVariant(board.StartFEN, true)
 		if err != nil {
 			panic(err) // the start position is valid
 		}
 		return *p
-	})
+	}}
 )
 
 // chess960Starts maps the FEN tags of the 960 start positions, in X-FEN
 // (KQkq, as lichess writes them) and Shredder-FEN (HAha, rook files), to
 // their positions: nearly every Chess960 game begins at one, and a lookup
 // costs make-book less than reading the FEN (about 5 µs a game).
-var chess960Starts = sync.OnceValue(func() map[string]board.Position {
+var chess960Starts = lazy.Value[map[string]board.Position]{New: func() map[string]board.Position {
 	m := make(map[string]board.Position, 2*960)
 	for n := 0; n < 960; n++ {
 		fen := board.Chess960StartFEN(n)
@@ -68,7 +68,7 @@ var chess960Starts = sync.OnceValue(func() map[string]board.Position {
 		m[p.ShredderFEN()] = *p
 	}
 	return m
-})
+}}
 
 // Chess960 reports a Chess960 game: its Variant tag names Chess960
 // (lichess writes "Chess960", cutechess-cli "fischerandom", others
@@ -133,7 +133,7 @@ func (g *Game) Start() (board.Position, error) {
 		var p *board.Position
 		var err error
 		if chess960 {
-			if start, ok := chess960Starts()[fen]; ok {
+			if start, ok := chess960Starts.Get()[fen]; ok {
 				return start, nil
 			}
 			p, err = board.ParseFENVariant(fen, true)
@@ -147,9 +147,9 @@ func (g *Game) Start() (board.Position, error) {
 		return *p, nil
 	}
 	if chess960 {
-		return startPosition960(), nil
+		return startPosition960.Get(), nil
 	}
-	return startPosition(), nil
+	return startPosition.Get(), nil
 }
 
 // Replay plays the main line from Start, calling fn with the position

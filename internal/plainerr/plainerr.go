@@ -12,10 +12,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 	"syscall"
+
+	"github.com/polyproxy/polyproxy/internal/lazy"
 )
 
 // Text is err's message with each file or program error in its chain
@@ -71,7 +71,7 @@ func chain(err error) []error {
 // (book.Batch's ".NAME.tmp-123"): the user knows the target. Compiled
 // on first use, as doubled is: only an error needs them, and every run
 // would pay at start-up.
-var tempName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\.(.+)\.tmp-[0-9]+(\.old)?$`) })
+var tempName = lazy.Regexp{Expr: `^\.(.+)\.tmp-[0-9]+(\.old)?$`}
 
 // Path is what err (an operating system's error) says of path, in plain
 // words: "book.bin: no such file", "x.bin: the folder /nodir does not
@@ -84,7 +84,7 @@ func Path(path string, err error) string {
 
 // Target is the file a temporary file beside it stands for, else path.
 func Target(path string) string {
-	if m := tempName().FindStringSubmatch(filepath.Base(path)); m != nil {
+	if m := tempName.Get().FindStringSubmatch(filepath.Base(path)); m != nil {
 		return filepath.Join(filepath.Dir(path), m[1])
 	}
 	return path
@@ -180,12 +180,12 @@ func exists(path string) bool {
 }
 
 // doubled is a path followed by itself ("games.pgn: games.pgn: ").
-var doubled = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|\s)(\S+): (\S+): `) })
+var doubled = lazy.Regexp{Expr: `(^|\s)(\S+): (\S+): `}
 
 // onceEach gives once a path given twice in a row.
 func onceEach(msg string) string {
-	return doubled().ReplaceAllStringFunc(msg, func(m string) string {
-		sub := doubled().FindStringSubmatch(m)
+	return doubled.Get().ReplaceAllStringFunc(msg, func(m string) string {
+		sub := doubled.Get().FindStringSubmatch(m)
 		if sub[2] != sub[3] {
 			return m
 		}

@@ -7,10 +7,10 @@ package cecpfront
 import (
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/polyproxy/polyproxy/book/board"
 	"github.com/polyproxy/polyproxy/config"
+	"github.com/polyproxy/polyproxy/internal/lazy"
 	"github.com/polyproxy/polyproxy/learn"
 	"github.com/polyproxy/polyproxy/proxy/core"
 	"github.com/polyproxy/polyproxy/uci"
@@ -166,7 +166,7 @@ func (c xbCommand) Step() { c.x.command(c) }
 
 // xboardCommands handle the GUI's commands, each in its turn; made on
 // first use, so that a UCI run does not build them at start-up.
-var xboardCommands = sync.OnceValue(func() map[string]func(*Front, xbCommand) {
+var xboardCommands = lazy.Value[map[string]func(*Front, xbCommand)]{New: func() map[string]func(*Front, xbCommand) {
 	return map[string]func(*Front, xbCommand){
 		"protover":  func(x *Front, _ xbCommand) { x.sendFeatures() },
 		"bk":        func(x *Front, _ xbCommand) { x.showBook() },
@@ -206,14 +206,14 @@ var xboardCommands = sync.OnceValue(func() map[string]func(*Front, xbCommand) {
 		"xboard": nothing, "accepted": nothing, "rejected": nothing, "random": nothing, "computer": nothing,
 		"name": nothing, "rating": nothing, "ics": nothing, "nps": nothing, "pause": nothing, "resume": nothing,
 	}
-})
+}}
 
 func nothing(*Front, xbCommand) {}
 
 // command handles one CECP command in its turn: a move without usermove
 // (protocol 1) when it is no command.
 func (x *Front) command(c xbCommand) {
-	if handle, ok := xboardCommands()[c.name]; ok {
+	if handle, ok := xboardCommands.Get()[c.name]; ok {
 		handle(x, c)
 		return
 	}
