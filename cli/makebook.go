@@ -67,8 +67,9 @@ func (o *makeBookOptions) define(fs *flag.FlagSet) {
 	fs.StringVar(&o.abk, "abk", "", "also (or instead of -bin) write the book as an ABK book, Arena's format, to `file`: the tree of its lines from the start position to -max-ply (replaced atomically; not an input)")
 	fs.StringVar(&o.counts, "counts", "", "also (or, without -bin, only) write every position-move's full games and points to counts `file` (not an input, not -bin), for sum-counts and -from-counts")
 	fs.Var(&o.fromCounts, "from-counts", "make the book from counts `file`s instead of PGN (repeat; in the order of the games)")
-	for i := range build.Settings() {
-		build.Settings()[i].Define(fs, &o.build)
+	settings := build.Settings()
+	for i := range settings {
+		settings[i].Define(fs, &o.build)
 	}
 	intFlag(fs, &o.build.Threads, "threads", min(runtime.GOMAXPROCS(0), maxThreads), 1, maxThreads, "read, parse and replay on `N` threads (the book is the same bytes)")
 	o.memory = sizeFlag{defaultMemory}

@@ -496,9 +496,10 @@ func TestMakeBookSettingsFromCounts(t *testing.T) {
 }
 
 func settingOf(flag string) (*build.Setting, bool) {
-	for i := range build.Settings() {
-		if build.Settings()[i].Flag == flag {
-			return &build.Settings()[i], true
+	settings := build.Settings()
+	for i := range settings {
+		if settings[i].Flag == flag {
+			return &settings[i], true
 		}
 	}
 	return nil, false

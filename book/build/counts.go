@@ -57,6 +57,10 @@ const (
 	oldestCountsVersion = 1
 )
 
+// countsCRC is the checksum a counts file ends with (CRC-32C; the table
+// is the hash package's own, made on first use).
+func countsCRC() hash.Hash32 { return crc32.New(crc32.MakeTable(crc32.Castagnoli)) }
+
 // CountsHeader is a counts file's header.
 type CountsHeader struct {
 	Settings string // what was counted: -max-ply and the game filters
@@ -158,7 +162,7 @@ type CountsWriter struct {
 // version h was read in); a header its reader would refuse is the
 // writer's error.
 func NewCountsWriter(w io.Writer, h CountsHeader) *CountsWriter {
-	cw := &CountsWriter{out: w, crc: crc32.New(crc32.MakeTable(crc32.Castagnoli))}
+	cw := &CountsWriter{out: w, crc: countsCRC()}
 	cw.w = bufio.NewWriterSize(io.MultiWriter(w, cw.crc), 256<<10)
 	if cw.err = checkVariants(h); cw.err != nil {
 		return cw
@@ -275,7 +279,7 @@ const maxSettings = 1 << 16
 
 // NewCountsReader reads and checks the header.
 func NewCountsReader(r io.Reader) (*CountsReader, error) {
-	cr := &CountsReader{r: &crcReader{br: bufio.NewReaderSize(r, 256<<10), crc: crc32.New(crc32.MakeTable(crc32.Castagnoli))}}
+	cr := &CountsReader{r: &crcReader{br: bufio.NewReaderSize(r, 256<<10), crc: countsCRC()}}
 	magic := make([]byte, len(CountsMagic))
 	if _, err := io.ReadFull(cr.r, magic); err != nil || string(magic) != CountsMagic {
 		return nil, errors.New("not a counts file (make-book -counts writes them)")

@@ -44,8 +44,9 @@ func TestSettingsHeader(t *testing.T) {
 	o := DefaultOptions()
 	fs := flag.NewFlagSet("make-book", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	for i := range Settings() {
-		Settings()[i].Define(fs, &o)
+	table := Settings()
+	for i := range table {
+		table[i].Define(fs, &o)
 	}
 	err := fs.Parse([]string{"-max-ply", "20", "-min-elo", "2000", "-min-mover-elo", "2100", "-from-date", "2024", "-to-date", "2024.06",
 		"-player", "B", "-player", "a", "-time-control", "Blitz,rapid", "-min-base-time", "60", "-skip-termination", "Abandoned",

@@ -516,7 +516,7 @@ func (r *Reader) next(g *Game) error {
 				if tok = moveToken(tok); len(tok) > 0 {
 					if g.bytes()+len(tok)+moveBytes > maxGameText {
 						r.pos = pos
-						return r.syntaxError(g, gameTooLong)
+						return r.syntaxError(g, gameTooLong())
 					}
 					g.moves = append(g.moves, g.add(tok))
 				}
@@ -786,7 +786,7 @@ func (r *Reader) readTag(g *Game) error {
 	}
 	g.tags = append(g.tags, rawTag{nameSpan, valueSpan})
 	if len(g.buf)+tagBytes*len(g.tags) > maxGameText { // no moves yet: g.bytes()
-		return errors.New(gameTooLong)
+		return errors.New(gameTooLong())
 	}
 	r.pos += i + 1
 	return nil
@@ -801,8 +801,11 @@ func badTag(end int, err error) error {
 	return err
 }
 
-// gameTooLong says maxGameText in words; a constant, so nothing runs at start-up.
-const gameTooLong = "the game's tags and moves take more than 4194304 bytes"
+// gameTooLong says maxGameText in words, formatted when a game is too
+// long, not at start-up.
+func gameTooLong() string {
+	return fmt.Sprintf("the game's tags and moves take more than %d bytes", maxGameText)
+}
 
 // syntaxError reports a broken game and skips to the next one: the next
 // line starting with '[' that follows an empty line or a line of moves

@@ -331,7 +331,7 @@ func FuzzPGNReaderMoveLimit(f *testing.F) {
 
 // The message for a game too long names the limit it has.
 func TestGameTooLongNamesTheLimit(t *testing.T) {
-	if !strings.Contains(gameTooLong, " "+strconv.Itoa(maxGameText)+" bytes") {
-		t.Fatalf("%q does not name the limit %d", gameTooLong, maxGameText)
+	if !strings.Contains(gameTooLong(), " "+strconv.Itoa(maxGameText)+" bytes") {
+		t.Fatalf("%q does not name the limit %d", gameTooLong(), maxGameText)
 	}
 }

@@ -96,11 +96,15 @@ func (l *Link) Start(eng Engine) error {
 // ErrStalled is returned by Send when the engine has stopped reading its
 // input: as good as dead, it has been ended, and the end of its output is
 // its death.
-var ErrStalled = errors.New("the engine has not read its input for " + stalledAfter + ": ending it")
+var ErrStalled error = stalledError{}
 
-// stalledAfter is uci.WriteTimeout in words, a constant so that nothing
-// is formatted at start-up.
-const stalledAfter = "10s"
+// stalledError is ErrStalled: its message is formatted when it is read,
+// so that nothing is formatted at start-up.
+type stalledError struct{}
+
+func (stalledError) Error() string {
+	return fmt.Sprintf("the engine has not read its input for %v: ending it", uci.WriteTimeout)
+}
 
 // Send sends one line to the engine. A warm search ends first unless the
 // line is an isready (warm.go). An error other than ErrStalled is only
