@@ -76,6 +76,40 @@ func (sc screen) emulate() chromedp.Action[chromedp.Void] {
 	return chromedp.EmulateViewport(sc.width, sc.height)
 }
 
+// chromiumStarts is how many times a test starts Chromium before it
+// gives up. On a loaded machine Debian's Chromium now and then dies of a
+// segmentation fault before it listens (1 start in 40 with two test runs
+// beside it, none of 40 on a quiet machine); that says nothing of the
+// page, so the test starts it again.
+// A browser that never comes up still fails the test, with what it printed.
+const chromiumStarts = 3
+
+// startChromium starts a browser with the options given, in a fresh
+// profile, and returns the context of its first tab.
+func startChromium(t *testing.T, opts []chromedp.ExecAllocatorOption) context.Context {
+	t.Helper()
+	for try := 1; ; try++ {
+		// A fresh profile each time: a browser that died may leave its
+		// profile locked.
+		withProfile := append(opts[:len(opts):len(opts)], chromedp.UserDataDir(t.TempDir()))
+		actx, cancelA := chromedp.NewExecAllocator(context.Background(), withProfile...)
+		bctx, cancelC := chromedp.NewContext(actx)
+		// The browser starts with a context of no deadline: a deadline on
+		// the first call would stop the whole browser when it passes.
+		err := chromedp.Do(bctx)
+		if err == nil {
+			t.Cleanup(func() { cancelC(); cancelA() })
+			return bctx
+		}
+		cancelC()
+		cancelA()
+		if try == chromiumStarts || !strings.Contains(err.Error(), "chrome failed to start") {
+			t.Fatalf("start %d of Chromium: %v", try, err)
+		}
+		t.Logf("start %d of Chromium failed, starting it again: %v", try, err)
+	}
+}
+
 // openBrowser starts Chromium (Debian's, headless, in a fresh profile, with
 // nothing of its own on the network) at the server's address.
 func openBrowser(t *testing.T, s *served, path string) *browser {
@@ -94,7 +128,6 @@ func openBrowserOn(t *testing.T, s *served, path string, sc screen) *browser {
 		chromedp.DisableGPU,
 		chromedp.NoFirstRun,
 		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1440, 860),
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
@@ -104,14 +137,7 @@ func openBrowserOn(t *testing.T, s *served, path string, sc screen) *browser {
 		chromedp.Flag("metrics-recording-only", true),
 		chromedp.Flag("no-pings", true),
 	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, cancelC := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelC(); cancelA() })
-	// The browser starts with a context of no deadline: a deadline on the
-	// first call would stop the whole browser when it passes.
-	if err := chromedp.Do(bctx); err != nil {
-		t.Fatal(err)
-	}
+	bctx := startChromium(t, opts)
 	ctx, cancelT := context.WithTimeout(bctx, 60*time.Second)
 	t.Cleanup(cancelT)
 	b := &browser{t: t, ctx: ctx, host: s.host}
