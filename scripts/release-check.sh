@@ -4,14 +4,15 @@
 #   - the archives hold the binary, the ini, README, LICENSE and the
 #     licences of every module `go version -m` lists in their binary;
 #     checksums.txt matches; the man pages render without a warning;
-#   - the .deb: its fields, dpkg -i, `polyproxy version` (the snapshot's
-#     version and commit), `man -w`, a UCI game against Debian's Stockfish
-#     with the gnuchess book through /usr/bin/polyproxy, dpkg -r;
+#   - the .deb: its fields, installed with apt-get as users install it,
+#     `polyproxy version` (the snapshot's version and commit), `man -w`, a
+#     UCI game against Debian's Stockfish with the gnuchess book through
+#     /usr/bin/polyproxy, removed;
 #   - the Windows zip unpacked into a folder with spaces in its name, the
 #     fake engine beside polyproxy.exe, polyproxy.exe started under Wine
 #     with no argument as Arena starts it (it reads the polyglot.ini beside
 #     it): a book answer and a clean quit, no process left.
-# .ci/run calls it after the tests; it needs root (or sudo) for dpkg, and
+# .ci/run calls it after the tests; it needs root (or sudo) for apt, and
 # what scripts/setup.sh installs. Everything it makes is under dist/,
 # build/ and a temporary folder it removes.
 # `release-check.sh warm` only builds GoReleaser (its first build compiles
@@ -31,6 +32,9 @@ start=$SECONDS
 
 sudo=()
 [ "$(id -u)" = 0 ] || sudo=(sudo)
+# apt waits for dpkg's lock (held by unattended upgrades on a fresh machine,
+# or another install) where dpkg alone would fail at once.
+apt=("${sudo[@]}" apt-get -y -q -o DPkg::Lock::Timeout=600)
 
 tmp=$(mktemp -d)
 installed=
@@ -40,7 +44,7 @@ cleanup() {
 		WINEPREFIX=$wineprefix wineserver -k 2>/dev/null || true
 		WINEPREFIX=$wineprefix wineserver -w 2>/dev/null || true
 	fi
-	if [ -n "$installed" ]; then "${sudo[@]}" dpkg -r polyproxy >/dev/null 2>&1 || true; fi
+	if [ -n "$installed" ]; then "${apt[@]}" remove polyproxy >/dev/null 2>&1 || true; fi
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -119,7 +123,7 @@ for want in /usr/bin/polyproxy /usr/share/man/man1/polyproxy.1.gz /usr/share/man
 	/usr/share/doc/polyproxy/polyglot.ini.example /usr/share/doc/polyproxy/copyright /usr/share/doc/polyproxy/licenses/go/LICENSE; do
 	grep -qxF "$want" "$tmp/deb-files" || fail "$deb lacks $want"
 done
-"${sudo[@]}" dpkg -i "$deb" >/dev/null
+"${apt[@]}" install --no-install-recommends "./$deb" >"$tmp/apt.log" 2>&1 || { cat "$tmp/apt.log" >&2; fail "apt-get could not install $deb"; }
 installed=1
 [ "$(command -v polyproxy)" = /usr/bin/polyproxy ] || fail "polyproxy on PATH is $(command -v polyproxy), not /usr/bin/polyproxy"
 got=$(polyproxy version)
@@ -167,9 +171,9 @@ echo quit >&"$to_proxy"
 wait "$proxy_pid" || fail "the installed polyproxy exited with status $? after quit"
 echo "game: $ply plies, $book from the book, $searched searched:$moves"
 [ "$book" -ge 2 ] || fail "only $book book moves from the gnuchess book"
-"${sudo[@]}" dpkg -r polyproxy >/dev/null
+"${apt[@]}" remove polyproxy >"$tmp/apt.log" 2>&1 || { cat "$tmp/apt.log" >&2; fail "apt-get could not remove polyproxy"; }
 installed=
-[ ! -e /usr/bin/polyproxy ] || fail "dpkg -r left /usr/bin/polyproxy"
+[ ! -e /usr/bin/polyproxy ] || fail "removing the package left /usr/bin/polyproxy"
 
 step "the Windows zip under Wine"
 wine=$(command -v wine64 || echo /usr/lib/wine/wine64)

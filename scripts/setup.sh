@@ -30,6 +30,9 @@ sudo=()
 if [ "$(id -u)" != 0 ]; then
 	if command -v sudo >/dev/null; then sudo=(sudo); else sudo=(false); fi
 fi
+# apt waits for dpkg's lock: a fresh machine's unattended upgrades hold it
+# for minutes after boot, and apt would otherwise fail at once.
+apt=("${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600)
 
 missing=()
 [ -x /usr/games/stockfish ] || missing+=(stockfish)
@@ -64,15 +67,15 @@ if [ ${#missing[@]} -gt 0 ]; then
 		updated=
 		for p in "${missing[@]}"; do
 			if ! apt-cache show "$p" >/dev/null 2>&1; then
-				"${sudo[@]}" apt-get update -q
+				"${apt[@]}" update -q
 				updated=1
 				break
 			fi
 		done
-		if ! "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"; then
+		if ! "${apt[@]}" install -y -q --no-install-recommends "${missing[@]}"; then
 			[ -z "$updated" ] || exit 1
-			"${sudo[@]}" apt-get update -q
-			"${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+			"${apt[@]}" update -q
+			"${apt[@]}" install -y -q --no-install-recommends "${missing[@]}"
 		fi
 	fi
 fi
