@@ -91,7 +91,7 @@ func startChromium(t *testing.T, opts []chromedp.ExecAllocatorOption) context.Co
 	for try := 1; ; try++ {
 		// A fresh profile each time: a browser that died may leave its
 		// profile locked.
-		withProfile := append(opts[:len(opts):len(opts)], chromedp.UserDataDir(t.TempDir()))
+		withProfile := append(slices.Clip(opts), chromedp.UserDataDir(t.TempDir()))
 		actx, cancelA := chromedp.NewExecAllocator(context.Background(), withProfile...)
 		bctx, cancelC := chromedp.NewContext(actx)
 		// The browser starts with a context of no deadline: a deadline on

@@ -1400,7 +1400,8 @@ func TestHostPGNOlderGameInAFileWrittenAnew(t *testing.T) {
 // allocated per game stay within twice. Every book ends as learn -pgn's.
 func TestHostPGNGamesAlikeCostTheSameAtAnyLength(t *testing.T) {
 	perGame := func(rounds int) float64 {
-		g, pt, path, sessions, logsOf := proxiesAlike(t, 4)
+		a := proxiesAlike(t, 4)
+		g, pt, sessions := a.hosted, a.pgn, a.sessions
 		var behind []func() // the first proxy's calls
 		round := 0
 		for range rounds {
@@ -1432,10 +1433,10 @@ func TestHostPGNGamesAlikeCostTheSameAtAnyLength(t *testing.T) {
 		}
 		sessions[0].NewGame() // its last game ends
 		runtime.ReadMemStats(&after)
-		if found := logsOf[0].count(`) is "proxy" - "fake"`); found != rounds {
+		if found := a.logs[0].count(`) is "proxy" - "fake"`); found != rounds {
 			t.Errorf("%d rounds: %d games of the proxy behind counted as their calls came", rounds, found)
 		}
-		closeAlike(t, pt, path, sessions, logsOf)
+		a.close(t)
 		return float64(after.TotalAlloc-before.TotalAlloc) / float64(rounds)
 	}
 	small, large := perGame(25), perGame(100)
@@ -1514,7 +1515,8 @@ func TestHostPGNClaimMadeDuringOurGameIsSeen(t *testing.T) {
 // counted once.
 func TestHostPGNClaimsHeldDoNotGrowWithTheGames(t *testing.T) {
 	held := func(rounds int) int {
-		g, pt, path, sessions, logsOf := proxiesAlike(t, 4)
+		a := proxiesAlike(t, 4)
+		g, pt, sessions := a.hosted, a.pgn, a.sessions
 		round, most := 0, 0
 		for range rounds {
 			for _, s := range sessions {
@@ -1537,7 +1539,7 @@ func TestHostPGNClaimsHeldDoNotGrowWithTheGames(t *testing.T) {
 				}
 			}
 		}
-		closeAlike(t, pt, path, sessions, logsOf)
+		a.close(t)
 		return most
 	}
 	small, large := held(10), held(40)
@@ -1547,30 +1549,37 @@ func TestHostPGNClaimsHeldDoNotGrowWithTheGames(t *testing.T) {
 	}
 }
 
-// proxiesAlike is a tournament of n proxies learning into one book from
-// one host file, every game the same short repetition.
-func proxiesAlike(t *testing.T, n int) (*hosted, *pgnTest, string, []*Session, []*logs) {
-	ms := movesFrom(t, "", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8")
-	g := newHosted(t, "", false, ms, "proxy", "fake", "1/2-1/2")
-	pt := newPGNTest(t, g)
-	path := pt.book("book.bin")
-	sessions := make([]*Session, n)
-	logsOf := make([]*logs, n)
-	for i := range sessions {
-		sessions[i], logsOf[i] = pt.session(path)
-	}
-	return g, pt, path, sessions, logsOf
+// alike is a tournament of proxies learning into one book from one host
+// file, every game the same short repetition.
+type alike struct {
+	hosted   *hosted
+	pgn      *pgnTest
+	book     string
+	sessions []*Session
+	logs     []*logs // each session's
 }
 
-// closeAlike ends proxiesAlike's sessions and requires the book to be
-// learn -pgn's, with every game learned and nothing warned.
-func closeAlike(t *testing.T, pt *pgnTest, path string, sessions []*Session, logsOf []*logs) {
+// proxiesAlike starts a tournament alike of n proxies.
+func proxiesAlike(t *testing.T, n int) *alike {
+	ms := movesFrom(t, "", "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8")
+	g := newHosted(t, "", false, ms, "proxy", "fake", "1/2-1/2")
+	a := &alike{hosted: g, pgn: newPGNTest(t, g), sessions: make([]*Session, n), logs: make([]*logs, n)}
+	a.book = a.pgn.book("book.bin")
+	for i := range a.sessions {
+		a.sessions[i], a.logs[i] = a.pgn.session(a.book)
+	}
+	return a
+}
+
+// close ends the sessions and requires the book to be learn -pgn's, with
+// every game learned and nothing warned.
+func (a *alike) close(t *testing.T) {
 	t.Helper()
-	for _, s := range sessions {
+	for _, s := range a.sessions {
 		s.Close()
 	}
-	pt.check(path, "proxy", logsOf...)
-	for i, l := range logsOf {
+	a.pgn.check(a.book, "proxy", a.logs...)
+	for i, l := range a.logs {
 		if n := l.count("not learned"); n > 0 || len(l.warn) > 0 {
 			t.Errorf("proxy %d: %d games not learned; warnings %q", i, n, l.warn)
 		}

@@ -1,5 +1,7 @@
 package board
 
+import "github.com/polyproxy/polyproxy/internal/lazy"
+
 // PieceType is the kind of a piece regardless of colour.
 type PieceType uint8
 
@@ -108,14 +110,21 @@ type Position struct {
 // StartFEN is the standard starting position.
 const StartFEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
-// StartPosition returns the standard starting position.
+// StartPosition returns the standard starting position, a copy of one
+// read on first use: make-book starts every game from it, and reading the
+// FEN would cost more than a short game's moves.
 func StartPosition() *Position {
+	p := startPosition.Get()
+	return &p
+}
+
+var startPosition = lazy.Value[Position]{New: func() Position {
 	p, err := ParseFEN(StartFEN)
 	if err != nil {
-		panic(err)
+		panic(err) // the start position is valid
 	}
-	return p
-}
+	return *p
+}}
 
 // castleRightsOnBoard drops rights whose king or rook is not at home (in
 // Chess960: king on its back rank, the right's rook there on the right's

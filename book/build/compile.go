@@ -10,7 +10,6 @@ import (
 
 	"github.com/polyproxy/polyproxy/book"
 	"github.com/polyproxy/polyproxy/book/board"
-	"github.com/polyproxy/polyproxy/internal/lazy"
 )
 
 // TextError is one problem in a text book, at a 1-based line and
@@ -78,7 +77,7 @@ func CompileText(r io.Reader) (entries []book.Entry, stats TextStats, problems [
 		if i := bytes.IndexByte(line, '('); i >= 0 {
 			line = line[:i]
 		}
-		pos := startPosition.Get()
+		pos := *board.StartPosition()
 		moves := 0
 		for i := 0; i < len(line); {
 			c := line[i]
@@ -146,10 +145,6 @@ func CompileText(r io.Reader) (entries []book.Entry, stats TextStats, problems [
 	slices.SortStableFunc(entries, book.CompareEntries)
 	return entries, stats, nil, nil
 }
-
-// startPosition is copied for every line: parsing its FEN each time would
-// cost more than the line's moves. Made on first use, not at start-up.
-var startPosition = lazy.Value[board.Position]{New: func() board.Position { return *board.StartPosition() }}
 
 func isBlank(b []byte) bool {
 	for _, c := range b {

@@ -49,7 +49,7 @@ const (
 )
 
 // FilterReasons lists them in the order summaries list them.
-var FilterReasons = []string{FilterElo, FilterDate, FilterPlayer, FilterTimeControl, FilterTermination}
+var FilterReasons = [...]string{FilterElo, FilterDate, FilterPlayer, FilterTimeControl, FilterTermination}
 
 // apply says whether a game is kept and whose moves count; reason is one
 // of FilterReasons when it is dropped.

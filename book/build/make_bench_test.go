@@ -104,7 +104,7 @@ func BenchmarkReplaySAN(b *testing.B) {
 	plies := 0
 	for b.Loop() {
 		for _, g := range games {
-			p := startPosition.Get()
+			p := *board.StartPosition()
 			for i := range g.NumMoves() {
 				m, err := board.ParseSAN(&p, g.Move(i))
 				if err != nil {

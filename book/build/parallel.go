@@ -37,19 +37,17 @@ type pieceResult struct {
 	plies       []ply
 	skips       []SkippedGame
 	skippedOver map[string]int
-	filtered    [numFilterReasons]int
+	filtered    [len(FilterReasons)]int
 	// chess960Games and innerRookPlies add to the Stats fields.
 	chess960Games, innerRookPlies int
 	torn                          bool
 	err                           error
 }
 
-const numFilterReasons = 5
-
 // filterIndex numbers FilterReasons for pieceResult.filtered (a filtered
 // game is rare enough that a look through five is nothing).
 func filterIndex(reason string) int {
-	i := slices.Index(FilterReasons, reason)
+	i := slices.Index(FilterReasons[:], reason)
 	if i < 0 {
 		panic("not a filter reason: " + reason)
 	}

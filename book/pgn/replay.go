@@ -39,18 +39,15 @@ func (e *SyntaxError) Reason() string {
 	return SkipSyntax
 }
 
-// The start positions are read on first use, not at start-up: every run
-// of the proxy would pay for them, and most never read a game.
-var (
-	startPosition    = lazy.Value[board.Position]{New: func() board.Position { return *board.StartPosition() }}
-	startPosition960 = lazy.Value[board.Position]{New: func() board.Position {
-		p, err := board.ParseFENVariant(board.StartFEN, true)
-		if err != nil {
-			panic(err) // the start position is valid
-		}
-		return *p
-	}}
-)
+// startPosition960 is the standard start under Chess960's castling, read
+// on first use, not at start-up: most runs never read a game.
+var startPosition960 = lazy.Value[board.Position]{New: func() board.Position {
+	p, err := board.ParseFENVariant(board.StartFEN, true)
+	if err != nil {
+		panic(err) // the start position is valid
+	}
+	return *p
+}}
 
 // chess960Starts maps the FEN tags of the 960 start positions, in X-FEN
 // (KQkq, as lichess writes them) and Shredder-FEN (HAha, rook files), to
@@ -149,7 +146,7 @@ func (g *Game) Start() (board.Position, error) {
 	if chess960 {
 		return startPosition960.Get(), nil
 	}
-	return startPosition.Get(), nil
+	return *board.StartPosition(), nil
 }
 
 // Replay plays the main line from Start, calling fn with the position
